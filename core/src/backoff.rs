@@ -1,0 +1,348 @@
+//! The per-request state machine (SPEC.md §4–§5): 32 bytes, the policy kept outside it.
+
+use core::fmt;
+
+use crate::budget::{FailureKind, RetryGate};
+use crate::hint::ServerHint;
+use crate::jitter::delay_and_next_level;
+use crate::policy::{DeadlineMode, Policy};
+use crate::rng::SpecRng;
+
+/// Why a [`Backoff`] stopped retrying. Once given up, it answers the same reason until
+/// [`Backoff::reset`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GiveUpReason {
+    /// `max_retries` retries were already issued.
+    MaxRetries,
+    /// The next delay would cross the policy's time budget (`max_elapsed_ms`).
+    Deadline,
+    /// The shared [`RetryBudget`](crate::RetryBudget) refused another retry.
+    Budget,
+    /// The server said not to retry (e.g. a negative gRPC pushback).
+    ServerStop,
+}
+
+impl GiveUpReason {
+    /// Every reason's name, in code order starting at 1.
+    pub const NAMES: [&'static str; 4] = ["max_retries", "deadline", "budget", "server_stop"];
+
+    /// The stable numeric code (1–4, SPEC.md §5); 0 means "not given up" in snapshots and the C ABI.
+    pub const fn code(self) -> u8 {
+        match self {
+            GiveUpReason::MaxRetries => 1,
+            GiveUpReason::Deadline => 2,
+            GiveUpReason::Budget => 3,
+            GiveUpReason::ServerStop => 4,
+        }
+    }
+
+    /// The reason for a code 1–4.
+    pub const fn from_code(code: u8) -> Option<GiveUpReason> {
+        match code {
+            1 => Some(GiveUpReason::MaxRetries),
+            2 => Some(GiveUpReason::Deadline),
+            3 => Some(GiveUpReason::Budget),
+            4 => Some(GiveUpReason::ServerStop),
+            _ => None,
+        }
+    }
+
+    /// The snake_case name, as in vectors, JSON and the bindings.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GiveUpReason::MaxRetries => "max_retries",
+            GiveUpReason::Deadline => "deadline",
+            GiveUpReason::Budget => "budget",
+            GiveUpReason::ServerStop => "server_stop",
+        }
+    }
+}
+
+impl fmt::Display for GiveUpReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The answer to "the last attempt failed: what now?".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Wait `delay_ms`, then make retry number `retry` (0-based: the `n` of `2^n` in Google's formula).
+    Retry {
+        /// How long to wait, in milliseconds.
+        delay_ms: u32,
+        /// The retry's index, 0 for the first retry.
+        retry: u32,
+    },
+    /// Stop and report the error to the caller.
+    GiveUp(GiveUpReason),
+}
+
+impl Step {
+    /// The delay, or `None` when giving up.
+    pub const fn delay_ms(self) -> Option<u32> {
+        match self {
+            Step::Retry { delay_ms, .. } => Some(delay_ms),
+            Step::GiveUp(_) => None,
+        }
+    }
+}
+
+/// Everything one step can be told besides the policy (SPEC.md §5). `Default` is a plain step.
+#[derive(Clone, Copy, Default)]
+pub struct StepInput<'b> {
+    /// The server's hint, if any.
+    pub hint: Option<ServerHint>,
+    /// Milliseconds since the first attempt by the caller's monotonic clock; without it the sum of
+    /// issued delays stands in.
+    pub elapsed_ms: Option<u64>,
+    /// A shared retry budget and the kind of failure that prompted this step.
+    pub budget: Option<(&'b dyn RetryGate, FailureKind)>,
+}
+
+/// The state of one request's retries: 32 bytes on every target, `Copy`, no policy inside.
+///
+/// The [`Policy`] is shared and passed to each call, which keeps this state small enough to hold
+/// one per in-flight request, or to snapshot into 40 bytes of RTC memory. For an owning,
+/// iterator-friendly form see [`Schedule`](crate::Schedule).
+///
+/// ```
+/// use seeded_backoff::{Backoff, GiveUpReason, Policy, Step};
+///
+/// let policy = Policy::builder().max_retries(3).build().unwrap();
+/// let mut backoff = Backoff::new(&policy, 7);
+/// let mut waited = 0;
+/// loop {
+///     match backoff.next_delay(&policy) {
+///         Step::Retry { delay_ms, .. } => waited += delay_ms, // sleep, then try again
+///         Step::GiveUp(reason) => {
+///             assert_eq!(reason, GiveUpReason::MaxRetries);
+///             break;
+///         }
+///     }
+/// }
+/// assert_eq!(backoff.retries(), 3);
+/// assert!((7_000..=10_000).contains(&waited));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Backoff {
+    pub(crate) rng: SpecRng,
+    pub(crate) retries: u32,
+    pub(crate) level: u32,
+    pub(crate) elapsed_ms: u32,
+    pub(crate) gave_up: Option<GiveUpReason>,
+}
+
+impl Backoff {
+    /// A fresh state for one request, its jitter seeded from `seed` (SPEC.md §3.1).
+    ///
+    /// Use a different seed per client (a device id, a random number): equal seeds give equal
+    /// schedules, which is the point for tests and the opposite of what jitter is for in production.
+    pub fn new(policy: &Policy, seed: u64) -> Backoff {
+        Backoff {
+            rng: SpecRng::from_seed_u64(seed),
+            retries: 0,
+            level: policy.initial_ms(),
+            elapsed_ms: 0,
+            gave_up: None,
+        }
+    }
+
+    /// The delay before the next retry, or the reason to give up.
+    pub fn next_delay(&mut self, policy: &Policy) -> Step {
+        self.next_delay_with(policy, StepInput::default())
+    }
+
+    /// [`Backoff::next_delay`] honouring a server hint: `Retry-After` is a lower bound (clamped to
+    /// `max_hint_ms`), `DoNotRetry` gives up with [`GiveUpReason::ServerStop`]. A hint takes no
+    /// random draw and does not change later delays.
+    ///
+    /// ```
+    /// use seeded_backoff::{Backoff, Policy, ServerHint, Step};
+    /// let p = Policy::google();
+    /// let mut b = Backoff::new(&p, 1);
+    /// let step = b.next_delay_with_hint(&p, ServerHint::RetryAfterMs(20_000));
+    /// assert_eq!(step, Step::Retry { delay_ms: 20_000, retry: 0 });
+    /// ```
+    pub fn next_delay_with_hint(&mut self, policy: &Policy, hint: ServerHint) -> Step {
+        self.next_delay_with(
+            policy,
+            StepInput {
+                hint: Some(hint),
+                ..StepInput::default()
+            },
+        )
+    }
+
+    /// [`Backoff::next_delay`] with the caller's monotonic clock: `elapsed_ms` since the first
+    /// attempt, so time spent in the requests themselves counts against `max_elapsed_ms`.
+    pub fn next_delay_at(&mut self, policy: &Policy, elapsed_ms: u64) -> Step {
+        self.next_delay_with(
+            policy,
+            StepInput {
+                elapsed_ms: Some(elapsed_ms),
+                ..StepInput::default()
+            },
+        )
+    }
+
+    /// [`Backoff::next_delay`] under a shared retry budget: records the failure, and gives up with
+    /// [`GiveUpReason::Budget`] when the budget refuses the retry.
+    ///
+    /// ```
+    /// use seeded_backoff::{Backoff, FailureKind, Policy, RetryBudget, Step};
+    /// let p = Policy::google();
+    /// let budget = RetryBudget::grpc(10, 100).unwrap();
+    /// let mut b = Backoff::new(&p, 1);
+    /// assert!(matches!(b.next_delay_with_budget(&p, &budget, FailureKind::Error), Step::Retry { .. }));
+    /// assert_eq!(budget.tokens_milli(), 9_000);
+    /// ```
+    pub fn next_delay_with_budget(
+        &mut self,
+        policy: &Policy,
+        budget: &dyn RetryGate,
+        kind: FailureKind,
+    ) -> Step {
+        self.next_delay_with(
+            policy,
+            StepInput {
+                budget: Some((budget, kind)),
+                ..StepInput::default()
+            },
+        )
+    }
+
+    /// The general step of SPEC.md §5, with any combination of hint, clock and budget.
+    pub fn next_delay_with(&mut self, policy: &Policy, input: StepInput<'_>) -> Step {
+        if let Some(reason) = self.gave_up {
+            return Step::GiveUp(reason);
+        }
+        if let Some((budget, kind)) = input.budget {
+            budget.record_failure(kind);
+        }
+        if input.hint == Some(ServerHint::DoNotRetry) {
+            return self.give_up(GiveUpReason::ServerStop);
+        }
+        if self.retries >= policy.max_retries() {
+            return self.give_up(GiveUpReason::MaxRetries);
+        }
+        let mut rng = self.rng.clone();
+        let (mut delay, level) = delay_and_next_level(policy, self.level, &mut rng);
+        if let Some(ServerHint::RetryAfterMs(hint_ms)) = input.hint {
+            delay = delay.max(hint_ms.min(policy.max_hint_ms()));
+        }
+        let elapsed = match input.elapsed_ms {
+            Some(ms) => u32::try_from(ms).unwrap_or(u32::MAX),
+            None => self.elapsed_ms,
+        };
+        if policy.max_elapsed_ms() > 0 {
+            let remaining = policy.max_elapsed_ms().saturating_sub(elapsed);
+            match policy.deadline() {
+                DeadlineMode::GiveUp if delay > remaining => {
+                    return self.give_up(GiveUpReason::Deadline)
+                }
+                DeadlineMode::Clamp if remaining == 0 => {
+                    return self.give_up(GiveUpReason::Deadline)
+                }
+                DeadlineMode::Clamp => delay = delay.min(remaining),
+                DeadlineMode::GiveUp => {}
+            }
+        }
+        if let Some((budget, kind)) = input.budget {
+            if !budget.try_acquire(kind) {
+                return self.give_up(GiveUpReason::Budget);
+            }
+        }
+        let retry = self.retries;
+        self.rng = rng;
+        self.level = level;
+        self.elapsed_ms = elapsed.saturating_add(delay);
+        self.retries = retry.saturating_add(1);
+        Step::Retry {
+            delay_ms: delay,
+            retry,
+        }
+    }
+
+    fn give_up(&mut self, reason: GiveUpReason) -> Step {
+        self.gave_up = Some(reason);
+        Step::GiveUp(reason)
+    }
+
+    /// Starts over after a success: retry count, level and elapsed time return to zero. The random
+    /// stream continues, so the next failure streak draws new jitter instead of replaying the last.
+    pub fn reset(&mut self, policy: &Policy) {
+        self.retries = 0;
+        self.level = policy.initial_ms();
+        self.elapsed_ms = 0;
+        self.gave_up = None;
+    }
+
+    /// Retries issued since creation or the last reset.
+    pub const fn retries(&self) -> u32 {
+        self.retries
+    }
+
+    /// The reason this state gave up, if it has.
+    pub const fn gave_up(&self) -> Option<GiveUpReason> {
+        self.gave_up
+    }
+
+    /// The sum of issued delays (or the last caller-given elapsed plus its delay), saturating.
+    pub const fn elapsed_ms(&self) -> u32 {
+        self.elapsed_ms
+    }
+
+    /// Jumps to retry `n` (at most `max_retries`) without replaying it (SPEC.md §4.3): `retries = n`
+    /// and the level becomes
+    /// the policy's `base_n`. The random stream is untouched. For decorrelated jitter the level is an
+    /// envelope, not the replayed previous delay. Use it to test deep retry numbers.
+    ///
+    /// ```
+    /// use seeded_backoff::{Backoff, Policy, Step};
+    /// let p = Policy::google().to_builder().max_retries(u32::MAX).build().unwrap();
+    /// let mut b = Backoff::new(&p, 5);
+    /// b.fast_forward(&p, u32::MAX - 1);
+    /// assert!(matches!(b.next_delay(&p), Step::Retry { delay_ms: 32_000, retry } if retry == u32::MAX - 1));
+    /// assert!(matches!(b.next_delay(&p), Step::GiveUp(_)));
+    /// ```
+    pub fn fast_forward(&mut self, policy: &Policy, n: u32) {
+        // Clamped so the state stays one the policy can reach (and snapshots of it restore).
+        let n = n.min(policy.max_retries());
+        self.retries = n;
+        self.level = policy.base_delay_ms(n);
+    }
+
+    /// The delays in milliseconds until giving up, as an iterator borrowing this state.
+    ///
+    /// ```
+    /// use seeded_backoff::{Backoff, Jitter, Policy};
+    /// let p = Policy::google().to_builder().jitter(Jitter::None).max_retries(7).build().unwrap();
+    /// let mut b = Backoff::new(&p, 0);
+    /// let all: Vec<u32> = b.delays_ms(&p).collect();
+    /// assert_eq!(all, [1000, 2000, 4000, 8000, 16000, 32000, 32000]);
+    /// ```
+    pub fn delays_ms<'a>(&'a mut self, policy: &'a Policy) -> DelaysMs<'a> {
+        DelaysMs {
+            backoff: self,
+            policy,
+        }
+    }
+}
+
+/// Iterator over a [`Backoff`]'s delays in ms; see [`Backoff::delays_ms`]. It ends at the give-up.
+#[derive(Debug)]
+pub struct DelaysMs<'a> {
+    backoff: &'a mut Backoff,
+    policy: &'a Policy,
+}
+
+impl Iterator for DelaysMs<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        self.backoff.next_delay(self.policy).delay_ms()
+    }
+}
+
+impl core::iter::FusedIterator for DelaysMs<'_> {}

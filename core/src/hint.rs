@@ -1,0 +1,174 @@
+//! Server hints: `Retry-After` (RFC 9110 §10.2.3) and gRPC's `grpc-retry-pushback-ms`, parsed
+//! without allocation (SPEC.md §8).
+
+use core::fmt;
+
+/// What the server said about retrying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ServerHint {
+    /// Wait at least this long (a lower bound on the computed delay, clamped to `max_hint_ms`).
+    RetryAfterMs(u32),
+    /// Do not retry at all.
+    DoNotRetry,
+}
+
+impl ServerHint {
+    /// The hint a `grpc-retry-pushback-ms` value gives. As gRFC A6 requires, a negative or
+    /// unparseable value means "do not retry".
+    ///
+    /// ```
+    /// use seeded_backoff::ServerHint;
+    /// assert_eq!(ServerHint::from_grpc_pushback(b"250"), ServerHint::RetryAfterMs(250));
+    /// assert_eq!(ServerHint::from_grpc_pushback(b"-1"), ServerHint::DoNotRetry);
+    /// assert_eq!(ServerHint::from_grpc_pushback(b"soon"), ServerHint::DoNotRetry);
+    /// ```
+    pub fn from_grpc_pushback(value: &[u8]) -> ServerHint {
+        match parse_grpc_pushback(value) {
+            Ok(ms) => ServerHint::RetryAfterMs(ms),
+            Err(_) => ServerHint::DoNotRetry,
+        }
+    }
+}
+
+/// Why a header value was not understood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// Nothing but whitespace.
+    Empty,
+    /// A leading minus sign.
+    Negative,
+    /// Neither delta-seconds nor any of the three HTTP-date formats.
+    InvalidFormat,
+    /// A day name that is not `Mon`…`Sun` (or `Monday`…`Sunday` in RFC 850 dates).
+    BadDayName,
+    /// A month that is not `Jan`…`Dec`.
+    BadMonth,
+    /// A day of month outside the month (e.g. Feb 30, or Feb 29 outside a leap year).
+    BadDay,
+    /// An hour above 23.
+    BadHour,
+    /// A minute above 59.
+    BadMinute,
+    /// A second above 60.
+    BadSecond,
+    /// A four-digit year below 1970.
+    BadYear,
+}
+
+impl ParseError {
+    /// The snake_case name used in vectors and the bindings.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ParseError::Empty => "empty",
+            ParseError::Negative => "negative",
+            ParseError::InvalidFormat => "invalid_format",
+            ParseError::BadDayName => "bad_day_name",
+            ParseError::BadMonth => "bad_month",
+            ParseError::BadDay => "bad_day",
+            ParseError::BadHour => "bad_hour",
+            ParseError::BadMinute => "bad_minute",
+            ParseError::BadSecond => "bad_second",
+            ParseError::BadYear => "bad_year",
+        }
+    }
+
+    /// A static message: what was wrong and what is allowed.
+    pub const fn message(self) -> &'static str {
+        match self {
+            ParseError::Empty => "retry hint is empty",
+            ParseError::Negative => "retry hint is negative",
+            ParseError::InvalidFormat => {
+                "retry hint is neither delta-seconds nor an HTTP-date (IMF-fixdate, RFC 850, asctime)"
+            }
+            ParseError::BadDayName => "HTTP-date day name must be Mon..Sun",
+            ParseError::BadMonth => "HTTP-date month must be Jan..Dec",
+            ParseError::BadDay => "HTTP-date day must be within the month",
+            ParseError::BadHour => "HTTP-date hour must be in 0..=23",
+            ParseError::BadMinute => "HTTP-date minute must be in 0..=59",
+            ParseError::BadSecond => "HTTP-date second must be in 0..=60",
+            ParseError::BadYear => "HTTP-date year must be in 1970..=9999",
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+fn trim(value: &[u8]) -> &[u8] {
+    let is_ws = |b: &u8| *b == b' ' || *b == b'\t';
+    let start = value.iter().position(|b| !is_ws(b)).unwrap_or(value.len());
+    let end = value
+        .iter()
+        .rposition(|b| !is_ws(b))
+        .map_or(start, |i| i + 1);
+    value.get(start..end).unwrap_or(&[])
+}
+
+/// Digits to a number, saturating; `None` if any byte is not a digit or there are none.
+fn digits_saturating(bytes: &[u8]) -> Option<u64> {
+    if bytes.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in bytes {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.saturating_mul(10).saturating_add((b - b'0') as u64);
+    }
+    Some(n)
+}
+
+fn to_ms(seconds: u64) -> u32 {
+    u32::try_from(seconds.saturating_mul(1000)).unwrap_or(u32::MAX)
+}
+
+/// Parses a `Retry-After` value into milliseconds from `now_unix_s`.
+///
+/// Accepts delta-seconds (saturating, never an overflow error) and the three HTTP-date formats a
+/// recipient must accept. A date in the past gives 0. Surrounding spaces and tabs are allowed.
+///
+/// ```
+/// use seeded_backoff::{parse_retry_after, ParseError};
+/// assert_eq!(parse_retry_after(b"120", 0), Ok(120_000));
+/// let now = 784_111_777 - 30; // 30 s before the RFC's example date
+/// assert_eq!(parse_retry_after(b"Sun, 06 Nov 1994 08:49:37 GMT", now), Ok(30_000));
+/// assert_eq!(parse_retry_after(b"Sunday, 06-Nov-94 08:49:37 GMT", now), Ok(30_000));
+/// assert_eq!(parse_retry_after(b"Sun Nov  6 08:49:37 1994", now), Ok(30_000));
+/// assert_eq!(parse_retry_after(b"Sun, 30 Feb 2025 00:00:00 GMT", now), Err(ParseError::BadDay));
+/// ```
+pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseError> {
+    let value = trim(value);
+    match value.first() {
+        None => return Err(ParseError::Empty),
+        Some(b'-') => return Err(ParseError::Negative),
+        _ => {}
+    }
+    if let Some(seconds) = digits_saturating(value) {
+        return Ok(to_ms(seconds));
+    }
+    let date = crate::httpdate::parse_http_date(value, now_unix_s)?;
+    Ok(to_ms(date.saturating_sub(now_unix_s)))
+}
+
+/// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds, saturating.
+///
+/// ```
+/// use seeded_backoff::{parse_grpc_pushback, ParseError};
+/// assert_eq!(parse_grpc_pushback(b" 1500 "), Ok(1500));
+/// assert_eq!(parse_grpc_pushback(b"-1"), Err(ParseError::Negative));
+/// ```
+pub fn parse_grpc_pushback(value: &[u8]) -> Result<u32, ParseError> {
+    let value = trim(value);
+    match value.first() {
+        None => Err(ParseError::Empty),
+        Some(b'-') => Err(ParseError::Negative),
+        _ => digits_saturating(value)
+            .map(|ms| u32::try_from(ms).unwrap_or(u32::MAX))
+            .ok_or(ParseError::InvalidFormat),
+    }
+}

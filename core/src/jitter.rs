@@ -1,0 +1,68 @@
+//! The six jitter strategies: one retry's delay from the current level (SPEC.md §4.2).
+
+use crate::policy::{Jitter, Policy};
+use crate::rng::SpecRng;
+
+/// Retry `n`'s delay and the level for retry `n + 1`.
+///
+/// `level` is `base_n` for every strategy but decorrelated, where it is the previous delay. Each
+/// jittered strategy makes exactly one bounded draw; `None` makes none. Every sum stays below 2^32
+/// because the cap is at most 2^31 − 1, so only `3 · prev` needs to saturate.
+#[inline]
+pub(crate) fn delay_and_next_level(policy: &Policy, level: u32, rng: &mut SpecRng) -> (u32, u32) {
+    let cap = policy.max_backoff_ms();
+    let delay = match policy.jitter() {
+        Jitter::None => level,
+        Jitter::Google { jitter_ms } => level.saturating_add(rng.uniform(jitter_ms)).min(cap),
+        Jitter::Full => rng.uniform(level),
+        Jitter::Equal => {
+            let half = level / 2;
+            half.saturating_add(rng.uniform(level - half))
+        }
+        Jitter::Proportional { spread_per_mille } => {
+            let spread = (level as u64 * spread_per_mille as u64 / 1000) as u32;
+            let low = level.saturating_sub(spread);
+            low.saturating_add(rng.uniform(spread.saturating_mul(2)))
+                .min(cap)
+        }
+        Jitter::Decorrelated => {
+            let initial = policy.initial_ms();
+            let high = level.saturating_mul(3).max(initial);
+            let delay = initial
+                .saturating_add(rng.uniform(high.saturating_sub(initial)))
+                .min(cap);
+            return (delay, delay);
+        }
+    };
+    (delay, policy.grow(level))
+}
+
+/// The smallest and largest delay retry `n` can take when its level is `level`: the documented
+/// bounds that the property tests and fuzzers check every strategy against.
+///
+/// ```
+/// use seeded_backoff::{jitter_bounds, Policy};
+/// let p = Policy::google();
+/// assert_eq!(jitter_bounds(&p, 1000), (1000, 2000));
+/// assert_eq!(jitter_bounds(&p, 32_000), (32_000, 32_000));
+/// ```
+pub fn jitter_bounds(policy: &Policy, level: u32) -> (u32, u32) {
+    let cap = policy.max_backoff_ms();
+    match policy.jitter() {
+        Jitter::None => (level, level),
+        Jitter::Google { jitter_ms } => (level.min(cap), level.saturating_add(jitter_ms).min(cap)),
+        Jitter::Full => (0, level),
+        Jitter::Equal => (level / 2, level),
+        Jitter::Proportional { spread_per_mille } => {
+            let spread = (level as u64 * spread_per_mille as u64 / 1000) as u32;
+            (
+                level.saturating_sub(spread).min(cap),
+                level.saturating_add(spread).min(cap),
+            )
+        }
+        Jitter::Decorrelated => {
+            let initial = policy.initial_ms();
+            (initial, level.saturating_mul(3).max(initial).min(cap))
+        }
+    }
+}

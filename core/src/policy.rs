@@ -1,0 +1,579 @@
+//! The shared, immutable retry policy: validated once, used by every request.
+
+use core::fmt;
+
+/// The largest delay any policy can produce, in milliseconds (2^31 − 1, about 24.8 days).
+///
+/// JavaScript's `setTimeout` fires at once for larger values, and keeping every delay below 2^31
+/// lets every sum in the algorithm fit a `u32` without saturating.
+pub const MAX_DELAY_MS: u32 = 2_147_483_647;
+
+/// The largest multiplier denominator: three decimal places (gRPC's 1.6 is 8/5).
+pub const MAX_MULTIPLIER_DEN: u32 = 1000;
+
+/// The largest multiplier, `num / den ≤ 1000`. It bounds the work of [`Policy::base_delay_ms`].
+pub const MAX_MULTIPLIER: u32 = 1000;
+
+/// How each delay is randomised around the exponential base `base_n = min(initial · mult^n, cap)`.
+///
+/// SPEC.md §4.2 gives every formula and how many random draws it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Jitter {
+    /// No randomness: `base_n`. Clients that fail together retry together.
+    None,
+    /// Google Cloud's reference: `min(base_n + U[0, jitter_ms], cap)`. The jitter vanishes at the cap.
+    Google {
+        /// The upper bound of the added random milliseconds (Google uses 1000).
+        jitter_ms: u32,
+    },
+    /// AWS "full jitter": `U[0, base_n]`.
+    Full,
+    /// "Equal jitter": `base_n/2 + U[0, base_n − base_n/2]`.
+    Equal,
+    /// "Decorrelated jitter": `min(cap, U[initial, max(initial, 3 · prev)])`.
+    Decorrelated,
+    /// gRPC-style proportional jitter: `min(cap, base_n ± base_n · spread_per_mille / 1000)`.
+    Proportional {
+        /// Half-width of the band, in thousandths of `base_n` (gRPC uses 200, i.e. ±20 %).
+        spread_per_mille: u32,
+    },
+}
+
+impl Jitter {
+    /// Every strategy's name, in code order; the names the CLI and the bindings accept.
+    pub const NAMES: [&'static str; 6] = [
+        "none",
+        "google",
+        "full",
+        "equal",
+        "decorrelated",
+        "proportional",
+    ];
+
+    /// The stable numeric code used by the snapshot fingerprint and the C ABI (SPEC.md §2).
+    pub const fn code(self) -> u8 {
+        match self {
+            Jitter::None => 0,
+            Jitter::Google { .. } => 1,
+            Jitter::Full => 2,
+            Jitter::Equal => 3,
+            Jitter::Decorrelated => 4,
+            Jitter::Proportional { .. } => 5,
+        }
+    }
+
+    /// The strategy's lower-case name, as in [`Jitter::NAMES`].
+    pub const fn name(self) -> &'static str {
+        match self {
+            Jitter::None => "none",
+            Jitter::Google { .. } => "google",
+            Jitter::Full => "full",
+            Jitter::Equal => "equal",
+            Jitter::Decorrelated => "decorrelated",
+            Jitter::Proportional { .. } => "proportional",
+        }
+    }
+
+    /// The strategy's one parameter (`jitter_ms` or `spread_per_mille`), 0 for the others.
+    pub const fn param(self) -> u32 {
+        match self {
+            Jitter::Google { jitter_ms } => jitter_ms,
+            Jitter::Proportional { spread_per_mille } => spread_per_mille,
+            _ => 0,
+        }
+    }
+
+    /// Builds a strategy from its code and parameter, as the C ABI and snapshots carry them.
+    /// The parameter is ignored by strategies that have none. `None` for an unknown code.
+    pub const fn from_code(code: u8, param: u32) -> Option<Jitter> {
+        Some(match code {
+            0 => Jitter::None,
+            1 => Jitter::Google { jitter_ms: param },
+            2 => Jitter::Full,
+            3 => Jitter::Equal,
+            4 => Jitter::Decorrelated,
+            5 => Jitter::Proportional {
+                spread_per_mille: param,
+            },
+            _ => return None,
+        })
+    }
+
+    /// Looks a strategy up by name (see [`Jitter::NAMES`]) with its parameter.
+    ///
+    /// ```
+    /// use seeded_backoff::Jitter;
+    /// assert_eq!(Jitter::from_name("full", 0), Some(Jitter::Full));
+    /// assert_eq!(Jitter::from_name("bogus", 0), None);
+    /// ```
+    pub fn from_name(name: &str, param: u32) -> Option<Jitter> {
+        let code = Self::NAMES.iter().position(|n| *n == name)?;
+        Self::from_code(code as u8, param)
+    }
+}
+
+/// What a time budget does with the delay that would cross it (SPEC.md §5 step 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DeadlineMode {
+    /// Give up with [`GiveUpReason::Deadline`](crate::GiveUpReason::Deadline) instead of retrying late.
+    #[default]
+    GiveUp,
+    /// Shorten the last delay to what is left of the budget, then give up at the next step.
+    Clamp,
+}
+
+impl DeadlineMode {
+    /// The stable numeric code (0 give up, 1 clamp).
+    pub const fn code(self) -> u8 {
+        match self {
+            DeadlineMode::GiveUp => 0,
+            DeadlineMode::Clamp => 1,
+        }
+    }
+
+    /// The mode for a code, `None` if unknown.
+    pub const fn from_code(code: u8) -> Option<DeadlineMode> {
+        match code {
+            0 => Some(DeadlineMode::GiveUp),
+            1 => Some(DeadlineMode::Clamp),
+            _ => None,
+        }
+    }
+
+    /// `"give_up"` or `"clamp"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DeadlineMode::GiveUp => "give_up",
+            DeadlineMode::Clamp => "clamp",
+        }
+    }
+}
+
+/// Why a policy was rejected. Each variant names one field and its allowed range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// `initial_ms` is 0 or above [`MAX_DELAY_MS`].
+    InitialMs,
+    /// `max_backoff_ms` is below `initial_ms` or above [`MAX_DELAY_MS`].
+    MaxBackoffMs,
+    /// The multiplier's denominator is 0 or above [`MAX_MULTIPLIER_DEN`].
+    MultiplierDen,
+    /// The multiplier is below 1 (`num < den`).
+    MultiplierBelowOne,
+    /// The multiplier is above [`MAX_MULTIPLIER`] (`num > 1000 · den`).
+    MultiplierTooLarge,
+    /// Google jitter wider than the cap.
+    JitterMs,
+    /// Proportional spread above 100 %.
+    SpreadPerMille,
+    /// `max_hint_ms` above [`MAX_DELAY_MS`].
+    MaxHintMs,
+}
+
+impl PolicyError {
+    /// The field the error is about, as named in SPEC.md §2.
+    pub const fn field(self) -> &'static str {
+        match self {
+            PolicyError::InitialMs => "initial_ms",
+            PolicyError::MaxBackoffMs => "max_backoff_ms",
+            PolicyError::MultiplierDen => "multiplier_den",
+            PolicyError::MultiplierBelowOne | PolicyError::MultiplierTooLarge => "multiplier",
+            PolicyError::JitterMs => "jitter_ms",
+            PolicyError::SpreadPerMille => "spread_per_mille",
+            PolicyError::MaxHintMs => "max_hint_ms",
+        }
+    }
+
+    /// A static message naming the field and its allowed range.
+    pub const fn message(self) -> &'static str {
+        match self {
+            PolicyError::InitialMs => "initial_ms must be in 1..=2147483647",
+            PolicyError::MaxBackoffMs => "max_backoff_ms must be in initial_ms..=2147483647",
+            PolicyError::MultiplierDen => "multiplier denominator must be in 1..=1000",
+            PolicyError::MultiplierBelowOne => "multiplier must be >= 1 (num >= den)",
+            PolicyError::MultiplierTooLarge => "multiplier must be <= 1000 (num <= 1000 * den)",
+            PolicyError::JitterMs => "jitter_ms must be in 0..=max_backoff_ms",
+            PolicyError::SpreadPerMille => "spread_per_mille must be in 0..=1000",
+            PolicyError::MaxHintMs => "max_hint_ms must be in 0..=2147483647",
+        }
+    }
+
+    /// The snake_case name used in vectors and by the bindings.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PolicyError::MultiplierBelowOne => "multiplier_below_one",
+            PolicyError::MultiplierTooLarge => "multiplier_too_large",
+            other => other.field(),
+        }
+    }
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+/// A validated retry policy. `Copy`, 40 bytes of plain integers, buildable in `const` context so
+/// firmware keeps it in flash.
+///
+/// The fields are private so that every `Policy` in existence has passed [`PolicyBuilder::build`]:
+/// the rest of the crate relies on its invariants (initial ≥ 1, initial ≤ cap ≤ [`MAX_DELAY_MS`],
+/// 1 ≤ den ≤ 1000, den ≤ num ≤ 1000 · den).
+///
+/// ```
+/// use seeded_backoff::{Jitter, Policy};
+///
+/// // A custom policy, validated at compile time.
+/// const MY_POLICY: Policy = match Policy::builder()
+///     .initial_ms(250)
+///     .multiplier(3, 2)
+///     .max_backoff_ms(10_000)
+///     .max_retries(8)
+///     .jitter(Jitter::Full)
+///     .build()
+/// {
+///     Ok(p) => p,
+///     Err(_) => panic!("invalid policy"),
+/// };
+/// assert_eq!(MY_POLICY.base_delay_ms(1), 375);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Policy {
+    initial_ms: u32,
+    multiplier_num: u32,
+    multiplier_den: u32,
+    max_backoff_ms: u32,
+    max_retries: u32,
+    max_hint_ms: u32,
+    max_elapsed_ms: u32,
+    jitter: Jitter,
+    deadline: DeadlineMode,
+}
+
+/// Builds a [`Policy`]; every setter is `const`. Start from [`Policy::builder`] or from a preset's
+/// [`Policy::to_builder`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PolicyBuilder {
+    initial_ms: u32,
+    multiplier_num: u32,
+    multiplier_den: u32,
+    max_backoff_ms: u32,
+    max_retries: u32,
+    max_hint_ms: Option<u32>,
+    max_elapsed_ms: u32,
+    jitter: Jitter,
+    deadline: DeadlineMode,
+}
+
+impl PolicyBuilder {
+    /// Sets the first delay's base, in ms (1 ..= [`MAX_DELAY_MS`]).
+    pub const fn initial_ms(mut self, ms: u32) -> Self {
+        self.initial_ms = ms;
+        self
+    }
+    /// Sets the growth factor as the fraction `num / den` (e.g. `2, 1` or `8, 5`).
+    pub const fn multiplier(mut self, num: u32, den: u32) -> Self {
+        self.multiplier_num = num;
+        self.multiplier_den = den;
+        self
+    }
+    /// Sets the cap on every computed delay, in ms (`initial_ms` ..= [`MAX_DELAY_MS`]).
+    pub const fn max_backoff_ms(mut self, ms: u32) -> Self {
+        self.max_backoff_ms = ms;
+        self
+    }
+    /// Sets how many retries are allowed before giving up (0 = never retry).
+    pub const fn max_retries(mut self, n: u32) -> Self {
+        self.max_retries = n;
+        self
+    }
+    /// Sets the jitter strategy with its parameter.
+    pub const fn jitter(mut self, jitter: Jitter) -> Self {
+        self.jitter = jitter;
+        self
+    }
+    /// Sets the largest server hint honoured, in ms. Unset, it follows `max_backoff_ms`.
+    pub const fn max_hint_ms(mut self, ms: u32) -> Self {
+        self.max_hint_ms = Some(ms);
+        self
+    }
+    /// Sets the time budget in ms since the first attempt; 0 disables it.
+    pub const fn max_elapsed_ms(mut self, ms: u32) -> Self {
+        self.max_elapsed_ms = ms;
+        self
+    }
+    /// Sets what happens to a delay that would cross the time budget.
+    pub const fn deadline(mut self, mode: DeadlineMode) -> Self {
+        self.deadline = mode;
+        self
+    }
+
+    /// Validates every field (in the order of SPEC.md §2) and returns the policy.
+    ///
+    /// ```
+    /// use seeded_backoff::{Policy, PolicyError};
+    /// let err = Policy::builder().initial_ms(5000).max_backoff_ms(1000).build();
+    /// assert_eq!(err, Err(PolicyError::MaxBackoffMs));
+    /// ```
+    pub const fn build(self) -> Result<Policy, PolicyError> {
+        let b = self;
+        if b.initial_ms == 0 || b.initial_ms > MAX_DELAY_MS {
+            return Err(PolicyError::InitialMs);
+        }
+        if b.max_backoff_ms < b.initial_ms || b.max_backoff_ms > MAX_DELAY_MS {
+            return Err(PolicyError::MaxBackoffMs);
+        }
+        if b.multiplier_den == 0 || b.multiplier_den > MAX_MULTIPLIER_DEN {
+            return Err(PolicyError::MultiplierDen);
+        }
+        if b.multiplier_num < b.multiplier_den {
+            return Err(PolicyError::MultiplierBelowOne);
+        }
+        // den ≤ 1000, so the product cannot overflow.
+        if b.multiplier_num > MAX_MULTIPLIER * b.multiplier_den {
+            return Err(PolicyError::MultiplierTooLarge);
+        }
+        match b.jitter {
+            Jitter::Google { jitter_ms } if jitter_ms > b.max_backoff_ms => {
+                return Err(PolicyError::JitterMs)
+            }
+            Jitter::Proportional { spread_per_mille } if spread_per_mille > 1000 => {
+                return Err(PolicyError::SpreadPerMille)
+            }
+            _ => {}
+        }
+        let max_hint_ms = match b.max_hint_ms {
+            Some(ms) => ms,
+            None => b.max_backoff_ms,
+        };
+        if max_hint_ms > MAX_DELAY_MS {
+            return Err(PolicyError::MaxHintMs);
+        }
+        Ok(Policy {
+            initial_ms: b.initial_ms,
+            multiplier_num: b.multiplier_num,
+            multiplier_den: b.multiplier_den,
+            max_backoff_ms: b.max_backoff_ms,
+            max_retries: b.max_retries,
+            max_hint_ms,
+            max_elapsed_ms: b.max_elapsed_ms,
+            jitter: b.jitter,
+            deadline: b.deadline,
+        })
+    }
+}
+
+/// Unwraps a preset known to be valid; `const` evaluation turns a mistake into a compile error.
+const fn preset(b: PolicyBuilder) -> Policy {
+    match b.build() {
+        Ok(p) => p,
+        Err(_) => panic!("preset policy is invalid"),
+    }
+}
+
+const GOOGLE: Policy = preset(
+    Policy::builder()
+        .initial_ms(1000)
+        .multiplier(2, 1)
+        .max_backoff_ms(32_000)
+        .max_retries(10)
+        .jitter(Jitter::Google { jitter_ms: 1000 }),
+);
+
+impl Policy {
+    /// A builder with Google's defaults (1 s, ×2, 32 s cap, 10 retries, 0–1000 ms additive jitter),
+    /// no time budget, and hints capped at the cap.
+    pub const fn builder() -> PolicyBuilder {
+        PolicyBuilder {
+            initial_ms: 1000,
+            multiplier_num: 2,
+            multiplier_den: 1,
+            max_backoff_ms: 32_000,
+            max_retries: 10,
+            max_hint_ms: None,
+            max_elapsed_ms: 0,
+            jitter: Jitter::Google { jitter_ms: 1000 },
+            deadline: DeadlineMode::GiveUp,
+        }
+    }
+
+    /// A builder holding this policy's fields, to derive a variant of it.
+    ///
+    /// ```
+    /// use seeded_backoff::Policy;
+    /// let mobile = Policy::google().to_builder().max_retries(20).build().unwrap();
+    /// assert_eq!(mobile.max_retries(), 20);
+    /// ```
+    pub const fn to_builder(&self) -> PolicyBuilder {
+        PolicyBuilder {
+            initial_ms: self.initial_ms,
+            multiplier_num: self.multiplier_num,
+            multiplier_den: self.multiplier_den,
+            max_backoff_ms: self.max_backoff_ms,
+            max_retries: self.max_retries,
+            max_hint_ms: Some(self.max_hint_ms),
+            max_elapsed_ms: self.max_elapsed_ms,
+            jitter: self.jitter,
+            deadline: self.deadline,
+        }
+    }
+
+    /// Google Cloud's reference: `min(2^n s + U[0, 1000] ms, 32 s)`, 10 retries.
+    ///
+    /// ```
+    /// use seeded_backoff::{Backoff, Policy, Step};
+    /// let policy = Policy::google();
+    /// let mut backoff = Backoff::new(&policy, 42);
+    /// match backoff.next_delay(&policy) {
+    ///     Step::Retry { delay_ms, retry } => {
+    ///         assert_eq!(retry, 0);
+    ///         assert!((1000..=2000).contains(&delay_ms));
+    ///     }
+    ///     Step::GiveUp(_) => unreachable!(),
+    /// }
+    /// ```
+    pub const fn google() -> Policy {
+        GOOGLE
+    }
+
+    /// [`Policy::google`] with the other cap Google suggests, 64 s.
+    pub const fn google_64s() -> Policy {
+        preset(
+            GOOGLE
+                .to_builder()
+                .max_backoff_ms(64_000)
+                .max_hint_ms(64_000),
+        )
+    }
+
+    /// The AWS SDKs' "standard" mode: full jitter, base 100 ms, cap 20 s, 2 retries (3 attempts).
+    pub const fn aws_standard() -> Policy {
+        preset(
+            Policy::builder()
+                .initial_ms(100)
+                .multiplier(2, 1)
+                .max_backoff_ms(20_000)
+                .max_retries(2)
+                .jitter(Jitter::Full),
+        )
+    }
+
+    /// gRPC connection backoff: 1 s, ×1.6, ±20 % proportional jitter, cap 120 s, 10 retries.
+    pub const fn grpc() -> Policy {
+        preset(
+            Policy::builder()
+                .initial_ms(1000)
+                .multiplier(8, 5)
+                .max_backoff_ms(120_000)
+                .max_retries(10)
+                .jitter(Jitter::Proportional {
+                    spread_per_mille: 200,
+                }),
+        )
+    }
+
+    /// The first delay's base, in ms.
+    pub const fn initial_ms(&self) -> u32 {
+        self.initial_ms
+    }
+    /// The multiplier as `(num, den)`.
+    pub const fn multiplier(&self) -> (u32, u32) {
+        (self.multiplier_num, self.multiplier_den)
+    }
+    /// The cap on computed delays, in ms.
+    pub const fn max_backoff_ms(&self) -> u32 {
+        self.max_backoff_ms
+    }
+    /// How many retries are allowed.
+    pub const fn max_retries(&self) -> u32 {
+        self.max_retries
+    }
+    /// The jitter strategy.
+    pub const fn jitter(&self) -> Jitter {
+        self.jitter
+    }
+    /// The largest honoured server hint, in ms.
+    pub const fn max_hint_ms(&self) -> u32 {
+        self.max_hint_ms
+    }
+    /// The time budget in ms, 0 if none.
+    pub const fn max_elapsed_ms(&self) -> u32 {
+        self.max_elapsed_ms
+    }
+    /// What a delay that would cross the time budget does.
+    pub const fn deadline(&self) -> DeadlineMode {
+        self.deadline
+    }
+
+    /// One step of the exponential base: `min(cap, level · num / den)` (SPEC.md §4.2 `grow`).
+    #[inline]
+    pub(crate) fn grow(&self, level: u32) -> u32 {
+        let cap = self.max_backoff_ms;
+        if self.multiplier_den == 1 {
+            // The common ×2 case avoids a 64-bit division.
+            return (level as u64 * self.multiplier_num as u64).min(cap as u64) as u32;
+        }
+        match (level as u64 * self.multiplier_num as u64).checked_div(self.multiplier_den as u64) {
+            Some(next) => next.min(cap as u64) as u32,
+            None => cap,
+        }
+    }
+
+    /// The un-jittered base of retry `n` (0-based), `min(cap, initial · mult^n)` rounded down at every
+    /// step. Any `n` is safe: it stops iterating once the base stops changing.
+    ///
+    /// ```
+    /// use seeded_backoff::Policy;
+    /// let p = Policy::google();
+    /// assert_eq!(p.base_delay_ms(0), 1000);
+    /// assert_eq!(p.base_delay_ms(4), 16_000);
+    /// assert_eq!(p.base_delay_ms(u32::MAX), 32_000);
+    /// ```
+    pub fn base_delay_ms(&self, n: u32) -> u32 {
+        let mut level = self.initial_ms;
+        for _ in 0..n {
+            let next = self.grow(level);
+            if next == level {
+                break;
+            }
+            level = next;
+        }
+        level
+    }
+
+    /// The canonical 34-byte encoding that the fingerprint covers (SPEC.md §9).
+    pub fn canonical_bytes(&self) -> [u8; 34] {
+        let words = [
+            self.initial_ms,
+            self.multiplier_num,
+            self.multiplier_den,
+            self.max_backoff_ms,
+            self.max_retries,
+            self.jitter.param(),
+            self.max_hint_ms,
+            self.max_elapsed_ms,
+        ];
+        let mut out = [0u8; 34];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        out[32] = self.jitter.code();
+        out[33] = self.deadline.code();
+        out
+    }
+
+    /// CRC-32 of [`Policy::canonical_bytes`]: a snapshot taken under one policy is refused by
+    /// another, e.g. after a firmware update changed it.
+    pub fn fingerprint(&self) -> u32 {
+        crate::snapshot::crc32(&self.canonical_bytes())
+    }
+}
+
+impl Default for Policy {
+    /// [`Policy::google`].
+    fn default() -> Self {
+        Policy::google()
+    }
+}

@@ -1,0 +1,167 @@
+//! Snapshot and restore: 40 bytes that let a device deep-sleep, or a page reload, and resume the
+//! very same schedule (SPEC.md §9).
+
+use core::fmt;
+
+use crate::backoff::{Backoff, GiveUpReason};
+use crate::policy::Policy;
+use crate::rng::SpecRng;
+
+/// The length of a snapshot in bytes.
+pub const SNAPSHOT_LEN: usize = 40;
+
+/// The snapshot format version this crate writes and reads.
+pub const SNAPSHOT_VERSION: u8 = 1;
+
+/// Why a snapshot was refused. Each check of SPEC.md §9 has its own variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SnapshotError {
+    /// Not exactly [`SNAPSHOT_LEN`] bytes.
+    WrongLength,
+    /// A format version this crate does not know.
+    UnknownVersion,
+    /// The CRC-32 does not match: the bytes were damaged.
+    BadChecksum,
+    /// Taken under another policy (e.g. the firmware's policy changed since).
+    PolicyMismatch,
+    /// The random state is all zero, which xoshiro can never reach.
+    ZeroRngState,
+    /// Fields the policy could never produce (retries above the limit, a level outside the policy's
+    /// range, an unknown give-up code, non-zero reserved bytes).
+    InvalidState,
+}
+
+impl SnapshotError {
+    /// The snake_case name used by the bindings.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SnapshotError::WrongLength => "wrong_length",
+            SnapshotError::UnknownVersion => "unknown_version",
+            SnapshotError::BadChecksum => "bad_checksum",
+            SnapshotError::PolicyMismatch => "policy_mismatch",
+            SnapshotError::ZeroRngState => "zero_rng_state",
+            SnapshotError::InvalidState => "invalid_state",
+        }
+    }
+
+    /// A static message saying what is wrong.
+    pub const fn message(self) -> &'static str {
+        match self {
+            SnapshotError::WrongLength => "snapshot must be exactly 40 bytes",
+            SnapshotError::UnknownVersion => "snapshot format version must be 1",
+            SnapshotError::BadChecksum => "snapshot checksum does not match its contents",
+            SnapshotError::PolicyMismatch => "snapshot was taken under a different policy",
+            SnapshotError::ZeroRngState => "snapshot random state is all zero",
+            SnapshotError::InvalidState => "snapshot holds a state the policy cannot reach",
+        }
+    }
+}
+
+impl fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+/// CRC-32 (IEEE 802.3, reflected, as zlib). Bitwise rather than table-driven: a snapshot is 36
+/// bytes, and 1 KiB of table would double the core's flash footprint.
+///
+/// ```
+/// assert_eq!(seeded_backoff::crc32(b"123456789"), 0xCBF4_3926);
+/// ```
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = u32::MAX;
+    for &byte in bytes {
+        crc ^= byte as u32;
+        for _ in 0..8 {
+            let mask = (crc & 1).wrapping_neg();
+            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
+        }
+    }
+    !crc
+}
+
+fn read_u32(bytes: &[u8; SNAPSHOT_LEN], at: usize) -> u32 {
+    match bytes.get(at..at + 4) {
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+        _ => 0,
+    }
+}
+
+fn write_u32(bytes: &mut [u8; SNAPSHOT_LEN], at: usize, value: u32) {
+    if let Some(dst) = bytes.get_mut(at..at + 4) {
+        dst.copy_from_slice(&value.to_le_bytes());
+    }
+}
+
+impl Backoff {
+    /// The state as 40 bytes: version, give-up code, random state, retries, level, elapsed, the
+    /// policy's fingerprint and a CRC-32.
+    ///
+    /// ```
+    /// use seeded_backoff::{Backoff, Policy};
+    /// let p = Policy::google();
+    /// let mut live = Backoff::new(&p, 9);
+    /// live.next_delay(&p);
+    /// let saved = live.snapshot(&p); // e.g. into RTC memory before deep sleep
+    /// let mut resumed = Backoff::restore(&p, &saved).unwrap();
+    /// assert_eq!(resumed.next_delay(&p), live.next_delay(&p));
+    /// ```
+    pub fn snapshot(&self, policy: &Policy) -> [u8; SNAPSHOT_LEN] {
+        let mut out = [0u8; SNAPSHOT_LEN];
+        out[0] = SNAPSHOT_VERSION;
+        out[1] = self.gave_up.map_or(0, GiveUpReason::code);
+        if let Some(dst) = out.get_mut(4..20) {
+            dst.copy_from_slice(&self.rng.state());
+        }
+        write_u32(&mut out, 20, self.retries);
+        write_u32(&mut out, 24, self.level);
+        write_u32(&mut out, 28, self.elapsed_ms);
+        write_u32(&mut out, 32, policy.fingerprint());
+        let crc = crc32(out.get(..36).unwrap_or(&[]));
+        write_u32(&mut out, 36, crc);
+        out
+    }
+
+    /// Rebuilds a state from [`Backoff::snapshot`]'s bytes, refusing anything damaged, foreign or
+    /// unreachable under `policy`. The restored state continues exactly where the snapshot left off.
+    pub fn restore(policy: &Policy, bytes: &[u8]) -> Result<Backoff, SnapshotError> {
+        let bytes: &[u8; SNAPSHOT_LEN] =
+            bytes.try_into().map_err(|_| SnapshotError::WrongLength)?;
+        if bytes[0] != SNAPSHOT_VERSION {
+            return Err(SnapshotError::UnknownVersion);
+        }
+        if crc32(bytes.get(..36).unwrap_or(&[])) != read_u32(bytes, 36) {
+            return Err(SnapshotError::BadChecksum);
+        }
+        if read_u32(bytes, 32) != policy.fingerprint() {
+            return Err(SnapshotError::PolicyMismatch);
+        }
+        let mut state = [0u8; 16];
+        if let Some(src) = bytes.get(4..20) {
+            state.copy_from_slice(src);
+        }
+        let rng = SpecRng::from_state(state).ok_or(SnapshotError::ZeroRngState)?;
+        let gave_up = match bytes[1] {
+            0 => None,
+            code => Some(GiveUpReason::from_code(code).ok_or(SnapshotError::InvalidState)?),
+        };
+        let retries = read_u32(bytes, 20);
+        let level = read_u32(bytes, 24);
+        let reachable = bytes[2] == 0
+            && bytes[3] == 0
+            && retries <= policy.max_retries()
+            && (policy.initial_ms()..=policy.max_backoff_ms()).contains(&level);
+        if !reachable {
+            return Err(SnapshotError::InvalidState);
+        }
+        Ok(Backoff {
+            rng,
+            retries,
+            level,
+            elapsed_ms: read_u32(bytes, 28),
+            gave_up,
+        })
+    }
+}
