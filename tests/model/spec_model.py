@@ -446,60 +446,65 @@ def civil_year_from_days(z):
     return yoe + era * 400 + (1 if m <= 2 else 0)
 
 
-def _shape(b, pattern):
-    """Match bytes against a layout: 'D' a digit, 'A' any byte (a name, checked later), '_' a digit
-    or a space (asctime's day), anything else that literal byte."""
-    if len(b) != len(pattern):
-        return False
-    for c, p in zip(b, pattern):
-        if p == "D":
-            if not 0x30 <= c <= 0x39:
-                return False
-        elif p == "_":
-            if not (0x30 <= c <= 0x39 or c == 0x20):
-                return False
-        elif p != "A" and c != ord(p):
-            return False
-    return True
+def _layout(b, pattern):
+    """Match the fixed layout of a format: 'x' is any byte (a name or a numeric field, checked
+    later), every other character is that literal byte. Lengths must agree."""
+    return len(b) == len(pattern) and all(p == "x" or c == ord(p) for c, p in zip(b, pattern))
 
 
-IMF_SHAPE = "AAA, DD AAA DDDD DD:DD:DD GMT"         # 29 bytes: Sun, 06 Nov 1994 08:49:37 GMT
-RFC850_TAIL = "DD-AAA-DD DD:DD:DD GMT"                # after "<Dayname>, ": 06-Nov-94 08:49:37 GMT
-ASCTIME_SHAPE = "AAA AAA _D DD:DD:DD DDDD"            # 24 bytes: Sun Nov  6 08:49:37 1994
+IMF_LAYOUT = "xxx, xx xxx xxxx xx:xx:xx GMT"      # 29 bytes: Sun, 06 Nov 1994 08:49:37 GMT
+RFC850_TAIL = "xx-xxx-xx xx:xx:xx GMT"            # after "<Dayname>, ": 06-Nov-94 08:49:37 GMT
+ASCTIME_LAYOUT = "xxx xxx xx xx:xx:xx xxxx"        # 24 bytes: Sun Nov  6 08:49:37 1994
 
 
-def _num(b):
-    return int(b.decode("ascii").replace(" ", "0"))
+def _digits(b):
+    return len(b) > 0 and all(0x30 <= c <= 0x39 for c in b)
 
 
 def _parse_http_date(b, now):
-    """§8.1 step 4: returns Unix seconds (may be negative for RFC 850 years before 1970)."""
-    # Which format: decided by layout (separators and digit positions); names are checked after.
-    if _shape(b, IMF_SHAPE):
-        names, day_name = DAY_NAMES_SHORT, b[0:3]
-        mon, day, year, hms = b[8:11], _num(b[5:7]), _num(b[12:16]), b[17:25]
-        four_digit = True
-    elif b.find(b", ") >= 0 and _shape(b[b.find(b", ") + 2:], RFC850_TAIL):
-        i = b.find(b", ")
-        names, day_name, rest = DAY_NAMES_LONG, b[:i], b[i + 2:]
-        mon, day, yy, hms = rest[3:6], _num(rest[0:2]), _num(rest[7:9]), rest[10:18]
-        # RFC 9110 §5.6.7 rule, on years: the year of `now`'s century ending in yy, unless that is
-        # more than 50 years after now's year, then the century before.
-        now_year = civil_year_from_days(now // 86400)
-        year = now_year - now_year % 100 + yy
-        if year - now_year > 50:
-            year -= 100
-        four_digit = False
-    elif _shape(b, ASCTIME_SHAPE):
-        names, day_name = DAY_NAMES_SHORT, b[0:3]
-        mon, day, year, hms = b[4:7], _num(b[8:10]), _num(b[20:24]), b[11:19]
-        four_digit = True
+    """§8.1 step 4: Unix seconds (negative for RFC 850 years before 1970), or SpecError.
+
+    Checks in SPEC order, first failure reported: layout, day name, all-digit numeric fields, year,
+    month, day, hour, minute, second.
+    """
+    # 1. Layout (separators, lengths, GMT). The format is the first whose layout matches.
+    comma = b.find(b", ")
+    if _layout(b, IMF_LAYOUT):
+        names, day_name, mon = DAY_NAMES_SHORT, b[0:3], b[8:11]
+        day_f, year_f, hms = b[5:7], b[12:16], b[17:25]
+    elif comma >= 0 and _layout(b[comma + 2:], RFC850_TAIL):
+        rest = b[comma + 2:]
+        names, day_name, mon = DAY_NAMES_LONG, b[:comma], rest[3:6]
+        day_f, year_f, hms = rest[0:2], rest[7:9], rest[10:18]
+    elif _layout(b, ASCTIME_LAYOUT):
+        names, day_name, mon = DAY_NAMES_SHORT, b[0:3], b[4:7]
+        day_f, year_f, hms = b[8:10], b[20:24], b[11:19]
+        if day_f[:1] == b" ":  # "day as 2 digits or as a space and 1 digit"
+            day_f = day_f[1:]
     else:
         raise SpecError("invalid_format")
-    hour, minute, second = _num(hms[0:2]), _num(hms[3:5]), _num(hms[6:8])
-    # Field checks in the order SPEC lists them: day name, month, day, hour, minute, second, year.
+    # 2. Day name: a valid name of its format, not checked against the date.
     if day_name not in names:
         raise SpecError("bad_day_name")
+    # 3. Every numeric field all digits.
+    hour_f, min_f, sec_f = hms[0:2], hms[3:5], hms[6:8]
+    if not all(_digits(f) for f in (day_f, year_f, hour_f, min_f, sec_f)):
+        raise SpecError("invalid_format")
+    day, hour, minute, second = int(day_f), int(hour_f), int(min_f), int(sec_f)
+    # 4. Year.
+    if len(year_f) == 4:
+        year = int(year_f)
+        if not 1970 <= year <= 9999:
+            raise SpecError("bad_year")
+    else:
+        # RFC 850 (RFC 9110 §5.6.7), on years: the year of now's century ending in YY, unless that
+        # is more than 50 years after now's year, then the one a century earlier. No range check.
+        now_year = civil_year_from_days(now // 86400)
+        year = now_year - now_year % 100 + int(year_f)
+        if year - now_year > 50:
+            year -= 100
+    # 5.-9. Month, day (Gregorian leap years), hour, minute, second (60: a leap second, which the
+    # arithmetic below counts as the next second).
     if mon not in MONTHS:
         raise SpecError("bad_month")
     month = MONTHS.index(mon) + 1
@@ -509,10 +514,8 @@ def _parse_http_date(b, now):
         raise SpecError("bad_hour")
     if minute > 59:
         raise SpecError("bad_minute")
-    if second > 60:  # 60: a leap second, counted as the next second by the arithmetic below
+    if second > 60:
         raise SpecError("bad_second")
-    if four_digit and not 1970 <= year <= 9999:
-        raise SpecError("bad_year")
     return days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
 
 

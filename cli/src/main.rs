@@ -1,0 +1,100 @@
+//! `seeded-backoff`: print schedules, regenerate the cross-language test vectors, parse
+//! `Retry-After` values.
+
+mod ops;
+mod policy_args;
+mod schedule_cmd;
+mod vectors;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "seeded-backoff",
+    version,
+    about = "Deterministic, seeded exponential backoff (Google-exact)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the delays a policy gives for one seed.
+    Schedule(schedule_cmd::ScheduleArgs),
+    /// Regenerate the cross-language test vectors (tests/vectors/*.json).
+    Vectors {
+        /// Directory to write into.
+        #[arg(long, default_value = "tests/vectors")]
+        out: std::path::PathBuf,
+    },
+    /// Parse a Retry-After value and print the delay in ms.
+    ParseRetryAfter {
+        /// The header value, e.g. "120" or "Sun, 06 Nov 1994 08:49:37 GMT".
+        value: String,
+        /// The current time as Unix seconds (default: the system clock).
+        #[arg(long, value_parser = policy_args::parse_seed, allow_hyphen_values = true)]
+        now: Option<u64>,
+    },
+}
+
+/// Exit status 2 for bad usage (as clap), 1 for a failed operation.
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // One line naming the flag and what it accepts; no usage dump.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            match text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("[possible values: "))
+            {
+                Some(values) => eprintln!("{first} (allowed: {}", values.replace(']', ")")),
+                None => eprintln!("{first}"),
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Schedule(args) => schedule_cmd::run(&args),
+        Command::Vectors { out } => vectors::write_all(&out).map_err(|e| (1, e)),
+        Command::ParseRetryAfter { value, now } => {
+            let now = now.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs())
+            });
+            match seeded_backoff::parse_retry_after(value.as_bytes(), now) {
+                Ok(ms) => {
+                    println!("{ms}");
+                    Ok(())
+                }
+                Err(e) => Err((
+                    1,
+                    format!("error: {} ({}): {value:?}", e.message(), e.name()),
+                )),
+            }
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((code, message)) => {
+            eprintln!("{message}");
+            ExitCode::from(code)
+        }
+    }
+}

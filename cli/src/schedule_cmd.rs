@@ -1,0 +1,150 @@
+//! `seeded-backoff schedule`: one seed's delays under one policy.
+
+use clap::{Args, ValueEnum};
+use seeded_backoff::{parse_retry_after, Backoff, ServerHint, Step, StepInput};
+use serde_json::json;
+
+use crate::ops::policy_json;
+use crate::policy_args::{parse_seed, PolicyArgs};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+#[derive(Args, Debug)]
+pub struct ScheduleArgs {
+    #[command(flatten)]
+    policy: PolicyArgs,
+    /// Jitter seed (0..=18446744073709551615); default: drawn from the OS and printed.
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
+    seed: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// A Retry-After value (delta-seconds or HTTP-date) the server sends with every failure.
+    #[arg(long)]
+    retry_after: Option<String>,
+    /// A Retry-After value for retry N only (0-based), as N=VALUE; repeatable.
+    #[arg(long, value_parser = parse_at)]
+    retry_after_at: Vec<(u32, String)>,
+    /// The current time in Unix seconds, for HTTP-date hints (default: the system clock).
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
+    now: Option<u64>,
+    /// Stop printing after this many retries even if the policy would go on (1..=1000000).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    limit: u32,
+}
+
+fn parse_at(text: &str) -> Result<(u32, String), String> {
+    let (n, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected N=VALUE with N in 0..=4294967295 (got '{text}')"))?;
+    let n = n
+        .parse::<u32>()
+        .map_err(|_| format!("expected N=VALUE with N in 0..=4294967295 (got '{text}')"))?;
+    Ok((n, value.to_string()))
+}
+
+fn hint_ms(value: &str, now: u64, flag: &str) -> Result<u32, (u8, String)> {
+    parse_retry_after(value.as_bytes(), now)
+        .map_err(|e| (2, format!("error: {flag}: {} (got '{value}')", e.message())))
+}
+
+pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
+    let policy = args
+        .policy
+        .to_policy()
+        .map_err(|m| (2, format!("error: {m}")))?;
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => seeded_backoff::random_seed()
+            .map_err(|e| (1, format!("error: no OS randomness for a seed: {e}")))?,
+    };
+    let now = args.now.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    });
+    let every = match &args.retry_after {
+        Some(v) => Some(hint_ms(v, now, "--retry-after")?),
+        None => None,
+    };
+    let mut at = Vec::new();
+    for (n, v) in &args.retry_after_at {
+        at.push((*n, hint_ms(v, now, "--retry-after-at")?));
+    }
+
+    let mut backoff = Backoff::new(&policy, seed);
+    let mut delays = Vec::new();
+    let mut gave_up = None;
+    while delays.len() < args.limit as usize {
+        let retry = backoff.retries();
+        let hint = at
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == retry)
+            .map(|(_, ms)| *ms)
+            .or(every)
+            .map(ServerHint::RetryAfterMs);
+        match backoff.next_delay_with(
+            &policy,
+            StepInput {
+                hint,
+                ..StepInput::default()
+            },
+        ) {
+            Step::Retry { delay_ms, .. } => delays.push(delay_ms),
+            Step::GiveUp(reason) => {
+                gave_up = Some(reason.name());
+                break;
+            }
+        }
+    }
+
+    match args.format {
+        Format::Json => {
+            let mut out = json!({
+                "policy": policy_json(&policy),
+                "seed": seed,
+                "delays_ms": delays,
+                "gave_up": gave_up,
+            });
+            if gave_up.is_none() {
+                out["truncated_at"] = json!(args.limit);
+            }
+            println!("{out}");
+        }
+        Format::Csv => {
+            println!("retry,delay_ms,elapsed_ms");
+            let mut elapsed = 0u64;
+            for (i, d) in delays.iter().enumerate() {
+                elapsed += *d as u64;
+                println!("{i},{d},{elapsed}");
+            }
+        }
+        Format::Table => {
+            let (num, den) = policy.multiplier();
+            println!(
+                "seed {seed}: {} jitter, initial {} ms, x{num}/{den}, cap {} ms, {} retries",
+                policy.jitter().name(),
+                policy.initial_ms(),
+                policy.max_backoff_ms(),
+                policy.max_retries()
+            );
+            println!("{:>6}  {:>10}  {:>12}", "retry", "delay_ms", "elapsed_ms");
+            let mut elapsed = 0u64;
+            for (i, d) in delays.iter().enumerate() {
+                elapsed += *d as u64;
+                println!("{i:>6}  {d:>10}  {elapsed:>12}");
+            }
+            match gave_up {
+                Some(reason) => println!("then give up: {reason}"),
+                None => println!("(stopped printing at --limit {})", args.limit),
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,567 @@
+//! `seeded-backoff vectors`: the cross-language test vectors of SPEC.md §11, computed by the core.
+//!
+//! The Rust, JS, C and firmware tests replay these files, and the independent Python model of
+//! SPEC.md recomputes every value, so a change to the algorithm shows up as a diff here.
+
+use std::path::Path;
+
+use seeded_backoff::{
+    classify_grpc, classify_http, parse_retry_after, Backoff, BudgetConfig, DeadlineMode,
+    FailureKind, Jitter, Policy, PolicyBuilder, RetryBudget, RetryGate, MAX_DELAY_MS,
+};
+use serde_json::{json, Value};
+
+use crate::ops::{policy_json, run_op};
+
+/// The seeds every schedule vector covers: the edges of u64 and of its low word.
+pub const SEEDS: [u64; 5] = [0, 1, 42, 1 << 32, u64::MAX];
+
+/// Steps per schedule case: more than any policy's retries, so the give-up is recorded too.
+const STEPS: usize = 45;
+
+fn build(b: PolicyBuilder) -> Policy {
+    b.build().expect("vector policies are valid")
+}
+
+fn long_google(jitter: Jitter) -> Policy {
+    build(Policy::builder().max_retries(50).jitter(jitter))
+}
+
+/// Every schedule vector: (file stem, description, policy, ops).
+fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
+    let plain = || vec!["n".to_string(); STEPS];
+    let ops = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut specs = vec![
+        (
+            "schedule-preset-google",
+            "Google Cloud reference: 1 s, x2, +U[0,1000] ms, cap 32 s, 10 retries",
+            Policy::google(),
+            plain(),
+        ),
+        (
+            "schedule-preset-google-64s",
+            "Google Cloud with a 64 s cap",
+            Policy::google_64s(),
+            plain(),
+        ),
+        (
+            "schedule-preset-aws",
+            "AWS standard: full jitter, 100 ms, cap 20 s, 2 retries",
+            Policy::aws_standard(),
+            plain(),
+        ),
+        (
+            "schedule-preset-grpc",
+            "gRPC: 1 s, x8/5, +-20 %, cap 120 s, 10 retries",
+            Policy::grpc(),
+            plain(),
+        ),
+    ];
+    for (stem, desc, jitter) in [
+        (
+            "schedule-strategy-none",
+            "no jitter, 50 retries",
+            Jitter::None,
+        ),
+        (
+            "schedule-strategy-google",
+            "Google additive jitter, 50 retries",
+            Jitter::Google { jitter_ms: 1000 },
+        ),
+        (
+            "schedule-strategy-full",
+            "full jitter, 50 retries",
+            Jitter::Full,
+        ),
+        (
+            "schedule-strategy-equal",
+            "equal jitter, 50 retries",
+            Jitter::Equal,
+        ),
+        (
+            "schedule-strategy-decorrelated",
+            "decorrelated jitter, 50 retries",
+            Jitter::Decorrelated,
+        ),
+        (
+            "schedule-strategy-proportional",
+            "proportional +-20 %, 50 retries",
+            Jitter::Proportional {
+                spread_per_mille: 200,
+            },
+        ),
+    ] {
+        specs.push((stem, desc, long_google(jitter), plain()));
+    }
+    specs.extend([
+        (
+            "schedule-edge-jitter-zero",
+            "Google with jitter 0: hand-derivable 1000, 2000, ..., 32000, 32000",
+            build(
+                Policy::builder()
+                    .max_retries(40)
+                    .jitter(Jitter::Google { jitter_ms: 0 }),
+            ),
+            plain(),
+        ),
+        (
+            "schedule-edge-cap-equals-initial",
+            "cap = initial = 5000 ms, equal jitter",
+            build(
+                Policy::builder()
+                    .initial_ms(5000)
+                    .max_backoff_ms(5000)
+                    .max_retries(40)
+                    .jitter(Jitter::Equal),
+            ),
+            plain(),
+        ),
+        (
+            "schedule-edge-zero-retries",
+            "max_retries 0: give up at once",
+            build(Policy::builder().max_retries(0)),
+            plain(),
+        ),
+        (
+            "schedule-edge-multiplier-one",
+            "multiplier 1: constant base, full jitter",
+            build(
+                Policy::builder()
+                    .initial_ms(700)
+                    .multiplier(1, 1)
+                    .max_retries(40)
+                    .jitter(Jitter::Full),
+            ),
+            plain(),
+        ),
+        (
+            "schedule-edge-multiplier-3-2-decorrelated",
+            "multiplier 3/2 with decorrelated jitter, cap 10 s",
+            build(
+                Policy::builder()
+                    .initial_ms(250)
+                    .multiplier(3, 2)
+                    .max_backoff_ms(10_000)
+                    .max_retries(40)
+                    .jitter(Jitter::Decorrelated),
+            ),
+            plain(),
+        ),
+        (
+            "schedule-edge-extreme-range",
+            "initial 1 ms, x1000, cap 2^31-1, proportional 100 %: every sum at its widest",
+            build(
+                Policy::builder()
+                    .initial_ms(1)
+                    .multiplier(1000, 1)
+                    .max_backoff_ms(MAX_DELAY_MS)
+                    .max_retries(40)
+                    .jitter(Jitter::Proportional {
+                        spread_per_mille: 1000,
+                    }),
+            ),
+            plain(),
+        ),
+        (
+            "schedule-edge-decorrelated-saturating",
+            "decorrelated with cap 2^31-1: 3*prev saturates",
+            build(
+                Policy::builder()
+                    .initial_ms(1_000_000_000)
+                    .max_backoff_ms(MAX_DELAY_MS)
+                    .max_retries(40)
+                    .jitter(Jitter::Decorrelated),
+            ),
+            plain(),
+        ),
+        (
+            "schedule-edge-rounding-fixpoint",
+            "initial 3 ms, x1001/1000: the base rounds to no growth",
+            build(
+                Policy::builder()
+                    .initial_ms(3)
+                    .multiplier(1001, 1000)
+                    .max_backoff_ms(100)
+                    .max_retries(40)
+                    .jitter(Jitter::Google { jitter_ms: 100 }),
+            ),
+            plain(),
+        ),
+        (
+            "schedule-hints",
+            "Retry-After hints (lower bound, clamped to max_hint_ms 20 s), a server stop, resets",
+            build(Policy::builder().max_hint_ms(20_000)),
+            ops(&[
+                "n", "h5000", "h0", "h120000", "n", "r", "n", "h1500", "x", "n", "r", "h3000", "n",
+                "n", "n", "n", "n", "n", "n", "n", "n", "n", "n", "r", "n",
+            ]),
+        ),
+        (
+            "schedule-deadline-give-up",
+            "time budget 20 s, give up before crossing it; caller clocks and issued sums",
+            build(
+                Policy::builder()
+                    .max_retries(20)
+                    .max_elapsed_ms(20_000)
+                    .jitter(Jitter::Full),
+            ),
+            ops(&[
+                "n",
+                "n",
+                "n",
+                "n",
+                "n",
+                "n",
+                "n",
+                "r",
+                "t0",
+                "t5000",
+                "t15000",
+                "t19990",
+                "r",
+                "t25000",
+                "r",
+                "n",
+                "t18446744073709551615",
+                "r",
+                "n",
+                "n",
+                "n",
+                "n",
+                "n",
+            ]),
+        ),
+        (
+            "schedule-deadline-clamp",
+            "time budget 20 s, the last delay clamped to what is left",
+            build(
+                Policy::builder()
+                    .max_retries(20)
+                    .max_elapsed_ms(20_000)
+                    .deadline(DeadlineMode::Clamp),
+            ),
+            ops(&[
+                "n",
+                "n",
+                "n",
+                "n",
+                "n",
+                "n",
+                "n",
+                "r",
+                "t19000",
+                "t19999",
+                "t20000",
+                "r",
+                "n",
+                "t4294967296",
+                "r",
+                "n",
+                "n",
+                "n",
+            ]),
+        ),
+        (
+            "schedule-snapshot",
+            "snapshot and restore between steps, after a give-up and after a reset",
+            build(
+                Policy::builder()
+                    .max_retries(6)
+                    .jitter(Jitter::Decorrelated)
+                    .max_elapsed_ms(100_000),
+            ),
+            ops(&[
+                "s", "n", "s", "n", "n", "s", "h9000", "s", "n", "n", "n", "n", "s", "n", "r", "s",
+                "n", "s", "n",
+            ]),
+        ),
+    ]);
+    specs
+}
+
+fn schedule_file(
+    name: &str,
+    description: &str,
+    policy: &Policy,
+    ops: &[String],
+) -> Result<Value, String> {
+    let mut cases = Vec::new();
+    for seed in SEEDS {
+        let mut backoff = Backoff::new(policy, seed);
+        let expect = ops
+            .iter()
+            .map(|op| run_op(policy, &mut backoff, op))
+            .collect::<Result<Vec<_>, _>>()?;
+        cases.push(json!({ "seed": seed.to_string(), "ops": ops, "expect": expect }));
+    }
+    Ok(json!({
+        "kind": "schedule",
+        "name": name,
+        "description": description,
+        "policy": policy_json(policy),
+        "cases": cases,
+    }))
+}
+
+/// Unix time of the RFC 9110 example date, Sun, 06 Nov 1994 08:49:37 GMT.
+const RFC_EXAMPLE: u64 = 784_111_777;
+
+fn retry_after_file() -> Value {
+    let before = RFC_EXAMPLE - 90;
+    let mut cases: Vec<(Vec<u8>, u64)> = [
+        ("120", 0),
+        ("0", 0),
+        ("  7\t", 0),
+        ("4294967", 0),
+        ("4294968", 0),
+        ("99999999999999999999999999999", 0),
+        ("Sun, 06 Nov 1994 08:49:37 GMT", before),
+        ("Sunday, 06-Nov-94 08:49:37 GMT", before),
+        ("Sun Nov  6 08:49:37 1994", before),
+        ("Sun Nov 06 08:49:37 1994", before),
+        ("Sun, 06 Nov 1994 08:49:37 GMT", RFC_EXAMPLE),
+        ("Sun, 06 Nov 1994 08:49:37 GMT", RFC_EXAMPLE + 1_000_000),
+        // Leap years: 2024 and 2000 have Feb 29; 2023 and 2100 do not.
+        ("Thu, 29 Feb 2024 12:00:00 GMT", 1_709_200_000),
+        ("Tue, 29 Feb 2000 00:00:00 GMT", 951_782_000),
+        ("Wed, 01 Mar 2023 00:00:00 GMT", 1_677_628_000),
+        ("Wed, 29 Feb 2023 00:00:00 GMT", 0),
+        ("Mon, 29 Feb 2100 00:00:00 GMT", 0),
+        ("Mon, 30 Feb 2004 00:00:00 GMT", 0),
+        ("Mon, 31 Apr 2004 00:00:00 GMT", 0),
+        // 2^31 s (the 2038 rollover) and 2^32 s (2106).
+        ("Tue, 19 Jan 2038 03:14:08 GMT", (1 << 31) - 5),
+        ("Tue, 19 Jan 2038 03:14:07 GMT", (1 << 31) - 5),
+        ("Sun, 07 Feb 2106 06:28:16 GMT", (1 << 32) - 10),
+        ("Sun, 07 Feb 2106 06:28:16 GMT", 0),
+        ("Fri, 31 Dec 9999 23:59:59 GMT", 0),
+        ("Sat, 31 Dec 2016 23:59:60 GMT", 1_483_228_700),
+        // RFC 850 two-digit years: the century follows `now`, never more than 50 years ahead.
+        ("Friday, 01-Jan-55 00:00:00 GMT", 1_700_000_000),
+        ("Monday, 01-Jan-74 00:00:00 GMT", 1_700_000_000),
+        ("Monday, 01-Jan-77 00:00:00 GMT", 1_700_000_000),
+        ("Thursday, 01-Jan-70 00:00:00 GMT", 0),
+        ("Wednesday, 01-Jan-25 00:00:00 GMT", 1_735_600_000),
+        // Every error, one fault each.
+        ("", 0),
+        ("   \t ", 0),
+        ("-5", 0),
+        ("-0", 0),
+        ("12a", 0),
+        ("1.5", 0),
+        ("+5", 0),
+        ("soon", 0),
+        ("Sun, 06 Nov 1994 08:49:37 UTC", 0),
+        ("Sun, 06 Nov 1994 08:49:37 GMT junk", 0),
+        ("Sun,  6 Nov 1994 08:49:37 GMT", 0),
+        ("Foo, 06 Nov 1994 08:49:37 GMT", 0),
+        ("Sunday, 06 Nov 1994 08:49:37 GMT", 0),
+        ("Sun, 06 Nox 1994 08:49:37 GMT", 0),
+        ("Sun, 06 nov 1994 08:49:37 GMT", 0),
+        ("Sun, 00 Nov 1994 08:49:37 GMT", 0),
+        ("Sun, 32 Nov 1994 08:49:37 GMT", 0),
+        ("Sun, 06 Nov 1994 24:00:00 GMT", 0),
+        ("Sun, 06 Nov 1994 23:60:00 GMT", 0),
+        ("Sun, 06 Nov 1994 23:59:61 GMT", 0),
+        ("Sun, 06 Nov 1969 08:49:37 GMT", 0),
+        ("Sun, 06 Nov 0000 08:49:37 GMT", 0),
+        ("Sun, 06 Nov 1994 08-49-37 GMT", 0),
+        ("Sun, 06 Nov 1994 08:4x:37 GMT", 0),
+        ("Sun Nov  6 08:49:37 1994 ", 0),
+        ("Sun Nov 6 08:49:37 1994", 0),
+        ("Sun Nox  6 08:49:37 1994", 0),
+        ("Sunday, 06-Nov-94 08:49:37", 0),
+        ("Sunday, 06-Nox-94 08:49:37 GMT", 0),
+        ("Funday, 06-Nov-94 08:49:37 GMT", 0),
+        ("Sunday, 31-Jun-94 08:49:37 GMT", 0),
+    ]
+    .into_iter()
+    .map(|(v, now)| (v.as_bytes().to_vec(), now))
+    .collect();
+    cases.push((vec![0xff, 0xfe, b'1'], 0));
+    cases.push((b"12\x003".to_vec(), 0));
+    let cases: Vec<Value> = cases
+        .into_iter()
+        .map(|(value, now)| {
+            let mut case = match std::str::from_utf8(&value) {
+                Ok(text) if !text.contains('\0') => json!({ "value": text, "now": now }),
+                _ => json!({ "value_hex": value.iter().map(|b| format!("{b:02x}")).collect::<String>(), "now": now }),
+            };
+            match parse_retry_after(&value, now) {
+                Ok(ms) => case["expect_ms"] = json!(ms),
+                Err(e) => case["error"] = json!(e.name()),
+            }
+            case
+        })
+        .collect();
+    json!({ "kind": "retry_after", "description": "RFC 9110 Retry-After: delta-seconds and the three HTTP-date formats", "cases": cases })
+}
+
+fn budget_config_json(config: BudgetConfig) -> Value {
+    match config {
+        BudgetConfig::Grpc {
+            max_milli,
+            ratio_milli,
+        } => {
+            json!({ "kind": "grpc", "max_tokens": max_milli / 1000, "token_ratio_milli": ratio_milli })
+        }
+        BudgetConfig::AwsQuota {
+            capacity_milli,
+            retry_cost_milli,
+            timeout_cost_milli,
+            no_retry_increment_milli,
+        } => json!({
+            "kind": "aws_quota",
+            "capacity": capacity_milli / 1000,
+            "retry_cost": retry_cost_milli / 1000,
+            "timeout_cost": timeout_cost_milli / 1000,
+            "no_retry_increment": no_retry_increment_milli / 1000,
+        }),
+    }
+}
+
+fn run_budget_op(budget: &RetryBudget, op: &str) -> Result<Value, String> {
+    let kind = |c: &str| match c {
+        "e" => Ok(FailureKind::Error),
+        "t" => Ok(FailureKind::Timeout),
+        _ => Err(format!("unknown budget op '{op}'")),
+    };
+    let allowed = match op.split_at(1) {
+        ("f", k) => {
+            budget.record_failure(kind(k)?);
+            true
+        }
+        ("a", k) => budget.try_acquire(kind(k)?),
+        ("s", "") => {
+            budget.record_success(None);
+            true
+        }
+        ("s", k) => {
+            budget.record_success(Some(kind(k)?));
+            true
+        }
+        _ => return Err(format!("unknown budget op '{op}'")),
+    };
+    Ok(json!([allowed as u8, budget.tokens_milli()]))
+}
+
+fn budget_file() -> Result<Value, String> {
+    let failures = |n: usize| {
+        std::iter::repeat_n(["fe", "ae"], n)
+            .flatten()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let mut specs: Vec<(BudgetConfig, Vec<String>)> = vec![
+        (
+            BudgetConfig::grpc(10, 500).map_err(|e| e.to_string())?,
+            failures(8),
+        ),
+        (
+            BudgetConfig::grpc(1000, 100).map_err(|e| e.to_string())?,
+            failures(510),
+        ),
+        (
+            BudgetConfig::AWS_DEFAULT,
+            std::iter::repeat_n("ae".to_string(), 105).collect(),
+        ),
+        (
+            BudgetConfig::AWS_DEFAULT,
+            std::iter::repeat_n("at".to_string(), 55).collect(),
+        ),
+    ];
+    let mixed: Vec<String> = [
+        "fe", "ae", "fe", "ae", "s", "fe", "ft", "ae", "se", "st", "s", "fe", "fe", "fe", "ae",
+        "ae", "s", "s", "s", "ae",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    specs.push((
+        BudgetConfig::grpc(3, 1500).map_err(|e| e.to_string())?,
+        mixed.clone(),
+    ));
+    specs.push((
+        BudgetConfig::aws_quota(12, 5, 10, 1).map_err(|e| e.to_string())?,
+        mixed,
+    ));
+    let mut cases = Vec::new();
+    for (config, ops) in specs {
+        let budget = RetryBudget::new(config);
+        let expect = ops
+            .iter()
+            .map(|op| run_budget_op(&budget, op))
+            .collect::<Result<Vec<_>, _>>()?;
+        cases.push(json!({ "budget": budget_config_json(config), "ops": ops, "expect": expect }));
+    }
+    Ok(
+        json!({ "kind": "budget", "description": "gRFC A6 throttling and AWS retry quota token buckets", "cases": cases }),
+    )
+}
+
+fn classify_file() -> Value {
+    let http: Vec<Value> = [
+        0u32,
+        99,
+        100,
+        101,
+        199,
+        200,
+        201,
+        204,
+        299,
+        300,
+        304,
+        399,
+        400,
+        401,
+        404,
+        408,
+        428,
+        429,
+        430,
+        499,
+        500,
+        501,
+        502,
+        503,
+        504,
+        599,
+        600,
+        999,
+        65_535,
+        u32::MAX,
+    ]
+    .into_iter()
+    .map(|s| json!([s, classify_http(s).name()]))
+    .collect();
+    let grpc: Vec<Value> = (0u32..=17)
+        .chain([100, u32::MAX])
+        .map(|c| json!([c, classify_grpc(c).name()]))
+        .collect();
+    json!({ "kind": "classify", "description": "HTTP status and gRPC code classification", "http": http, "grpc": grpc })
+}
+
+/// Writes every vector file into `dir`, replacing what is there.
+pub fn write_all(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
+    let mut files: Vec<(String, Value)> = Vec::new();
+    for (stem, description, policy, ops) in schedule_specs() {
+        files.push((
+            stem.to_string(),
+            schedule_file(stem, description, &policy, &ops)?,
+        ));
+    }
+    files.push(("retry-after".to_string(), retry_after_file()));
+    files.push(("budget".to_string(), budget_file()?));
+    files.push(("classify".to_string(), classify_file()));
+    for (stem, value) in &files {
+        let path = dir.join(format!("{stem}.json"));
+        let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())? + "\n";
+        std::fs::write(&path, text)
+            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+    }
+    println!("wrote {} vector files to {}", files.len(), dir.display());
+    Ok(())
+}
