@@ -1,0 +1,1 @@
+//! Benchmarks (issue 7): filled in by the performance work.

@@ -1,0 +1,1 @@
+//! C ABI (issue 5): filled in by the C library work.

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Every test of the project, in one command: ./test.sh
+# (.ci/run installs the toolchains and packages, then calls this.)
+#
+# Core steps run here; each binding or tool adds its own part as scripts/test.d/NN-name.sh, run in
+# order. A failing step does not stop the others: the summary names every failure, and the exit
+# status is non-zero if any step failed.
+set -uo pipefail
+cd "$(dirname "$0")"
+export CARGO_TERM_COLOR=never
+
+passed=0
+failed=0
+failures=()
+step() {
+  local name=$1
+  shift
+  echo
+  echo "=== $name"
+  local start=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "--- ok: $name ($((SECONDS - start)) s)"
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    echo "--- FAILED: $name ($((SECONDS - start)) s)"
+  fi
+}
+
+vectors_up_to_date() {
+  local tmp
+  tmp=$(mktemp -d)
+  cargo run -q --release -p seeded-backoff-cli -- vectors --out "$tmp" &&
+    diff -r tests/vectors "$tmp" && echo "tests/vectors matches a fresh generation"
+  local rc=$?
+  rm -rf "$tmp"
+  return $rc
+}
+
+step "cargo fmt --check" cargo fmt --all -- --check
+step "clippy -D warnings" cargo clippy --workspace --all-targets --all-features -- -D warnings
+step "cargo doc (warnings are errors)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features -q
+step "cargo test (workspace, all features)" cargo test --workspace --all-features
+step "core builds without std (default features)" cargo build -q -p seeded-backoff
+step "core for thumbv6m-none-eabi" cargo build -q -p seeded-backoff --release --target thumbv6m-none-eabi
+step "core for wasm32-unknown-unknown" cargo build -q -p seeded-backoff --release --target wasm32-unknown-unknown
+step "vectors are what the CLI generates" vectors_up_to_date
+step "independent model: self-tests" python3 -m unittest tests/model/test_spec_model.py
+step "independent model: every vector file" python3 tests/model/check_vectors.py tests/vectors
+step "independent model: CLI schedule --format json" python3 tests/model/check_cli.py
+
+for part in scripts/test.d/*.sh; do
+  [ -e "$part" ] || continue
+  step "$part" bash "$part"
+done
+
+echo
+if [ "$failed" -gt 0 ]; then
+  printf 'failed step: %s\n' "${failures[@]}"
+fi
+echo "test.sh: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
