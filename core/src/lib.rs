@@ -61,7 +61,7 @@ pub use policy::{
     MAX_MULTIPLIER_DEN,
 };
 pub use schedule::Schedule;
-pub use snapshot::{crc32, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
+pub use snapshot::{crc32, RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
 pub use std_support::{random_seed, retry_blocking, RetryError};
 

@@ -138,30 +138,85 @@ impl Backoff {
         if read_u32(bytes, 32) != policy.fingerprint() {
             return Err(SnapshotError::PolicyMismatch);
         }
+        if bytes[2] != 0 || bytes[3] != 0 {
+            return Err(SnapshotError::InvalidState);
+        }
+        let raw = RawBackoff {
+            rng: [
+                read_u32(bytes, 4),
+                read_u32(bytes, 8),
+                read_u32(bytes, 12),
+                read_u32(bytes, 16),
+            ],
+            retries: read_u32(bytes, 20),
+            level: read_u32(bytes, 24),
+            elapsed_ms: read_u32(bytes, 28),
+            gave_up: bytes[1] as u32,
+        };
+        Backoff::from_raw(policy, raw)
+    }
+
+    /// The state as plain integers, for bindings that keep it in caller-owned memory (the C ABI).
+    pub fn to_raw(&self) -> RawBackoff {
+        let st = self.rng.state();
+        let word = |i: usize| match st.get(4 * i..4 * i + 4) {
+            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+            _ => 0,
+        };
+        RawBackoff {
+            rng: [word(0), word(1), word(2), word(3)],
+            retries: self.retries,
+            level: self.level,
+            elapsed_ms: self.elapsed_ms,
+            gave_up: self.gave_up.map_or(0, GiveUpReason::code) as u32,
+        }
+    }
+
+    /// Rebuilds a state from [`Backoff::to_raw`], with the same checks as [`Backoff::restore`]
+    /// except the checksum and fingerprint (raw state never leaves the process).
+    pub fn from_raw(policy: &Policy, raw: RawBackoff) -> Result<Backoff, SnapshotError> {
         let mut state = [0u8; 16];
-        if let Some(src) = bytes.get(4..20) {
-            state.copy_from_slice(src);
+        for (chunk, word) in state.chunks_exact_mut(4).zip(raw.rng) {
+            chunk.copy_from_slice(&word.to_le_bytes());
         }
         let rng = SpecRng::from_state(state).ok_or(SnapshotError::ZeroRngState)?;
-        let gave_up = match bytes[1] {
+        let gave_up = match raw.gave_up {
             0 => None,
-            code => Some(GiveUpReason::from_code(code).ok_or(SnapshotError::InvalidState)?),
+            code => Some(
+                u8::try_from(code)
+                    .ok()
+                    .and_then(GiveUpReason::from_code)
+                    .ok_or(SnapshotError::InvalidState)?,
+            ),
         };
-        let retries = read_u32(bytes, 20);
-        let level = read_u32(bytes, 24);
-        let reachable = bytes[2] == 0
-            && bytes[3] == 0
-            && retries <= policy.max_retries()
-            && (policy.initial_ms()..=policy.max_backoff_ms()).contains(&level);
+        let reachable = raw.retries <= policy.max_retries()
+            && (policy.initial_ms()..=policy.max_backoff_ms()).contains(&raw.level);
         if !reachable {
             return Err(SnapshotError::InvalidState);
         }
         Ok(Backoff {
             rng,
-            retries,
-            level,
-            elapsed_ms: read_u32(bytes, 28),
+            retries: raw.retries,
+            level: raw.level,
+            elapsed_ms: raw.elapsed_ms,
             gave_up,
         })
     }
+}
+
+/// A [`Backoff`]'s fields as plain integers (32 bytes, `#[repr(C)]`), for caller-allocated state in
+/// the C ABI. Only [`Backoff::from_raw`] turns it back into a state, after validating it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RawBackoff {
+    /// The xoshiro128++ state words s0..s3.
+    pub rng: [u32; 4],
+    /// Retries issued.
+    pub retries: u32,
+    /// `base_n`, or the previous delay for decorrelated jitter.
+    pub level: u32,
+    /// Sum of issued delays (or the caller's clock plus the last delay), saturating.
+    pub elapsed_ms: u32,
+    /// Give-up code: 0 none, 1–4 as [`GiveUpReason::code`].
+    pub gave_up: u32,
 }

@@ -467,20 +467,20 @@ def _parse_http_date(b, now):
     Checks in SPEC order, first failure reported: layout, day name, all-digit numeric fields, year,
     month, day, hour, minute, second.
     """
-    # 1. Layout (separators, lengths, GMT). The format is the first whose layout matches.
-    comma = b.find(b", ")
-    if _layout(b, IMF_LAYOUT):
+    # 1. Format by byte 3 (',' IMF-fixdate, ' ' asctime, else RFC 850), then its layout.
+    comma = b.find(b",")
+    if b[3:4] == b"," and _layout(b, IMF_LAYOUT):
         names, day_name, mon = DAY_NAMES_SHORT, b[0:3], b[8:11]
         day_f, year_f, hms = b[5:7], b[12:16], b[17:25]
-    elif comma >= 0 and _layout(b[comma + 2:], RFC850_TAIL):
-        rest = b[comma + 2:]
-        names, day_name, mon = DAY_NAMES_LONG, b[:comma], rest[3:6]
-        day_f, year_f, hms = rest[0:2], rest[7:9], rest[10:18]
-    elif _layout(b, ASCTIME_LAYOUT):
+    elif b[3:4] == b" " and _layout(b, ASCTIME_LAYOUT):
         names, day_name, mon = DAY_NAMES_SHORT, b[0:3], b[4:7]
         day_f, year_f, hms = b[8:10], b[20:24], b[11:19]
         if day_f[:1] == b" ":  # "day as 2 digits or as a space and 1 digit"
             day_f = day_f[1:]
+    elif b[3:4] not in (b",", b" ") and comma >= 0 and _layout(b[comma + 1:], " " + RFC850_TAIL):
+        rest = b[comma + 2:]
+        names, day_name, mon = DAY_NAMES_LONG, b[:comma], rest[3:6]
+        day_f, year_f, hms = rest[0:2], rest[7:9], rest[10:18]
     else:
         raise SpecError("invalid_format")
     # 2. Day name: a valid name of its format, not checked against the date.

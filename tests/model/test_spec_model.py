@@ -340,9 +340,10 @@ class RetryAfter(unittest.TestCase):  # §8
     def test_field_errors(self):
         self.assertEqual(self.err("Foo, 06 Nov 1994 08:49:37 GMT"), "bad_day_name")
         self.assertEqual(self.err("sun, 06 Nov 1994 08:49:37 GMT"), "bad_day_name")
-        # SPEC does not say how the format is chosen. This model picks it by layout only, so this is
-        # RFC 850 with a non-full day name. (The Rust CLI answers invalid_format here: see report.)
-        self.assertEqual(self.err("Sun, 06-Nov-94 08:49:37 GMT"), "bad_day_name")
+        # §8.1: byte 3 is ',' so this is IMF-fixdate, and an RFC 850 body does not fit its layout.
+        self.assertEqual(self.err("Sun, 06-Nov-94 08:49:37 GMT"), "invalid_format")
+        # Byte 3 is '6': RFC 850, whose day name (before the first ',') is empty.
+        self.assertEqual(self.err(", 06-Nov-94 08:49:37 GMT"), "bad_day_name")
         self.assertEqual(self.err("Sun, 06 Nox 1994 08:49:37 GMT"), "bad_month")
         self.assertEqual(self.err("Sun, 06 nov 1994 08:49:37 GMT"), "bad_month")
         self.assertEqual(self.err("Sun, 00 Nov 1994 08:49:37 GMT"), "bad_day")
