@@ -1,0 +1,433 @@
+//! Cases whose expected values were worked out by hand from SPEC.md and the reference documents,
+//! not produced by running the code.
+
+use seeded_backoff::{
+    classify_grpc, classify_http, crc32, parse_grpc_pushback, parse_retry_after, Backoff,
+    Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError, Policy,
+    PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step, SNAPSHOT_LEN,
+};
+
+fn delays(policy: &Policy, seed: u64) -> Vec<u32> {
+    Backoff::new(policy, seed).delays_ms(policy).collect()
+}
+
+#[test]
+fn backoff_state_is_at_most_32_bytes() {
+    assert!(
+        std::mem::size_of::<Backoff>() <= 32,
+        "{}",
+        std::mem::size_of::<Backoff>()
+    );
+}
+
+#[test]
+fn google_without_jitter_doubles_to_the_cap() {
+    // Google's table: 1 s, 2 s, 4 s, ... then maximum_backoff (32 s) until the retries run out.
+    let p = Policy::google()
+        .to_builder()
+        .jitter(Jitter::Google { jitter_ms: 0 })
+        .max_retries(8)
+        .build()
+        .unwrap();
+    assert_eq!(
+        delays(&p, 42),
+        [1000, 2000, 4000, 8000, 16000, 32000, 32000, 32000]
+    );
+}
+
+#[test]
+fn google_preset_adds_up_to_one_second_and_loses_it_at_the_cap() {
+    let p = Policy::google();
+    for seed in 0..200 {
+        let d = delays(&p, seed);
+        assert_eq!(d.len(), 10);
+        for (n, delay) in d.iter().enumerate() {
+            let base = 1000u32 << n.min(5);
+            if base >= 32_000 {
+                assert_eq!(*delay, 32_000, "jitter vanishes at the cap");
+            } else {
+                assert!((base..=base + 1000).contains(delay), "retry {n}: {delay}");
+            }
+        }
+    }
+}
+
+#[test]
+fn grpc_bases_round_down_at_every_step() {
+    // 1000 · 8/5 = 1600, · 8/5 = 2560, 4096, 6553.6 → 6553, 6553 · 8/5 = 10484.8 → 10484.
+    let p = Policy::grpc();
+    let bases: Vec<u32> = (0..6).map(|n| p.base_delay_ms(n)).collect();
+    assert_eq!(bases, [1000, 1600, 2560, 4096, 6553, 10484]);
+    assert_eq!(p.base_delay_ms(100), 120_000);
+}
+
+#[test]
+fn presets_match_their_references() {
+    let g = Policy::google();
+    assert_eq!(
+        (
+            g.initial_ms(),
+            g.multiplier(),
+            g.max_backoff_ms(),
+            g.max_retries()
+        ),
+        (1000, (2, 1), 32_000, 10)
+    );
+    assert_eq!(g.jitter(), Jitter::Google { jitter_ms: 1000 });
+    assert_eq!(Policy::google_64s().max_backoff_ms(), 64_000);
+    let a = Policy::aws_standard();
+    assert_eq!(
+        (
+            a.initial_ms(),
+            a.max_backoff_ms(),
+            a.max_retries(),
+            a.jitter()
+        ),
+        (100, 20_000, 2, Jitter::Full)
+    );
+    let r = Policy::grpc();
+    assert_eq!(
+        (r.multiplier(), r.max_backoff_ms(), r.jitter()),
+        (
+            (8, 5),
+            120_000,
+            Jitter::Proportional {
+                spread_per_mille: 200
+            }
+        )
+    );
+    for seed in 0..100 {
+        let d = delays(&a, seed);
+        assert_eq!(d.len(), 2);
+        assert!(d[0] <= 100 && d[1] <= 200);
+    }
+}
+
+#[test]
+fn each_invalid_field_names_itself() {
+    let b = Policy::builder();
+    assert_eq!(b.initial_ms(0).build(), Err(PolicyError::InitialMs));
+    assert_eq!(
+        b.initial_ms(2_147_483_648).build(),
+        Err(PolicyError::InitialMs)
+    );
+    assert_eq!(
+        b.max_backoff_ms(999).build(),
+        Err(PolicyError::MaxBackoffMs)
+    );
+    assert_eq!(b.multiplier(1, 0).build(), Err(PolicyError::MultiplierDen));
+    assert_eq!(
+        b.multiplier(1, 2).build(),
+        Err(PolicyError::MultiplierBelowOne)
+    );
+    assert_eq!(
+        b.multiplier(1001, 1).build(),
+        Err(PolicyError::MultiplierTooLarge)
+    );
+    assert_eq!(
+        b.jitter(Jitter::Google { jitter_ms: 32_001 }).build(),
+        Err(PolicyError::JitterMs)
+    );
+    assert_eq!(
+        b.jitter(Jitter::Proportional {
+            spread_per_mille: 1001
+        })
+        .build(),
+        Err(PolicyError::SpreadPerMille)
+    );
+    assert_eq!(b.max_hint_ms(u32::MAX).build(), Err(PolicyError::MaxHintMs));
+    assert!(PolicyError::MaxBackoffMs
+        .to_string()
+        .contains("max_backoff_ms"));
+    assert!(b.multiplier(1000, 1).max_retries(u32::MAX).build().is_ok());
+}
+
+/// Pearson's chi-square statistic of observed counts against a uniform expectation.
+fn chi_square(counts: &[u64]) -> f64 {
+    let total: u64 = counts.iter().sum();
+    let expected = total as f64 / counts.len() as f64;
+    counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum()
+}
+
+#[test]
+fn jitter_is_uniform_by_chi_square() {
+    // Google jitter 0..=9 over 100 000 seeds: 10 cells, 9 degrees of freedom. The 0.1 % critical
+    // value is 27.88; the seeds are fixed, so the statistic is too.
+    let p = Policy::builder()
+        .jitter(Jitter::Google { jitter_ms: 9 })
+        .build()
+        .unwrap();
+    let mut counts = [0u64; 10];
+    for seed in 0..100_000 {
+        let d = Backoff::new(&p, seed).next_delay(&p).delay_ms().unwrap();
+        counts[(d - 1000) as usize] += 1;
+    }
+    let stat = chi_square(&counts);
+    println!("google jitter 0..=9 over seeds: chi2 = {stat:.2} (df 9, critical 27.88)");
+    assert!(stat < 27.88, "{counts:?}");
+
+    // Full jitter over [0, 99] along one long stream: 100 cells, 99 degrees of freedom, critical
+    // value 148.23 at 0.1 %.
+    let p = Policy::builder()
+        .initial_ms(99)
+        .multiplier(1, 1)
+        .max_backoff_ms(99)
+        .max_retries(u32::MAX)
+        .jitter(Jitter::Full)
+        .build()
+        .unwrap();
+    let mut counts = [0u64; 100];
+    let mut b = Backoff::new(&p, 7);
+    for _ in 0..200_000 {
+        counts[b.next_delay(&p).delay_ms().unwrap() as usize] += 1;
+    }
+    let stat = chi_square(&counts);
+    println!("full jitter 0..=99 along one stream: chi2 = {stat:.2} (df 99, critical 148.23)");
+    assert!(stat < 148.23, "{counts:?}");
+}
+
+#[test]
+fn give_up_reasons_are_distinct_and_sticky() {
+    let p = Policy::google();
+    let mut b = Backoff::new(&p, 1);
+    assert_eq!(
+        b.next_delay_with_hint(&p, ServerHint::DoNotRetry),
+        Step::GiveUp(GiveUpReason::ServerStop)
+    );
+    assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::ServerStop));
+    b.reset(&p);
+    assert!(matches!(b.next_delay(&p), Step::Retry { retry: 0, .. }));
+
+    // gRPC budget of 2 tokens: the first failure leaves 1 (not > 1), so no retry.
+    let budget = RetryBudget::grpc(2, 1000).unwrap();
+    let mut b = Backoff::new(&p, 1);
+    assert_eq!(
+        b.next_delay_with_budget(&p, &budget, FailureKind::Error),
+        Step::GiveUp(GiveUpReason::Budget)
+    );
+    assert_eq!(budget.tokens_milli(), 1000);
+
+    // 2.5 s of time budget: retry 0 takes 1..2 s, retry 1 (2..3 s) would cross it.
+    let p = Policy::google()
+        .to_builder()
+        .max_elapsed_ms(2500)
+        .build()
+        .unwrap();
+    let mut b = Backoff::new(&p, 1);
+    assert!(matches!(b.next_delay(&p), Step::Retry { .. }));
+    assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::Deadline));
+    // Clamp mode spends exactly what is left, then gives up.
+    let p = p
+        .to_builder()
+        .deadline(DeadlineMode::Clamp)
+        .build()
+        .unwrap();
+    let mut b = Backoff::new(&p, 1);
+    let first = b.next_delay(&p).delay_ms().unwrap();
+    assert_eq!(b.next_delay(&p).delay_ms(), Some(2500 - first));
+    assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::Deadline));
+    // With the caller's clock, time spent in requests counts too.
+    let mut b = Backoff::new(&p, 1);
+    assert_eq!(b.next_delay_at(&p, 2000).delay_ms(), Some(500));
+}
+
+#[test]
+fn crc32_check_value() {
+    assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    assert_eq!(crc32(b""), 0);
+}
+
+fn with_crc(mut bytes: [u8; SNAPSHOT_LEN]) -> [u8; SNAPSHOT_LEN] {
+    let crc = crc32(&bytes[..36]);
+    bytes[36..].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn each_snapshot_defect_has_its_own_error() {
+    let p = Policy::google();
+    let mut b = Backoff::new(&p, 3);
+    b.next_delay(&p);
+    let good = b.snapshot(&p);
+    assert_eq!(good[0], 1);
+    assert_eq!(
+        Backoff::restore(&p, &good[..39]),
+        Err(SnapshotError::WrongLength)
+    );
+    assert_eq!(
+        Backoff::restore(&p, &[good.as_slice(), &[0]].concat()),
+        Err(SnapshotError::WrongLength)
+    );
+    let mut v = good;
+    v[0] = 2;
+    assert_eq!(Backoff::restore(&p, &v), Err(SnapshotError::UnknownVersion));
+    let mut v = good;
+    v[10] ^= 1;
+    assert_eq!(Backoff::restore(&p, &v), Err(SnapshotError::BadChecksum));
+    assert_eq!(
+        Backoff::restore(&Policy::google_64s(), &good),
+        Err(SnapshotError::PolicyMismatch)
+    );
+    let mut v = good;
+    v[4..20].fill(0);
+    assert_eq!(
+        Backoff::restore(&p, &with_crc(v)),
+        Err(SnapshotError::ZeroRngState)
+    );
+    let mut v = good;
+    v[20..24].copy_from_slice(&11u32.to_le_bytes()); // 11 retries > max 10
+    assert_eq!(
+        Backoff::restore(&p, &with_crc(v)),
+        Err(SnapshotError::InvalidState)
+    );
+    let mut v = good;
+    v[24..28].copy_from_slice(&64_000u32.to_le_bytes()); // level above the cap
+    assert_eq!(
+        Backoff::restore(&p, &with_crc(v)),
+        Err(SnapshotError::InvalidState)
+    );
+    let mut v = good;
+    v[1] = 5;
+    assert_eq!(
+        Backoff::restore(&p, &with_crc(v)),
+        Err(SnapshotError::InvalidState)
+    );
+    assert_eq!(Backoff::restore(&p, &good), Ok(b));
+}
+
+const RFC_EXAMPLE: u64 = 784_111_777; // Sun, 06 Nov 1994 08:49:37 GMT
+
+#[test]
+fn retry_after_rfc_examples_and_calendar_edges() {
+    for v in [
+        "Sun, 06 Nov 1994 08:49:37 GMT",
+        "Sunday, 06-Nov-94 08:49:37 GMT",
+        "Sun Nov  6 08:49:37 1994",
+    ] {
+        assert_eq!(
+            parse_retry_after(v.as_bytes(), RFC_EXAMPLE - 10),
+            Ok(10_000),
+            "{v}"
+        );
+        assert_eq!(
+            parse_retry_after(v.as_bytes(), RFC_EXAMPLE + 10),
+            Ok(0),
+            "{v} in the past"
+        );
+    }
+    assert_eq!(parse_retry_after(b"120", 0), Ok(120_000));
+    assert_eq!(parse_retry_after(b" \t120\t ", 0), Ok(120_000));
+    assert_eq!(
+        parse_retry_after(b"99999999999999999999999", 0),
+        Ok(u32::MAX)
+    );
+    // Leap years: 2024-02-29 exists, 2023-02-29 and 2100-02-29 do not, 2000-02-29 does.
+    assert!(parse_retry_after(b"Thu, 29 Feb 2024 00:00:00 GMT", 0).is_ok());
+    assert!(parse_retry_after(b"Tue, 29 Feb 2000 00:00:00 GMT", 0).is_ok());
+    assert_eq!(
+        parse_retry_after(b"Wed, 29 Feb 2023 00:00:00 GMT", 0),
+        Err(ParseError::BadDay)
+    );
+    assert_eq!(
+        parse_retry_after(b"Mon, 29 Feb 2100 00:00:00 GMT", 0),
+        Err(ParseError::BadDay)
+    );
+    assert_eq!(
+        parse_retry_after(b"Sun, 30 Feb 2025 00:00:00 GMT", 0),
+        Err(ParseError::BadDay)
+    );
+    // 2^31 s = Tue, 19 Jan 2038 03:14:08 and 2^32 s = Sun, 07 Feb 2106 06:28:16.
+    assert_eq!(
+        parse_retry_after(b"Tue, 19 Jan 2038 03:14:08 GMT", (1 << 31) - 3),
+        Ok(3000)
+    );
+    assert_eq!(
+        parse_retry_after(b"Sun, 07 Feb 2106 06:28:16 GMT", (1 << 32) - 4),
+        Ok(4000)
+    );
+    assert_eq!(
+        parse_retry_after(b"Sun, 07 Feb 2106 06:28:16 GMT", 0),
+        Ok(u32::MAX)
+    );
+    assert_eq!(parse_retry_after(b"", 0), Err(ParseError::Empty));
+    assert_eq!(parse_retry_after(b"-1", 0), Err(ParseError::Negative));
+    assert_eq!(
+        parse_retry_after(b"soon", 0),
+        Err(ParseError::InvalidFormat)
+    );
+    assert_eq!(
+        parse_retry_after(b"Sun, 06 Nov 1994 24:00:00 GMT", 0),
+        Err(ParseError::BadHour)
+    );
+    assert_eq!(
+        parse_retry_after(b"Sun, 06 Nox 1994 08:49:37 GMT", 0),
+        Err(ParseError::BadMonth)
+    );
+    assert_eq!(
+        parse_retry_after(b"Fun, 06 Nov 1994 08:49:37 GMT", 0),
+        Err(ParseError::BadDayName)
+    );
+    assert_eq!(parse_grpc_pushback(b"250"), Ok(250));
+    assert_eq!(
+        ServerHint::from_grpc_pushback(b"-5"),
+        ServerHint::DoNotRetry
+    );
+    assert_eq!(ServerHint::from_grpc_pushback(b""), ServerHint::DoNotRetry);
+}
+
+#[test]
+fn classification_follows_the_reference() {
+    use Classification::*;
+    for (status, class) in [
+        (200, Success),
+        (299, Success),
+        (429, Retry),
+        (500, Retry),
+        (503, Retry),
+        (599, Retry),
+        (404, DoNotRetry),
+        (100, DoNotRetry),
+        (304, DoNotRetry),
+        (428, DoNotRetry),
+        (99, Invalid),
+        (600, Invalid),
+    ] {
+        assert_eq!(classify_http(status), class, "{status}");
+    }
+    for (code, class) in [
+        (0, Success),
+        (14, Retry),
+        (8, Retry),
+        (1, DoNotRetry),
+        (16, DoNotRetry),
+        (17, Invalid),
+    ] {
+        assert_eq!(classify_grpc(code), class, "{code}");
+    }
+}
+
+#[test]
+fn budgets_follow_grpc_a6_and_aws_numbers() {
+    // AWS: 500 tokens, 5 per retry → exactly 100 retries from full, then fail fast.
+    let aws = RetryBudget::aws_default();
+    assert_eq!(
+        (0..150)
+            .filter(|_| aws.try_acquire(FailureKind::Error))
+            .count(),
+        100
+    );
+    aws.record_success(Some(FailureKind::Error));
+    assert_eq!(aws.tokens_milli(), 5_000);
+    // gRPC A6, 10 tokens: failures 1..=4 leave 9..6 (> 5): retry; the 5th leaves 5: no retry.
+    let g = RetryBudget::grpc(10, 100).unwrap();
+    let allowed: Vec<bool> = (0..6)
+        .map(|_| {
+            g.record_failure(FailureKind::Error);
+            g.try_acquire(FailureKind::Error)
+        })
+        .collect();
+    assert_eq!(allowed, [true, true, true, true, false, false]);
+}
