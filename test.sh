@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, in one command: ./test.sh
-# (.ci/run installs the toolchains and packages, then calls this.)
+# It first installs what is missing (scripts/setup.sh), so it works on a fresh machine; .ci/run
+# calls it.
 #
 # Core steps run here; each binding or tool adds its own part as scripts/test.d/NN-name.sh, run in
 # order. A failing step does not stop the others: the summary names every failure, and the exit
@@ -37,6 +38,12 @@ vectors_up_to_date() {
   rm -rf "$tmp"
   return $rc
 }
+
+if ! bash scripts/setup.sh; then
+  echo "test.sh: setup failed: the tools the tests need could not be installed"
+  echo "test.sh: 0 passed, 1 failed"
+  exit 1
+fi
 
 step "cargo fmt --check" cargo fmt --all -- --check
 step "clippy -D warnings" cargo clippy --workspace --all-targets --all-features -- -D warnings
