@@ -1,7 +1,10 @@
 //! `seeded-backoff schedule`: one seed's delays under one policy.
 
 use clap::{Args, ValueEnum};
-use seeded_backoff::{parse_retry_after, Backoff, ServerHint, Step, StepInput};
+use seeded_backoff::{
+    parse_retry_after, Backoff, BudgetConfig, FailureKind, RetryBudget, RetryGate, ServerHint,
+    Step, StepInput,
+};
 use serde_json::json;
 
 use crate::ops::policy_json;
@@ -33,6 +36,16 @@ pub struct ScheduleArgs {
     /// The current time in Unix seconds, for HTTP-date hints (default: the system clock).
     #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     now: Option<u64>,
+    /// A shared retry budget every failure goes through: `grpc:MAX_TOKENS:RATIO` (RATIO with up to 3
+    /// decimals, e.g. grpc:10:0.5) or `aws` (500 / 5 / 10 / 1).
+    #[arg(long, value_parser = parse_budget)]
+    budget: Option<BudgetConfig>,
+    /// Print the 40-byte snapshot (hex) taken after this many retries.
+    #[arg(long)]
+    snapshot_after: Option<u32>,
+    /// Resume from a snapshot (80 hex digits) taken under the same policy, instead of a fresh seed.
+    #[arg(long, conflicts_with = "seed")]
+    resume: Option<String>,
     /// Stop printing after this many retries even if the policy would go on (1..=1000000).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     limit: u32,
@@ -48,6 +61,42 @@ fn parse_at(text: &str) -> Result<(u32, String), String> {
     Ok((n, value.to_string()))
 }
 
+fn parse_budget(text: &str) -> Result<BudgetConfig, String> {
+    let usage =
+        "expected grpc:MAX_TOKENS:RATIO (MAX_TOKENS 1..=1000, RATIO 0.001..=MAX_TOKENS) or aws";
+    if text == "aws" {
+        return Ok(BudgetConfig::AWS_DEFAULT);
+    }
+    let parts: Vec<&str> = text.split(':').collect();
+    let ["grpc", max, ratio] = parts.as_slice() else {
+        return Err(format!("{usage} (got '{text}')"));
+    };
+    let (int, frac) = ratio.split_once('.').unwrap_or((ratio, ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(max) || !digits(int) || !(frac.is_empty() || (frac.len() <= 3 && digits(frac))) {
+        return Err(format!("{usage} (got '{text}')"));
+    }
+    let max: u32 = max.parse().map_err(|_| format!("{usage} (got '{text}')"))?;
+    let milli = format!("{int}{frac:0<3}")
+        .parse::<u32>()
+        .map_err(|_| format!("{usage} (got '{text}')"))?;
+    BudgetConfig::grpc(max, milli).map_err(|e| format!("{} (got '{text}')", e.message()))
+}
+
+fn parse_hex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 fn hint_ms(value: &str, now: u64, flag: &str) -> Result<u32, (u8, String)> {
     parse_retry_after(value.as_bytes(), now)
         .map_err(|e| (2, format!("error: {flag}: {} (got '{value}')", e.message())))
@@ -58,10 +107,13 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
         .policy
         .to_policy()
         .map_err(|m| (2, format!("error: {m}")))?;
-    let seed = match args.seed {
-        Some(seed) => seed,
-        None => seeded_backoff::random_seed()
-            .map_err(|e| (1, format!("error: no OS randomness for a seed: {e}")))?,
+    let seed = match (args.seed, &args.resume) {
+        (Some(seed), _) => Some(seed),
+        (None, Some(_)) => None,
+        (None, None) => Some(
+            seeded_backoff::random_seed()
+                .map_err(|e| (1, format!("error: no OS randomness for a seed: {e}")))?,
+        ),
     };
     let now = args.now.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -77,7 +129,26 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
         at.push((*n, hint_ms(v, now, "--retry-after-at")?));
     }
 
-    let mut backoff = Backoff::new(&policy, seed);
+    let mut backoff = match (&args.resume, seed) {
+        (Some(text), _) => {
+            let bytes = parse_hex(text.trim()).ok_or_else(|| {
+                (
+                    2,
+                    format!("error: --resume: expected 80 hex digits (got '{text}')"),
+                )
+            })?;
+            Backoff::restore(&policy, &bytes).map_err(|e| {
+                (
+                    2,
+                    format!("error: --resume: {} ({})", e.message(), e.name()),
+                )
+            })?
+        }
+        (None, seed) => Backoff::new(&policy, seed.unwrap_or_default()),
+    };
+    let backoff_start = backoff.retries();
+    let budget = args.budget.map(RetryBudget::new);
+    let mut snapshot = None;
     let mut delays = Vec::new();
     let mut gave_up = None;
     while delays.len() < args.limit as usize {
@@ -89,13 +160,17 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
             .map(|(_, ms)| *ms)
             .or(every)
             .map(ServerHint::RetryAfterMs);
-        match backoff.next_delay_with(
-            &policy,
-            StepInput {
-                hint,
-                ..StepInput::default()
-            },
-        ) {
+        if args.snapshot_after == Some(retry) && snapshot.is_none() {
+            snapshot = Some(hex(&backoff.snapshot(&policy)));
+        }
+        let input = StepInput {
+            hint,
+            budget: budget
+                .as_ref()
+                .map(|b| (b as &dyn RetryGate, FailureKind::Error)),
+            ..StepInput::default()
+        };
+        match backoff.next_delay_with(&policy, input) {
             Step::Retry { delay_ms, .. } => delays.push(delay_ms),
             Step::GiveUp(reason) => {
                 gave_up = Some(reason.name());
@@ -115,20 +190,31 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
             if gave_up.is_none() {
                 out["truncated_at"] = json!(args.limit);
             }
+            if let Some(hex) = &snapshot {
+                out["snapshot_after"] = json!(args.snapshot_after);
+                out["snapshot_hex"] = json!(hex);
+            }
+            if let Some(b) = &budget {
+                out["budget_tokens_milli"] = json!(b.tokens_milli());
+            }
             println!("{out}");
         }
         Format::Csv => {
             println!("retry,delay_ms,elapsed_ms");
             let mut elapsed = 0u64;
-            for (i, d) in delays.iter().enumerate() {
+            for (i, d) in (backoff_start as usize..).zip(&delays) {
                 elapsed += *d as u64;
                 println!("{i},{d},{elapsed}");
             }
         }
         Format::Table => {
             let (num, den) = policy.multiplier();
+            let origin = match seed {
+                Some(seed) => format!("seed {seed}"),
+                None => format!("resumed at retry {}", backoff_start),
+            };
             println!(
-                "seed {seed}: {} jitter, initial {} ms, x{num}/{den}, cap {} ms, {} retries",
+                "{origin}: {} jitter, initial {} ms, x{num}/{den}, cap {} ms, {} retries",
                 policy.jitter().name(),
                 policy.initial_ms(),
                 policy.max_backoff_ms(),
@@ -136,13 +222,19 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
             );
             println!("{:>6}  {:>10}  {:>12}", "retry", "delay_ms", "elapsed_ms");
             let mut elapsed = 0u64;
-            for (i, d) in delays.iter().enumerate() {
+            for (i, d) in (backoff_start as usize..).zip(&delays) {
                 elapsed += *d as u64;
                 println!("{i:>6}  {d:>10}  {elapsed:>12}");
             }
             match gave_up {
                 Some(reason) => println!("then give up: {reason}"),
                 None => println!("(stopped printing at --limit {})", args.limit),
+            }
+            if let Some(hex) = &snapshot {
+                println!(
+                    "snapshot after {} retries: {hex}",
+                    args.snapshot_after.unwrap_or(0)
+                );
             }
         }
     }
