@@ -30,7 +30,11 @@ fn long_google(jitter: Jitter) -> Policy {
 /// Every schedule vector: (file stem, description, policy, ops).
 fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
     let plain = || vec!["n".to_string(); STEPS];
-    let ops = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let ops = |list: &str| {
+        list.split_whitespace()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
     let mut specs = vec![
         (
             "schedule-preset-google",
@@ -191,10 +195,7 @@ fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
             "schedule-hints",
             "Retry-After hints (lower bound, clamped to max_hint_ms 20 s), a server stop, resets",
             build(Policy::builder().max_hint_ms(20_000)),
-            ops(&[
-                "n", "h5000", "h0", "h120000", "n", "r", "n", "h1500", "x", "n", "r", "h3000", "n",
-                "n", "n", "n", "n", "n", "n", "n", "n", "n", "n", "r", "n",
-            ]),
+            ops("n h5000 h0 h120000 n r n h1500 x n r h3000 n n n n n n n n n n n r n"),
         ),
         (
             "schedule-deadline-give-up",
@@ -205,31 +206,7 @@ fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
                     .max_elapsed_ms(20_000)
                     .jitter(Jitter::Full),
             ),
-            ops(&[
-                "n",
-                "n",
-                "n",
-                "n",
-                "n",
-                "n",
-                "n",
-                "r",
-                "t0",
-                "t5000",
-                "t15000",
-                "t19990",
-                "r",
-                "t25000",
-                "r",
-                "n",
-                "t18446744073709551615",
-                "r",
-                "n",
-                "n",
-                "n",
-                "n",
-                "n",
-            ]),
+            ops("n n n n n n n r t0 t5000 t15000 t19990 r t25000 r n t18446744073709551615 r n n n n n"),
         ),
         (
             "schedule-deadline-clamp",
@@ -240,26 +217,7 @@ fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
                     .max_elapsed_ms(20_000)
                     .deadline(DeadlineMode::Clamp),
             ),
-            ops(&[
-                "n",
-                "n",
-                "n",
-                "n",
-                "n",
-                "n",
-                "n",
-                "r",
-                "t19000",
-                "t19999",
-                "t20000",
-                "r",
-                "n",
-                "t4294967296",
-                "r",
-                "n",
-                "n",
-                "n",
-            ]),
+            ops("n n n n n n n r t19000 t19999 t20000 r n t4294967296 r n n n"),
         ),
         (
             "schedule-snapshot",
@@ -270,10 +228,7 @@ fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
                     .jitter(Jitter::Decorrelated)
                     .max_elapsed_ms(100_000),
             ),
-            ops(&[
-                "s", "n", "s", "n", "n", "s", "h9000", "s", "n", "n", "n", "n", "s", "n", "r", "s",
-                "n", "s", "n",
-            ]),
+            ops("s n s n n s h9000 s n n n n s n r s n s n"),
         ),
     ]);
     specs
