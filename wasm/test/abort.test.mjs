@@ -1,0 +1,38 @@
+// An AbortSignal interrupts retry()'s sleep at once.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import * as esm from 'seeded-backoff';
+
+const cjs = createRequire(import.meta.url)('seeded-backoff');
+
+for (const [how, api] of [['import', esm], ['require', cjs]]) {
+  test(`${how}: abort during a 60 s sleep rejects within a few ms`, async () => {
+    const controller = new AbortController();
+    const reason = new Error('user cancelled');
+    let slept = false;
+    const pending = api.retry(() => { throw new Error('fail'); }, {
+      initialMs: 60000,
+      maxBackoffMs: 60000,
+      jitter: 'none',
+      signal: controller.signal,
+      onRetry: () => { slept = true; },
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.ok(slept, 'retry() is sleeping');
+    const t0 = performance.now();
+    controller.abort(reason);
+    const err = await pending.catch((e) => e);
+    const ms = performance.now() - t0;
+    assert.equal(err, reason);
+    console.log(`${how}: rejected ${ms.toFixed(2)} ms after abort()`);
+    assert.ok(ms < 20, `took ${ms} ms`);
+  });
+
+  test(`${how}: an already aborted signal rejects before calling fn`, async () => {
+    let called = false;
+    const signal = AbortSignal.abort(new Error('early'));
+    await assert.rejects(api.retry(() => { called = true; }, { signal }), /early/);
+    assert.equal(called, false);
+  });
+}

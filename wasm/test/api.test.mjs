@@ -1,0 +1,108 @@
+// The Backoff object's API: seeds, iteration, snapshots, free/dispose, presets.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import * as esm from 'seeded-backoff';
+
+const cjs = createRequire(import.meta.url)('seeded-backoff');
+
+for (const [how, api] of [['import', esm], ['require', cjs]]) {
+  const { Backoff } = api;
+
+  test(`${how}: a number seed and the same bigint seed give the same schedule`, () => {
+    for (const seed of [0, 1, 42, 2 ** 32, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER]) {
+      const a = [...new Backoff({ seed, maxRetries: 20 })];
+      const b = [...new Backoff({ seed: BigInt(seed), maxRetries: 20 })];
+      assert.deepEqual(a, b, `seed ${seed}`);
+    }
+    // The halves of a u64 are not mixed up: seeds that differ only in the high word differ.
+    const lo = new Backoff({ seed: 5n }).snapshot();
+    const hi = new Backoff({ seed: 5n + (1n << 32n) }).snapshot();
+    assert.notDeepEqual(lo.slice(4, 20), hi.slice(4, 20));
+    assert.equal(new Backoff({ seed: 2n ** 64n - 1n }).nextDelay() >= 1000, true);
+  });
+
+  test(`${how}: an omitted seed is random, not a constant`, () => {
+    const states = new Set();
+    for (let i = 0; i < 50; i++) {
+      const b = new Backoff();
+      states.add(Buffer.from(b.snapshot().slice(4, 20)).toString('hex'));
+      b.free();
+    }
+    assert.equal(states.size, 50);
+  });
+
+  test(`${how}: presets and overrides`, () => {
+    assert.deepEqual(
+      [...new Backoff({ preset: 'google', jitter: 'none', seed: 1 })],
+      [1000, 2000, 4000, 8000, 16000, 32000, 32000, 32000, 32000, 32000],
+    );
+    assert.deepEqual(
+      [...new Backoff({ preset: 'grpc', jitter: 'none', maxRetries: 6 })],
+      // SPEC.md §4.2: bases round down at every step.
+      [1000, 1600, 2560, 4096, 6553, 10484],
+    );
+    assert.equal([...new Backoff({ preset: 'aws_standard' })].length, 2);
+    // The hint limit follows an overridden cap.
+    const b = new Backoff({ preset: 'google', maxBackoffMs: 60000, seed: 3 });
+    assert.equal(b.nextDelayWithHint(50000), 50000);
+  });
+
+  test(`${how}: giveUpReason, retries, reset, server stop`, () => {
+    const b = new Backoff({ maxRetries: 2, seed: 9 });
+    assert.equal(b.giveUpReason, null);
+    assert.notEqual(b.nextDelay(), null);
+    assert.equal(b.retries, 1);
+    assert.equal(b.nextDelay({ doNotRetry: true }), null);
+    assert.equal(b.giveUpReason, 'server_stop');
+    assert.equal(b.nextDelay(), null);
+    b.reset();
+    assert.equal(b.retries, 0);
+    assert.equal(b.giveUpReason, null);
+    assert.equal([...b].length, 2);
+    assert.equal(b.giveUpReason, 'max_retries');
+  });
+
+  test(`${how}: snapshot and restore continue the same schedule`, () => {
+    const options = { preset: 'grpc', seed: 77n };
+    const live = new Backoff(options);
+    live.nextDelay();
+    live.nextDelay();
+    const bytes = live.snapshot();
+    assert.ok(bytes instanceof Uint8Array);
+    assert.equal(bytes.length, 40);
+    const resumed = Backoff.restore(options, bytes);
+    assert.deepEqual([...resumed], [...live]);
+  });
+
+  test(`${how}: a budget gives up with 'budget'`, () => {
+    const budget = new api.RetryBudget({ mode: 'grpc', maxTokens: 4, tokenRatio: 0.5 });
+    const b = new Backoff({ seed: 1 });
+    assert.notEqual(b.nextDelay({ budget }), null);
+    assert.equal(budget.tokens, 3);
+    assert.equal(b.nextDelay({ budget }), null);
+    assert.equal(b.giveUpReason, 'budget');
+  });
+
+  test(`${how}: free and dispose`, () => {
+    const b = new Backoff({ seed: 1 });
+    b.free();
+    b.free();
+    assert.throws(() => b.nextDelay(), /freed/);
+    assert.throws(() => b.retries, /freed/);
+    const d = new Backoff({ seed: 1 });
+    assert.equal(typeof d[Symbol.dispose], 'function');
+    d[Symbol.dispose]();
+    assert.throws(() => d.snapshot(), /freed/);
+    const budget = new api.RetryBudget();
+    budget.free();
+    assert.throws(() => budget.tryAcquire(), /freed/);
+  });
+
+  test(`${how}: init() is a no-op in Node, where the package is ready on import`, async () => {
+    await api.init();
+    assert.equal(api.parseRetryAfter('Sun, 06 Nov 1994 08:49:37 GMT', 784111687000), 90000);
+    assert.equal(api.isRetryableStatus(503), true);
+    assert.equal(api.isRetryableStatus(404), false);
+  });
+}

@@ -1,0 +1,157 @@
+// Replays the cross-language vectors (SPEC.md §11) through the package's public API. Shared by the
+// Node tests (ESM and CommonJS builds) and the browser test, so it takes the API as an argument and
+// the parsed vector files as data. Every op is compared with the Rust result recorded in the file;
+// the first difference throws.
+
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const fromHex = (s) => Uint8Array.from(s.match(/../g) ?? [], (h) => parseInt(h, 16));
+
+/** The Backoff options for a vector's policy object. */
+export function optionsOf(p) {
+  const o = {
+    initialMs: p.initial_ms,
+    multiplier: p.multiplier_num / p.multiplier_den,
+    maxBackoffMs: p.max_backoff_ms,
+    maxRetries: p.max_retries,
+    jitter: p.jitter,
+    maxHintMs: p.max_hint_ms,
+    maxElapsedMs: p.max_elapsed_ms,
+    deadline: p.deadline,
+  };
+  if (p.jitter === 'google') o.jitterMs = p.jitter_ms;
+  if (p.jitter === 'proportional') o.spreadPerMille = p.spread_per_mille;
+  return o;
+}
+
+function same(got, expect, where) {
+  if (got !== expect) {
+    throw new Error(`${where}: got ${JSON.stringify(got)}, Rust gave ${JSON.stringify(expect)}`);
+  }
+}
+
+function schedule(api, file) {
+  const options = optionsOf(file.policy);
+  let checks = 0;
+  file.cases.forEach((c, ci) => {
+    let b = new api.Backoff({ ...options, seed: BigInt(c.seed) });
+    c.ops.forEach((op, i) => {
+      const arg = op.slice(1);
+      let got;
+      switch (op[0]) {
+        case 'n':
+          got = b.nextDelay();
+          break;
+        case 'h':
+          got = b.nextDelayWithHint(Number(arg));
+          break;
+        case 'x':
+          got = b.nextDelay({ doNotRetry: true });
+          break;
+        case 't':
+          got = b.nextDelay({ elapsedMs: BigInt(arg) });
+          break;
+        case 'r':
+          got = b.reset() ?? null;
+          break;
+        case 's': {
+          const bytes = b.snapshot();
+          got = hex(bytes);
+          const restored = api.Backoff.restore(options, fromHex(got));
+          b.free();
+          b = restored;
+          break;
+        }
+        default:
+          throw new Error(`unknown op ${op}`);
+      }
+      if (got === null && op[0] !== 'r') got = b.giveUpReason;
+      same(got, c.expect[i], `${file.name} case ${ci} (seed ${c.seed}) op ${i} '${op}'`);
+      checks++;
+    });
+    b.free();
+  });
+  return checks;
+}
+
+function retryAfter(api, file) {
+  for (const c of file.cases) {
+    const value = c.value ?? fromHex(c.value_hex);
+    let got;
+    try {
+      got = api.parseRetryAfter(value, c.now * 1000);
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      got = e.code;
+    }
+    same(got, c.expect_ms ?? c.error, `retry-after ${JSON.stringify(c.value ?? c.value_hex)} now ${c.now}`);
+  }
+  return file.cases.length;
+}
+
+function budget(api, file) {
+  let checks = 0;
+  file.cases.forEach((c, ci) => {
+    const cfg = c.budget;
+    const b =
+      cfg.kind === 'grpc'
+        ? new api.RetryBudget({ mode: 'grpc', maxTokens: cfg.max_tokens, tokenRatio: cfg.token_ratio_milli / 1000 })
+        : new api.RetryBudget({
+            mode: 'aws_quota',
+            capacity: cfg.capacity,
+            retryCost: cfg.retry_cost,
+            timeoutCost: cfg.timeout_cost,
+            noRetryIncrement: cfg.no_retry_increment,
+          });
+    const kind = { e: 'error', t: 'timeout' };
+    c.ops.forEach((op, i) => {
+      let allowed = 1;
+      if (op[0] === 'f') b.recordFailure(kind[op[1]]);
+      else if (op[0] === 'a') allowed = b.tryAcquire(kind[op[1]]) ? 1 : 0;
+      else if (op[0] === 's') b.recordSuccess(kind[op[1]]);
+      else throw new Error(`unknown budget op ${op}`);
+      const [ea, et] = c.expect[i];
+      same(allowed, ea, `budget case ${ci} op ${i} '${op}' allowed`);
+      same(b.tokensMilli, et, `budget case ${ci} op ${i} '${op}' tokens`);
+      checks++;
+    });
+    b.free();
+  });
+  return checks;
+}
+
+function classify(api, file) {
+  for (const [status, cls] of file.http) same(api.classifyStatus(status), cls, `http ${status}`);
+  for (const [code, cls] of file.grpc) same(api.classifyGrpcCode(code), cls, `grpc ${code}`);
+  return file.http.length + file.grpc.length;
+}
+
+/** Replays one parsed vector file; returns how many recorded results it compared. */
+export function replayFile(api, file) {
+  switch (file.kind) {
+    case 'schedule':
+      return schedule(api, file);
+    case 'retry_after':
+      return retryAfter(api, file);
+    case 'budget':
+      return budget(api, file);
+    case 'classify':
+      return classify(api, file);
+    default:
+      throw new Error(`unknown vector kind ${file.kind}`);
+  }
+}
+
+/** How many results a file records (what a full replay must compare). */
+export function expectedChecks(file) {
+  switch (file.kind) {
+    case 'schedule':
+    case 'budget':
+      return file.cases.reduce((n, c) => n + c.ops.length, 0);
+    case 'retry_after':
+      return file.cases.length;
+    case 'classify':
+      return file.http.length + file.grpc.length;
+    default:
+      return NaN;
+  }
+}

@@ -1,0 +1,111 @@
+// retry() and fetchWithBackoff() against a real HTTP server on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import * as esm from 'seeded-backoff';
+import { FLAKY, startServer } from './server.mjs';
+
+const cjs = createRequire(import.meta.url)('seeded-backoff');
+let server;
+before(async () => {
+  server = await startServer({
+    '/flaky-import': FLAKY,
+    '/flaky-require': FLAKY,
+    '/fetch': FLAKY,
+    '/down': [[503]],
+    '/missing': [[404]],
+    '/bad-hint': [[503, { 'retry-after': 'soon' }], [200]],
+  });
+});
+after(() => server.close());
+
+// Small delays, so the Retry-After: 1 (1000 ms) is clearly the one that sets the second wait.
+const POLICY = { initialMs: 20, maxBackoffMs: 2000, jitter: 'full', seed: 11 };
+
+for (const [how, api] of [['import', esm], ['require', cjs]]) {
+  test(`${how}: retry() gets 503, 503 + Retry-After: 1, then 200`, async () => {
+    const path = `/flaky-${how}`;
+    const retries = [];
+    const attempts = [];
+    const started = performance.now();
+    const res = await api.retry(
+      async ({ attempt, signal }) => {
+        attempts.push(attempt);
+        return fetch(server.url + path, { signal });
+      },
+      { ...POLICY, onRetry: (info) => retries.push(info) },
+    );
+    const took = performance.now() - started;
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), '200 #3');
+    assert.deepEqual(attempts, [0, 1, 2]);
+    assert.equal(server.hits(path), 3);
+    // The delays are the core's: a twin Backoff with the same seed, told the same hint.
+    const twin = new api.Backoff(POLICY);
+    const expected = [twin.nextDelay(), twin.nextDelayWithHint(1000)];
+    assert.deepEqual(retries.map((r) => r.delayMs), expected);
+    assert.deepEqual(retries.map((r) => r.attempt), [0, 1]);
+    assert.equal(expected[1], 1000);
+    assert.ok(retries.every((r) => r.error.status === 503));
+    // Retry-After: 1 was honoured: the server saw the third request at least 1 s after the second.
+    const [, second, third] = server.times(path);
+    assert.ok(third - second >= 995, `second wait ${third - second} ms`);
+    assert.ok(took >= 1000);
+  });
+
+  test(`${how}: retry() gives up with RetryError (last response, attempts, reason)`, async () => {
+    const err = await api.retry(() => fetch(server.url + '/down'), { ...POLICY, maxRetries: 2 }).then(
+      () => assert.fail('resolved'),
+      (e) => e,
+    );
+    assert.ok(err instanceof api.RetryError);
+    assert.equal(err.attempts, 3);
+    assert.equal(err.reason, 'max_retries');
+    assert.equal(err.cause.status, 503);
+    assert.match(err.message, /gave up after 3 attempts \(max_retries\): HTTP 503/);
+  });
+
+  test(`${how}: a non-retryable status resolves as is; a bad Retry-After is ignored`, async () => {
+    const res = await api.retry(() => fetch(server.url + '/missing'), POLICY);
+    assert.equal(res.status, 404);
+    const ok = await api.retry(() => fetch(server.url + '/bad-hint'), POLICY);
+    assert.equal(ok.status, 200);
+  });
+
+  test(`${how}: thrown errors, async shouldRetry, budget`, async () => {
+    let calls = 0;
+    const boom = new Error('boom');
+    const err = await api
+      .retry(() => { calls++; throw boom; }, { ...POLICY, maxRetries: 3, shouldRetry: async () => true })
+      .catch((e) => e);
+    assert.equal(calls, 4);
+    assert.equal(err.cause, boom);
+    assert.equal(err.attempts, 4);
+
+    calls = 0;
+    const fatal = new Error('fatal');
+    await assert.rejects(
+      api.retry(() => { calls++; throw fatal; }, { ...POLICY, shouldRetry: async (e) => e !== fatal }),
+      (e) => e === fatal,
+    );
+    assert.equal(calls, 1);
+
+    const budget = new api.RetryBudget({ mode: 'grpc', maxTokens: 4, tokenRatio: 1 });
+    const denied = await api.retry(() => { throw boom; }, { ...POLICY, budget }).catch((e) => e);
+    assert.equal(denied.reason, 'budget');
+    assert.equal(denied.attempts, 2);
+    assert.equal(await api.retry(() => 'ok', { ...POLICY, budget }), 'ok');
+    assert.equal(budget.tokens, 3);
+  });
+}
+
+test('fetchWithBackoff() retries a fetch and honours Retry-After', async () => {
+  const delays = [];
+  const res = await esm.fetchWithBackoff(server.url + '/fetch', { method: 'GET' }, {
+    ...POLICY,
+    onRetry: ({ delayMs }) => delays.push(delayMs),
+  });
+  assert.equal(res.status, 200);
+  assert.equal(delays.length, 2);
+  assert.equal(delays[1], 1000);
+});

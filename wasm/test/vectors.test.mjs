@@ -1,0 +1,28 @@
+// Every vector file, through the built package loaded both ways: `import` (dist/node.mjs) and
+// `require` (dist/node.cjs). Results must equal Rust's bit for bit.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import * as esm from 'seeded-backoff';
+import { expectedChecks, replayFile } from './replay.mjs';
+import { vectorFiles } from './vectors-fs.mjs';
+
+const cjs = createRequire(import.meta.url)('seeded-backoff');
+const files = vectorFiles();
+
+for (const [how, api] of [['import', esm], ['require', cjs]]) {
+  for (const { name, json } of files) {
+    test(`${how}: ${name}`, () => {
+      const checks = replayFile(api, json);
+      assert.equal(checks, expectedChecks(json));
+      assert.ok(checks > 0);
+    });
+  }
+}
+
+test('import and require are different builds (ESM and CommonJS)', () => {
+  assert.notEqual(esm.Backoff, cjs.Backoff);
+  const require = createRequire(import.meta.url);
+  assert.match(require.resolve('seeded-backoff'), /dist\/node\.cjs$/);
+  assert.match(import.meta.resolve('seeded-backoff'), /dist\/node\.mjs$/);
+});
