@@ -1,0 +1,270 @@
+//! `sb_backoff`: one request's retry state in caller-owned memory, stepped by the core.
+
+use seeded_backoff::{
+    Backoff, FailureKind, Policy, RawBackoff, RetryBudget, RetryGate, ServerHint, Step, StepInput,
+};
+
+use crate::budget::{failure_kind, sb_budget};
+use crate::policy::sb_policy;
+use crate::ptr;
+use crate::status::sb_status;
+
+/// One request's retry state: the core's 32-byte state as integers plus a copy of its policy, so
+/// the step functions need no policy argument. Allocate it anywhere (stack, static, inside your own
+/// struct), set it up with `sb_backoff_init` or `sb_backoff_restore`, and treat the fields as
+/// private: every call validates them and returns `SB_ERR_BAD_STATE` if they were corrupted.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_backoff {
+    /// Random generator state (xoshiro128++ words s0..s3).
+    pub rng: [u32; 4],
+    /// Retries issued since init or the last reset.
+    pub retries: u32,
+    /// The un-jittered base of the next retry (the previous delay for decorrelated jitter).
+    pub level: u32,
+    /// Milliseconds spent so far (issued delays, or the caller's clock plus the last delay).
+    pub elapsed_ms: u32,
+    /// 0 while retrying, else the give-up reason (1..=4, SPEC.md section 5).
+    pub gave_up: u32,
+    /// The policy this state follows, validated at init.
+    pub policy: sb_policy,
+}
+
+impl sb_backoff {
+    pub(crate) fn new(policy: sb_policy, state: &Backoff) -> sb_backoff {
+        let raw = state.to_raw();
+        sb_backoff {
+            rng: raw.rng,
+            retries: raw.retries,
+            level: raw.level,
+            elapsed_ms: raw.elapsed_ms,
+            gave_up: raw.gave_up,
+            policy,
+        }
+    }
+
+    /// The policy and the state, both validated; any inconsistency is `SB_ERR_BAD_STATE`.
+    pub(crate) fn to_core(self) -> Result<(Policy, Backoff), sb_status> {
+        let policy = self
+            .policy
+            .to_core()
+            .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        let raw = RawBackoff {
+            rng: self.rng,
+            retries: self.retries,
+            level: self.level,
+            elapsed_ms: self.elapsed_ms,
+            gave_up: self.gave_up,
+        };
+        let state = Backoff::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        Ok((policy, state))
+    }
+}
+
+/// Loads `*b`, runs the core's general step (SPEC.md section 5) on it, stores the new state and
+/// the delay. Nothing is written unless both pointers are non-NULL and the state is valid. Every
+/// `sb_backoff_next*` function is this one non-generic call, so firmware links the step once.
+///
+/// # Safety
+/// `b` and `delay_ms` are NULL or valid for reads and writes of their types.
+unsafe fn step(b: *mut sb_backoff, delay_ms: *mut u32, input: StepInput<'_>) -> sb_status {
+    if delay_ms.is_null() {
+        return sb_status::SB_ERR_NULL;
+    }
+    ptr::status((|| {
+        // SAFETY: forwarded from this function's contract.
+        let c_state = unsafe { ptr::read(b) }?;
+        let (policy, mut state) = c_state.to_core()?;
+        let step = state.next_delay_with(&policy, input);
+        // SAFETY: as above; `b` was just read, so it is non-NULL.
+        unsafe { ptr::write(b, sb_backoff::new(c_state.policy, &state)) }?;
+        Ok(match step {
+            Step::Retry { delay_ms: d, .. } => {
+                // SAFETY: checked non-NULL above; valid by this function's contract.
+                unsafe { ptr::write(delay_ms, d) }?;
+                sb_status::SB_RETRY
+            }
+            Step::GiveUp(reason) => reason.into(),
+        })
+    })())
+}
+
+/// Starts a request's retry state under `policy`, its jitter seeded from `seed` (use a different
+/// seed per client, e.g. a device id mixed with a counter). Returns `SB_OK`, `SB_ERR_NULL` or the
+/// policy's `SB_ERR_POLICY_*` code; `*b` is written only on `SB_OK`.
+///
+/// ```c
+/// sb_policy policy = sb_policy_google();
+/// sb_backoff b;
+/// if (sb_backoff_init(&b, &policy, 42) != SB_OK)
+///     return; // invalid policy
+/// ```
+///
+/// # Safety
+/// `b` is NULL or valid for writes of an `sb_backoff`; `policy` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_init(
+    b: *mut sb_backoff,
+    policy: *const sb_policy,
+    seed: u64,
+) -> sb_status {
+    ptr::status((|| {
+        if b.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        // SAFETY: forwarded from this function's contract.
+        let c_policy = unsafe { ptr::read(policy) }?;
+        let core_policy = c_policy.to_core()?;
+        let state = Backoff::new(&core_policy, seed);
+        // SAFETY: forwarded from this function's contract.
+        unsafe { ptr::write(b, sb_backoff::new(c_policy, &state)) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
+
+/// The delay before the next retry: `SB_RETRY` with `*delay_ms` set, or an `SB_GIVE_UP_*` reason
+/// (then `*delay_ms` is not written, and the state answers the same reason until reset).
+/// Errors: `SB_ERR_NULL`, `SB_ERR_BAD_STATE`, with `*b` unchanged.
+///
+/// ```c
+/// uint32_t delay_ms;
+/// while (send_request() >= 500) {
+///     if (sb_backoff_next(&b, &delay_ms) != SB_RETRY) break; // give up
+///     sleep_ms(delay_ms);
+/// }
+/// ```
+///
+/// # Safety
+/// `b` and `delay_ms` are NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_next(b: *mut sb_backoff, delay_ms: *mut u32) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { step(b, delay_ms, StepInput::default()) }
+}
+
+/// `sb_backoff_next` honouring a server's `Retry-After` (e.g. from `sb_parse_retry_after`): the
+/// delay is at least `min(retry_after_ms, policy.max_hint_ms)`. The hint takes no random draw and
+/// does not change later delays.
+///
+/// # Safety
+/// As `sb_backoff_next`.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_next_with_hint(
+    b: *mut sb_backoff,
+    retry_after_ms: u32,
+    delay_ms: *mut u32,
+) -> sb_status {
+    let input = StepInput {
+        hint: Some(ServerHint::RetryAfterMs(retry_after_ms)),
+        ..StepInput::default()
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { step(b, delay_ms, input) }
+}
+
+/// The server said not to retry (e.g. an unparseable gRPC pushback): gives up with
+/// `SB_GIVE_UP_SERVER_STOP`, or the reason the state had already given up with.
+///
+/// # Safety
+/// `b` is NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_next_do_not_retry(b: *mut sb_backoff) -> sb_status {
+    let input = StepInput {
+        hint: Some(ServerHint::DoNotRetry),
+        ..StepInput::default()
+    };
+    let mut unused = 0u32;
+    // SAFETY: forwarded from this function's contract; `unused` is a live local.
+    unsafe { step(b, &mut unused, input) }
+}
+
+/// `sb_backoff_next` with the caller's monotonic clock: `elapsed_ms` since the first attempt, so
+/// time spent in the requests themselves counts against the policy's `max_elapsed_ms`.
+///
+/// # Safety
+/// As `sb_backoff_next`.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_next_at(
+    b: *mut sb_backoff,
+    elapsed_ms: u64,
+    delay_ms: *mut u32,
+) -> sb_status {
+    let input = StepInput {
+        elapsed_ms: Some(elapsed_ms),
+        ..StepInput::default()
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { step(b, delay_ms, input) }
+}
+
+/// `sb_backoff_next` under a shared retry budget: the failure (`SB_FAILURE_ERROR` or
+/// `SB_FAILURE_TIMEOUT`) is recorded in `*budget`, and the step gives up with `SB_GIVE_UP_BUDGET`
+/// when the budget refuses the retry. Errors (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`,
+/// `SB_ERR_FAILURE_KIND`) change neither struct.
+///
+/// # Safety
+/// `b`, `budget` and `delay_ms` are NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_next_with_budget(
+    b: *mut sb_backoff,
+    budget: *mut sb_budget,
+    kind: u32,
+    delay_ms: *mut u32,
+) -> sb_status {
+    ptr::status((|| {
+        // SAFETY: forwarded from this function's contract.
+        let c_budget = unsafe { ptr::read(budget) }?;
+        let core_budget: RetryBudget = c_budget.to_core()?;
+        let kind: FailureKind = failure_kind(kind)?;
+        // The step works on a copy of the budget, stored back only if the step itself succeeded.
+        let input = StepInput {
+            budget: Some((&core_budget as &dyn RetryGate, kind)),
+            ..StepInput::default()
+        };
+        // SAFETY: forwarded from this function's contract.
+        let status = unsafe { step(b, delay_ms, input) };
+        if status.is_error() {
+            return Err(status);
+        }
+        // SAFETY: read above, so non-NULL and valid by this function's contract.
+        unsafe { ptr::write(budget, c_budget.with_tokens(&core_budget)) }?;
+        Ok(status)
+    })())
+}
+
+/// Starts over after a success: retries, level and elapsed time return to their initial values
+/// and a give-up is cleared. The random stream continues (no replay of the last jitter).
+///
+/// # Safety
+/// `b` is NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_reset(b: *mut sb_backoff) -> sb_status {
+    ptr::status((|| {
+        // SAFETY: forwarded from this function's contract.
+        let c_state = unsafe { ptr::read(b) }?;
+        let (policy, mut state) = c_state.to_core()?;
+        state.reset(&policy);
+        // SAFETY: as above.
+        unsafe { ptr::write(b, sb_backoff::new(c_state.policy, &state)) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
+
+/// Stores the number of retries issued since init or the last reset in `*out`.
+///
+/// # Safety
+/// `b` is NULL or readable; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_retries(b: *const sb_backoff, out: *mut u32) -> sb_status {
+    ptr::status((|| {
+        if out.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        // SAFETY: forwarded from this function's contract.
+        let (_, state) = unsafe { ptr::read(b) }?.to_core()?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { ptr::write(out, state.retries()) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}

@@ -1,0 +1,64 @@
+//! Server hints: `Retry-After` and `grpc-retry-pushback-ms` values parsed by the core.
+
+use core::ffi::c_char;
+
+use seeded_backoff::{parse_grpc_pushback, parse_retry_after};
+
+use crate::ptr;
+use crate::status::sb_status;
+
+/// Parses a `Retry-After` header value (`len` bytes at `s`, no NUL needed) into milliseconds from
+/// `now_unix_s`: delta-seconds (saturating) or any of the three HTTP-date formats; a past date gives
+/// 0. Returns `SB_OK` with `*out_ms` set, `SB_ERR_NULL`, or an `SB_ERR_PARSE_*` code.
+///
+/// ```c
+/// uint32_t hint_ms;
+/// if (sb_parse_retry_after(value, value_len, (uint64_t)time(NULL), &hint_ms) == SB_OK)
+///     rc = sb_backoff_next_with_hint(&b, hint_ms, &delay_ms);
+/// ```
+///
+/// # Safety
+/// `s` is NULL or valid for reads of `len` bytes; `out_ms` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sb_parse_retry_after(
+    s: *const c_char,
+    len: usize,
+    now_unix_s: u64,
+    out_ms: *mut u32,
+) -> sb_status {
+    ptr::status((|| {
+        if out_ms.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        // SAFETY: forwarded from this function's contract.
+        let value = unsafe { ptr::bytes(s.cast::<u8>(), len) }?;
+        let ms = parse_retry_after(value, now_unix_s)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { ptr::write(out_ms, ms) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
+
+/// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds (saturating).
+/// As gRFC A6 requires, treat every error as "do not retry" (`sb_backoff_next_do_not_retry`).
+///
+/// # Safety
+/// `s` is NULL or valid for reads of `len` bytes; `out_ms` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sb_parse_grpc_pushback(
+    s: *const c_char,
+    len: usize,
+    out_ms: *mut u32,
+) -> sb_status {
+    ptr::status((|| {
+        if out_ms.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        // SAFETY: forwarded from this function's contract.
+        let value = unsafe { ptr::bytes(s.cast::<u8>(), len) }?;
+        let ms = parse_grpc_pushback(value)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { ptr::write(out_ms, ms) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}

@@ -1,0 +1,215 @@
+//! `sb_policy`: the policy as a C struct of plain integers, converted to the core's validated
+//! `Policy` through its builder on every use.
+
+use seeded_backoff::{DeadlineMode, Jitter, Policy, MAX_DELAY_MS};
+
+use crate::ptr;
+use crate::status::sb_status;
+
+/// No jitter: the un-jittered exponential base.
+pub const SB_JITTER_NONE: u32 = 0;
+/// Google Cloud's additive jitter: `min(base + U[0, jitter_ms], cap)`.
+pub const SB_JITTER_GOOGLE: u32 = 1;
+/// AWS "full jitter": `U[0, base]`.
+pub const SB_JITTER_FULL: u32 = 2;
+/// "Equal jitter": `base/2 + U[0, base - base/2]`.
+pub const SB_JITTER_EQUAL: u32 = 3;
+/// "Decorrelated jitter": `min(cap, U[initial, 3 * previous])`.
+pub const SB_JITTER_DECORRELATED: u32 = 4;
+/// gRPC proportional jitter: `min(cap, base +- base * spread_per_mille / 1000)`.
+pub const SB_JITTER_PROPORTIONAL: u32 = 5;
+
+/// A delay that would cross the time budget gives up (`SB_GIVE_UP_DEADLINE`).
+pub const SB_DEADLINE_GIVE_UP: u32 = 0;
+/// A delay that would cross the time budget is shortened to what is left of it.
+pub const SB_DEADLINE_CLAMP: u32 = 1;
+
+/// The largest delay any policy can produce, in ms (2^31 - 1).
+pub const SB_MAX_DELAY_MS: u32 = 2_147_483_647;
+
+// The header's numbers are literals (cbindgen cannot evaluate paths); these pin them to the core.
+const _: () = {
+    assert!(SB_JITTER_NONE == Jitter::None.code() as u32);
+    assert!(SB_JITTER_GOOGLE == Jitter::Google { jitter_ms: 0 }.code() as u32);
+    assert!(SB_JITTER_FULL == Jitter::Full.code() as u32);
+    assert!(SB_JITTER_EQUAL == Jitter::Equal.code() as u32);
+    assert!(SB_JITTER_DECORRELATED == Jitter::Decorrelated.code() as u32);
+    assert!(
+        SB_JITTER_PROPORTIONAL
+            == Jitter::Proportional {
+                spread_per_mille: 0
+            }
+            .code() as u32
+    );
+    assert!(SB_DEADLINE_GIVE_UP == DeadlineMode::GiveUp.code() as u32);
+    assert!(SB_DEADLINE_CLAMP == DeadlineMode::Clamp.code() as u32);
+    assert!(SB_MAX_DELAY_MS == MAX_DELAY_MS);
+};
+
+/// A retry policy as plain integers (SPEC.md section 2). Start from a preset such as
+/// `sb_policy_google()` and change fields; every function that takes one validates it and returns
+/// the `SB_ERR_POLICY_*` code of the first invalid field.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_policy {
+    /// The first delay's base, ms (1..=2147483647).
+    pub initial_ms: u32,
+    /// Multiplier numerator: the base grows by `multiplier_num / multiplier_den` per retry.
+    pub multiplier_num: u32,
+    /// Multiplier denominator (1..=1000).
+    pub multiplier_den: u32,
+    /// The cap on computed delays, ms (initial_ms..=2147483647).
+    pub max_backoff_ms: u32,
+    /// Retries before giving up (0 = never retry).
+    pub max_retries: u32,
+    /// Jitter strategy, an `SB_JITTER_*` code.
+    pub jitter: u32,
+    /// Google jitter only: upper bound of the added random ms (0..=max_backoff_ms).
+    pub jitter_ms: u32,
+    /// Proportional jitter only: half-width of the band in thousandths of the base (0..=1000).
+    pub spread_per_mille: u32,
+    /// The largest server hint honoured, ms (0..=2147483647); presets set it to the cap.
+    pub max_hint_ms: u32,
+    /// Time budget since the first attempt, ms; 0 means none.
+    pub max_elapsed_ms: u32,
+    /// What a delay crossing the time budget does, an `SB_DEADLINE_*` code.
+    pub deadline: u32,
+}
+
+impl sb_policy {
+    /// The core policy, or the status naming the first invalid field.
+    pub(crate) fn to_core(self) -> Result<Policy, sb_status> {
+        let param = match self.jitter {
+            SB_JITTER_GOOGLE => self.jitter_ms,
+            SB_JITTER_PROPORTIONAL => self.spread_per_mille,
+            _ => 0,
+        };
+        let jitter = u8::try_from(self.jitter)
+            .ok()
+            .and_then(|code| Jitter::from_code(code, param))
+            .ok_or(sb_status::SB_ERR_POLICY_JITTER)?;
+        let deadline = u8::try_from(self.deadline)
+            .ok()
+            .and_then(DeadlineMode::from_code)
+            .ok_or(sb_status::SB_ERR_POLICY_DEADLINE)?;
+        Policy::builder()
+            .initial_ms(self.initial_ms)
+            .multiplier(self.multiplier_num, self.multiplier_den)
+            .max_backoff_ms(self.max_backoff_ms)
+            .max_retries(self.max_retries)
+            .jitter(jitter)
+            .max_hint_ms(self.max_hint_ms)
+            .max_elapsed_ms(self.max_elapsed_ms)
+            .deadline(deadline)
+            .build()
+            .map_err(sb_status::from)
+    }
+
+    /// The C form of a validated core policy.
+    pub(crate) fn from_core(p: &Policy) -> sb_policy {
+        let (multiplier_num, multiplier_den) = p.multiplier();
+        let jitter = p.jitter();
+        sb_policy {
+            initial_ms: p.initial_ms(),
+            multiplier_num,
+            multiplier_den,
+            max_backoff_ms: p.max_backoff_ms(),
+            max_retries: p.max_retries(),
+            jitter: jitter.code() as u32,
+            jitter_ms: match jitter {
+                Jitter::Google { jitter_ms } => jitter_ms,
+                _ => 0,
+            },
+            spread_per_mille: match jitter {
+                Jitter::Proportional { spread_per_mille } => spread_per_mille,
+                _ => 0,
+            },
+            max_hint_ms: p.max_hint_ms(),
+            max_elapsed_ms: p.max_elapsed_ms(),
+            deadline: p.deadline().code() as u32,
+        }
+    }
+}
+
+/// Google Cloud's reference: 1 s, x2, jitter 0..1000 ms, cap 32 s, 10 retries.
+///
+/// ```c
+/// sb_policy p = sb_policy_google();
+/// p.max_retries = 5; // then pass it to sb_policy_validate or sb_backoff_init
+/// ```
+#[no_mangle]
+pub extern "C" fn sb_policy_google() -> sb_policy {
+    sb_policy::from_core(&Policy::google())
+}
+
+/// Google's reference with the 64 s cap.
+#[no_mangle]
+pub extern "C" fn sb_policy_google_64s() -> sb_policy {
+    sb_policy::from_core(&Policy::google_64s())
+}
+
+/// The AWS SDKs' standard mode: full jitter, 100 ms, x2, cap 20 s, 2 retries.
+#[no_mangle]
+pub extern "C" fn sb_policy_aws() -> sb_policy {
+    sb_policy::from_core(&Policy::aws_standard())
+}
+
+/// gRPC connection backoff: 1 s, x1.6, +-20 % proportional jitter, cap 120 s, 10 retries.
+#[no_mangle]
+pub extern "C" fn sb_policy_grpc() -> sb_policy {
+    sb_policy::from_core(&Policy::grpc())
+}
+
+/// Checks a policy: `SB_OK`, `SB_ERR_NULL`, or the `SB_ERR_POLICY_*` code of the first invalid
+/// field in the order of SPEC.md section 2 (the jitter and deadline codes are checked first).
+///
+/// ```c
+/// sb_policy p = sb_policy_google();
+/// p.max_backoff_ms = 10; // below initial_ms
+/// assert(sb_policy_validate(&p) == SB_ERR_POLICY_MAX_BACKOFF_MS);
+/// ```
+///
+/// # Safety
+/// `policy` is NULL or points to a readable `sb_policy`.
+#[no_mangle]
+pub unsafe extern "C" fn sb_policy_validate(policy: *const sb_policy) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    let policy = match unsafe { ptr::read(policy) } {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    match policy.to_core() {
+        Ok(_) => sb_status::SB_OK,
+        Err(e) => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_round_trip_through_the_c_struct() {
+        for p in [
+            Policy::google(),
+            Policy::google_64s(),
+            Policy::aws_standard(),
+            Policy::grpc(),
+        ] {
+            assert_eq!(sb_policy::from_core(&p).to_core(), Ok(p));
+        }
+    }
+
+    #[test]
+    fn unknown_codes_are_rejected() {
+        let mut p = sb_policy_google();
+        p.jitter = 6;
+        assert_eq!(p.to_core(), Err(sb_status::SB_ERR_POLICY_JITTER));
+        p.jitter = 256 + SB_JITTER_GOOGLE;
+        assert_eq!(p.to_core(), Err(sb_status::SB_ERR_POLICY_JITTER));
+        let mut p = sb_policy_google();
+        p.deadline = 2;
+        assert_eq!(p.to_core(), Err(sb_status::SB_ERR_POLICY_DEADLINE));
+    }
+}

@@ -1,0 +1,50 @@
+//! The only place raw pointers are dereferenced. Each helper turns NULL into `SB_ERR_NULL` and
+//! copies values in or out instead of handing out references, so no reference ever aliases memory
+//! the C caller also holds.
+
+use crate::status::sb_status;
+
+/// Copies the value behind `p`, or `SB_ERR_NULL`.
+///
+/// # Safety
+/// A non-NULL `p` must be valid for reads of one properly aligned, initialised `T`.
+pub(crate) unsafe fn read<T: Copy>(p: *const T) -> Result<T, sb_status> {
+    if p.is_null() {
+        return Err(sb_status::SB_ERR_NULL);
+    }
+    // SAFETY: `p` is non-NULL, and the caller guarantees it is valid and aligned for a `T`.
+    Ok(unsafe { p.read() })
+}
+
+/// Stores `value` behind `p`, or returns `SB_ERR_NULL` without writing.
+///
+/// # Safety
+/// A non-NULL `p` must be valid for writes of one properly aligned `T`.
+pub(crate) unsafe fn write<T>(p: *mut T, value: T) -> Result<(), sb_status> {
+    if p.is_null() {
+        return Err(sb_status::SB_ERR_NULL);
+    }
+    // SAFETY: `p` is non-NULL, and the caller guarantees it is valid and aligned for a `T`.
+    unsafe { p.write(value) };
+    Ok(())
+}
+
+/// Borrows `len` bytes at `p`, or `SB_ERR_NULL` (also for a NULL `p` with `len == 0`).
+///
+/// # Safety
+/// A non-NULL `p` must be valid for reads of `len` bytes that nothing writes to during the call.
+pub(crate) unsafe fn bytes<'a>(p: *const u8, len: usize) -> Result<&'a [u8], sb_status> {
+    if p.is_null() {
+        return Err(sb_status::SB_ERR_NULL);
+    }
+    // SAFETY: `p` is non-NULL and the caller guarantees `len` readable bytes, unchanged while the
+    // slice lives (it does not outlive the exported function that created it).
+    Ok(unsafe { core::slice::from_raw_parts(p, len) })
+}
+
+/// Runs a fallible body and folds its error into the status it carries.
+pub(crate) fn status(result: Result<sb_status, sb_status>) -> sb_status {
+    match result {
+        Ok(status) | Err(status) => status,
+    }
+}
