@@ -26,8 +26,10 @@ struct Fields<'a> {
     time: [u32; 3],
 }
 
-/// Parses any of the three formats; the result is Unix seconds (possibly before `now_unix_s`).
-pub(crate) fn parse_http_date(value: &[u8], now_unix_s: u64) -> Result<u64, ParseError> {
+/// Parses any of the three formats; the result is Unix seconds (possibly before `now_unix_s`, or
+/// before 1970). It is an `i128` because an RFC 850 year is taken from `now_unix_s`'s century: with
+/// `now_unix_s` near `u64::MAX` the date's seconds exceed both `i64` and `u64`.
+pub(crate) fn parse_http_date(value: &[u8], now_unix_s: u64) -> Result<i128, ParseError> {
     let fields = if value.get(3) == Some(&b',') {
         imf_fixdate(value)?
     } else if value.get(3) == Some(&b' ') {
@@ -159,7 +161,7 @@ fn is_leap(year: i64) -> bool {
     (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
 }
 
-fn to_unix(f: Fields<'_>) -> Result<u64, ParseError> {
+fn to_unix(f: Fields<'_>) -> Result<i128, ParseError> {
     if f.four_digit_year && f.year < 1970 {
         return Err(ParseError::BadYear);
     }
@@ -188,13 +190,12 @@ fn to_unix(f: Fields<'_>) -> Result<u64, ParseError> {
         return Err(ParseError::BadSecond);
     }
     let days = days_from_civil(f.year, month, f.day);
-    let t = days * 86_400 + (hour * 3600 + minute * 60 + second) as i64;
-    // Dates before 1970 (possible only for two-digit years) are in the past: clamp to 0.
-    Ok(u64::try_from(t).unwrap_or(0))
+    Ok(days as i128 * 86_400 + (hour * 3600 + minute * 60 + second) as i128)
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-Compatible Low-Level
-/// Date Algorithms"). Years here are 1900..=9999, so i64 never comes near overflow.
+/// Date Algorithms"). Years are at most about 5.9 · 10^11 (an RFC 850 year in the century of
+/// `now_unix_s = u64::MAX`), so the day count stays far inside `i64`.
 fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);

@@ -138,9 +138,6 @@ impl Backoff {
         if read_u32(bytes, 32) != policy.fingerprint() {
             return Err(SnapshotError::PolicyMismatch);
         }
-        if bytes[2] != 0 || bytes[3] != 0 {
-            return Err(SnapshotError::InvalidState);
-        }
         let raw = RawBackoff {
             rng: [
                 read_u32(bytes, 4),
@@ -153,7 +150,12 @@ impl Backoff {
             elapsed_ms: read_u32(bytes, 28),
             gave_up: bytes[1] as u32,
         };
-        Backoff::from_raw(policy, raw)
+        let backoff = Backoff::from_raw(policy, raw)?;
+        // After `from_raw`, so an all-zero random state is reported first, as SPEC.md §9 orders it.
+        if bytes[2] != 0 || bytes[3] != 0 {
+            return Err(SnapshotError::InvalidState);
+        }
+        Ok(backoff)
     }
 
     /// The state as plain integers, for bindings that keep it in caller-owned memory (the C ABI).
