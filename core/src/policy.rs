@@ -382,6 +382,35 @@ const GOOGLE: Policy = preset(
         .jitter(Jitter::Google { jitter_ms: 1000 }),
 );
 
+// Presets are `const` items, not `preset(...)` calls in the functions: a call at run time keeps
+// `preset`'s panic branch in builds that do not inline it (opt-level "s"/"z" firmware).
+const GOOGLE_64S: Policy = preset(
+    GOOGLE
+        .to_builder()
+        .max_backoff_ms(64_000)
+        .max_hint_ms(64_000),
+);
+
+const AWS_STANDARD: Policy = preset(
+    Policy::builder()
+        .initial_ms(100)
+        .multiplier(2, 1)
+        .max_backoff_ms(20_000)
+        .max_retries(2)
+        .jitter(Jitter::Full),
+);
+
+const GRPC: Policy = preset(
+    Policy::builder()
+        .initial_ms(1000)
+        .multiplier(8, 5)
+        .max_backoff_ms(120_000)
+        .max_retries(10)
+        .jitter(Jitter::Proportional {
+            spread_per_mille: 200,
+        }),
+);
+
 impl Policy {
     /// A builder with Google's defaults (1 s, ×2, 32 s cap, 10 retries, 0–1000 ms additive jitter),
     /// no time budget, and hints capped at the cap.
@@ -440,38 +469,17 @@ impl Policy {
 
     /// [`Policy::google`] with the other cap Google suggests, 64 s.
     pub const fn google_64s() -> Policy {
-        preset(
-            GOOGLE
-                .to_builder()
-                .max_backoff_ms(64_000)
-                .max_hint_ms(64_000),
-        )
+        GOOGLE_64S
     }
 
     /// The AWS SDKs' "standard" mode: full jitter, base 100 ms, cap 20 s, 2 retries (3 attempts).
     pub const fn aws_standard() -> Policy {
-        preset(
-            Policy::builder()
-                .initial_ms(100)
-                .multiplier(2, 1)
-                .max_backoff_ms(20_000)
-                .max_retries(2)
-                .jitter(Jitter::Full),
-        )
+        AWS_STANDARD
     }
 
     /// gRPC connection backoff: 1 s, ×1.6, ±20 % proportional jitter, cap 120 s, 10 retries.
     pub const fn grpc() -> Policy {
-        preset(
-            Policy::builder()
-                .initial_ms(1000)
-                .multiplier(8, 5)
-                .max_backoff_ms(120_000)
-                .max_retries(10)
-                .jitter(Jitter::Proportional {
-                    spread_per_mille: 200,
-                }),
-        )
+        GRPC
     }
 
     /// The first delay's base, in ms.
@@ -556,8 +564,13 @@ impl Policy {
             self.max_elapsed_ms,
         ];
         let mut out = [0u8; 34];
-        for (chunk, word) in out.chunks_exact_mut(4).zip(words) {
-            chunk.copy_from_slice(&word.to_le_bytes());
+        // Byte-wise zip rather than chunks + copy_from_slice: no length check to panic on, even
+        // where the optimiser does not inline (size-optimised firmware).
+        for (dst, src) in out
+            .iter_mut()
+            .zip(words.into_iter().flat_map(u32::to_le_bytes))
+        {
+            *dst = src;
         }
         out[32] = self.jitter.code();
         out[33] = self.deadline.code();

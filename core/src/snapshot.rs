@@ -89,9 +89,17 @@ fn read_u32(bytes: &[u8; SNAPSHOT_LEN], at: usize) -> u32 {
     }
 }
 
+/// Copies `src` to the start of `dst`, byte by byte: unlike `copy_from_slice` it has no length
+/// check that could panic where the optimiser does not inline (size-optimised firmware).
+fn copy_bytes(dst: &mut [u8], src: impl IntoIterator<Item = u8>) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = s;
+    }
+}
+
 fn write_u32(bytes: &mut [u8; SNAPSHOT_LEN], at: usize, value: u32) {
     if let Some(dst) = bytes.get_mut(at..at + 4) {
-        dst.copy_from_slice(&value.to_le_bytes());
+        copy_bytes(dst, value.to_le_bytes());
     }
 }
 
@@ -113,7 +121,7 @@ impl Backoff {
         out[0] = SNAPSHOT_VERSION;
         out[1] = self.gave_up.map_or(0, GiveUpReason::code);
         if let Some(dst) = out.get_mut(4..20) {
-            dst.copy_from_slice(&self.rng.state());
+            copy_bytes(dst, self.rng.state());
         }
         write_u32(&mut out, 20, self.retries);
         write_u32(&mut out, 24, self.level);
@@ -178,9 +186,7 @@ impl Backoff {
     /// except the checksum and fingerprint (raw state never leaves the process).
     pub fn from_raw(policy: &Policy, raw: RawBackoff) -> Result<Backoff, SnapshotError> {
         let mut state = [0u8; 16];
-        for (chunk, word) in state.chunks_exact_mut(4).zip(raw.rng) {
-            chunk.copy_from_slice(&word.to_le_bytes());
-        }
+        copy_bytes(&mut state, raw.rng.into_iter().flat_map(u32::to_le_bytes));
         let rng = SpecRng::from_state(state).ok_or(SnapshotError::ZeroRngState)?;
         let gave_up = match raw.gave_up {
             0 => None,
