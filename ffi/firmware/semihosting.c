@@ -1,0 +1,32 @@
+#include "semihosting.h"
+
+enum { SYS_WRITE0 = 0x04, SYS_EXIT = 0x18 };
+enum { ADP_STOPPED_APPLICATION_EXIT = 0x20026, ADP_STOPPED_RUN_TIME_ERROR = 0x20023 };
+
+static int sh_call(int op, const void *arg) {
+    register int r0 __asm__("r0") = op;
+    register const void *r1 __asm__("r1") = arg;
+    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+    return r0;
+}
+
+void sh_puts(const char *s) { sh_call(SYS_WRITE0, s); }
+
+void sh_put_u64(uint64_t n) {
+    char buf[21];
+    int i = 20;
+    buf[i] = '\0';
+    do {
+        buf[--i] = (char)('0' + (int)(n % 10u));
+        n /= 10u;
+    } while (n != 0u);
+    sh_puts(&buf[i]);
+}
+
+void sh_exit(int ok) {
+    /* On 32-bit ARM, SYS_EXIT takes the reason itself in r1, not a pointer to it. */
+    sh_call(SYS_EXIT, (const void *)(uintptr_t)(ok ? ADP_STOPPED_APPLICATION_EXIT
+                                                    : ADP_STOPPED_RUN_TIME_ERROR));
+    for (;;) {
+    }
+}

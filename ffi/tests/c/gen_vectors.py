@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Turns every tests/vectors/*.json file into C data (vectors_data.h) for the C tests and the
+firmware, which cannot parse JSON. The JSON stays the source of truth: this script only re-encodes
+it, mapping every name to the header's constant of the same name (e.g. "max_retries" ->
+SB_GIVE_UP_MAX_RETRIES), and fails on any kind, op or name it does not know, so no vector is
+silently skipped.
+
+usage: gen_vectors.py VECTOR_DIR HEADER OUT
+"""
+import json
+import pathlib
+import re
+import sys
+
+OPS = {"n": "VEC_OP_NEXT", "h": "VEC_OP_HINT", "x": "VEC_OP_STOP", "t": "VEC_OP_AT",
+       "r": "VEC_OP_RESET", "s": "VEC_OP_SNAPSHOT"}
+BUDGET_OPS = {"fe": "VEC_B_FAIL_ERROR", "ft": "VEC_B_FAIL_TIMEOUT", "ae": "VEC_B_ACQUIRE_ERROR",
+              "at": "VEC_B_ACQUIRE_TIMEOUT", "s": "VEC_B_SUCCESS_FIRST_TRY",
+              "se": "VEC_B_SUCCESS_AFTER_ERROR", "st": "VEC_B_SUCCESS_AFTER_TIMEOUT"}
+POLICY_FIELDS = ["initial_ms", "multiplier_num", "multiplier_den", "max_backoff_ms", "max_retries",
+                 "jitter", "jitter_ms", "spread_per_mille", "max_hint_ms", "max_elapsed_ms",
+                 "deadline"]
+
+
+class Header:
+    """The identifiers the header defines, to check every mapped name exists."""
+
+    def __init__(self, path):
+        text = pathlib.Path(path).read_text()
+        self.names = set(re.findall(r"\b(SB_[A-Z0-9_]+)\b", text))
+        status = re.search(r"enum sb_status\b[^{]*\{(.*?)\}", text, re.S)
+        if not status:
+            sys.exit("gen_vectors: no enum sb_status in " + str(path))
+        self.status = re.findall(r"\b(SB_[A-Z0-9_]+)\s*=", status.group(1))
+        self.functions = re.findall(r"^[a-z][\w ]*[ *](sb_\w+)\(", text, re.M)
+        if len(self.functions) < 25:  # the regex broke, not the API
+            sys.exit(f"gen_vectors: found only {len(self.functions)} functions in {path}")
+
+    def const(self, prefix, name):
+        ident = prefix + name.upper()
+        if ident not in self.names:
+            sys.exit(f"gen_vectors: {name!r} has no constant {ident} in the header")
+        return ident
+
+
+def u64(n):
+    if not 0 <= n < 2**64:
+        sys.exit(f"gen_vectors: {n} is not a u64")
+    return f"UINT64_C({n})"
+
+
+def u32(n):
+    if not 0 <= n < 2**32:
+        sys.exit(f"gen_vectors: {n} is not a u32")
+    return f"{n}u"
+
+
+def c_bytes(data):
+    # Three-digit octal escapes: never swallow a following digit, and embedded NULs are fine.
+    return '"' + "".join(f"\\{b:03o}" for b in data) + '"'
+
+
+def main(vector_dir, header_path, out_path):
+    h = Header(header_path)
+    files = sorted(pathlib.Path(vector_dir).glob("*.json"))
+    if not files:
+        sys.exit(f"gen_vectors: no vector files in {vector_dir}")
+    schedules, cases, ops, snapshots = [], [], [], []
+    retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
+    for path in files:
+        doc = json.loads(path.read_text())
+        kind = doc["kind"]
+        if kind == "schedule":
+            pol = doc["policy"]
+            values = []
+            for f in POLICY_FIELDS:
+                if f == "jitter":
+                    values.append(h.const("SB_JITTER_", pol[f]))
+                elif f == "deadline":
+                    values.append(h.const("SB_DEADLINE_", pol[f]))
+                else:
+                    values.append(u32(pol[f]))
+            first_case = len(cases)
+            for case in doc["cases"]:
+                if len(case["ops"]) != len(case["expect"]):
+                    sys.exit(f"gen_vectors: {path.name}: ops and expect differ in length")
+                first_op = len(ops)
+                for op, want in zip(case["ops"], case["expect"]):
+                    code, arg = op[0], op[1:]
+                    if code not in OPS or (arg and code not in "ht") or (code in "ht" and not arg):
+                        sys.exit(f"gen_vectors: {path.name}: unknown op {op!r}")
+                    if code == "h":
+                        u32(int(arg))  # a Retry-After hint is a u32; the elapsed clock a u64
+                    arg_c = u64(int(arg)) if arg else "UINT64_C(0)"
+                    if want is None:
+                        exp = ("VEC_EXPECT_NONE", "0u")
+                    elif isinstance(want, int):
+                        exp = ("VEC_EXPECT_DELAY", u32(want))
+                    elif code == "s":
+                        raw = bytes.fromhex(want)
+                        if len(raw) != 40:
+                            sys.exit(f"gen_vectors: {path.name}: snapshot of {len(raw)} bytes")
+                        exp = ("VEC_EXPECT_SNAPSHOT", u32(len(snapshots)))
+                        snapshots.append(raw)
+                    else:
+                        exp = ("VEC_EXPECT_STATUS", h.const("SB_GIVE_UP_", want))
+                    if (code == "r") != (want is None) or (code == "s") != (exp[0] == "VEC_EXPECT_SNAPSHOT"):
+                        sys.exit(f"gen_vectors: {path.name}: op {op!r} with expectation {want!r}")
+                    ops.append(f"{{{OPS[code]}, {exp[0]}, {exp[1]}, {arg_c}}}")
+                cases.append(f"{{{u64(int(case['seed']))}, {first_op}u, {len(ops) - first_op}u}}")
+            schedules.append(f'{{"{doc["name"]}", {{{", ".join(values)}}}, {first_case}u, '
+                             f"{len(cases) - first_case}u}}")
+        elif kind == "retry_after":
+            for case in doc["cases"]:
+                raw = bytes.fromhex(case["value_hex"]) if "value_hex" in case else case["value"].encode()
+                if "error" in case:
+                    status, ms = h.const("SB_ERR_PARSE_", case["error"]), "0u"
+                else:
+                    status, ms = "SB_OK", u32(case["expect_ms"])
+                retry_after.append(f"{{{c_bytes(raw)}, {len(raw)}u, {u64(case['now'])}, {status}, {ms}}}")
+        elif kind == "budget":
+            for case in doc["cases"]:
+                b = case["budget"]
+                if b["kind"] == "grpc":
+                    mode = h.const("SB_BUDGET_", "grpc")
+                    params = [b["max_tokens"], b["token_ratio_milli"], 0, 0]
+                elif b["kind"] == "aws_quota":
+                    mode = h.const("SB_BUDGET_", "aws_quota")
+                    params = [b["capacity"], b["retry_cost"], b["timeout_cost"], b["no_retry_increment"]]
+                else:
+                    sys.exit(f"gen_vectors: unknown budget kind {b['kind']!r}")
+                first_op = len(budget_ops)
+                for op, (allowed, tokens) in zip(case["ops"], case["expect"], strict=True):
+                    if op not in BUDGET_OPS or allowed not in (0, 1):
+                        sys.exit(f"gen_vectors: budget op {op!r} / {allowed!r}")
+                    budget_ops.append(f"{{{BUDGET_OPS[op]}, {allowed}u, {u32(tokens)}}}")
+                budget_cases.append(f"{{{mode}, {{{', '.join(u32(p) for p in params)}}}, "
+                                    f"{first_op}u, {len(budget_ops) - first_op}u}}")
+        elif kind == "classify":
+            for table, rows in (("http", http), ("grpc", grpc)):
+                for code, cls in doc[table]:
+                    rows.append(f"{{{u32(code)}, {h.const('SB_CLASS_', cls)}}}")
+        else:
+            sys.exit(f"gen_vectors: {path.name}: unknown kind {kind!r}")
+
+    def table(ctype, name, rows):
+        body = ",\n".join("    " + r for r in rows) if rows else "    {0}"
+        return (f"static const {ctype} {name}[] = {{\n{body}\n}};\n"
+                f"#define {name.upper()}_COUNT {len(rows)}u\n")
+
+    out = ["/* Generated by ffi/tests/c/gen_vectors.py from the JSON files in tests/vectors. Do not edit. */",
+           "#ifndef VECTORS_DATA_H", "#define VECTORS_DATA_H", '#include "vectors.h"',
+           f"#define VEC_FILE_COUNT {len(files)}u",
+           table("vec_schedule", "vec_schedules", schedules),
+           table("vec_case", "vec_cases", cases),
+           table("vec_op", "vec_ops", ops),
+           table("vec_snapshot", "vec_snapshots",
+                 ["{{" + ", ".join(f"0x{b:02x}" for b in s) + "}}" for s in snapshots]),
+           table("vec_retry_after", "vec_retry_afters", retry_after),
+           table("vec_budget_case", "vec_budget_cases", budget_cases),
+           table("vec_budget_op", "vec_budget_ops", budget_ops),
+           table("vec_class", "vec_http", http),
+           table("vec_class", "vec_grpc", grpc),
+           table("int32_t", "vec_all_status", h.status),
+           "/* Every function the header declares, so a firmware that takes this table links all of",
+           " * them (the no-panic link proof covers the whole API). */",
+           table("vec_any_fn", "vec_all_functions", [f"(vec_any_fn){f}" for f in h.functions]),
+           "#endif"]
+    pathlib.Path(out_path).write_text("\n".join(out) + "\n")
+    print(f"gen_vectors: {len(files)} files: {len(schedules)} schedules, {len(cases)} cases, "
+          f"{len(ops)} ops, {len(snapshots)} snapshots, {len(retry_after)} Retry-After values, "
+          f"{len(budget_cases)} budgets with {len(budget_ops)} ops, "
+          f"{len(http)} HTTP + {len(grpc)} gRPC classifications")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    main(*sys.argv[1:])

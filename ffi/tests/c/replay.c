@@ -1,0 +1,163 @@
+/* Replays the generated vector tables through the C API. Shared by the host tests and the
+ * firmware, so the device runs exactly the checks the sanitizers ran. No libc beyond memcmp. */
+#include <string.h>
+
+#include "vectors_data.h"
+
+sb_policy vec_to_policy(const vec_policy *v) {
+    sb_policy p;
+    memset(&p, 0, sizeof p);
+    p.initial_ms = v->initial_ms;
+    p.multiplier_num = v->multiplier_num;
+    p.multiplier_den = v->multiplier_den;
+    p.max_backoff_ms = v->max_backoff_ms;
+    p.max_retries = v->max_retries;
+    p.jitter = v->jitter;
+    p.jitter_ms = v->jitter_ms;
+    p.spread_per_mille = v->spread_per_mille;
+    p.max_hint_ms = v->max_hint_ms;
+    p.max_elapsed_ms = v->max_elapsed_ms;
+    p.deadline = v->deadline;
+    return p;
+}
+
+static void check(vec_stats *st, vec_fail_fn fail, const char *what, const char *name, uint32_t a,
+                  uint32_t b, uint64_t got, uint64_t want) {
+    st->checked++;
+    if (got != want) {
+        st->failed++;
+        fail(what, name, a, b, got, want);
+    }
+}
+
+static void replay_case(vec_stats *st, vec_fail_fn fail, const vec_schedule *s, uint32_t ci) {
+    const vec_case *c = &vec_cases[s->first_case + ci];
+    sb_policy policy = vec_to_policy(&s->policy);
+    sb_backoff b;
+    uint32_t i;
+    check(st, fail, "init", s->name, ci, 0, (uint64_t)sb_backoff_init(&b, &policy, c->seed), SB_OK);
+    for (i = 0; i < c->n_ops; i++) {
+        const vec_op *op = &vec_ops[c->first_op + i];
+        uint32_t delay = 0xFFFFFFFFu;
+        int32_t rc;
+        switch (op->op) {
+        case VEC_OP_NEXT:
+            rc = sb_backoff_next(&b, &delay);
+            break;
+        case VEC_OP_HINT:
+            rc = sb_backoff_next_with_hint(&b, (uint32_t)op->arg, &delay);
+            break;
+        case VEC_OP_STOP:
+            rc = sb_backoff_next_do_not_retry(&b);
+            break;
+        case VEC_OP_AT:
+            rc = sb_backoff_next_at(&b, op->arg, &delay);
+            break;
+        case VEC_OP_RESET:
+            rc = sb_backoff_reset(&b);
+            break;
+        default: { /* VEC_OP_SNAPSHOT: snapshot, compare, restore into a fresh state, continue */
+            uint8_t bytes[SB_SNAPSHOT_SIZE];
+            sb_backoff restored;
+            const vec_snapshot *want = &vec_snapshots[op->expect];
+            rc = sb_backoff_snapshot(&b, bytes);
+            check(st, fail, "snapshot status", s->name, ci, i, (uint64_t)rc, SB_OK);
+            check(st, fail, "snapshot bytes", s->name, ci, i,
+                  (uint64_t)memcmp(bytes, want->bytes, SB_SNAPSHOT_SIZE), 0);
+            rc = sb_backoff_restore(&restored, &policy, bytes, SB_SNAPSHOT_SIZE);
+            check(st, fail, "restore status", s->name, ci, i, (uint64_t)rc, SB_OK);
+            b = restored;
+            continue;
+        }
+        }
+        switch (op->expect_kind) {
+        case VEC_EXPECT_DELAY:
+            check(st, fail, "step status", s->name, ci, i, (uint64_t)rc, SB_RETRY);
+            check(st, fail, "delay", s->name, ci, i, delay, op->expect);
+            break;
+        case VEC_EXPECT_STATUS:
+            check(st, fail, "give-up", s->name, ci, i, (uint64_t)rc, op->expect);
+            check(st, fail, "delay untouched on give-up", s->name, ci, i, delay, 0xFFFFFFFFu);
+            break;
+        default:
+            check(st, fail, "reset status", s->name, ci, i, (uint64_t)rc, SB_OK);
+            break;
+        }
+    }
+}
+
+static void replay_budget(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
+    const vec_budget_case *c = &vec_budget_cases[ci];
+    sb_budget budget;
+    uint32_t i;
+    int32_t rc = c->mode == SB_BUDGET_GRPC
+                     ? sb_budget_init_grpc(&budget, c->params[0], c->params[1])
+                     : sb_budget_init_aws_quota(&budget, c->params[0], c->params[1],
+                                                c->params[2], c->params[3]);
+    check(st, fail, "budget init", "budget", ci, 0, (uint64_t)rc, SB_OK);
+    for (i = 0; i < c->n_ops; i++) {
+        const vec_budget_op *op = &vec_budget_ops[c->first_op + i];
+        bool allowed = true;
+        uint32_t tokens = 0;
+        switch (op->op) {
+        case VEC_B_FAIL_ERROR:
+            rc = sb_budget_record_failure(&budget, SB_FAILURE_ERROR);
+            break;
+        case VEC_B_FAIL_TIMEOUT:
+            rc = sb_budget_record_failure(&budget, SB_FAILURE_TIMEOUT);
+            break;
+        case VEC_B_ACQUIRE_ERROR:
+            rc = sb_budget_try_acquire(&budget, SB_FAILURE_ERROR, &allowed);
+            break;
+        case VEC_B_ACQUIRE_TIMEOUT:
+            rc = sb_budget_try_acquire(&budget, SB_FAILURE_TIMEOUT, &allowed);
+            break;
+        case VEC_B_SUCCESS_FIRST_TRY:
+            rc = sb_budget_record_success(&budget, false, SB_FAILURE_ERROR);
+            break;
+        case VEC_B_SUCCESS_AFTER_ERROR:
+            rc = sb_budget_record_success(&budget, true, SB_FAILURE_ERROR);
+            break;
+        default:
+            rc = sb_budget_record_success(&budget, true, SB_FAILURE_TIMEOUT);
+            break;
+        }
+        check(st, fail, "budget op status", "budget", ci, i, (uint64_t)rc, SB_OK);
+        check(st, fail, "budget allowed", "budget", ci, i, allowed ? 1u : 0u, op->allowed);
+        rc = sb_budget_tokens_milli(&budget, &tokens);
+        check(st, fail, "budget tokens status", "budget", ci, i, (uint64_t)rc, SB_OK);
+        check(st, fail, "budget tokens", "budget", ci, i, tokens, op->tokens_milli);
+    }
+}
+
+vec_stats vec_replay_all(vec_fail_fn fail) {
+    vec_stats st = {0, 0};
+    uint32_t i, j;
+    for (i = 0; i < VEC_SCHEDULES_COUNT; i++) {
+        for (j = 0; j < vec_schedules[i].n_cases; j++) {
+            replay_case(&st, fail, &vec_schedules[i], j);
+        }
+    }
+    for (i = 0; i < VEC_RETRY_AFTERS_COUNT; i++) {
+        const vec_retry_after *v = &vec_retry_afters[i];
+        uint32_t ms = 0xFFFFFFFFu;
+        int32_t rc = sb_parse_retry_after(v->value, v->len, v->now, &ms);
+        check(&st, fail, "retry-after status", v->value, i, 0, (uint64_t)rc, (uint64_t)v->status);
+        check(&st, fail, "retry-after ms", v->value, i, 0, ms, v->status == SB_OK ? v->ms : 0xFFFFFFFFu);
+    }
+    for (i = 0; i < VEC_BUDGET_CASES_COUNT; i++) {
+        replay_budget(&st, fail, i);
+    }
+    for (i = 0; i < VEC_HTTP_COUNT; i++) {
+        check(&st, fail, "classify http", "http", i, vec_http[i].code,
+              (uint64_t)sb_classify_http(vec_http[i].code), (uint64_t)vec_http[i].cls);
+        check(&st, fail, "http retryable", "http", i, vec_http[i].code,
+              sb_http_status_is_retryable(vec_http[i].code) ? 1u : 0u,
+              vec_http[i].cls == SB_CLASS_RETRY ? 1u : 0u);
+    }
+    for (i = 0; i < VEC_GRPC_COUNT; i++) {
+        check(&st, fail, "classify grpc", "grpc", i, vec_grpc[i].code,
+              (uint64_t)sb_classify_grpc(vec_grpc[i].code), (uint64_t)vec_grpc[i].cls);
+    }
+    return st;
+}

@@ -1,0 +1,99 @@
+/* Types of the generated vector tables (vectors_data.h) and the replay shared by the host tests
+ * and the Cortex-M firmware. C99 and C++11. */
+#ifndef VECTORS_H
+#define VECTORS_H
+
+#include <stdint.h>
+
+#include "seeded_backoff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { VEC_OP_NEXT, VEC_OP_HINT, VEC_OP_STOP, VEC_OP_AT, VEC_OP_RESET, VEC_OP_SNAPSHOT };
+enum { VEC_EXPECT_NONE, VEC_EXPECT_DELAY, VEC_EXPECT_STATUS, VEC_EXPECT_SNAPSHOT };
+enum {
+    VEC_B_FAIL_ERROR,
+    VEC_B_FAIL_TIMEOUT,
+    VEC_B_ACQUIRE_ERROR,
+    VEC_B_ACQUIRE_TIMEOUT,
+    VEC_B_SUCCESS_FIRST_TRY,
+    VEC_B_SUCCESS_AFTER_ERROR,
+    VEC_B_SUCCESS_AFTER_TIMEOUT
+};
+
+/* The policy fields by name, so the tables do not depend on sb_policy's field order. */
+typedef struct {
+    uint32_t initial_ms, multiplier_num, multiplier_den, max_backoff_ms, max_retries, jitter,
+        jitter_ms, spread_per_mille, max_hint_ms, max_elapsed_ms, deadline;
+} vec_policy;
+
+typedef struct {
+    uint8_t op;
+    uint8_t expect_kind;
+    uint32_t expect; /* delay, status, or index into vec_snapshots */
+    uint64_t arg;    /* hint ms or elapsed ms */
+} vec_op;
+
+typedef struct {
+    uint64_t seed;
+    uint32_t first_op, n_ops;
+} vec_case;
+
+typedef struct {
+    const char *name;
+    vec_policy policy;
+    uint32_t first_case, n_cases;
+} vec_schedule;
+
+typedef struct {
+    uint8_t bytes[SB_SNAPSHOT_SIZE];
+} vec_snapshot;
+
+typedef struct {
+    const char *value;
+    uint32_t len;
+    uint64_t now;
+    int32_t status;
+    uint32_t ms;
+} vec_retry_after;
+
+typedef struct {
+    uint32_t mode;
+    uint32_t params[4];
+    uint32_t first_op, n_ops;
+} vec_budget_case;
+
+typedef struct {
+    uint8_t op;
+    uint32_t allowed;
+    uint32_t tokens_milli;
+} vec_budget_op;
+
+typedef void (*vec_any_fn)(void);
+
+typedef struct {
+    uint32_t code;
+    int32_t cls;
+} vec_class;
+
+/* Called for every mismatch: which table, which entry (file/case/op indices), got and wanted. */
+typedef void (*vec_fail_fn)(const char *what, const char *name, uint32_t a, uint32_t b,
+                            uint64_t got, uint64_t want);
+
+typedef struct {
+    uint32_t checked; /* expectations compared */
+    uint32_t failed;  /* of which mismatched */
+} vec_stats;
+
+/* Replays every table; returns the totals. */
+vec_stats vec_replay_all(vec_fail_fn fail);
+
+sb_policy vec_to_policy(const vec_policy *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# The C library (ffi/): header freshness, C99 and C++11 tests of every vector under ASan+UBSan and
+# valgrind, pkg-config, the Cortex-M3 firmware in QEMU, the soft-float and no-panic build proofs,
+# and the code-size report. Standalone: bash scripts/test.d/30-ffi.sh (from the repo root).
+# Needs: cbindgen, gcc, g++, valgrind, pkg-config, python3, gcc-arm-none-eabi,
+# libnewlib-arm-none-eabi, qemu-system-arm, rustup targets thumbv6m-none-eabi thumbv7m-none-eabi.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+step() { echo; echo "--- ffi: $*"; }
+fail() { echo "FAIL (ffi): $*" >&2; exit 1; }
+
+target_dir=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+out="$target_dir/ffi-c"
+rm -rf "$out"
+mkdir -p "$out"
+
+step "the committed header is what cbindgen generates"
+command -v cbindgen >/dev/null || fail "cbindgen is not installed (cargo install cbindgen --version 0.29.2 --locked)"
+cbindgen --quiet --config ffi/cbindgen.toml --crate seeded-backoff-ffi --output "$out/seeded_backoff.h"
+diff -u ffi/include/seeded_backoff.h "$out/seeded_backoff.h" ||
+  fail "ffi/include/seeded_backoff.h is stale: regenerate it with cbindgen (see ffi/cbindgen.toml)"
+echo "header up to date ($(grep -c '^[a-z].*sb_[a-z_0-9]*(' ffi/include/seeded_backoff.h) functions)"
+
+step "SB_VERSION_* match Cargo.toml"
+cargo_version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+header_version=$(for part in MAJOR MINOR PATCH; do
+  sed -n "s/^#define SB_VERSION_$part \([0-9]*\)$/\1/p" ffi/include/seeded_backoff.h
+done | paste -sd.)
+[ "$cargo_version" = "$header_version" ] || fail "header says $header_version, Cargo.toml $cargo_version"
+echo "version $header_version"
+
+step "vector tables from tests/vectors"
+python3 ffi/tests/c/gen_vectors.py tests/vectors ffi/include/seeded_backoff.h "$out/vectors_data.h"
+
+step "host library (release) and pkg-config install"
+ffi/install.sh "$out/prefix" >/dev/null
+lib_a="$out/prefix/lib/libseeded_backoff_ffi.a"
+export PKG_CONFIG_PATH="$out/prefix/lib/pkgconfig"
+pkg-config --exists --print-errors seeded-backoff
+[ "$(pkg-config --modversion seeded-backoff)" = "$cargo_version" ] || fail "pkg-config version"
+read -r -a pc_cflags <<<"$(pkg-config --cflags seeded-backoff)"
+read -r -a pc_libs <<<"$(pkg-config --libs seeded-backoff)"
+read -r -a static_libs <<<"$(pkg-config --libs-only-l --static seeded-backoff | sed 's/-lseeded_backoff_ffi//')"
+echo "pkg-config: ${pc_cflags[*]} ${pc_libs[*]} (static extras: ${static_libs[*]})"
+srcs=(ffi/tests/c/test_ffi.c ffi/tests/c/replay.c)
+inc=(-I ffi/tests/c -I "$out")
+
+step "C99 -Wall -Wextra -Werror -pedantic, static library"
+gcc -std=c99 -Wall -Wextra -Werror -pedantic -O2 "${pc_cflags[@]}" "${inc[@]}" "${srcs[@]}" \
+  "$lib_a" "${static_libs[@]}" -o "$out/test_c99"
+"$out/test_c99"
+
+step "C++11 -Wall -Werror, same sources, shared library through pkg-config"
+g++ -std=c++11 -Wall -Werror -O2 "${pc_cflags[@]}" "${inc[@]}" -x c++ "${srcs[@]}" -x none \
+  "${pc_libs[@]}" -o "$out/test_cxx11"
+LD_LIBRARY_PATH="$out/prefix/lib" "$out/test_cxx11" | tail -n 1
+ldd "$out/test_cxx11" | grep -q libseeded_backoff_ffi.so || fail "C++ test did not use the shared library"
+
+step "ASan + UBSan"
+gcc -std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -fno-omit-frame-pointer \
+  -fsanitize=address,undefined -fno-sanitize-recover=all "${pc_cflags[@]}" "${inc[@]}" \
+  "${srcs[@]}" "$lib_a" "${static_libs[@]}" -o "$out/test_asan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  "$out/test_asan" | tail -n 1
+
+step "valgrind"
+valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+  "$out/test_c99" | tail -n 1
+
+step "the replay can fail: one expected delay off by one is reported"
+mkdir -p "$out/mutated"
+cp tests/vectors/*.json "$out/mutated/"
+python3 - "$out/mutated/schedule-preset-google.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+doc = json.load(open(path))
+expect = doc["cases"][0]["expect"]
+expect[0] = expect[0] + 1
+json.dump(doc, open(path, "w"))
+PY
+python3 ffi/tests/c/gen_vectors.py "$out/mutated" ffi/include/seeded_backoff.h "$out/mutated/vectors_data.h" >/dev/null
+gcc -std=c99 -O1 "${pc_cflags[@]}" -I ffi/tests/c -I "$out/mutated" "${srcs[@]}" "$lib_a" \
+  "${static_libs[@]}" -o "$out/test_mutated"
+if "$out/test_mutated" >"$out/mutated.log" 2>&1; then fail "a wrong vector passed"; fi
+grep -q "vector mismatch: delay in schedule-preset-google" "$out/mutated.log" || fail "mutation not reported"
+echo "the mutated vector was reported: $(grep -m1 'vector mismatch' "$out/mutated.log")"
+
+# --- Cortex-M ---------------------------------------------------------------------------------
+# Firmware builds the library for size, as an embedded project would: opt-level "s". (At "z",
+# rand_xoshiro's seeding keeps bounds checks that the no-panic proof below rejects.)
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=s
+fw=ffi/firmware
+fw_cflags=(-Os -g -std=c99 -Wall -Wextra -Werror -pedantic -ffunction-sections -fdata-sections
+  -I ffi/include -I ffi/tests/c)
+fw_ldflags=(-nostartfiles --specs=nano.specs -T "$fw/lm3s6965.ld" -Wl,--gc-sections
+  -Wl,-z,noexecstack)
+
+# staticlib TARGET [FEATURES] [PROFILE]: prints the path of the built archive.
+staticlib() {
+  local target=$1 features=${2:-} profile=${3:-release}
+  local args=(-q -p seeded-backoff-ffi --target "$target" --crate-type staticlib)
+  [ "$profile" = release ] && args+=(--release)
+  [ -n "$features" ] && args+=(--features "$features")
+  cargo rustc "${args[@]}" >&2
+  echo "$target_dir/$target/$profile/libseeded_backoff_ffi.a"
+}
+
+# firmware NAME CPU ARCHIVE MAIN [EXTRA_SOURCES...]: links NAME.elf with a map file.
+firmware() {
+  local name=$1 cpu=$2 archive=$3 main=$4
+  shift 4
+  arm-none-eabi-gcc -mcpu="$cpu" -mthumb "${fw_cflags[@]}" -I "$out" "$fw/startup.c" \
+    "$fw/semihosting.c" "$main" "$@" "${fw_ldflags[@]}" -Wl,-Map="$out/$name.map" "$archive" \
+    -o "$out/$name.elf"
+}
+
+# run_qemu ELF LOG: runs the firmware; its semihosting output goes to LOG and is printed.
+run_qemu() {
+  local rc=0
+  timeout 120 qemu-system-arm -M lm3s6965evb -nographic -monitor none -serial none \
+    -chardev file,id=semihosting,path="$2" \
+    -semihosting-config enable=on,target=native,chardev=semihosting -kernel "$1" 2>"$2.stderr" ||
+    rc=$?
+  cat "$2"
+  return $rc
+}
+
+step "thumbv7m-none-eabi firmware replays every vector in qemu-system-arm (lm3s6965evb)"
+v7m=$(staticlib thumbv7m-none-eabi)
+firmware vectors cortex-m3 "$v7m" "$fw/main_vectors.c" ffi/tests/c/replay.c
+run_qemu "$out/vectors.elf" "$out/qemu.log" || fail "the firmware exited with status $?"
+linked_functions=$(sed -n 's/^API functions linked: //p' "$out/qemu.log")
+n_files=$(find tests/vectors -name '*.json' | wc -l)
+grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on Cortex-M3$" "$out/qemu.log" ||
+  fail "the firmware did not report every vector matched"
+
+step "minimal Google-only firmware"
+firmware google cortex-m3 "$v7m" "$fw/main_google.c"
+run_qemu "$out/google.elf" "$out/google.log" || fail "the Google firmware exited with status $?"
+[ "$(wc -w <"$out/google.log")" -eq 10 ] || fail "the Google firmware should print 10 delays"
+
+step "no soft-float helpers (thumbv7m and thumbv6m)"
+v6m=$(staticlib thumbv6m-none-eabi)
+firmware vectors-v6m cortex-m0 "$v6m" "$fw/main_vectors.c" ffi/tests/c/replay.c
+softfloat='__aeabi_[fd][a-z0-9]+|__aeabi_[uil]?[2][fd]|__(add|sub|mul|div|neg)[sdt]f3|__(fix|fixuns)[sdt]f[sdt]i|__float(un)?[sdt]i[sdt]f|__(eq|ne|lt|le|gt|ge|un|cmp)[sdt]f2|__extend[sdt]f[sdt]f2|__trunc[sdt]f[sdt]f2'
+for elf in vectors google vectors-v6m; do
+  if arm-none-eabi-nm "$out/$elf.elf" | grep -Ew "$softfloat"; then fail "$elf.elf links soft-float helpers"; fi
+  echo "$elf.elf: no soft-float symbol"
+done
+# The check itself can fail: a C file that adds two floats pulls in __aeabi_fadd on Cortex-M0.
+printf 'float add(float a, float b) { return a + b; }\n' >"$out/float.c"
+arm-none-eabi-gcc -mcpu=cortex-m0 -mthumb -O2 -nostartfiles -Wl,-e,add -Wl,-z,noexecstack \
+  "$out/float.c" -o "$out/float.elf"
+arm-none-eabi-nm "$out/float.elf" | grep -Eqw "$softfloat" || fail "the soft-float check misses __aeabi_fadd"
+
+step "no panic path: firmware whose panic handler calls an undefined symbol still links"
+for opt in s 3; do
+  for target in thumbv7m-none-eabi:cortex-m3 thumbv6m-none-eabi:cortex-m0; do
+    lib=$(CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt staticlib "${target%%:*}" panic-link-check)
+    firmware "nopanic-${target%%-*}-O$opt" "${target##*:}" "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
+    echo "${target%%:*} opt-level $opt: firmware with all ${linked_functions:-29} API functions links, no panic path"
+  done
+done
+# The proof can fail: an unoptimised build keeps overflow and bounds checks, and must not link.
+lib=$(staticlib thumbv7m-none-eabi panic-link-check debug)
+if firmware nopanic-debug cortex-m3 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c 2>"$out/nopanic-debug.log"; then
+  fail "a debug build linked too: the no-panic check cannot detect panics"
+fi
+grep -q seeded_backoff_ffi_has_a_reachable_panic_path "$out/nopanic-debug.log" ||
+  fail "the debug link failed for another reason: $(head -n 3 "$out/nopanic-debug.log")"
+echo "control: the debug build (with panic paths) fails to link, as it must"
+
+step "code size (opt-level s, as linked)"
+arm-none-eabi-size "$out/vectors.elf" "$out/google.elf" "$out/vectors-v6m.elf"
+python3 "$fw/size_report.py" "whole API (vectors firmware, thumbv7m)" "$out/vectors.map"
+python3 "$fw/size_report.py" "Google preset only (thumbv7m)" "$out/google.map"
+python3 "$fw/size_report.py" "whole API (vectors firmware, thumbv6m)" "$out/vectors-v6m.map"
+echo "goals: <= 2048 bytes .text for the whole core, <= 1024 for the Google-only path"
+
+echo
+echo "ffi: all C, C++, sanitizer, valgrind, firmware and build-proof checks passed"
