@@ -1,0 +1,97 @@
+// Headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core; no browser download):
+//  1. test/browser/index.html replays every vector through the browser build (dist/index.js) and
+//     runs fetchWithBackoff() against this server's /flaky (503, 503 + Retry-After: 1, 200);
+//  2. examples/browser/ draws a schedule; its screenshot is saved to artifacts/wasm/.
+// Exits non-zero on any failure.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { FLAKY, startServer } from '../server.mjs';
+
+const wasmDir = fileURLToPath(new URL('../../', import.meta.url));
+const vectorsDir = join(wasmDir, '..', 'tests', 'vectors');
+const artifacts = join(wasmDir, '..', 'artifacts', 'wasm');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css' };
+
+// Static files of wasm/ (dist, test, examples) and the vectors; /flaky is scripted.
+function serveFile(req, res, path) {
+  let file;
+  if (path === '/favicon.ico') {
+    res.writeHead(204).end();
+    return true;
+  }
+  if (path === '/vectors/') {
+    const names = readdirSync(vectorsDir).filter((n) => n.endsWith('.json')).sort();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(names));
+    return true;
+  }
+  if (path.startsWith('/vectors/')) file = join(vectorsDir, normalize(path.slice(9)));
+  else if (/^\/(dist|test|examples)\//.test(path)) file = join(wasmDir, normalize(path));
+  else return false;
+  try {
+    const body = readFileSync(file);
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+  return true;
+}
+
+const server = await startServer({ '/flaky': FLAKY }, serveFile);
+const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update'],
+});
+let failed = false;
+try {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && !/503/.test(m.text()) && errors.push(m.text()));
+
+  console.log(`browser: ${context.browser()?.version() ?? 'chromium'}`);
+  await page.goto(`${server.url}/test/browser/index.html`);
+  await page.waitForFunction(() => window.testResult, null, { timeout: 60000 });
+  const r = await page.evaluate(() => window.testResult);
+  if (!r.ok) throw new Error(`browser test page failed: ${r.error}`);
+  assert.match(r.beforeInit, /await init\(\)/);
+  assert.ok(r.files >= 20, `${r.files} vector files`);
+  console.log(`browser: ${r.files} vector files, ${r.checks} results bit-identical to Rust`);
+  assert.equal(r.status, 200);
+  assert.equal(r.body, '200 #3');
+  assert.deepEqual(r.delays, [[r.expected[0], 503], [1000, 503]]);
+  assert.equal(server.hits('/flaky'), 3);
+  assert.ok(r.retryMs >= 1000, `retry took ${r.retryMs} ms`);
+  console.log(`browser: fetchWithBackoff 503, 503 + Retry-After: 1, 200 in ${r.retryMs.toFixed(0)} ms, delays ${JSON.stringify(r.delays)}`);
+  assert.equal(r.abortErr, 'stop');
+  assert.ok(r.abortMs < 50, `abort took ${r.abortMs} ms`);
+  console.log(`browser: abort during a 60 s sleep rejected after ${r.abortMs.toFixed(1)} ms`);
+
+  await page.setViewportSize({ width: 960, height: 700 });
+  await page.goto(`${server.url}/examples/browser/index.html?preset=grpc&maxRetries=10&seed=1`);
+  await page.waitForSelector('#chart[data-ready="true"]', { timeout: 30000 });
+  const points = Number(await page.getAttribute('#chart', 'data-points'));
+  assert.equal(points, 300, 'grpc: 30 clients x 10 retries');
+  const circles = await page.locator('#chart circle').count();
+  assert.equal(circles, 300);
+  mkdirSync(artifacts, { recursive: true });
+  const png = join(artifacts, 'example-chart.png');
+  await page.screenshot({ path: png, fullPage: true });
+  console.log(`browser: example page drew ${circles} points; screenshot ${png}`);
+  assert.deepEqual(errors, []);
+} catch (e) {
+  failed = true;
+  console.error(e);
+} finally {
+  await context.close();
+  await server.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
