@@ -58,6 +58,11 @@ g++ -std=c++11 -Wall -Werror -O2 "${pc_cflags[@]}" "${inc[@]}" -x c++ "${srcs[@]
 LD_LIBRARY_PATH="$out/prefix/lib" "$out/test_cxx11" | tail -n 1
 ldd "$out/test_cxx11" | grep -q libseeded_backoff_ffi.so || fail "C++ test did not use the shared library"
 
+step "the README's C example compiles and runs"
+gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/tests/c/example_http.c \
+  ffi/tests/c/example_main.c "$lib_a" "${static_libs[@]}" -o "$out/example"
+"$out/example"
+
 step "ASan + UBSan"
 gcc -std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -fno-omit-frame-pointer \
   -fsanitize=address,undefined -fno-sanitize-recover=all "${pc_cflags[@]}" "${inc[@]}" \
