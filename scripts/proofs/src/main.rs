@@ -1,0 +1,239 @@
+//! A firmware image that calls every public API of the core on inputs the optimizer cannot see
+//! (`black_box`), built for thumbv6m-none-eabi by `scripts/build-proofs.sh`:
+//!
+//! - **no panic**: the panic handler calls a symbol that exists nowhere. Linking succeeds only if
+//!   no panic path survives optimization anywhere in the core.
+//! - **no alloc**: there is no global allocator and no `alloc` crate in the image.
+//! - **no float**: the script checks the linked image for soft-float helpers.
+//!
+//! Each proof has a negative twin (`--cfg sb_proof_panic`, `sb_proof_float`, `sb_proof_alloc`)
+//! that adds one offending line here, so the script can show the proof would catch it.
+#![no_std]
+#![no_main]
+
+#[cfg(sb_proof_alloc)]
+extern crate alloc;
+
+use core::fmt::{self, Write};
+use core::hint::black_box;
+
+use seeded_backoff::{
+    classify_grpc, classify_http, crc32, is_retryable_http, jitter_bounds, parse_grpc_pushback,
+    parse_retry_after, Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter,
+    Policy, RawBackoff, RetryBudget, RetryGate, Schedule, ServerHint, SnapshotError, Step,
+    StepInput,
+};
+
+/// A `fmt::Write` that keeps only a checksum, so `Display` impls run without a buffer.
+struct Sink(u32);
+
+impl Write for Sink {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 = self.0.wrapping_add(crc32(s.as_bytes()));
+        Ok(())
+    }
+}
+
+fn u32_in() -> u32 {
+    black_box(0x1234_5678)
+}
+
+fn u64_in() -> u64 {
+    black_box(0x0123_4567_89ab_cdef)
+}
+
+fn sink(x: impl Sized) {
+    black_box(x);
+}
+
+fn step_out(s: Step) {
+    sink(s.delay_ms());
+    if let Step::GiveUp(r) = s {
+        sink((r.code(), r.name(), GiveUpReason::from_code(r.code())));
+    }
+}
+
+fn policies() -> Option<Policy> {
+    for p in [
+        Policy::google(),
+        Policy::google_64s(),
+        Policy::aws_standard(),
+        Policy::grpc(),
+        Policy::default(),
+    ] {
+        sink(p);
+    }
+    let jitter = Jitter::from_code(black_box(5), u32_in())?;
+    sink((jitter.code(), jitter.name(), jitter.param(), Jitter::from_name("full", 0)));
+    let mode = DeadlineMode::from_code(black_box(1)).unwrap_or_default();
+    sink((mode.code(), mode.name()));
+    let built = Policy::builder()
+        .initial_ms(u32_in())
+        .multiplier(u32_in(), u32_in())
+        .max_backoff_ms(u32_in())
+        .max_retries(u32_in())
+        .jitter(jitter)
+        .max_hint_ms(u32_in())
+        .max_elapsed_ms(u32_in())
+        .deadline(mode)
+        .build();
+    let policy = match built {
+        Ok(p) => p,
+        Err(e) => {
+            sink((e.field(), e.message(), e.name()));
+            let mut s = Sink(0);
+            let _ = write!(s, "{e}");
+            sink(s.0);
+            Policy::google().to_builder().build().ok()?
+        }
+    };
+    sink((
+        policy.initial_ms(),
+        policy.multiplier(),
+        policy.max_backoff_ms(),
+        policy.max_retries(),
+        policy.jitter(),
+        policy.max_hint_ms(),
+        policy.max_elapsed_ms(),
+        policy.deadline(),
+    ));
+    sink(policy.base_delay_ms(u32_in()));
+    sink(policy.canonical_bytes());
+    sink(policy.fingerprint());
+    sink(jitter_bounds(&policy, u32_in()));
+    Some(policy)
+}
+
+fn backoffs(policy: &Policy) {
+    let mut b = Backoff::new(policy, u64_in());
+    step_out(b.next_delay(policy));
+    step_out(b.next_delay_with_hint(policy, ServerHint::RetryAfterMs(u32_in())));
+    step_out(b.next_delay_with_hint(policy, ServerHint::DoNotRetry));
+    step_out(b.next_delay_at(policy, u64_in()));
+    let budget = match BudgetConfig::grpc(u32_in(), u32_in()) {
+        Ok(c) => RetryBudget::new(c),
+        Err(e) => {
+            sink(e.message());
+            RetryBudget::aws_default()
+        }
+    };
+    step_out(b.next_delay_with_budget(policy, &budget, FailureKind::Timeout));
+    let gate: &dyn RetryGate = &budget;
+    step_out(b.next_delay_with(
+        policy,
+        StepInput {
+            hint: Some(ServerHint::from_grpc_pushback(black_box(b"250"))),
+            elapsed_ms: Some(u64_in()),
+            budget: Some((gate, FailureKind::Error)),
+        },
+    ));
+    sink((b.retries(), b.gave_up(), b.elapsed_ms()));
+    b.fast_forward(policy, u32_in());
+    let mut total = 0u32;
+    for d in b.delays_ms(policy) {
+        total = total.wrapping_add(d);
+    }
+    sink(total);
+    b.reset(policy);
+
+    let snap = b.snapshot(policy);
+    match Backoff::restore(policy, black_box(&snap[..])) {
+        Ok(r) => sink(r),
+        Err(e) => snapshot_error(e),
+    }
+    let raw: RawBackoff = b.to_raw();
+    match Backoff::from_raw(policy, black_box(raw)) {
+        Ok(r) => sink(r),
+        Err(e) => snapshot_error(e),
+    }
+
+    let mut schedule = Schedule::new(policy, u64_in());
+    step_out(schedule.next_delay());
+    step_out(schedule.next_delay_with_hint(ServerHint::RetryAfterMs(u32_in())));
+    sink((schedule.retries(), schedule.policy().max_retries()));
+    sink(schedule.backoff().retries());
+    schedule.reset();
+    let mut s2 = Schedule::from_backoff(policy, b);
+    sink(s2.next().map(|d| d.as_millis() as u32));
+    sink(s2.count());
+}
+
+fn snapshot_error(e: SnapshotError) {
+    sink((e.name(), e.message()));
+}
+
+fn budgets() {
+    let config = match BudgetConfig::aws_quota(u32_in(), u32_in(), u32_in(), u32_in()) {
+        Ok(c) => c,
+        Err(_) => BudgetConfig::AWS_DEFAULT,
+    };
+    sink(config.max_milli());
+    let budget = RetryBudget::new(config);
+    budget.record_failure(FailureKind::Error);
+    sink(budget.try_acquire(FailureKind::Timeout));
+    budget.record_success(Some(FailureKind::Timeout));
+    budget.record_success(None);
+    sink(budget.set_tokens_milli(u32_in()));
+    sink((budget.tokens_milli(), budget.config()));
+    if let Ok(g) = RetryBudget::grpc(u32_in(), u32_in()) {
+        sink(g.tokens_milli());
+    }
+}
+
+fn hints_and_classes() {
+    let header = black_box(b"Sun, 06 Nov 1994 08:49:37 GMT");
+    match parse_retry_after(&header[..], u64_in()) {
+        Ok(ms) => sink(ms),
+        Err(e) => sink((e.name(), e.message())),
+    }
+    sink(parse_grpc_pushback(black_box(b" 1500 ")));
+    let status = u32_in();
+    let class = classify_http(status);
+    sink((class, class.name(), is_retryable_http(status), classify_grpc(status)));
+    sink(crc32(black_box(b"123456789")));
+    sink(seeded_backoff::VERSION);
+}
+
+#[cfg(sb_proof_panic)]
+fn negative() {
+    // A reachable panic: an index the optimizer cannot prove in bounds.
+    let table = [1u32, 2, 3];
+    sink(table[black_box(7usize)]);
+}
+
+#[cfg(sb_proof_float)]
+fn negative() {
+    // Soft-float arithmetic on thumbv6m, which has no FPU.
+    sink(black_box(1.5f32) * black_box(u32_in() as f32));
+}
+
+#[cfg(sb_proof_alloc)]
+fn negative() {
+    sink(alloc::boxed::Box::new(u32_in()));
+}
+
+#[cfg(not(any(sb_proof_panic, sb_proof_float, sb_proof_alloc)))]
+fn negative() {}
+
+/// The entry point the linker keeps; everything reachable from it is linked.
+#[no_mangle]
+pub extern "C" fn _start() -> ! {
+    loop {
+        if let Some(policy) = policies() {
+            backoffs(&policy);
+        }
+        budgets();
+        hints_and_classes();
+        negative();
+    }
+}
+
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
+    extern "C" {
+        /// Defined nowhere: any reachable panic makes the link fail with this name.
+        fn seeded_backoff_core_has_a_reachable_panic() -> !;
+    }
+    // SAFETY: never called in a successful link; the symbol exists only as a link-time trap.
+    unsafe { seeded_backoff_core_has_a_reachable_panic() }
+}
