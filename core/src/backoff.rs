@@ -150,6 +150,9 @@ impl Backoff {
     }
 
     /// The delay before the next retry, or the reason to give up.
+    // Inlined so a caller's loop sees the absent hint, clock and budget as constants: measured with
+    // callgrind, 131 -> 87 instructions per Google delay (bench/README.md).
+    #[inline]
     pub fn next_delay(&mut self, policy: &Policy) -> Step {
         self.next_delay_with(policy, StepInput::default())
     }
@@ -214,6 +217,7 @@ impl Backoff {
     }
 
     /// The general step of SPEC.md §5, with any combination of hint, clock and budget.
+    #[inline]
     pub fn next_delay_with(&mut self, policy: &Policy, input: StepInput<'_>) -> Step {
         if let Some(reason) = self.gave_up {
             return Step::GiveUp(reason);
