@@ -11,7 +11,7 @@ int main(void) {
         return 1;
     }
     while (sb_backoff_next(&backoff, &delay_ms) == SB_RETRY) {
-        sh_put_u64(delay_ms);
+        sh_put_u32(delay_ms);
         sh_puts(" ");
     }
     sh_puts("\n");

@@ -11,13 +11,13 @@ static void on_fail(const char *what, const char *name, uint32_t a, uint32_t b, 
     sh_puts(" in ");
     sh_puts(name);
     sh_puts(" #");
-    sh_put_u64(a);
+    sh_put_u32(a);
     sh_puts("/");
-    sh_put_u64(b);
+    sh_put_u32(b);
     sh_puts(": got ");
-    sh_put_u64(got);
+    sh_put_hex64(got);
     sh_puts(", want ");
-    sh_put_u64(want);
+    sh_put_hex64(want);
     sh_puts("\n");
 }
 
@@ -31,14 +31,14 @@ int main(void) {
         linked += f != 0;
     }
     sh_puts("API functions linked: ");
-    sh_put_u64(linked);
+    sh_put_u32(linked);
     sh_puts("\n");
     sh_puts(st.failed == 0 && st.checked > 0 ? "PASS: " : "FAIL: ");
-    sh_put_u64(st.checked - st.failed);
+    sh_put_u32(st.checked - st.failed);
     sh_puts(" of ");
-    sh_put_u64(st.checked);
+    sh_put_u32(st.checked);
     sh_puts(" vector checks matched (");
-    sh_put_u64(VEC_FILE_COUNT);
+    sh_put_u32(VEC_FILE_COUNT);
     sh_puts(" vector files) on Cortex-M3\n");
     return st.failed == 0 && st.checked > 0 ? 0 : 1;
 }

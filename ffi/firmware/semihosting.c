@@ -12,15 +12,28 @@ static int sh_call(int op, const void *arg) {
 
 void sh_puts(const char *s) { sh_call(SYS_WRITE0, s); }
 
-void sh_put_u64(uint64_t n) {
-    char buf[21];
-    int i = 20;
+void sh_put_u32(uint32_t n) {
+    char buf[11];
+    int i = 10;
     buf[i] = '\0';
     do {
         buf[--i] = (char)('0' + (int)(n % 10u));
         n /= 10u;
     } while (n != 0u);
     sh_puts(&buf[i]);
+}
+
+void sh_put_hex64(uint64_t n) {
+    static const char digits[] = "0123456789abcdef";
+    char buf[19];
+    int i;
+    buf[0] = '0';
+    buf[1] = 'x';
+    for (i = 0; i < 16; i++) {
+        buf[2 + i] = digits[(n >> (60 - 4 * i)) & 0xFu];
+    }
+    buf[18] = '\0';
+    sh_puts(buf);
 }
 
 void sh_exit(int ok) {

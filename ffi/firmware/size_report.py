@@ -4,7 +4,10 @@ linked firmware: the Rust code (core + the thin C layer, one LTO object) and the
 helpers it pulled in (memcpy and friends, which a firmware has anyway, and the rest: 64-bit
 division). As in arm-none-eabi-size, text is code plus read-only data.
 
-usage: size_report.py LABEL MAP_FILE
+usage: size_report.py LABEL MAP_FILE [GOAL_BYTES]
+
+With a goal, compares the library's text without the mem* helpers (every firmware has those) with
+it and says whether the goal is met. It never fails: goals are reported, not asserted.
 """
 import re
 import sys
@@ -65,10 +68,14 @@ def main(label, map_path):
     print("  largest core+ffi symbols (bytes):")
     for name, size in sorted(biggest.items(), key=lambda kv: -kv[1])[:8]:
         print(f"    {size:>6}  {name[:90]}")
-    return whole
+    return whole - totals["builtins: mem*"]["code"]
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    main(*sys.argv[1:])
+    measured = main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) == 4:
+        goal = int(sys.argv[3])
+        verdict = "met" if measured <= goal else f"NOT met, over by {measured - goal} bytes"
+        print(f"  goal <= {goal} bytes (library text without mem*): {measured} bytes, {verdict}")
