@@ -3,6 +3,13 @@
 use crate::policy::{Jitter, Policy};
 use crate::rng::SpecRng;
 
+/// `level · spread_per_mille / 1000` exactly, in 32-bit steps (`spread_per_mille ≤ 1000` and
+/// `level < 2^31`, so neither product overflows): no 64-bit division on small cores.
+#[inline]
+fn spread_ms(level: u32, spread_per_mille: u32) -> u32 {
+    (level / 1000) * spread_per_mille + (level % 1000) * spread_per_mille / 1000
+}
+
 /// Retry `n`'s delay and the level for retry `n + 1`.
 ///
 /// `level` is `base_n` for every strategy but decorrelated, where it is the previous delay. Each
@@ -20,7 +27,7 @@ pub(crate) fn delay_and_next_level(policy: &Policy, level: u32, rng: &mut SpecRn
             half.saturating_add(rng.uniform(level - half))
         }
         Jitter::Proportional { spread_per_mille } => {
-            let spread = (level as u64 * spread_per_mille as u64 / 1000) as u32;
+            let spread = spread_ms(level, spread_per_mille);
             let low = level.saturating_sub(spread);
             low.saturating_add(rng.uniform(spread.saturating_mul(2)))
                 .min(cap)
@@ -54,7 +61,7 @@ pub fn jitter_bounds(policy: &Policy, level: u32) -> (u32, u32) {
         Jitter::Full => (0, level),
         Jitter::Equal => (level / 2, level),
         Jitter::Proportional { spread_per_mille } => {
-            let spread = (level as u64 * spread_per_mille as u64 / 1000) as u32;
+            let spread = spread_ms(level, spread_per_mille);
             (
                 level.saturating_sub(spread).min(cap),
                 level.saturating_add(spread).min(cap),

@@ -519,13 +519,22 @@ impl Policy {
     #[inline]
     pub(crate) fn grow(&self, level: u32) -> u32 {
         let cap = self.max_backoff_ms;
-        if self.multiplier_den == 1 {
-            // The common ×2 case avoids a 64-bit division.
-            return (level as u64 * self.multiplier_num as u64).min(cap as u64) as u32;
+        let (num, den) = (self.multiplier_num, self.multiplier_den);
+        if den == 1 {
+            return level.checked_mul(num).map_or(cap, |next| next.min(cap));
         }
-        match (level as u64 * self.multiplier_num as u64).checked_div(self.multiplier_den as u64) {
-            Some(next) => next.min(cap as u64) as u32,
-            None => cap,
+        // level·num/den in 32-bit steps, exactly: with level = q·den + r it is q·num + r·num/den, and
+        // r·num < den·num ≤ 10^9. A 64-bit product would pull a 1 KiB 64-bit division helper into
+        // firmware for cores without one.
+        let (Some(q), Some(r)) = (level.checked_div(den), level.checked_rem(den)) else {
+            return cap;
+        };
+        match (
+            q.checked_mul(num),
+            r.checked_mul(num).and_then(|x| x.checked_div(den)),
+        ) {
+            (Some(whole), Some(part)) => whole.saturating_add(part).min(cap),
+            _ => cap,
         }
     }
 

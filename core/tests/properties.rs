@@ -186,6 +186,17 @@ proptest! {
     }
 
     #[test]
+    fn growth_is_the_exact_rounded_down_product(p in policy(), n in 0u32..64) {
+        // SPEC.md §4.2 grow(L) = min(cap, L · num / den) with a 64-bit product, whatever arithmetic
+        // the crate uses inside.
+        let (num, den) = p.multiplier();
+        let level = p.base_delay_ms(n);
+        let expected = (level as u64 * num as u64 / den as u64).min(p.max_backoff_ms() as u64) as u32;
+        let next = p.base_delay_ms(n + 1);
+        prop_assert_eq!(next, expected);
+    }
+
+    #[test]
     fn a_hint_is_a_clamped_lower_bound_and_changes_nothing_later(
         p in policy(), seed in any::<u64>(), hint in any::<u32>(), at in 0u32..10,
     ) {
