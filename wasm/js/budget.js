@@ -1,22 +1,18 @@
 // A retry budget shared by every request to one server (gRFC A6 throttling or the AWS quota).
-import { BudgetState } from '../pkg/seeded_backoff.js';
+import * as glue from '../pkg/seeded_backoff.js';
 import { int, keys, milli, oneOf, U32_MAX } from './check.js';
+import { budgetId, budgetIds } from './budget-id.js';
 import { ensure } from './wasm.js';
 
 const KINDS = ['error', 'timeout'];
 const AWS = ['capacity', 'retryCost', 'timeoutCost', 'noRetryIncrement'];
 const GRPC = ['maxTokens', 'tokenRatio'];
 const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
-const states = new WeakMap();
+// A budget the program forgot to free is freed when it is garbage collected.
+const finalizer = new FinalizationRegistry((id) => glue.budgetFree(id));
 
 function isTimeout(kind) {
   return kind !== undefined && oneOf('kind', kind, KINDS) === 1;
-}
-
-export function budgetState(budget) {
-  const s = states.get(budget);
-  if (!s) throw new Error('this RetryBudget was freed');
-  return s;
 }
 
 export class RetryBudget {
@@ -28,12 +24,12 @@ export class RetryBudget {
         throw new TypeError(`${k} applies only to mode '${grpc ? 'aws_quota' : 'grpc'}'`);
       }
     }
-    let state;
+    let id;
     if (grpc) {
       const t = int('maxTokens', options.maxTokens, 1, 1000);
       const r = milli('tokenRatio', options.tokenRatio, '0.001..=maxTokens');
       ensure();
-      state = BudgetState.grpc(t, r);
+      id = glue.budgetGrpc(t, r);
     } else {
       let present = 0;
       const v = AWS.map((k, bit) => {
@@ -42,26 +38,29 @@ export class RetryBudget {
         return int(k, options[k], 0, U32_MAX);
       });
       ensure();
-      state = BudgetState.awsQuota(present, ...v);
+      id = glue.budgetAwsQuota(present, ...v);
     }
-    states.set(this, state);
+    budgetIds.set(this, id);
+    finalizer.register(this, id, this);
   }
 
   recordFailure(kind) {
-    budgetState(this).recordFailure(isTimeout(kind));
+    const timeout = isTimeout(kind);
+    glue.budgetRecordFailure(budgetId(this), timeout);
   }
 
   tryAcquire(kind) {
-    return budgetState(this).tryAcquire(isTimeout(kind));
+    const timeout = isTimeout(kind);
+    return glue.budgetTryAcquire(budgetId(this), timeout);
   }
 
   recordSuccess(retriedKind) {
     const code = retriedKind === undefined ? 0 : oneOf('retriedKind', retriedKind, KINDS) + 1;
-    budgetState(this).recordSuccess(code);
+    glue.budgetRecordSuccess(budgetId(this), code);
   }
 
   get tokensMilli() {
-    return budgetState(this).tokensMilli();
+    return glue.budgetTokensMilli(budgetId(this));
   }
 
   get tokens() {
@@ -69,8 +68,11 @@ export class RetryBudget {
   }
 
   free() {
-    states.get(this)?.free();
-    states.delete(this);
+    const id = budgetIds.get(this);
+    if (id === undefined) return;
+    budgetIds.delete(this);
+    finalizer.unregister(this);
+    glue.budgetFree(id);
   }
 
   [dispose]() {

@@ -4,12 +4,7 @@
 export const U32_MAX = 4294967295;
 export const MAX_DELAY_MS = 2147483647;
 
-function show(v) {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'bigint') return `${v}n`;
-  if (typeof v === 'symbol') return v.toString();
-  return Array.isArray(v) ? 'an array' : String(v);
-}
+const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : String(v));
 
 export function fail(Err, name, rule, v) {
   throw new Err(`${name} must be ${rule}, got ${show(v)}`);
@@ -78,4 +73,10 @@ export function bool(name, v) {
 export function fn(name, v) {
   if (typeof v !== 'function') fail(TypeError, name, 'a function', v);
   return v;
+}
+
+/** An error of class `Err` from the core's `"name message"`, with `code` = name. */
+export function coded(Err, text) {
+  const i = text.indexOf(' ');
+  return Object.assign(new Err(text.slice(i + 1)), { code: text.slice(0, i) });
 }

@@ -1,9 +1,11 @@
 // Retry-After and status classes, answered by the core.
 import * as glue from '../pkg/seeded_backoff.js';
-import { int, U32_MAX } from './check.js';
+import { coded, int, U32_MAX } from './check.js';
 import { ensure } from './wasm.js';
 
 const encoder = new TextEncoder();
+// The core's classes by the binding's class code.
+const CLASSES = ['success', 'retry', 'do_not_retry', 'invalid'];
 
 /** Milliseconds to wait from `nowMs` (a Unix time in ms) for a `Retry-After` value. */
 export function parseRetryAfter(value, nowMs = Date.now()) {
@@ -13,7 +15,9 @@ export function parseRetryAfter(value, nowMs = Date.now()) {
   int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER);
   ensure();
   const bytes = typeof value === 'string' ? encoder.encode(value) : value;
-  return glue.parseRetryAfterBytes(bytes, Math.floor(nowMs / 1000));
+  const ms = glue.parseRetryAfterBytes(bytes, Math.floor(nowMs / 1000));
+  if (ms < 0) throw coded(SyntaxError, glue.retryAfterError(-ms - 1));
+  return ms;
 }
 
 // Statuses and codes are unsigned in the core; SPEC §7 has a binding treat any other integer as
@@ -31,12 +35,12 @@ export function isRetryableStatus(status) {
 
 /** `'success'`, `'retry'`, `'do_not_retry'` or `'invalid'` for an HTTP status. */
 export function classifyStatus(status) {
-  return code('status', status) ? glue.classifyHttp(status) : 'invalid';
+  return CLASSES[code('status', status) ? glue.classifyHttp(status) : 3];
 }
 
 /** The same classes for a gRPC status code. */
 export function classifyGrpcCode(grpcCode) {
-  return code('code', grpcCode) ? glue.classifyGrpc(grpcCode) : 'invalid';
+  return CLASSES[code('code', grpcCode) ? glue.classifyGrpc(grpcCode) : 3];
 }
 
 /** The wasm heap's size in bytes (it only grows; a steady value under load means no leak). */

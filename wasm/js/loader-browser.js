@@ -1,4 +1,4 @@
 // Browsers have no synchronous way to get the wasm bytes: `init()` fetches them instead.
-export function loadSync() {
-  return undefined;
+export function tryLoadSync() {
+  return false;
 }

@@ -1,7 +1,9 @@
 // Node (CommonJS): the wasm file sits next to this bundle.
-const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { initSync } from '../pkg/seeded_backoff.js';
 
-export function loadSync() {
-  return readFileSync(join(__dirname, 'seeded_backoff_bg.wasm'));
+export function tryLoadSync() {
+  initSync({ module: readFileSync(join(__dirname, 'seeded_backoff_bg.wasm')) });
+  return true;
 }

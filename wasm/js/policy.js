@@ -1,6 +1,6 @@
 // Backoff options to the core's policy fields. Only types and the static ranges are checked here;
 // the core applies the preset and checks the cross-field rules (e.g. maxBackoffMs >= initialMs).
-import { int, keys, milli, MAX_DELAY_MS, oneOf, U32_MAX } from './check.js';
+import { int, keys, milli, MAX_DELAY_MS, oneOf, u64, U32_MAX } from './check.js';
 
 const PRESETS = ['google', 'google_64s', 'aws_standard', 'grpc'];
 const JITTERS = ['none', 'google', 'full', 'equal', 'decorrelated', 'proportional'];
@@ -42,3 +42,11 @@ export function policyFields(options, name = 'options') {
   });
   return out;
 }
+
+/** The seed as u32 halves; omitted, a random one (never a constant: equal seeds retry in step). */
+export function seedHalves(seed) {
+  return seed === undefined ? crypto.getRandomValues(new Uint32Array(2)) : u64('seed', seed);
+}
+
+/** The core's give-up reasons by code (1–4). */
+export const GIVE_UP = [null, 'max_retries', 'deadline', 'budget', 'server_stop'];

@@ -1,10 +1,11 @@
 // npm run build: Rust core + bindings -> wasm (wasm-release profile) -> wasm-bindgen glue
 // (wasm-bindgen CLI, same version as the crate) -> wasm-opt -Oz (npm binaryen) -> three bundles of the JS API:
-//   dist/index.js   ESM for browsers and bundlers (`await init()` fetches the wasm)
+//   dist/index.js   ESM for browsers and bundlers (`await init()` fetches the wasm): the modules
+//                   of js/ as they are, so that a bundler drops the ones a program does not use
 //   dist/node.mjs   ESM for Node, loads the wasm synchronously on first use
 //   dist/node.cjs   CommonJS for Node, the same
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -46,8 +47,14 @@ const loaderPlugin = (file) => ({
 });
 const common = { entryPoints: [join(wasmDir, 'js', 'index.js')], bundle: true, target: 'es2022',
   logLevel: 'warning', legalComments: 'none' };
-await esbuild.build({ ...common, outfile: join(dist, 'index.js'), format: 'esm',
-  platform: 'neutral', plugins: [loaderPlugin('loader-browser.js')] });
+// Browser/bundler build: js/*.js flat in dist/, the glue next to them, loader.js the browser one.
+for (const name of readdirSync(join(wasmDir, 'js'))) {
+  if (name.startsWith('loader-')) continue;
+  const text = readFileSync(join(wasmDir, 'js', name), 'utf8').replaceAll("'../pkg/seeded_backoff.js'", "'./seeded_backoff.js'");
+  writeFileSync(join(dist, name), text);
+}
+copyFileSync(join(wasmDir, 'js', 'loader-browser.js'), join(dist, 'loader.js'));
+copyFileSync(join(pkg, 'seeded_backoff.js'), join(dist, 'seeded_backoff.js'));
 await esbuild.build({ ...common, outfile: join(dist, 'node.mjs'), format: 'esm', platform: 'node',
   plugins: [loaderPlugin('loader-node-esm.js')] });
 await esbuild.build({ ...common, outfile: join(dist, 'node.cjs'), format: 'cjs', platform: 'node',

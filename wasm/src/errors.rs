@@ -1,6 +1,10 @@
-//! JS error objects for the core's typed errors: the message names the JS option or the rule, and
-//! `code` carries the core's snake_case name where there is one.
+//! Errors for JS. Option errors become a `RangeError` here, with a message naming the JS option.
+//! Header and snapshot errors cross as numbers instead (an index into the core's error kinds, see
+//! [`PARSE_ERRORS`] and [`SNAPSHOT_ERRORS`]), and the JS wrapper builds the error object with the
+//! text of [`crate::headers::retry_after_error`] or [`crate::backoff::snapshot_error`]: one JS
+//! import fewer in the glue that every bundle carries.
 
+use seeded_backoff::{ParseError, SnapshotError};
 use wasm_bindgen::prelude::*;
 
 use crate::options::OptionError;
@@ -11,31 +15,57 @@ extern "C" {
     type JsRangeError;
     #[wasm_bindgen(constructor, js_class = "RangeError")]
     fn new(message: &str) -> JsRangeError;
-    #[wasm_bindgen(js_name = SyntaxError)]
-    type JsSyntaxError;
-    #[wasm_bindgen(constructor, js_class = "SyntaxError")]
-    fn new(message: &str) -> JsSyntaxError;
-    #[wasm_bindgen(js_namespace = Reflect)]
-    fn set(target: &JsValue, key: &str, value: &str);
 }
 
 impl From<OptionError> for JsValue {
     fn from(e: OptionError) -> JsValue {
-        JsRangeError::new(e.0).into()
+        range_error(e.0)
     }
 }
 
-/// A `RangeError` with the given message and `code`.
-pub fn range_error(message: &str, code: &str) -> JsValue {
-    with_code(JsRangeError::new(message).into(), code)
+/// A JS `RangeError` with the given message.
+pub fn range_error(message: &str) -> JsValue {
+    JsRangeError::new(message).into()
 }
 
-/// A `SyntaxError` (a value that does not parse) with the given message and `code`.
-pub fn syntax_error(message: &str, code: &str) -> JsValue {
-    with_code(JsSyntaxError::new(message).into(), code)
+/// The core's `Retry-After` errors, by the number that crosses to JS.
+pub const PARSE_ERRORS: [ParseError; 10] = [
+    ParseError::Empty,
+    ParseError::Negative,
+    ParseError::InvalidFormat,
+    ParseError::BadDayName,
+    ParseError::BadMonth,
+    ParseError::BadDay,
+    ParseError::BadHour,
+    ParseError::BadMinute,
+    ParseError::BadSecond,
+    ParseError::BadYear,
+];
+
+/// The core's snapshot errors, by the number that crosses to JS.
+pub const SNAPSHOT_ERRORS: [SnapshotError; 6] = [
+    SnapshotError::WrongLength,
+    SnapshotError::UnknownVersion,
+    SnapshotError::BadChecksum,
+    SnapshotError::PolicyMismatch,
+    SnapshotError::ZeroRngState,
+    SnapshotError::InvalidState,
+];
+
+/// The number for an error: its index in `all` (the last index for a kind the table lacks).
+pub fn index_of<E: PartialEq>(all: &[E], e: &E) -> u32 {
+    let i = all
+        .iter()
+        .position(|x| x == e)
+        .unwrap_or(all.len().saturating_sub(1));
+    u32::try_from(i).unwrap_or(0)
 }
 
-fn with_code(err: JsValue, code: &str) -> JsValue {
-    set(&err, "code", code);
-    err
+/// `"name message"` for JS to split into an error's `code` and message.
+pub fn name_and_message(name: &str, message: &str) -> String {
+    let mut text = String::with_capacity(name.len() + 1 + message.len());
+    text.push_str(name);
+    text.push(' ');
+    text.push_str(message);
+    text
 }

@@ -1,28 +1,52 @@
 //! Server hints and status classes: header bytes and numbers in, the core's answers out.
 
+use seeded_backoff::{Classification, ParseError};
 use wasm_bindgen::prelude::*;
 
-use crate::errors::syntax_error;
+use crate::errors::{index_of, name_and_message, PARSE_ERRORS};
 
-/// `Retry-After` in ms from `now_unix_s` (SPEC.md §8.1); a value that does not parse throws a
-/// `SyntaxError` whose `code` is the core's error name.
+/// `Retry-After` in ms from `now_unix_s` (SPEC.md §8.1), or, for a value that does not parse,
+/// `-(1 + i)` where `i` indexes [`PARSE_ERRORS`].
 #[wasm_bindgen(js_name = parseRetryAfterBytes)]
-pub fn parse_retry_after(value: &[u8], now_unix_s: f64) -> Result<u32, JsValue> {
-    // The wrapper passes a non-negative integer; `as` saturates anything else instead of wrapping.
-    seeded_backoff::parse_retry_after(value, now_unix_s as u64)
-        .map_err(|e| syntax_error(e.message(), e.name()))
+pub fn parse_retry_after(value: &[u8], now_unix_s: f64) -> f64 {
+    // The wrapper passes a non-negative number; `as` saturates anything else instead of wrapping.
+    match seeded_backoff::parse_retry_after(value, now_unix_s as u64) {
+        Ok(ms) => f64::from(ms),
+        Err(e) => -1.0 - f64::from(index_of(&PARSE_ERRORS, &e)),
+    }
 }
 
-/// The HTTP status class name (SPEC.md §7).
+/// `"name message"` of the `Retry-After` error with index `i`.
+#[wasm_bindgen(js_name = retryAfterError)]
+pub fn retry_after_error(i: u32) -> String {
+    let e = PARSE_ERRORS
+        .get(i as usize)
+        .copied()
+        .unwrap_or(ParseError::InvalidFormat);
+    name_and_message(e.name(), e.message())
+}
+
+/// A class as a number for JS: 0 success, 1 retry, 2 do_not_retry, 3 invalid (the order of
+/// `CLASSES` in `js/headers.js`).
+fn class_code(c: Classification) -> u32 {
+    match c {
+        Classification::Success => 0,
+        Classification::Retry => 1,
+        Classification::DoNotRetry => 2,
+        _ => 3,
+    }
+}
+
+/// The HTTP status class (SPEC.md §7), as a class code.
 #[wasm_bindgen(js_name = classifyHttp)]
-pub fn classify_http(status: u32) -> String {
-    seeded_backoff::classify_http(status).name().into()
+pub fn classify_http(status: u32) -> u32 {
+    class_code(seeded_backoff::classify_http(status))
 }
 
-/// The gRPC status code class name (SPEC.md §7).
+/// The gRPC status code class (SPEC.md §7), as a class code.
 #[wasm_bindgen(js_name = classifyGrpc)]
-pub fn classify_grpc(code: u32) -> String {
-    seeded_backoff::classify_grpc(code).name().into()
+pub fn classify_grpc(code: u32) -> u32 {
+    class_code(seeded_backoff::classify_grpc(code))
 }
 
 /// Whether an HTTP status is worth retrying (429 and 5xx).

@@ -19,9 +19,8 @@
 
 pub mod backoff;
 pub mod budget;
-mod errors;
+pub mod errors;
 pub mod headers;
 pub mod options;
 
 pub use backoff::BackoffState;
-pub use budget::BudgetState;

@@ -2,10 +2,16 @@
 //! policies, seed halves, the i32 step encoding, snapshots and budgets, and the JS error objects.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{RangeError, Reflect, SyntaxError};
+use js_sys::RangeError;
 use seeded_backoff::{Backoff, Policy, ServerHint, Step};
+use seeded_backoff_wasm::backoff::{
+    backoff_reset, backoff_restore, backoff_snapshot, snapshot_error,
+};
+use seeded_backoff_wasm::budget::{
+    budget_aws_quota, budget_free, budget_grpc, budget_tokens_milli, budget_try_acquire,
+};
 use seeded_backoff_wasm::options::field;
-use seeded_backoff_wasm::{headers, BackoffState, BudgetState};
+use seeded_backoff_wasm::{headers, BackoffState};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -36,13 +42,6 @@ fn preset(preset: u32, seed: u64) -> BackoffState {
     state(preset, 0, [0; 10], seed).unwrap()
 }
 
-fn code(err: &JsValue) -> String {
-    Reflect::get(err, &"code".into())
-        .unwrap()
-        .as_string()
-        .unwrap_or_default()
-}
-
 fn message(err: &JsValue) -> String {
     err.dyn_ref::<js_sys::Error>().unwrap().message().into()
 }
@@ -68,10 +67,11 @@ fn give_up_is_minus_its_code() {
     let mut b = state(0, field::MAX_RETRIES, [0, 0, 0, 1, 0, 0, 0, 0, 0, 0], 3).unwrap();
     assert!(b.next_delay() >= 1000);
     assert_eq!(b.next_delay(), -1);
-    assert_eq!(b.give_up_reason().as_deref(), Some("max_retries"));
-    b.reset();
-    assert_eq!(b.step(2, 0, false, 0, 0), -4);
-    assert_eq!(b.give_up_reason().as_deref(), Some("server_stop"));
+    assert_eq!(b.give_up_code(), 1);
+    backoff_reset(&mut b);
+    assert_eq!(b.give_up_code(), 0);
+    assert_eq!(b.step(2, 0, false, 0, 0, 0, false), -4);
+    assert_eq!(b.give_up_code(), 4);
 }
 
 #[wasm_bindgen_test]
@@ -81,7 +81,7 @@ fn hints_and_elapsed_reach_the_core() {
     let mut bound = preset(GOOGLE, 5);
     let core_step = core.next_delay_with_hint(&policy, ServerHint::RetryAfterMs(20_000));
     assert_eq!(core_step.delay_ms(), Some(20_000));
-    assert_eq!(bound.step(1, 20_000, false, 0, 0), 20_000);
+    assert_eq!(bound.step(1, 20_000, false, 0, 0, 0, false), 20_000);
     // elapsed u64::MAX as halves saturates in the core, as the vectors' t18446744073709551615.
     let mut deadline = state(
         0,
@@ -90,7 +90,7 @@ fn hints_and_elapsed_reach_the_core() {
         1,
     )
     .unwrap();
-    assert_eq!(deadline.step(0, 0, true, u32::MAX, u32::MAX), -2);
+    assert_eq!(deadline.step(0, 0, true, u32::MAX, u32::MAX, 0, false), -2);
 }
 
 #[wasm_bindgen_test]
@@ -144,58 +144,78 @@ fn multiplier_milli_is_the_cores_fraction() {
         9,
     )
     .unwrap();
-    assert_eq!(grpc.snapshot(), custom.snapshot());
+    assert_eq!(backoff_snapshot(&grpc), backoff_snapshot(&custom));
 }
 
 #[wasm_bindgen_test]
-fn snapshots_round_trip_and_errors_carry_the_cores_name() {
+fn snapshots_round_trip_and_errors_cross_as_the_cores_kind() {
     let mut live = preset(GOOGLE, 77);
     live.next_delay();
-    let bytes = live.snapshot();
+    let bytes = backoff_snapshot(&live);
     assert_eq!(bytes.len(), 40);
-    let restore =
-        |bytes: &[u8], p: u32| BackoffState::restore(p, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, bytes);
+    let restore = |bytes: &[u8], p: u32| backoff_restore(p, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, bytes);
     let mut resumed = restore(&bytes, GOOGLE).unwrap();
     assert_eq!(resumed.next_delay(), live.next_delay());
-    let err = restore(&bytes, GRPC).err().unwrap();
-    assert!(err.is_instance_of::<RangeError>());
-    assert_eq!(code(&err), "policy_mismatch");
+    let name = |err: JsValue| {
+        let text = snapshot_error(err.as_f64().unwrap() as u32);
+        text.split(' ').next().unwrap().to_string()
+    };
+    assert_eq!(
+        name(restore(&bytes, GRPC).err().unwrap()),
+        "policy_mismatch"
+    );
     let mut damaged = bytes.clone();
     damaged[25] ^= 0x40;
     assert_eq!(
-        code(&restore(&damaged, GOOGLE).err().unwrap()),
+        name(restore(&damaged, GOOGLE).err().unwrap()),
         "bad_checksum"
     );
     assert_eq!(
-        code(&restore(&bytes[..39], GOOGLE).err().unwrap()),
+        name(restore(&bytes[..39], GOOGLE).err().unwrap()),
         "wrong_length"
     );
+    // A bad policy is still a RangeError naming the option, before the bytes are looked at.
+    let err = backoff_restore(0, field::INITIAL_MS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, &bytes)
+        .err()
+        .unwrap();
+    assert!(err.is_instance_of::<RangeError>());
 }
 
 #[wasm_bindgen_test]
-fn budgets_and_budget_errors() {
-    let budget = BudgetState::grpc(4, 500).unwrap();
+fn budgets_by_id() {
+    let budget = budget_grpc(4, 500).unwrap();
     let mut b = preset(GOOGLE, 1);
-    assert!(b.step_with_budget(0, 0, false, 0, 0, &budget, false) > 0);
-    assert_eq!(budget.tokens_milli(), 3000);
-    assert_eq!(b.step_with_budget(0, 0, false, 0, 0, &budget, false), -3);
-    let err = BudgetState::grpc(0, 1).err().unwrap();
+    assert!(b.step(0, 0, false, 0, 0, budget, false) > 0);
+    assert_eq!(budget_tokens_milli(budget), 3000);
+    assert_eq!(b.step(0, 0, false, 0, 0, budget, false), -3);
+    let err = budget_grpc(0, 1).err().unwrap();
     assert!(err.is_instance_of::<RangeError>());
     assert!(message(&err).starts_with("maxTokens"));
     // Absent AWS fields are the SDK defaults; a timeout costs 10 tokens.
-    let aws = BudgetState::aws_quota(0, 0, 0, 0, 0).unwrap();
-    assert!(aws.try_acquire(true));
-    assert_eq!(aws.tokens_milli(), 490_000);
-    assert!(BudgetState::aws_quota(1, 0, 0, 0, 0).is_err());
+    let aws = budget_aws_quota(0, 0, 0, 0, 0).unwrap();
+    assert!(budget_try_acquire(aws, true));
+    assert_eq!(budget_tokens_milli(aws), 490_000);
+    assert!(budget_aws_quota(1, 0, 0, 0, 0).is_err());
+    // A freed id is no budget: its slot is reused by the next one.
+    budget_free(budget);
+    assert_eq!(budget_tokens_milli(budget), 0);
+    assert!(!budget_try_acquire(budget, false));
+    let again = budget_grpc(10, 100).unwrap();
+    assert_eq!(again, budget);
+    assert_eq!(budget_tokens_milli(again), 10_000);
 }
 
 #[wasm_bindgen_test]
-fn header_errors_are_syntax_errors() {
-    assert_eq!(headers::parse_retry_after(b"120", 0.0).unwrap(), 120_000);
-    let err = headers::parse_retry_after(b"Sun, 30 Feb 2025 00:00:00 GMT", 0.0).unwrap_err();
-    assert!(err.is_instance_of::<SyntaxError>());
-    assert_eq!(code(&err), "bad_day");
-    assert_eq!(headers::classify_http(503), "retry");
-    assert_eq!(headers::classify_grpc(14), "retry");
+fn header_errors_cross_as_the_cores_kind() {
+    assert_eq!(headers::parse_retry_after(b"120", 0.0), 120_000.0);
+    let code = headers::parse_retry_after(b"Sun, 30 Feb 2025 00:00:00 GMT", 0.0);
+    assert!(code < 0.0);
+    let text = headers::retry_after_error((-code - 1.0) as u32);
+    assert_eq!(text, "bad_day HTTP-date day must be within the month");
+    assert_eq!(headers::classify_http(503), 1);
+    assert_eq!(headers::classify_grpc(14), 1);
+    assert_eq!(headers::classify_http(200), 0);
+    assert_eq!(headers::classify_http(404), 2);
+    assert_eq!(headers::classify_http(99), 3);
     assert!(headers::memory_bytes() >= 65536.0);
 }
