@@ -43,7 +43,10 @@ fn drive(jitter: Jitter, steps: u32, seed: u64) {
     let mut at_cap = 0u64;
     for i in 0..steps {
         let level = b.to_raw().level;
-        assert!((1000..=MAX_DELAY_MS).contains(&level), "{jitter:?} step {i}: level {level}");
+        assert!(
+            (1000..=MAX_DELAY_MS).contains(&level),
+            "{jitter:?} step {i}: level {level}"
+        );
         let (lo, hi) = jitter_bounds(&policy, level);
         let hinted = i % 97 == 0;
         let step = if hinted {
@@ -54,7 +57,10 @@ fn drive(jitter: Jitter, steps: u32, seed: u64) {
         let Step::Retry { delay_ms, retry } = step else {
             panic!("{jitter:?} step {i}: gave up early: {step:?}");
         };
-        assert_eq!(retry, i, "{jitter:?}: the retry index must count up without wrapping");
+        assert_eq!(
+            retry, i,
+            "{jitter:?}: the retry index must count up without wrapping"
+        );
         if hinted {
             // The hint is clamped to max_hint_ms and is a lower bound on the jittered delay.
             let h = MAX_DELAY_MS / 2;
@@ -73,7 +79,11 @@ fn drive(jitter: Jitter, steps: u32, seed: u64) {
         assert!(delay_ms <= MAX_DELAY_MS);
         at_cap += (delay_ms == MAX_DELAY_MS) as u64;
         elapsed = (elapsed + delay_ms as u64).min(u32::MAX as u64);
-        assert_eq!(b.elapsed_ms() as u64, elapsed, "elapsed must saturate, not wrap");
+        assert_eq!(
+            b.elapsed_ms() as u64,
+            elapsed,
+            "elapsed must saturate, not wrap"
+        );
         assert_eq!(b.retries(), i + 1);
     }
     // Exactly max_retries retries, then the right reason, forever.
@@ -86,7 +96,10 @@ fn drive(jitter: Jitter, steps: u32, seed: u64) {
     assert_eq!(b.retries(), steps);
     if matches!(jitter, Jitter::None | Jitter::Google { .. }) && steps > 100 {
         // These lose their jitter at the cap: nearly every delay is exactly the cap.
-        assert!(at_cap > steps as u64 / 2, "{jitter:?}: only {at_cap} delays at the cap");
+        assert!(
+            at_cap > steps as u64 / 2,
+            "{jitter:?}: only {at_cap} delays at the cap"
+        );
     }
     // The deepest retry number still answers within bounds, then gives up for the right reason.
     let deep = policy.to_builder().max_retries(u32::MAX).build().unwrap();
@@ -140,7 +153,13 @@ fn long_time_budget_ends_with_deadline() {
         .unwrap();
     let mut b = Backoff::new(&policy, 1);
     for i in 0..quick_steps() {
-        assert_eq!(b.next_delay(&policy), Step::Retry { delay_ms: 1, retry: i });
+        assert_eq!(
+            b.next_delay(&policy),
+            Step::Retry {
+                delay_ms: 1,
+                retry: i
+            }
+        );
     }
     assert_eq!(b.next_delay(&policy), Step::GiveUp(GiveUpReason::Deadline));
     assert_eq!(b.elapsed_ms(), quick_steps());
@@ -267,7 +286,10 @@ fn atomic_aws_budget_loses_no_update() {
         }
     });
     let left = budget.tokens_milli() as u64;
-    assert_eq!(left + spent.load(Ordering::Relaxed), config.max_milli() as u64);
+    assert_eq!(
+        left + spent.load(Ordering::Relaxed),
+        config.max_milli() as u64
+    );
     if !cfg!(miri) {
         // 4 · 400 000 acquisitions want far more than 10^9 milli-tokens: the bucket ran dry.
         assert!(left < 7_000, "{left} milli-tokens left");
