@@ -44,7 +44,9 @@ export class Backoff {
   }
 
   nextDelay(input) {
-    const s = this.#state();
+    // The hot path: checked inline rather than through #state().
+    const s = this.#s;
+    if (!s) this.#state();
     const d = input === undefined ? s.nextDelay() : step(s, input);
     return d < 0 ? null : d;
   }

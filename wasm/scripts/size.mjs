@@ -13,8 +13,16 @@ const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
 
 const wasm = readFileSync(join(wasmDir, 'dist', 'seeded_backoff_bg.wasm'));
-const glue = readFileSync(join(wasmDir, 'dist', 'index.js'));
-const glueMin = (await esbuild.transform(glue, { minify: true, format: 'esm' })).code;
+const bundle = async (contents) => {
+  const out = await esbuild.build({
+    stdin: { contents, resolveDir: wasmDir, sourcefile: 'usage.js' },
+    bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false,
+    logLevel: 'warning',
+  });
+  return out.outputFiles[0].contents;
+};
+// (a): the whole API, so nothing is tree-shaken away.
+const glueMin = await bundle("export * from 'seeded-backoff';");
 
 const usage = `
 import { retry } from 'seeded-backoff';
@@ -24,22 +32,20 @@ const res = await retry(({ signal }) => fetch('/api/items', { signal }), {
 });
 console.log(await res.json());
 `;
-const out = await esbuild.build({
-  stdin: { contents: usage, resolveDir: wasmDir, sourcefile: 'usage.js' },
-  bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false,
-  logLevel: 'warning',
-});
-const bundle = out.outputFiles[0].contents;
+const usageMin = await bundle(usage);
 
 const rows = [
   ['(a) wasm', wasm.length, gz(wasm)],
-  ['(a) JS: glue + API (dist/index.js, minified)', glueMin.length, gz(glueMin)],
+  ['(a) JS: glue + whole API, esbuild --minify', glueMin.length, gz(glueMin)],
   ['(a) total', wasm.length + glueMin.length, gz(wasm) + gz(glueMin)],
-  ['(b) retry() usage, esbuild --minify', bundle.length, gz(bundle)],
+  ['(b) retry() usage, esbuild --minify', usageMin.length, gz(usageMin)],
+  ['(b) + the wasm it fetches', usageMin.length + wasm.length, gz(usageMin) + gz(wasm)],
 ];
 console.log('size report (bytes):');
-for (const [name, raw, z] of rows) console.log(`  ${name.padEnd(48)} ${String(raw).padStart(7)} raw ${String(z).padStart(7)} gzip`);
-const b = gz(bundle);
+for (const [name, raw, z] of rows) {
+  console.log(`  ${name.padEnd(44)} ${String(raw).padStart(7)} raw ${String(z).padStart(7)} gzip`);
+}
+const b = gz(usageMin);
 if (b > BUDGET_B) {
   console.error(`FAIL: (b) is ${b} B gzipped, above the ${BUDGET_B} B budget`);
   process.exit(1);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The npm package `seeded-backoff` (wasm/): build it, then test the built package.
+#   wasm-bindgen-test (binding layer, in Node) | node:test via import and require (every vector,
+#   bad input, retry against a local HTTP server, abort, memory) | headless Chromium (vectors, fetch
+#   retry, example page screenshot in artifacts/wasm/) | size report (fails above the 3500 B budget)
+#   | nextDelay() benchmark (printed, not asserted).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ ! -x wasm/node_modules/.bin/esbuild ]; then
+  (cd wasm && npm ci --no-audit --no-fund)
+fi
+
+echo "--- npm --prefix wasm run build"
+npm --prefix wasm run build
+
+echo "--- wasm-bindgen-test (Node)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test -p seeded-backoff-wasm --target wasm32-unknown-unknown
+
+echo "--- node:test against the built package (import and require)"
+node --test --test-reporter=spec wasm/test/*.test.mjs wasm/test/*.test.cjs
+
+echo "--- headless Chromium"
+node wasm/test/browser/run.mjs
+
+echo "--- size"
+node wasm/scripts/size.mjs
+
+echo "--- benchmark"
+node wasm/scripts/bench.mjs
