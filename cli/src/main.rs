@@ -1,9 +1,11 @@
 //! `seeded-backoff`: print schedules, regenerate the cross-language test vectors, parse
-//! `Retry-After` values.
+//! `Retry-After` values, simulate retrying clients.
 
 mod ops;
 mod policy_args;
 mod schedule_cmd;
+mod simulate;
+mod simulate_chart;
 mod vectors;
 
 use std::process::ExitCode;
@@ -39,6 +41,8 @@ enum Command {
         #[arg(long, value_parser = policy_args::parse_seed, allow_hyphen_values = true)]
         now: Option<u64>,
     },
+    /// Simulate many clients retrying against one server, per jitter strategy.
+    Simulate(simulate::SimulateArgs),
 }
 
 /// Exit status 2 for bad usage (as clap), 1 for a failed operation.
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Schedule(args) => schedule_cmd::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
         Command::Vectors { out } => vectors::write_all(&out).map_err(|e| (1, e)),
         Command::ParseRetryAfter { value, now } => {
             let now = now.unwrap_or_else(|| {
