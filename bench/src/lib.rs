@@ -1,1 +1,358 @@
-//! Benchmarks (issue 7): filled in by the performance work.
+//! Side-by-side measurements of seeded-backoff and its peer crates (issue 7).
+//!
+//! The benches (`cargo bench -p seeded-backoff-bench`) time one request's schedule of Google's ten
+//! delays for each of the core's six strategies and for each peer, configured here as close to
+//! Google's 1 s / ×2 / 32 s / 10 retries as each allows. This library holds what the benches and
+//! their tests share: the configurations, the `size_of` table and the summary that turns
+//! criterion's saved estimates into nanoseconds per delay and ratios.
+//!
+//! ```
+//! let p = seeded_backoff_bench::core_policy(seeded_backoff::Jitter::Full);
+//! assert_eq!(seeded_backoff_bench::core_schedule(&p, 7).len(), 10);
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use seeded_backoff::{Backoff, Jitter, Policy};
+
+/// Delays per measured schedule: Google's 10 retries. Every figure is divided by this.
+pub const DELAYS_PER_SCHEDULE: u32 = 10;
+
+/// The criterion group every measurement is saved under.
+pub const GROUP: &str = "next_delay";
+
+/// The six strategies, by name, with the parameters the Google preset and gRPC use.
+pub const STRATEGIES: [(&str, Jitter); 6] = [
+    ("none", Jitter::None),
+    ("google", Jitter::Google { jitter_ms: 1000 }),
+    ("full", Jitter::Full),
+    ("equal", Jitter::Equal),
+    ("decorrelated", Jitter::Decorrelated),
+    (
+        "proportional",
+        Jitter::Proportional {
+            spread_per_mille: 200,
+        },
+    ),
+];
+
+/// The peers, by the benchmark id they are saved under.
+pub const PEERS: [&str; 4] = [
+    "peer/exponential-backoff",
+    "peer/backon",
+    "peer/backoff",
+    "peer/retry-policies",
+];
+
+/// Google's shape (1 s, ×2, 32 s, 10 retries) with the given strategy.
+pub fn core_policy(jitter: Jitter) -> Policy {
+    Policy::google()
+        .to_builder()
+        .jitter(jitter)
+        .build()
+        .unwrap_or_else(|e| panic!("bench policy: {}", e.message()))
+}
+
+/// One request's delays under the core, in ms: the work one benchmark iteration does.
+#[inline]
+pub fn core_schedule(policy: &Policy, seed: u64) -> Vec<u32> {
+    let mut backoff = Backoff::new(policy, seed);
+    backoff.delays_ms(policy).collect()
+}
+
+/// backon 1.6: no additive jitter exists; `with_jitter` adds `U[0, 1) · current delay`.
+pub fn backon_builder(seed: u64) -> backon::ExponentialBuilder {
+    backon::ExponentialBuilder::default()
+        .with_min_delay(Duration::from_secs(1))
+        .with_factor(2.0)
+        .with_max_delay(Duration::from_secs(32))
+        .with_max_times(DELAYS_PER_SCHEDULE as usize)
+        .with_jitter()
+        .with_jitter_seed(seed)
+}
+
+/// backoff 0.4: no retry count (callers stop after ten); its jitter is its default ±50 %.
+pub fn backoff_crate() -> backoff::ExponentialBackoff {
+    backoff::ExponentialBackoffBuilder::new()
+        .with_initial_interval(Duration::from_secs(1))
+        .with_multiplier(2.0)
+        .with_max_interval(Duration::from_secs(32))
+        .with_max_elapsed_time(None)
+        .build()
+}
+
+/// exponential-backoff 2.1: counts attempts, so 11 attempts give 10 delays; jitter its default ±30 %.
+pub fn exponential_backoff_crate() -> exponential_backoff::Backoff {
+    exponential_backoff::Backoff::new(
+        DELAYS_PER_SCHEDULE + 1,
+        Duration::from_secs(1),
+        Duration::from_secs(32),
+    )
+}
+
+/// retry-policies 0.5: stateless; each decision draws from the thread's rng and reads the clock.
+pub fn retry_policies_crate() -> retry_policies::policies::ExponentialBackoff {
+    retry_policies::policies::ExponentialBackoff::builder()
+        .retry_bounds(Duration::from_secs(1), Duration::from_secs(32))
+        .jitter(retry_policies::Jitter::Bounded)
+        .base(2)
+        .build_with_max_retries(DELAYS_PER_SCHEDULE)
+}
+
+/// One schedule from each peer, as the benches compute it (delays in ms).
+pub fn backon_schedule(builder: &backon::ExponentialBuilder) -> Vec<u64> {
+    use backon::BackoffBuilder;
+    builder.build().map(|d| d.as_millis() as u64).collect()
+}
+
+/// See [`backon_schedule`].
+pub fn backoff_schedule(config: &backoff::ExponentialBackoff) -> Vec<u64> {
+    use backoff::backoff::Backoff as _;
+    let mut state = config.clone();
+    (0..DELAYS_PER_SCHEDULE)
+        .filter_map(|_| state.next_backoff())
+        .map(|d| d.as_millis() as u64)
+        .collect()
+}
+
+/// See [`backon_schedule`].
+pub fn exponential_backoff_schedule(config: &exponential_backoff::Backoff) -> Vec<u64> {
+    config
+        .iter()
+        .flatten()
+        .map(|d| d.as_millis() as u64)
+        .collect()
+}
+
+/// See [`backon_schedule`].
+pub fn retry_policies_schedule(policy: &retry_policies::policies::ExponentialBackoff) -> Vec<u64> {
+    use retry_policies::{RetryDecision, RetryPolicy};
+    let start = SystemTime::now();
+    (0..=DELAYS_PER_SCHEDULE)
+        .map_while(|n| match policy.should_retry(start, n) {
+            RetryDecision::Retry { execute_after } => Some(
+                execute_after
+                    .duration_since(SystemTime::now())
+                    .unwrap_or_default()
+                    .as_millis() as u64,
+            ),
+            RetryDecision::DoNotRetry => None,
+        })
+        .collect()
+}
+
+/// One benchmark iteration for the core: a fresh state and Google's ten delays, summed.
+#[inline]
+pub fn core_run(policy: &Policy, seed: u64) -> u32 {
+    let mut backoff = Backoff::new(policy, seed);
+    let mut sum = 0u32;
+    for _ in 0..DELAYS_PER_SCHEDULE {
+        sum = sum.wrapping_add(backoff.next_delay(policy).delay_ms().unwrap_or(0));
+    }
+    sum
+}
+
+/// One benchmark iteration for backon: build from the builder (which seeds its rng), ten delays.
+#[inline]
+pub fn backon_run(seed: u64) -> Duration {
+    use backon::BackoffBuilder;
+    backon_builder(seed).build().sum()
+}
+
+/// One benchmark iteration for backoff: a fresh copy of the configured state, ten delays.
+#[inline]
+pub fn backoff_run(config: &backoff::ExponentialBackoff) -> Duration {
+    use backoff::backoff::Backoff as _;
+    let mut state = config.clone();
+    let mut sum = Duration::ZERO;
+    for _ in 0..DELAYS_PER_SCHEDULE {
+        sum += state.next_backoff().unwrap_or_default();
+    }
+    sum
+}
+
+/// One benchmark iteration for exponential-backoff: a fresh iterator, its ten delays.
+#[inline]
+pub fn exponential_backoff_run(config: &exponential_backoff::Backoff) -> Duration {
+    config.iter().flatten().sum()
+}
+
+/// One benchmark iteration for retry-policies: ten decisions for retries 0 to 9.
+#[inline]
+pub fn retry_policies_run(
+    policy: &retry_policies::policies::ExponentialBackoff,
+    start: SystemTime,
+) -> SystemTime {
+    use retry_policies::{RetryDecision, RetryPolicy};
+    let mut last = start;
+    for n in 0..DELAYS_PER_SCHEDULE {
+        if let RetryDecision::Retry { execute_after } = policy.should_retry(start, n) {
+            last = last.max(execute_after);
+        }
+    }
+    last
+}
+
+/// `(what, bytes)`: the state one in-flight request holds, for the core and each peer.
+pub fn size_table() -> Vec<(&'static str, usize)> {
+    use std::mem::size_of;
+    vec![
+        ("seeded-backoff Backoff (per request)", size_of::<Backoff>()),
+        ("seeded-backoff Policy (shared)", size_of::<Policy>()),
+        (
+            "backon ExponentialBackoff",
+            size_of::<backon::ExponentialBackoff>(),
+        ),
+        (
+            "backoff ExponentialBackoff",
+            size_of::<backoff::ExponentialBackoff>(),
+        ),
+        (
+            "exponential-backoff IntoIter",
+            size_of::<exponential_backoff::IntoIter>(),
+        ),
+        (
+            "retry-policies ExponentialBackoff (+ thread rng)",
+            size_of::<retry_policies::policies::ExponentialBackoff>(),
+        ),
+    ]
+}
+
+/// Where criterion saves its estimates: as criterion itself decides (`$CRITERION_HOME`, else
+/// `$CARGO_TARGET_DIR/criterion`), falling back to the workspace's `target/criterion`.
+pub fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(target).join("criterion");
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion")
+}
+
+/// The time of one schedule in ns (criterion's slope estimate, else its mean), read from
+/// `<dir>/<group>/<id>/new/estimates.json` (criterion
+/// writes the `/` of an id as `_` in directory names).
+/// Estimates older than `since` are from an earlier run and are refused.
+pub fn schedule_ns(dir: &Path, id: &str, since: SystemTime) -> Result<f64, String> {
+    let path = dir
+        .join(GROUP)
+        .join(id.replace('/', "_"))
+        .join("new/estimates.json");
+    let modified = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if modified < since {
+        return Err(format!("{}: from an earlier run", path.display()));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    // The slope is the figure criterion prints as `time:`; flat sampling has only the mean.
+    json["slope"]["point_estimate"]
+        .as_f64()
+        .or_else(|| json["mean"]["point_estimate"].as_f64())
+        .ok_or_else(|| format!("{}: no slope or mean estimate", path.display()))
+}
+
+/// One row of the summary: a measured id, ns per delay, and how many times faster than the
+/// fastest peer (> 1 is faster).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The benchmark id, e.g. `seeded-backoff/google` or `peer/backon`.
+    pub id: String,
+    /// Mean nanoseconds per delay.
+    pub ns_per_delay: f64,
+    /// Fastest peer's ns per delay divided by this row's.
+    pub speedup_vs_fastest_peer: f64,
+}
+
+/// Builds the summary rows from `(id, ns per schedule)` pairs; `None` if no peer was measured.
+pub fn summarize(measured: &[(String, f64)]) -> Option<Vec<Row>> {
+    let per_delay = |ns: f64| ns / DELAYS_PER_SCHEDULE as f64;
+    let fastest_peer = measured
+        .iter()
+        .filter(|(id, _)| id.starts_with("peer/"))
+        .map(|(_, ns)| per_delay(*ns))
+        .fold(None, |best: Option<f64>, ns| {
+            Some(best.map_or(ns, |b| b.min(ns)))
+        })?;
+    Some(
+        measured
+            .iter()
+            .map(|(id, ns)| Row {
+                id: id.clone(),
+                ns_per_delay: per_delay(*ns),
+                speedup_vs_fastest_peer: fastest_peer / per_delay(*ns),
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_configurations_are_googles_shape() {
+        let none = core_policy(Jitter::None);
+        assert_eq!(
+            core_schedule(&none, 1),
+            [1000, 2000, 4000, 8000, 16000, 32000, 32000, 32000, 32000, 32000]
+        );
+        for (name, jitter) in STRATEGIES {
+            let p = core_policy(jitter);
+            let delays = core_schedule(&p, 42);
+            assert_eq!(delays.len(), 10, "{name}");
+            assert!(delays.iter().all(|&d| d <= 32_000), "{name}");
+        }
+    }
+
+    // The peers are configured to give ten delays starting near 1 s and staying near the 32 s cap
+    // (each within its own jitter rule), so the benches time comparable work.
+    #[test]
+    fn peers_give_ten_google_like_delays() {
+        let schedules = [
+            ("backon", backon_schedule(&backon_builder(3))),
+            ("backoff", backoff_schedule(&backoff_crate())),
+            (
+                "exponential-backoff",
+                exponential_backoff_schedule(&exponential_backoff_crate()),
+            ),
+            (
+                "retry-policies",
+                retry_policies_schedule(&retry_policies_crate()),
+            ),
+        ];
+        for (name, delays) in schedules {
+            assert_eq!(delays.len(), 10, "{name}: {delays:?}");
+            // backoff's ±50 % gives 500..1500 ms first; retry-policies' bounded jitter 500..1000.
+            assert!((400..=2000).contains(&delays[0]), "{name}: {delays:?}");
+            // backon's jitter is applied after its cap, so it may reach 64 s (a known peer bug).
+            assert!(delays.iter().all(|&d| d <= 64_000), "{name}: {delays:?}");
+            assert!(delays[9] >= 8_000, "{name}: {delays:?}");
+        }
+    }
+
+    #[test]
+    fn summary_divides_by_ten_and_compares_with_the_fastest_peer() {
+        let rows = summarize(&[
+            ("seeded-backoff/google".into(), 20.0),
+            ("peer/a".into(), 300.0),
+            ("peer/b".into(), 600.0),
+        ])
+        .unwrap();
+        assert_eq!(rows[0].ns_per_delay, 2.0);
+        assert_eq!(rows[0].speedup_vs_fastest_peer, 15.0);
+        assert_eq!(rows[1].speedup_vs_fastest_peer, 1.0);
+        assert_eq!(rows[2].speedup_vs_fastest_peer, 0.5);
+        assert_eq!(summarize(&[("seeded-backoff/none".into(), 1.0)]), None);
+    }
+
+    #[test]
+    fn state_is_within_the_32_byte_goal() {
+        let table = size_table();
+        assert!(table[0].1 <= 32, "{table:?}");
+    }
+}
