@@ -59,7 +59,7 @@ export function u64(name, v) {
   }
   if (typeof v !== 'number') fail(TypeError, name, rule, v);
   if (Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER) {
-    fail(RangeError, name, `a bigint above 2^53-1 (this number has lost precision)`, v);
+    fail(RangeError, name, 'a bigint when above 2^53-1 (as a number it has lost precision)', v);
   }
   if (!Number.isInteger(v) || v < 0) fail(RangeError, name, rule, v);
   return [v % 4294967296, Math.floor(v / 4294967296)];

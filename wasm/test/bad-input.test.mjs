@@ -46,7 +46,7 @@ const BAD_OPTIONS = [
   [{ seed: -1 }, RangeError, /seed must be .*0\.\.=2\^53-1.*2\^64-1/],
   [{ seed: 1.5 }, RangeError, /seed/],
   [{ seed: NaN }, RangeError, /seed/],
-  [{ seed: 2 ** 53 }, RangeError, /seed must be a bigint above 2\^53-1/],
+  [{ seed: 2 ** 53 }, RangeError, /seed must be a bigint when above 2\^53-1/],
   [{ seed: 2n ** 64n }, RangeError, /seed .*0n\.\.=2\^64-1/],
   [{ seed: -1n }, RangeError, /seed/],
   [{ seed: '42' }, TypeError, /seed/],
