@@ -74,7 +74,7 @@ pub struct SimulateArgs {
     #[arg(long, value_enum, value_delimiter = ',')]
     strategies: Vec<JitterName>,
     /// Seed of the whole simulation (0..=18446744073709551615): same seed, same figures.
-    #[arg(long, default_value = "1", value_parser = parse_seed)]
+    #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// Outage: seconds the server is down (1..=86400).
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=86_400))]

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Performance tooling smoke test (issue 7), no timing assertions: the simulator runs, its shape
+# tests pass (no jitter worst in contention; Google re-synchronizes at the cap in the outage), the
+# benches and their peer configurations compile and run once, the size report runs.
+# Figures are printed; BENCHMARKS.md holds a full run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export CARGO_TERM_COLOR=never
+
+echo "-- simulator shape tests (cli/src/simulate.rs)"
+cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff simulate
+
+echo "-- seeded-backoff simulate (defaults: contention 100 clients, outage 1000, 6 strategies x 50 runs)"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cargo run -q --release -p seeded-backoff-cli -- simulate --svg "$out/simulate.svg" | tee "$out/table.txt"
+grep -q '^wall time: ' "$out/table.txt"
+grep -q '<svg' "$out/simulate.svg"
+# JSON: the same seed gives the same figures (the wall time goes to stderr).
+cargo run -q --release -p seeded-backoff-cli -- simulate --runs 5 --format json 2>/dev/null >"$out/a.json"
+cargo run -q --release -p seeded-backoff-cli -- simulate --runs 5 --format json 2>/dev/null >"$out/b.json"
+cmp "$out/a.json" "$out/b.json"
+python3 - "$out/a.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {r["strategy"]: r for r in d["contention"]["results"]}
+o = {r["strategy"]: r for r in d["outage"]["results"]}
+assert len(c) == 6 and len(o) == 6, (c.keys(), o.keys())
+assert all(r["unfinished"] == 0 for r in list(c.values()) + list(o.values()))
+assert max(c, key=lambda s: c[s]["calls_total"]) == "none", c
+assert o["google"]["peak_rps_mean"] > 3 * o["full"]["peak_rps_mean"], o
+print("simulate --format json: deterministic, every client finished, expected shape holds")
+PY
+# Bad input is a one-line error naming the flag, exit status 2.
+if cargo run -q --release -p seeded-backoff-cli -- simulate --clients 0 2>"$out/err"; then
+  echo "simulate --clients 0 was accepted" >&2
+  exit 1
+fi
+grep -q -- '--clients' "$out/err"
+
+echo "-- benches: unit tests of the peer configurations, then every bench once (test mode, no timing)"
+cargo test -q -p seeded-backoff-bench --lib --benches
+
+if [ -x scripts/size-report/node_modules/.bin/esbuild ] && command -v arm-none-eabi-size >/dev/null; then
+  echo "-- size report"
+  bash scripts/size-report.sh
+else
+  echo "size report FAILED: needs 'npm ci' in scripts/size-report and arm-none-eabi-size" >&2
+  exit 1
+fi
