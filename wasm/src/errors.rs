@@ -1,21 +1,14 @@
-//! Errors for JS. Option errors become a `RangeError` here, with a message naming the JS option.
+//! Errors for JS. Option errors become a `RangeError` (js-sys) here, with a message naming the JS
+//! option.
 //! Header and snapshot errors cross as numbers instead (an index into the core's error kinds, see
 //! [`PARSE_ERRORS`] and [`SNAPSHOT_ERRORS`]), and the JS wrapper builds the error object with the
 //! text of [`crate::headers::retry_after_error`] or [`crate::backoff::snapshot_error`]: one JS
 //! import fewer in the glue that every bundle carries.
 
 use seeded_backoff::{ParseError, SnapshotError};
-use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsValue;
 
 use crate::options::OptionError;
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = RangeError)]
-    type JsRangeError;
-    #[wasm_bindgen(constructor, js_class = "RangeError")]
-    fn new(message: &str) -> JsRangeError;
-}
 
 impl From<OptionError> for JsValue {
     fn from(e: OptionError) -> JsValue {
@@ -25,7 +18,7 @@ impl From<OptionError> for JsValue {
 
 /// A JS `RangeError` with the given message.
 pub fn range_error(message: &str) -> JsValue {
-    JsRangeError::new(message).into()
+    js_sys::RangeError::new(message).into()
 }
 
 /// The core's `Retry-After` errors, by the number that crosses to JS.
