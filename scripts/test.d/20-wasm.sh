@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The npm package `seeded-backoff` (wasm/): build it, then test the built package.
 #   wasm-bindgen-test (binding layer, in Node) | node:test via import and require (every vector,
-#   bad input, retry against a local HTTP server, abort, memory) | headless Chromium (vectors, fetch
+#   bad input, retry against a local HTTP server, abort, memory) | tsc on the .d.ts | headless Chromium (vectors, fetch
 #   retry, example page screenshot in artifacts/wasm/) | size report (fails above the 3500 B budget)
 #   | nextDelay() benchmark (printed, not asserted).
 set -euo pipefail
@@ -20,6 +20,10 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 
 echo "--- node:test against the built package (import and require)"
 node --test --test-reporter=spec wasm/test/*.test.mjs wasm/test/*.test.cjs
+
+echo "--- TypeScript: the .d.ts against documented usage (ESM and CommonJS, old and new lib)"
+wasm/node_modules/.bin/tsc -p wasm/test/types/tsconfig.json
+wasm/node_modules/.bin/tsc -p wasm/test/types/tsconfig.old-lib.json
 
 echo "--- headless Chromium"
 node wasm/test/browser/run.mjs

@@ -1,6 +1,13 @@
 // Types of the npm package `seeded-backoff`. Every delay is computed by the Rust core (compiled to
 // WebAssembly); SPEC.md in the repository has every formula.
 
+// `Symbol.dispose` for projects whose `lib` predates it (as @types/node declares it).
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** A named starting point; options given next to it override its fields. */
 export type Preset = 'google' | 'google_64s' | 'aws_standard' | 'grpc';
 
