@@ -2,9 +2,9 @@
 //!
 //! This crate only translates: JS option values to a core [`Policy`](seeded_backoff::Policy) (the
 //! ranges and cross-field rules are the core's, reported under the JS option names), seeds split
-//! into two `u32` halves, delays and give-ups as one `i32`, errors as JS `RangeError` /
-//! `SyntaxError`. Every delay, token count, parsed header and snapshot byte is computed by the
-//! core. Types and bad values are rejected earlier, by the package's JS wrapper (`wasm/js/`),
+//! into two `u32` halves, delays and give-ups as one `i32`, option errors as a JS `RangeError`,
+//! header and snapshot errors as numbers the wrapper turns into errors (see [`errors`]). Every
+//! delay, token count, parsed header and snapshot byte is computed by the core. Types and bad values are rejected earlier, by the package's JS wrapper (`wasm/js/`),
 //! which is the public API; the exports here are its internals.
 //!
 //! ```
