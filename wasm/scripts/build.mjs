@@ -20,7 +20,7 @@ function run(cmd, args, cwd = root) {
   execFileSync(cmd, args, { cwd, stdio: 'inherit' });
 }
 
-const target = process.env.CARGO_TARGET_DIR || join(root, 'target');
+const target = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
 run('cargo', [
   'build', '-p', 'seeded-backoff-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm-release',
 ]);
