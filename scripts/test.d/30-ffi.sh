@@ -59,6 +59,12 @@ LD_LIBRARY_PATH="$out/prefix/lib" "$out/test_cxx11" | tail -n 1
 ldd "$out/test_cxx11" | grep -q libseeded_backoff_ffi.so || fail "C++ test did not use the shared library"
 
 step "the README's C example compiles and runs"
+python3 - <<'PY' || fail "README.md's C example and ffi/tests/c/example_http.c differ"
+readme = open("README.md").read()
+block = readme.split("### Example: an HTTP request with retries", 1)[1].split("```c\n", 1)[1].split("```", 1)[0]
+source = open("ffi/tests/c/example_http.c").read().split("\n", 1)[1]
+raise SystemExit(0 if block == source else 1)
+PY
 gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/tests/c/example_http.c \
   ffi/tests/c/example_main.c "$lib_a" "${static_libs[@]}" -o "$out/example"
 "$out/example"
