@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 # Debian packages: headless Chromium for the browser tests, qemu + the ARM toolchain for the
-# Cortex-M firmware, binaryen for wasm-opt, valgrind and g++ for the C tests.
-apt_packages=(chromium chromium-driver qemu-system-arm gcc-arm-none-eabi libnewlib-arm-none-eabi
-  binaryen valgrind g++ python3 pkg-config)
+# Cortex-M firmware (binutils-arm-none-eabi for the size report), valgrind and g++ for the C tests.
+# wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
+apt_packages=(chromium chromium-driver qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi
+  libnewlib-arm-none-eabi valgrind g++ python3 pkg-config)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
