@@ -24,31 +24,114 @@ enum PolicyInput {
 
 #[derive(Arbitrary, Debug)]
 enum Call {
-    Init { null_b: bool, null_p: bool, seed: u64 },
-    Next { null_b: bool, null_out: bool },
-    NextWithHint { hint: u32, null_b: bool, null_out: bool },
-    DoNotRetry { null_b: bool },
-    NextAt { elapsed: u64, null_b: bool, null_out: bool },
-    NextWithBudget { kind: u32, null_b: bool, null_budget: bool, null_out: bool },
-    Reset { null_b: bool },
-    Retries { null_b: bool, null_out: bool },
-    BudgetGrpc { a: u32, b: u32, null: bool },
-    BudgetAws { a: u32, b: u32, c: u32, d: u32, null: bool },
-    BudgetAwsDefault { null: bool },
-    BudgetFailure { kind: u32, null: bool },
-    BudgetAcquire { kind: u32, null: bool, null_out: bool },
-    BudgetSuccess { retried: bool, kind: u32, null: bool },
-    BudgetTokens { null: bool, null_out: bool },
-    Snapshot { null_b: bool, null_out: bool },
+    Init {
+        null_b: bool,
+        null_p: bool,
+        seed: u64,
+    },
+    Next {
+        null_b: bool,
+        null_out: bool,
+    },
+    NextWithHint {
+        hint: u32,
+        null_b: bool,
+        null_out: bool,
+    },
+    DoNotRetry {
+        null_b: bool,
+    },
+    NextAt {
+        elapsed: u64,
+        null_b: bool,
+        null_out: bool,
+    },
+    NextWithBudget {
+        kind: u32,
+        null_b: bool,
+        null_budget: bool,
+        null_out: bool,
+    },
+    Reset {
+        null_b: bool,
+    },
+    Retries {
+        null_b: bool,
+        null_out: bool,
+    },
+    BudgetGrpc {
+        a: u32,
+        b: u32,
+        null: bool,
+    },
+    BudgetAws {
+        a: u32,
+        b: u32,
+        c: u32,
+        d: u32,
+        null: bool,
+    },
+    BudgetAwsDefault {
+        null: bool,
+    },
+    BudgetFailure {
+        kind: u32,
+        null: bool,
+    },
+    BudgetAcquire {
+        kind: u32,
+        null: bool,
+        null_out: bool,
+    },
+    BudgetSuccess {
+        retried: bool,
+        kind: u32,
+        null: bool,
+    },
+    BudgetTokens {
+        null: bool,
+        null_out: bool,
+    },
+    Snapshot {
+        null_b: bool,
+        null_out: bool,
+    },
     /// Restore from the current state's snapshot (optionally damaged) or from arbitrary bytes.
-    Restore { bytes: Option<Vec<u8>>, flip: Option<u16>, null_b: bool, null_p: bool, null_bytes: bool },
-    CorruptBackoff { field: u8, value: u32 },
-    CorruptBudget { field: u8, value: u32 },
-    ParseRetryAfter { bytes: Vec<u8>, now: u64, null_s: bool, null_out: bool },
-    ParsePushback { bytes: Vec<u8>, null_s: bool, null_out: bool },
-    Classify { status: u32 },
-    Strerror { code: i32 },
-    Validate { null: bool },
+    Restore {
+        bytes: Option<Vec<u8>>,
+        flip: Option<u16>,
+        null_b: bool,
+        null_p: bool,
+        null_bytes: bool,
+    },
+    CorruptBackoff {
+        field: u8,
+        value: u32,
+    },
+    CorruptBudget {
+        field: u8,
+        value: u32,
+    },
+    ParseRetryAfter {
+        bytes: Vec<u8>,
+        now: u64,
+        null_s: bool,
+        null_out: bool,
+    },
+    ParsePushback {
+        bytes: Vec<u8>,
+        null_s: bool,
+        null_out: bool,
+    },
+    Classify {
+        status: u32,
+    },
+    Strerror {
+        code: i32,
+    },
+    Validate {
+        null: bool,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -115,7 +198,10 @@ fn check_known(s: sb_status) -> i32 {
     assert!(!msg.is_null());
     // SAFETY: sb_strerror returns a static NUL-terminated string.
     let text = unsafe { CStr::from_ptr(msg) }.to_str().unwrap();
-    assert!(!text.is_empty() && text != "unknown status code", "status {code} unknown");
+    assert!(
+        !text.is_empty() && text != "unknown status code",
+        "status {code} unknown"
+    );
     code
 }
 
@@ -135,7 +221,11 @@ fuzz_target!(|input: Input| {
         gave_up: 0,
         policy,
     };
-    let mut budget = sb_budget { mode: 0, params: [0; 4], tokens_milli: 0 };
+    let mut budget = sb_budget {
+        mode: 0,
+        params: [0; 4],
+        tokens_milli: 0,
+    };
     let mut inited = false;
     for call in input.calls.iter().take(512) {
         let (b0, budget0, policy0) = (b, budget, policy);
@@ -145,9 +235,17 @@ fuzz_target!(|input: Input| {
         // SAFETY: every pointer is NULL or points at a live local of the right type and size.
         let status = unsafe {
             match *call {
-                Call::Init { null_b, null_p, seed } => {
+                Call::Init {
+                    null_b,
+                    null_p,
+                    seed,
+                } => {
                     any_null = null_b || null_p;
-                    let s = sb_backoff_init(nullable(&mut b, null_b), nullable(&mut policy, null_p), seed);
+                    let s = sb_backoff_init(
+                        nullable(&mut b, null_b),
+                        nullable(&mut policy, null_p),
+                        seed,
+                    );
                     inited |= s == sb_status::SB_OK;
                     s
                 }
@@ -155,19 +253,40 @@ fuzz_target!(|input: Input| {
                     any_null = null_b || null_out;
                     sb_backoff_next(nullable(&mut b, null_b), nullable(&mut out, null_out))
                 }
-                Call::NextWithHint { hint, null_b, null_out } => {
+                Call::NextWithHint {
+                    hint,
+                    null_b,
+                    null_out,
+                } => {
                     any_null = null_b || null_out;
-                    sb_backoff_next_with_hint(nullable(&mut b, null_b), hint, nullable(&mut out, null_out))
+                    sb_backoff_next_with_hint(
+                        nullable(&mut b, null_b),
+                        hint,
+                        nullable(&mut out, null_out),
+                    )
                 }
                 Call::DoNotRetry { null_b } => {
                     any_null = null_b;
                     sb_backoff_next_do_not_retry(nullable(&mut b, null_b))
                 }
-                Call::NextAt { elapsed, null_b, null_out } => {
+                Call::NextAt {
+                    elapsed,
+                    null_b,
+                    null_out,
+                } => {
                     any_null = null_b || null_out;
-                    sb_backoff_next_at(nullable(&mut b, null_b), elapsed, nullable(&mut out, null_out))
+                    sb_backoff_next_at(
+                        nullable(&mut b, null_b),
+                        elapsed,
+                        nullable(&mut out, null_out),
+                    )
                 }
-                Call::NextWithBudget { kind, null_b, null_budget, null_out } => {
+                Call::NextWithBudget {
+                    kind,
+                    null_b,
+                    null_budget,
+                    null_out,
+                } => {
                     any_null = null_b || null_budget || null_out;
                     sb_backoff_next_with_budget(
                         nullable(&mut b, null_b),
@@ -188,7 +307,13 @@ fuzz_target!(|input: Input| {
                     any_null = null;
                     sb_budget_init_grpc(nullable(&mut budget, null), a, r)
                 }
-                Call::BudgetAws { a, b: r, c, d, null } => {
+                Call::BudgetAws {
+                    a,
+                    b: r,
+                    c,
+                    d,
+                    null,
+                } => {
                     any_null = null;
                     sb_budget_init_aws_quota(nullable(&mut budget, null), a, r, c, d)
                 }
@@ -200,31 +325,56 @@ fuzz_target!(|input: Input| {
                     any_null = null;
                     sb_budget_record_failure(nullable(&mut budget, null), kind)
                 }
-                Call::BudgetAcquire { kind, null, null_out } => {
+                Call::BudgetAcquire {
+                    kind,
+                    null,
+                    null_out,
+                } => {
                     any_null = null || null_out;
-                    sb_budget_try_acquire(nullable(&mut budget, null), kind, nullable(&mut allowed, null_out))
+                    sb_budget_try_acquire(
+                        nullable(&mut budget, null),
+                        kind,
+                        nullable(&mut allowed, null_out),
+                    )
                 }
-                Call::BudgetSuccess { retried, kind, null } => {
+                Call::BudgetSuccess {
+                    retried,
+                    kind,
+                    null,
+                } => {
                     any_null = null;
                     sb_budget_record_success(nullable(&mut budget, null), retried, kind)
                 }
                 Call::BudgetTokens { null, null_out } => {
                     any_null = null || null_out;
-                    sb_budget_tokens_milli(nullable(&mut budget, null), nullable(&mut out, null_out))
+                    sb_budget_tokens_milli(
+                        nullable(&mut budget, null),
+                        nullable(&mut out, null_out),
+                    )
                 }
                 Call::Snapshot { null_b, null_out } => {
                     any_null = null_b || null_out;
                     let mut snap = [0xA5u8; 40];
                     let s = sb_backoff_snapshot(
                         nullable(&mut b, null_b),
-                        if null_out { ptr::null_mut() } else { snap.as_mut_ptr() },
+                        if null_out {
+                            ptr::null_mut()
+                        } else {
+                            snap.as_mut_ptr()
+                        },
                     );
                     if s != sb_status::SB_OK {
                         assert_eq!(snap, [0xA5u8; 40], "a failed snapshot wrote its output");
                     }
                     s
                 }
-                Call::Restore { ref bytes, flip, null_b, null_p, null_bytes } => {
+                Call::Restore {
+                    ref bytes,
+                    flip,
+                    null_b,
+                    null_p,
+                    null_bytes,
+                } => {
                     any_null = null_b || null_p || null_bytes;
                     let mut data = match bytes {
                         Some(v) => v.clone(),
@@ -241,13 +391,20 @@ fuzz_target!(|input: Input| {
                     let s = sb_backoff_restore(
                         nullable(&mut b, null_b),
                         nullable(&mut policy, null_p),
-                        if null_bytes { ptr::null() } else { data.as_ptr() },
+                        if null_bytes {
+                            ptr::null()
+                        } else {
+                            data.as_ptr()
+                        },
                         data.len(),
                     );
                     if s == sb_status::SB_OK {
                         inited = true;
                         let mut again = [0u8; 40];
-                        assert_eq!(sb_backoff_snapshot(&b, again.as_mut_ptr()), sb_status::SB_OK);
+                        assert_eq!(
+                            sb_backoff_snapshot(&b, again.as_mut_ptr()),
+                            sb_status::SB_OK
+                        );
                         assert_eq!(&again[..], &data[..], "a restored snapshot must round-trip");
                     }
                     s
@@ -268,10 +425,19 @@ fuzz_target!(|input: Input| {
                     }
                     continue;
                 }
-                Call::ParseRetryAfter { ref bytes, now, null_s, null_out } => {
+                Call::ParseRetryAfter {
+                    ref bytes,
+                    now,
+                    null_s,
+                    null_out,
+                } => {
                     any_null = null_s || null_out;
                     let s = sb_parse_retry_after(
-                        if null_s { ptr::null() } else { bytes.as_ptr().cast() },
+                        if null_s {
+                            ptr::null()
+                        } else {
+                            bytes.as_ptr().cast()
+                        },
                         bytes.len(),
                         now,
                         nullable(&mut out, null_out),
@@ -284,10 +450,18 @@ fuzz_target!(|input: Input| {
                     }
                     s
                 }
-                Call::ParsePushback { ref bytes, null_s, null_out } => {
+                Call::ParsePushback {
+                    ref bytes,
+                    null_s,
+                    null_out,
+                } => {
                     any_null = null_s || null_out;
                     let s = sb_parse_grpc_pushback(
-                        if null_s { ptr::null() } else { bytes.as_ptr().cast() },
+                        if null_s {
+                            ptr::null()
+                        } else {
+                            bytes.as_ptr().cast()
+                        },
                         bytes.len(),
                         nullable(&mut out, null_out),
                     );
@@ -319,15 +493,29 @@ fuzz_target!(|input: Input| {
             }
         };
         let code = check_known(status);
-        if any_null && !matches!(call, Call::ParseRetryAfter { .. } | Call::ParsePushback { .. }) {
+        if any_null
+            && !matches!(
+                call,
+                Call::ParseRetryAfter { .. } | Call::ParsePushback { .. }
+            )
+        {
             // A NULL the call needs is an error (SB_ERR_NULL, or another fault found first, e.g.
             // a garbage budget next to a NULL backoff). NULL with a zero length may be empty input.
             assert!(is_error(code), "{call:?} with NULL gave {status:?}");
         }
         if is_error(code) {
-            assert_eq!(b, b0, "{call:?} failed with {status:?} but changed the backoff");
-            assert_eq!(budget, budget0, "{call:?} failed with {status:?} but changed the budget");
-            assert_eq!(out, SENTINEL, "{call:?} failed with {status:?} but wrote its output");
+            assert_eq!(
+                b, b0,
+                "{call:?} failed with {status:?} but changed the backoff"
+            );
+            assert_eq!(
+                budget, budget0,
+                "{call:?} failed with {status:?} but changed the budget"
+            );
+            assert_eq!(
+                out, SENTINEL,
+                "{call:?} failed with {status:?} but wrote its output"
+            );
             assert!(!allowed);
         }
         assert_eq!(policy, policy0, "the caller's policy is read-only");

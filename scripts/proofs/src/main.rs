@@ -64,7 +64,12 @@ fn policies() -> Option<Policy> {
         sink(p);
     }
     let jitter = Jitter::from_code(black_box(5), u32_in())?;
-    sink((jitter.code(), jitter.name(), jitter.param(), Jitter::from_name("full", 0)));
+    sink((
+        jitter.code(),
+        jitter.name(),
+        jitter.param(),
+        Jitter::from_name("full", 0),
+    ));
     let mode = DeadlineMode::from_code(black_box(1)).unwrap_or_default();
     sink((mode.code(), mode.name()));
     let built = Policy::builder()
@@ -189,7 +194,12 @@ fn hints_and_classes() {
     sink(parse_grpc_pushback(black_box(b" 1500 ")));
     let status = u32_in();
     let class = classify_http(status);
-    sink((class, class.name(), is_retryable_http(status), classify_grpc(status)));
+    sink((
+        class,
+        class.name(),
+        is_retryable_http(status),
+        classify_grpc(status),
+    ));
     sink(crc32(black_box(b"123456789")));
     sink(seeded_backoff::VERSION);
 }
