@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use seeded_backoff::{
     jitter_bounds, Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter, Policy,
-    RetryBudget, RetryGate, ServerHint, Step, MAX_DELAY_MS, SNAPSHOT_LEN,
+    RetryBudget, RetryGate, ServerHint, Step, StepInput, MAX_DELAY_MS, SNAPSHOT_LEN,
 };
 
 /// Miri runs every case through an interpreter: a handful is enough there.
@@ -182,6 +182,21 @@ proptest! {
                 }
                 Step::GiveUp(r) => prop_assert!(false, "gave up: {:?}", r),
             }
+        }
+    }
+
+    #[test]
+    fn plain_next_delay_equals_the_general_step(p in policy(), seed in any::<u64>(), resets in prop::collection::vec(0u32..40, 0..3)) {
+        // next_delay has a fast path; it must be SPEC.md §5 exactly, give-ups and resets included.
+        let mut fast = Backoff::new(&p, seed);
+        let mut general = Backoff::new(&p, seed);
+        for i in 0..(p.max_retries().min(40) + 5) {
+            if resets.contains(&i) {
+                fast.reset(&p);
+                general.reset(&p);
+            }
+            prop_assert_eq!(fast.next_delay(&p), general.next_delay_with(&p, StepInput::default()));
+            prop_assert_eq!(&fast, &general);
         }
     }
 
