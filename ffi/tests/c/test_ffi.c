@@ -166,6 +166,8 @@ static void initial_zero(sb_policy *p) { p->initial_ms = 0; }
 static void initial_too_big(sb_policy *p) { p->initial_ms = SB_MAX_DELAY_MS + 1u; p->max_backoff_ms = SB_MAX_DELAY_MS; }
 static void cap_below_initial(sb_policy *p) { p->max_backoff_ms = p->initial_ms - 1u; }
 static void cap_too_big(sb_policy *p) { p->max_backoff_ms = SB_MAX_DELAY_MS + 1u; }
+static void cap_zero(sb_policy *p) { p->max_backoff_ms = 0; }
+static void num_zero(sb_policy *p) { p->multiplier_num = 0; }
 static void den_zero(sb_policy *p) { p->multiplier_den = 0; }
 static void den_too_big(sb_policy *p) { p->multiplier_den = 1001; p->multiplier_num = 2000; }
 static void below_one(sb_policy *p) { p->multiplier_num = 4; p->multiplier_den = 5; }
@@ -184,6 +186,8 @@ static void test_invalid_policies(void) {
         {"initial_ms 2^31", initial_too_big, SB_ERR_POLICY_INITIAL_MS},
         {"cap below initial", cap_below_initial, SB_ERR_POLICY_MAX_BACKOFF_MS},
         {"cap 2^31", cap_too_big, SB_ERR_POLICY_MAX_BACKOFF_MS},
+        {"cap 0", cap_zero, SB_ERR_POLICY_MAX_BACKOFF_MS},
+        {"multiplier_num 0", num_zero, SB_ERR_POLICY_MULTIPLIER_BELOW_ONE},
         {"den 0", den_zero, SB_ERR_POLICY_MULTIPLIER_DEN},
         {"den 1001", den_too_big, SB_ERR_POLICY_MULTIPLIER_DEN},
         {"multiplier 0.8", below_one, SB_ERR_POLICY_MULTIPLIER_BELOW_ONE},
@@ -435,10 +439,176 @@ static void test_hints_and_classes(void) {
     CHECK_RC(sb_parse_grpc_pushback("-1", 2, &ms), SB_ERR_PARSE_NEGATIVE);
     CHECK_RC(sb_parse_grpc_pushback("soon", 4, &ms), SB_ERR_PARSE_INVALID_FORMAT);
     CHECK(ms == 1500u); /* untouched by the errors */
+    CHECK_RC(sb_parse_grpc_pushback("99999999999999999999", 20, &ms), SB_OK);
+    CHECK(ms == UINT32_MAX); /* saturates */
     CHECK(sb_http_status_is_retryable(503) && sb_http_status_is_retryable(429));
     CHECK(!sb_http_status_is_retryable(404) && !sb_http_status_is_retryable((uint32_t)-1));
     CHECK(sb_classify_http(204) == SB_CLASS_SUCCESS && sb_classify_grpc(14) == SB_CLASS_RETRY);
     printf("hints and classification: ok\n");
+}
+
+/* Where 0 is in a field's range it means something, and does it. */
+static void test_zero_values(void) {
+    sb_policy p = sb_policy_google(), q;
+    sb_backoff b, twin;
+    uint32_t d = 7, e = 0, i;
+    p.max_retries = 0; /* no retry at all */
+    CHECK_RC(sb_backoff_init(&b, &p, 1), SB_OK);
+    CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_MAX_RETRIES);
+    p = sb_policy_google();
+    p.max_hint_ms = 0; /* hints ignored: the same delay as without one */
+    CHECK_RC(sb_backoff_init(&b, &p, 1), SB_OK);
+    twin = b;
+    CHECK_RC(sb_backoff_next_with_hint(&b, 20000, &d), SB_RETRY);
+    CHECK_RC(sb_backoff_next(&twin, &e), SB_RETRY);
+    CHECK(d == e && d <= 2000u);
+    p = sb_policy_google();
+    p.jitter_ms = 0; /* Google jitter of width 0: the plain exponential bases */
+    CHECK_RC(sb_backoff_init(&b, &p, 1), SB_OK);
+    for (i = 0; i < 5; i++) {
+        CHECK_RC(sb_backoff_next(&b, &d), SB_RETRY);
+        CHECK(d == (1000u << i));
+    }
+    q = sb_policy_google();
+    q.max_elapsed_ms = 0; /* no time budget: even the largest clock gets its retry */
+    CHECK_RC(sb_backoff_init(&b, &q, 1), SB_OK);
+    CHECK_RC(sb_backoff_next_at(&b, UINT64_MAX, &d), SB_RETRY);
+    CHECK(d >= 1000u && d <= 2000u);
+    printf("zero values: refused where out of range, meaningful where allowed\n");
+}
+
+/* The largest valid values run without wrapping: every delay <= 2^31 - 1, elapsed saturates and
+ * the time budget ends it. */
+static void test_extreme_valid_policy(void) {
+    sb_policy p = sb_policy_google();
+    sb_backoff b;
+    uint32_t d = 0, steps = 0;
+    int32_t rc = SB_RETRY;
+    p.initial_ms = SB_MAX_DELAY_MS;
+    p.max_backoff_ms = SB_MAX_DELAY_MS;
+    p.multiplier_num = 1000;
+    p.multiplier_den = 1;
+    p.max_retries = UINT32_MAX;
+    p.jitter_ms = SB_MAX_DELAY_MS;
+    p.max_hint_ms = SB_MAX_DELAY_MS;
+    p.max_elapsed_ms = UINT32_MAX;
+    CHECK_RC(sb_policy_validate(&p), SB_OK);
+    CHECK_RC(sb_backoff_init(&b, &p, 5), SB_OK);
+    while (rc == SB_RETRY && steps < 100) {
+        rc = sb_backoff_next(&b, &d);
+        if (rc == SB_RETRY) {
+            CHECK(d == SB_MAX_DELAY_MS); /* min(base + jitter, cap) with base = cap */
+            steps++;
+        }
+    }
+    CHECK_RC(rc, SB_GIVE_UP_DEADLINE);
+    CHECK(steps == 2u); /* 2 * (2^31 - 1) fits in u32, a third would cross the budget */
+    CHECK(b.elapsed_ms == 2u * (uint32_t)SB_MAX_DELAY_MS);
+    printf("extreme valid policy: %u delays of 2^31-1, then the deadline\n", (unsigned)steps);
+}
+
+/* Retry numbers near u32::MAX, reached through a forged (re-sealed) snapshot since the C API has
+ * no fast-forward: retry 2^32 - 2 is answered within the cap, then max_retries ends it. */
+static void test_retries_near_u32_max(void) {
+    sb_policy p = sb_policy_google();
+    sb_backoff b;
+    uint8_t snap[SB_SNAPSHOT_SIZE];
+    uint32_t d = 0, retries = 0;
+    p.max_retries = UINT32_MAX;
+    CHECK_RC(sb_backoff_init(&b, &p, 11), SB_OK);
+    CHECK_RC(sb_backoff_snapshot(&b, snap), SB_OK);
+    put_u32(snap + 20, UINT32_MAX - 1u);
+    put_u32(snap + 24, p.max_backoff_ms);
+    reseal(snap);
+    CHECK_RC(sb_backoff_restore(&b, &p, snap, SB_SNAPSHOT_SIZE), SB_OK);
+    CHECK_RC(sb_backoff_next(&b, &d), SB_RETRY);
+    CHECK(d >= 1u && d <= p.max_backoff_ms);
+    CHECK_RC(sb_backoff_retries(&b, &retries), SB_OK);
+    CHECK(retries == UINT32_MAX);
+    CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(sb_backoff_retries(&b, &retries), SB_OK);
+    CHECK(retries == UINT32_MAX); /* no wrap to 0 */
+    printf("retries near u32::MAX: retry 2^32-2 within the cap, then max_retries\n");
+}
+
+/* The caller's clock near u64::MAX saturates to u32::MAX: a time budget gives up in both deadline
+ * modes; without one the retry is given and elapsed stays u32::MAX. */
+static void test_elapsed_near_u64_max(void) {
+    sb_policy p = sb_policy_google();
+    sb_backoff b;
+    uint32_t d = 0;
+    p.max_elapsed_ms = 60000;
+    CHECK_RC(sb_backoff_init(&b, &p, 3), SB_OK);
+    CHECK_RC(sb_backoff_next_at(&b, UINT64_MAX, &d), SB_GIVE_UP_DEADLINE);
+    p.deadline = SB_DEADLINE_CLAMP;
+    CHECK_RC(sb_backoff_init(&b, &p, 3), SB_OK);
+    CHECK_RC(sb_backoff_next_at(&b, UINT64_MAX - 1u, &d), SB_GIVE_UP_DEADLINE);
+    p = sb_policy_google();
+    CHECK_RC(sb_backoff_init(&b, &p, 3), SB_OK);
+    CHECK_RC(sb_backoff_next_at(&b, UINT64_MAX, &d), SB_RETRY);
+    CHECK(d >= 1000u && d <= 2000u);
+    CHECK(b.elapsed_ms == UINT32_MAX);
+    CHECK_RC(sb_backoff_next_at(&b, (uint64_t)UINT32_MAX + 1u, &d), SB_RETRY);
+    CHECK(b.elapsed_ms == UINT32_MAX);
+    printf("elapsed near u64::MAX: saturates, deadline in both modes\n");
+}
+
+/* Foreign bytes: all-zero and all-0xFF snapshots carry no version 1. */
+static void test_foreign_snapshots(void) {
+    sb_policy p = sb_policy_google();
+    sb_backoff b, before;
+    uint8_t bytes[SB_SNAPSHOT_SIZE];
+    CHECK_RC(sb_backoff_init(&b, &p, 8), SB_OK);
+    before = b;
+    memset(bytes, 0, sizeof bytes);
+    CHECK_RC(sb_backoff_restore(&b, &p, bytes, SB_SNAPSHOT_SIZE), SB_ERR_SNAPSHOT_UNKNOWN_VERSION);
+    memset(bytes, 0xFF, sizeof bytes);
+    CHECK_RC(sb_backoff_restore(&b, &p, bytes, SB_SNAPSHOT_SIZE), SB_ERR_SNAPSHOT_UNKNOWN_VERSION);
+    /* The largest reachable values restore: retries = max_retries, level = cap. */
+    CHECK_RC(sb_backoff_snapshot(&b, bytes), SB_OK);
+    put_u32(bytes + 20, p.max_retries);
+    put_u32(bytes + 24, p.max_backoff_ms);
+    reseal(bytes);
+    CHECK(memcmp(&b, &before, sizeof b) == 0);
+    CHECK_RC(sb_backoff_restore(&b, &p, bytes, SB_SNAPSHOT_SIZE), SB_OK);
+    CHECK(b.retries == p.max_retries && b.level == p.max_backoff_ms);
+    printf("foreign snapshots: all-zero and all-0xFF refused, the largest reachable state restores\n");
+}
+
+/* A given-up state answers every step with its reason and changes nothing: no draw, no budget. */
+static void test_given_up_refuses(void) {
+    sb_policy p = sb_policy_google();
+    sb_backoff b, given_up;
+    sb_budget budget, budget_before;
+    uint32_t d = 0;
+    p.max_retries = 1;
+    CHECK_RC(sb_backoff_init(&b, &p, 9), SB_OK);
+    CHECK_RC(sb_budget_init_grpc(&budget, 10, 100), SB_OK);
+    CHECK_RC(sb_backoff_next(&b, &d), SB_RETRY);
+    CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_MAX_RETRIES);
+    given_up = b;
+    budget_before = budget;
+    CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(sb_backoff_next_with_hint(&b, 5, &d), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(sb_backoff_next_at(&b, 100, &d), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(sb_backoff_next_do_not_retry(&b), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(sb_backoff_next_with_budget(&b, &budget, SB_FAILURE_ERROR, &d), SB_GIVE_UP_MAX_RETRIES);
+    CHECK(memcmp(&b, &given_up, sizeof b) == 0);
+    CHECK(memcmp(&budget, &budget_before, sizeof budget) == 0);
+    {
+        /* The give-up itself consumes no draw: after reset the schedule is a twin's. */
+        sb_backoff x, y;
+        uint32_t dx = 0, dy = 1;
+        p = sb_policy_google();
+        CHECK_RC(sb_backoff_init(&x, &p, 4), SB_OK);
+        y = x;
+        CHECK_RC(sb_backoff_next_do_not_retry(&x), SB_GIVE_UP_SERVER_STOP);
+        CHECK_RC(sb_backoff_reset(&x), SB_OK);
+        CHECK_RC(sb_backoff_next(&x, &dx), SB_RETRY);
+        CHECK_RC(sb_backoff_next(&y, &dy), SB_RETRY);
+        CHECK(dx == dy);
+    }
+    printf("given-up state: every step returns its reason, state and budget untouched\n");
 }
 
 int main(void) {
@@ -451,6 +621,12 @@ int main(void) {
     test_bad_state();
     test_steps();
     test_hints_and_classes();
+    test_zero_values();
+    test_extreme_valid_policy();
+    test_retries_near_u32_max();
+    test_elapsed_near_u64_max();
+    test_foreign_snapshots();
+    test_given_up_refuses();
     printf("%s: %u checks, %u failed\n", failures ? "FAIL" : "PASS", checks, failures);
     return failures ? 1 : 0;
 }
