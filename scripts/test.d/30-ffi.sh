@@ -56,7 +56,7 @@ step "C++11 -Wall -Werror, same sources, shared library through pkg-config"
 g++ -std=c++11 -Wall -Werror -O2 "${pc_cflags[@]}" "${inc[@]}" -x c++ "${srcs[@]}" -x none \
   "${pc_libs[@]}" -o "$out/test_cxx11"
 LD_LIBRARY_PATH="$out/prefix/lib" "$out/test_cxx11" | tail -n 1
-ldd "$out/test_cxx11" | grep -q libseeded_backoff_ffi.so || fail "C++ test did not use the shared library"
+grep -q libseeded_backoff_ffi.so <<<"$(ldd "$out/test_cxx11")" || fail "C++ test did not use the shared library"
 
 step "the README's C example compiles and runs"
 python3 - <<'PY' || fail "README.md's C example and ffi/tests/c/example_http.c differ"
