@@ -88,7 +88,7 @@ if out=$(build "--cfg sb_proof_panic"); then
   echo "FAIL: an image with a reachable panic (--cfg sb_proof_panic) linked; the no-panic proof is broken"
   exit 1
 fi
-echo "$out" | grep -q 'undefined symbol: seeded_backoff_core_has_a_reachable_panic' ||
+grep -q 'undefined symbol: seeded_backoff_core_has_a_reachable_panic' <<<"$out" ||
   { echo "$out" | tail -20; echo "FAIL: sb_proof_panic failed for another reason"; exit 1; }
 echo "   --cfg sb_proof_panic: link fails with 'undefined symbol: seeded_backoff_core_has_a_reachable_panic' (as it must)"
 
@@ -105,7 +105,7 @@ if out=$(build "--cfg sb_proof_alloc"); then
   echo "FAIL: an image that allocates (--cfg sb_proof_alloc) linked without an allocator; the no-alloc proof is broken"
   exit 1
 fi
-echo "$out" | grep -q 'no global memory allocator' ||
+grep -q 'no global memory allocator' <<<"$out" ||
   { echo "$out" | tail -20; echo "FAIL: sb_proof_alloc failed for another reason"; exit 1; }
 echo "   --cfg sb_proof_alloc: build fails with 'no global memory allocator found' (as it must)"
 

@@ -25,8 +25,8 @@ installed_targets=$(rustup target list --installed)
 for target in thumbv6m-none-eabi thumbv7m-none-eabi wasm32-unknown-unknown; do
   grep -qx "$target" <<<"$installed_targets" || rustup target add "$target"
 done
-rustup component list --installed | grep -q '^clippy' || rustup component add clippy
-rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+grep -q '^clippy' <<<"$(rustup component list --installed)" || rustup component add clippy
+grep -q '^rustfmt' <<<"$(rustup component list --installed)" || rustup component add rustfmt
 nightly_components=$(rustup component list --installed --toolchain nightly 2>/dev/null || true)
 if ! grep -q '^miri' <<<"$nightly_components" || ! grep -q '^rust-src' <<<"$nightly_components"; then
   rustup component add miri rust-src --toolchain nightly
