@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use seeded_backoff::{Backoff, Jitter, Policy, Step};
+use seeded_backoff::{Backoff, Jitter, Policy};
 use serde_json::{json, Value};
 
 use crate::policy_args::{parse_seed, JitterName};
@@ -181,6 +181,13 @@ fn outage_policy(name: JitterName) -> Policy {
 }
 
 /// Adds one to `counts[index]`, growing the vector as needed.
+/// When a failed client's next request arrives: its answer came back at `back`, then it waits the
+/// core's delay and the network again. `None` once its backoff gives up.
+fn retry_arrival(client: &mut SimClient, policy: &Policy, back: u64) -> Option<u64> {
+    let delay_ms = client.backoff.next_delay(policy).delay_ms()?;
+    Some(back + delay_ms as u64 + client.rng.net_ms())
+}
+
 fn bump(counts: &mut Vec<u32>, index: u64) {
     let i = index as usize;
     if counts.len() <= i {
@@ -223,12 +230,9 @@ fn contention_run(policy: &Policy, clients: u32, seed: u64, run: u32) -> Content
             out.completion_ms.push(back);
             continue;
         }
-        match client.backoff.next_delay(policy) {
-            Step::Retry { delay_ms, .. } => {
-                let next = back + delay_ms as u64 + client.rng.net_ms();
-                arrivals.push(Reverse((next, c)));
-            }
-            Step::GiveUp(_) => out.unfinished += 1,
+        match retry_arrival(client, policy, back) {
+            Some(next) => arrivals.push(Reverse((next, c))),
+            None => out.unfinished += 1,
         }
     }
     out
@@ -281,12 +285,9 @@ fn outage_run(
                 continue;
             }
         }
-        match client.backoff.next_delay(policy) {
-            Step::Retry { delay_ms, .. } => {
-                let next = back + delay_ms as u64 + client.rng.net_ms();
-                arrivals.push(Reverse((next, c)));
-            }
-            Step::GiveUp(_) => out.unfinished += 1,
+        match retry_arrival(client, policy, back) {
+            Some(next) => arrivals.push(Reverse((next, c))),
+            None => out.unfinished += 1,
         }
     }
     out.all_done_after_recovery_ms = last_success.saturating_sub(outage_ms);
