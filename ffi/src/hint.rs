@@ -2,7 +2,7 @@
 
 use core::ffi::c_char;
 
-use seeded_backoff::{parse_grpc_pushback, parse_retry_after};
+use seeded_backoff::{parse_grpc_pushback, parse_retry_after, ParseError};
 
 use crate::ptr;
 use crate::status::sb_status;
@@ -26,17 +26,8 @@ pub unsafe extern "C" fn sb_parse_retry_after(
     now_unix_s: u64,
     out_ms: *mut u32,
 ) -> sb_status {
-    ptr::status((|| {
-        if out_ms.is_null() {
-            return Err(sb_status::SB_ERR_NULL);
-        }
-        // SAFETY: forwarded from this function's contract.
-        let value = unsafe { ptr::bytes(s.cast::<u8>(), len) }?;
-        let ms = parse_retry_after(value, now_unix_s)?;
-        // SAFETY: forwarded from this function's contract.
-        unsafe { ptr::write(out_ms, ms) }?;
-        Ok(sb_status::SB_OK)
-    })())
+    // SAFETY: forwarded from this function's contract.
+    unsafe { parse_into(s, len, out_ms, |value| parse_retry_after(value, now_unix_s)) }
 }
 
 /// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds (saturating).
@@ -50,13 +41,28 @@ pub unsafe extern "C" fn sb_parse_grpc_pushback(
     len: usize,
     out_ms: *mut u32,
 ) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { parse_into(s, len, out_ms, parse_grpc_pushback) }
+}
+
+/// Runs a core parser over `len` bytes at `s` and writes its milliseconds to `*out_ms`: the NULL
+/// checks and the status translation both parsers share.
+///
+/// # Safety
+/// `s` is NULL or valid for reads of `len` bytes; `out_ms` is NULL or writable.
+unsafe fn parse_into(
+    s: *const c_char,
+    len: usize,
+    out_ms: *mut u32,
+    parse: impl FnOnce(&[u8]) -> Result<u32, ParseError>,
+) -> sb_status {
     ptr::status((|| {
         if out_ms.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
         // SAFETY: forwarded from this function's contract.
         let value = unsafe { ptr::bytes(s.cast::<u8>(), len) }?;
-        let ms = parse_grpc_pushback(value)?;
+        let ms = parse(value)?;
         // SAFETY: forwarded from this function's contract.
         unsafe { ptr::write(out_ms, ms) }?;
         Ok(sb_status::SB_OK)
