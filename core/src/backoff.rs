@@ -139,6 +139,7 @@ impl Backoff {
     ///
     /// Use a different seed per client (a device id, a random number): equal seeds give equal
     /// schedules, which is the point for tests and the opposite of what jitter is for in production.
+    #[inline]
     pub fn new(policy: &Policy, seed: u64) -> Backoff {
         Backoff {
             rng: SpecRng::from_seed_u64(seed),
@@ -150,21 +151,29 @@ impl Backoff {
     }
 
     /// The delay before the next retry, or the reason to give up.
-    // Inlined so a caller's loop sees the absent hint, clock and budget as constants: measured with
-    // callgrind, 131 -> 87 instructions per Google delay (bench/README.md). The common case (no
-    // give-up due, no time budget) then skips the general step's bookkeeping: it is SPEC.md §5 with
-    // steps 1-4, 6-8 known to pass, drawing on the state's rng directly.
+    // Inlined so a caller's loop sees the absent hint, clock and budget as constants. This is
+    // SPEC.md §5 without a hint, clock or budget: the give-up checks in their order, then, unless a
+    // time budget needs the general step's bookkeeping, the draw. The general step is reached only
+    // through a by-value call, so the state can live in registers across a caller's loop and a
+    // policy without a time budget (a const one, in firmware) links none of it.
     #[inline]
     pub fn next_delay(&mut self, policy: &Policy) -> Step {
-        if self.gave_up.is_some()
-            || self.retries >= policy.max_retries()
-            || policy.max_elapsed_ms() != 0
-        {
-            return self.next_delay_general(policy);
+        if let Some(reason) = self.gave_up {
+            return Step::GiveUp(reason);
+        }
+        if self.retries >= policy.max_retries() {
+            return self.give_up(GiveUpReason::MaxRetries);
+        }
+        if policy.max_elapsed_ms() != 0 {
+            let (state, step) = Self::next_delay_timed(self.clone(), policy);
+            *self = state;
+            return step;
         }
         let (delay, level) = delay_and_next_level(policy, self.level, &mut self.rng);
         let retry = self.retries;
         self.level = level;
+        // Both sums stay below 2^32: every delay is at most the cap (< 2^31), and the running sum
+        // is only ever compared against a budget (none here), so saturating keeps it exact.
         self.elapsed_ms = self.elapsed_ms.saturating_add(delay);
         self.retries = retry.wrapping_add(1); // retry < max_retries ≤ u32::MAX
         Step::Retry {
@@ -175,8 +184,9 @@ impl Backoff {
 
     #[cold]
     #[inline(never)]
-    fn next_delay_general(&mut self, policy: &Policy) -> Step {
-        self.next_delay_with(policy, StepInput::default())
+    fn next_delay_timed(mut state: Backoff, policy: &Policy) -> (Backoff, Step) {
+        let step = state.next_delay_with(policy, StepInput::default());
+        (state, step)
     }
 
     /// [`Backoff::next_delay`] honouring a server hint: `Retry-After` is a lower bound (clamped to

@@ -12,10 +12,33 @@ use rand_xoshiro::Xoshiro128PlusPlus;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SpecRng(Xoshiro128PlusPlus);
 
+/// One SplitMix64 output (S. Vigna, <https://prng.di.unimi.it/splitmix64.c>), advancing `counter`.
+#[inline]
+fn splitmix64(counter: &mut u64) -> u64 {
+    *counter = counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *counter;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 impl SpecRng {
     /// `rand_xoshiro`'s `seed_from_u64`: two SplitMix64 outputs, little-endian, as the four words.
+    // Written out rather than calling `seed_from_u64`, which is not inlined across crates: its
+    // `&mut` out-parameter kept every caller's state in memory instead of registers. The result is
+    // the same (test `seeding_is_rand_xoshiro_seed_from_u64`).
+    #[inline]
     pub(crate) fn from_seed_u64(seed: u64) -> Self {
-        SpecRng(Xoshiro128PlusPlus::seed_from_u64(seed))
+        let mut counter = seed;
+        let low = splitmix64(&mut counter).to_le_bytes();
+        let high = splitmix64(&mut counter).to_le_bytes();
+        let mut bytes = [0u8; 16];
+        let (first, second) = bytes.split_at_mut(8);
+        first.copy_from_slice(&low);
+        second.copy_from_slice(&high);
+        // Never all zero: SplitMix64's output is a bijection of its counter, so two consecutive
+        // outputs differ and at most one of them is zero.
+        SpecRng(Xoshiro128PlusPlus::from_seed(bytes))
     }
 
     /// Rebuilds a generator from its four state words. `None` for the all-zero state, which
@@ -85,6 +108,21 @@ mod tests {
         }
         // The published first SplitMix64 output for seed 0.
         assert_eq!(splitmix(&mut 0), 0xE220_A839_7B1D_CDAF);
+    }
+
+    #[test]
+    fn seeding_is_rand_xoshiro_seed_from_u64() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for seed in [0u64, 1, 7, u64::MAX, u64::MAX - 0x9E37_79B9_7F4A_7C15]
+            .into_iter()
+            .chain((0..1000).map(|_| splitmix64(&mut x)))
+        {
+            assert_eq!(
+                SpecRng::from_seed_u64(seed).state(),
+                Xoshiro128PlusPlus::seed_from_u64(seed).state(),
+                "seed {seed}"
+            );
+        }
     }
 
     #[test]
