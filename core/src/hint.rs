@@ -151,13 +151,7 @@ pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseErro
     if let Some(seconds) = digits_saturating(value) {
         return Ok(to_ms(seconds));
     }
-    let date = crate::httpdate::parse_http_date(value, now_unix_s)?;
-    // Both are below 2^71 in magnitude, so the difference cannot overflow an i128.
-    let ahead = date - now_unix_s as i128;
-    if ahead <= 0 {
-        return Ok(0);
-    }
-    Ok(to_ms(u64::try_from(ahead).unwrap_or(u64::MAX)))
+    Ok(to_ms(crate::httpdate::seconds_until(value, now_unix_s)?))
 }
 
 /// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds, saturating.

@@ -1,4 +1,11 @@
-//! HTTP-date (RFC 9110 §5.6.7) in its three formats, to Unix seconds, without allocation.
+//! HTTP-date (RFC 9110 §5.6.7) in its three formats, as seconds from now, without allocation.
+//!
+//! Every division is a 32-bit one by a constant, which compilers turn into a multiply: firmware
+//! for cores without a 64-bit divider links no division helper (about 1 KiB on Cortex-M). The
+//! Unix time `now` is split into days and seconds by long division in 16-bit digits, and a
+//! two-digit RFC 850 year is resolved after moving `now` back by whole 400-year cycles, within
+//! which the Gregorian calendar repeats exactly, so the distance between the two instants is
+//! unchanged.
 
 use crate::hint::ParseError;
 
@@ -20,24 +27,65 @@ const MONTHS: [&[u8]; 12] = [
 struct Fields<'a> {
     month: &'a [u8],
     day: u32,
-    year: i64,
+    /// A four-digit year as written, or an RFC 850 year resolved against the reduced `now`
+    /// (1871 to 2419).
+    year: u32,
     /// Whether the year was written with four digits (RFC 850's two-digit years are derived).
     four_digit_year: bool,
     time: [u32; 3],
 }
 
-/// Parses any of the three formats; the result is Unix seconds (possibly before `now_unix_s`, or
-/// before 1970). It is an `i128` because an RFC 850 year is taken from `now_unix_s`'s century: with
-/// `now_unix_s` near `u64::MAX` the date's seconds exceed both `i64` and `u64`.
-pub(crate) fn parse_http_date(value: &[u8], now_unix_s: u64) -> Result<i128, ParseError> {
+/// Seconds from `now_unix_s` until the date in `value`, or 0 when the date is not in the future.
+pub(crate) fn seconds_until(value: &[u8], now_unix_s: u64) -> Result<u64, ParseError> {
+    let (mut now_days, now_second) = split_days(now_unix_s);
     let fields = if value.get(3) == Some(&b',') {
         imf_fixdate(value)?
     } else if value.get(3) == Some(&b' ') {
         asctime(value)?
     } else {
-        rfc850(value, now_unix_s)?
+        // Both instants move back by whole 400-year cycles, so the date is found within one.
+        now_days = era_day(now_days);
+        rfc850(value, now_days as u32)?
     };
-    to_unix(fields)
+    let (date_days, date_second) = days_and_second(fields)?;
+    // `now_days < 2^48`, so both fit an i64. An earlier day is never in the future: its seconds
+    // reach at most 86 400 (a leap second at 23:59:60), which is the next midnight.
+    let ahead_days = date_days - now_days as i64;
+    if ahead_days < 0 {
+        return Ok(0);
+    }
+    // At most 2.93 · 10^6 days (year 9999 from 1970), so no product overflows.
+    let ahead = ahead_days * 86_400 + date_second as i64 - now_second as i64;
+    Ok(u64::try_from(ahead).unwrap_or(0))
+}
+
+/// `(n / D, n % D)` by long division in 16-bit digits: every partial dividend is below
+/// `D · 2^16 ≤ 2^32`, so each step is a 32-bit division by a constant.
+#[inline]
+fn div_rem_u64<const D: u32>(n: u64) -> (u64, u32) {
+    const { assert!(D > 0 && D <= 1 << 16) };
+    let mut quotient = 0u64;
+    let mut remainder = 0u32;
+    for shift in [48, 32, 16, 0] {
+        let partial = (remainder << 16) | ((n >> shift) as u32 & 0xFFFF);
+        quotient = (quotient << 16) | (partial / D) as u64;
+        remainder = partial % D;
+    }
+    (quotient, remainder)
+}
+
+/// Unix seconds as whole days since 1970-01-01 (below 2^48) and the second of that day.
+fn split_days(unix_s: u64) -> (u64, u32) {
+    // 86 400 = 675 · 2^7, and 675 fits a 16-bit digit.
+    let (days, rest) = div_rem_u64::<675>(unix_s >> 7);
+    (days, rest * 128 + (unix_s & 127) as u32)
+}
+
+/// `days mod 146 097`, the day within its 400-year cycle (146 097 = 3 · 48 699).
+fn era_day(days: u64) -> u64 {
+    let (thirds, r1) = div_rem_u64::<3>(days);
+    let (_, r2) = div_rem_u64::<48_699>(thirds);
+    (3 * r2 + r1) as u64
 }
 
 /// `Sun, 06 Nov 1994 08:49:37 GMT`
@@ -55,14 +103,15 @@ fn imf_fixdate(v: &[u8]) -> Result<Fields<'_>, ParseError> {
     Ok(Fields {
         month: slice(v, 8, 11),
         day: number(slice(v, 5, 7))?,
-        year: number(slice(v, 12, 16))? as i64,
+        year: number(slice(v, 12, 16))?,
         four_digit_year: true,
         time: time_of_day(slice(v, 17, 25))?,
     })
 }
 
 /// `Sunday, 06-Nov-94 08:49:37 GMT`
-fn rfc850(v: &[u8], now_unix_s: u64) -> Result<Fields<'_>, ParseError> {
+/// `now_era_day` is today's day within its 400-year cycle; the year comes out in the same cycle.
+fn rfc850(v: &[u8], now_era_day: u32) -> Result<Fields<'_>, ParseError> {
     let comma = v
         .iter()
         .position(|&b| b == b',')
@@ -79,11 +128,11 @@ fn rfc850(v: &[u8], now_unix_s: u64) -> Result<Fields<'_>, ParseError> {
     }
     day_name(slice(v, 0, comma), &DAYS_LONG)?;
     let day = number(slice(rest, 1, 3))?;
-    let yy = number(slice(rest, 8, 10))? as i64;
+    let yy = number(slice(rest, 8, 10))?;
     let time = time_of_day(slice(rest, 11, 19))?;
     // RFC 9110 §5.6.7: a two-digit year more than 50 years in the future is in the past century.
-    let now_year = civil_year((now_unix_s / 86_400) as i64);
-    let mut year = now_year - now_year.rem_euclid(100) + yy;
+    let now_year = civil_year(now_era_day);
+    let mut year = now_year - now_year % 100 + yy;
     if year > now_year + 50 {
         year -= 100;
     }
@@ -113,7 +162,7 @@ fn asctime(v: &[u8]) -> Result<Fields<'_>, ParseError> {
     Ok(Fields {
         month: slice(v, 4, 7),
         day,
-        year: number(slice(v, 20, 24))? as i64,
+        year: number(slice(v, 20, 24))?,
         four_digit_year: true,
         time: time_of_day(slice(v, 11, 19))?,
     })
@@ -157,11 +206,13 @@ fn number(digits: &[u8]) -> Result<u32, ParseError> {
     }))
 }
 
-fn is_leap(year: i64) -> bool {
+fn is_leap(year: u32) -> bool {
     (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
 }
 
-fn to_unix(f: Fields<'_>) -> Result<i128, ParseError> {
+/// Validates the fields: the date's day number since 1970-01-01 (negative only for RFC 850 years
+/// before 1970) and its second of the day.
+fn days_and_second(f: Fields<'_>) -> Result<(i64, u32), ParseError> {
     if f.four_digit_year && f.year < 1970 {
         return Err(ParseError::BadYear);
     }
@@ -189,33 +240,34 @@ fn to_unix(f: Fields<'_>) -> Result<i128, ParseError> {
     if second > 60 {
         return Err(ParseError::BadSecond);
     }
-    let days = days_from_civil(f.year, month, f.day);
-    Ok(days as i128 * 86_400 + (hour * 3600 + minute * 60 + second) as i128)
+    Ok((
+        days_from_civil(f.year, month, f.day),
+        hour * 3600 + minute * 60 + second,
+    ))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-Compatible Low-Level
-/// Date Algorithms"). Years are at most about 5.9 · 10^11 (an RFC 850 year in the century of
-/// `now_unix_s = u64::MAX`), so the day count stays far inside `i64`.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+/// Date Algorithms"), for the years callers pass: 1870 to 9999, so every step fits a u32.
+fn days_from_civil(year: u32, month: u32, day: u32) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let m = month as i64;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day as i64 - 1;
+    let era = y / 400;
+    let yoe = y % 400;
+    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    i64::from(era * 146_097 + doe) - 719_468
 }
 
-/// The Gregorian year containing day `days` since 1970-01-01 (Hinnant's `civil_from_days`).
-fn civil_year(days: i64) -> i64 {
+/// The Gregorian year containing day `days` (0 to 146 096) since 1970-01-01 (Hinnant's
+/// `civil_from_days`).
+fn civil_year(days: u32) -> u32 {
     let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
+    let era = z / 146_097;
+    let doe = z % 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    era * 400 + yoe + if month <= 2 { 1 } else { 0 }
+    // Months are counted from March: mp 10 and 11 are January and February of the next year.
+    era * 400 + yoe + u32::from(mp >= 10)
 }
 
 #[cfg(test)]
@@ -226,9 +278,11 @@ mod tests {
     fn civil_round_trips_known_days() {
         assert_eq!(days_from_civil(1970, 1, 1), 0);
         assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(days_from_civil(1969, 12, 31), -1);
+        assert_eq!(days_from_civil(1870, 1, 1), -36_524);
         assert_eq!(civil_year(0), 1970);
         assert_eq!(civil_year(11_016), 2000);
-        assert_eq!(civil_year(-1), 1969);
+        assert_eq!(civil_year(146_096), 2369);
         // 2^31 s is 2038-01-19 03:14:08 and 2^32 s is 2106-02-07 06:28:16.
         assert_eq!(
             days_from_civil(2038, 1, 19) * 86_400 + 3 * 3600 + 14 * 60 + 8,
@@ -238,5 +292,19 @@ mod tests {
             days_from_civil(2106, 2, 7) * 86_400 + 6 * 3600 + 28 * 60 + 16,
             1 << 32
         );
+    }
+
+    #[test]
+    fn long_division_matches_u64_division() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..10_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for n in [x, x >> (i % 64), i, u64::MAX - i] {
+                assert_eq!(split_days(n), (n / 86_400, (n % 86_400) as u32), "{n}");
+                assert_eq!(era_day(n >> 16), (n >> 16) % 146_097, "{n}");
+            }
+        }
     }
 }
