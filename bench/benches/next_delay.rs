@@ -24,6 +24,14 @@ fn benches(c: &mut Criterion) {
             })
         });
     }
+    let google = sb::core_policy(sb::STRATEGIES[1].1);
+    group.bench_function(sb::FLOOR, |b| {
+        let mut seed = 0u64;
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            sb::floor_run(black_box(&google), black_box(seed))
+        })
+    });
     group.bench_function(sb::PEERS[0], |b| {
         let config = sb::exponential_backoff_crate();
         b.iter(|| sb::exponential_backoff_run(black_box(&config)))
@@ -63,6 +71,7 @@ fn print_summary(dir: &std::path::Path, since: std::time::SystemTime) -> Result<
     let ids = sb::STRATEGIES
         .iter()
         .map(|(name, _)| format!("seeded-backoff/{name}"))
+        .chain(std::iter::once(sb::FLOOR.to_string()))
         .chain(sb::PEERS.iter().map(|p| p.to_string()));
     for id in ids {
         match sb::schedule_ns(dir, &id, since) {
@@ -103,6 +112,12 @@ fn print_summary(dir: &std::path::Path, since: std::time::SystemTime) -> Result<
     println!(
         "slowest core strategy: {core_worst:.2} ns/delay (goal <= 3), {core_worst_ratio:.1}x the fastest peer (goal >= 10x)"
     );
+    if let Some(floor) = rows.iter().find(|r| r.id == sb::FLOOR) {
+        println!(
+            "floor (SPEC.md's Google step inline, nothing else): {:.2} ns/delay, {:.1}x the fastest peer",
+            floor.ns_per_delay, floor.speedup_vs_fastest_peer
+        );
+    }
     for e in missing {
         println!("not measured in this run: {e}");
     }

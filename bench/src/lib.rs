@@ -37,6 +37,9 @@ pub const STRATEGIES: [(&str, Jitter); 6] = [
     ),
 ];
 
+/// The benchmark id of [`floor_run`], the hand-inlined reference for the speed goals.
+pub const FLOOR: &str = "reference/floor-google";
+
 /// The peers, by the benchmark id they are saved under.
 pub const PEERS: [&str; 4] = [
     "peer/exponential-backoff",
@@ -149,6 +152,54 @@ pub fn core_run(policy: &Policy, seed: u64) -> u32 {
     let mut sum = 0u32;
     for _ in 0..DELAYS_PER_SCHEDULE {
         sum = sum.wrapping_add(backoff.next_delay(policy).delay_ms().unwrap_or(0));
+    }
+    sum
+}
+
+/// The floor the speed goals are measured against: SPEC.md's Google step (SplitMix64 seeding,
+/// xoshiro128++, Lemire's draw, `min(level + draw, cap)`, doubling) written inline for the Google
+/// shape only, with no policy validation, no strategy dispatch, no give-up state and no `Step`.
+/// It computes the same delays as the core (test `floor_is_the_cores_google_schedule`), so its
+/// time is what one Google delay costs on this machine before any of the crate's guarantees.
+#[inline]
+pub fn floor_run(policy: &Policy, seed: u64) -> u32 {
+    fn splitmix64(x: &mut u64) -> u64 {
+        *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    let Jitter::Google { jitter_ms } = policy.jitter() else {
+        return 0;
+    };
+    let (cap, span) = (policy.max_backoff_ms(), jitter_ms + 1);
+    let mut x = seed;
+    let (a, b) = (splitmix64(&mut x), splitmix64(&mut x));
+    let mut s = [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32];
+    let mut next_u32 = || {
+        let out = s[0].wrapping_add(s[3]).rotate_left(7).wrapping_add(s[0]);
+        let t = s[1] << 9;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(11);
+        out
+    };
+    let (mut level, mut sum) = (policy.initial_ms(), 0u32);
+    for _ in 0..policy.max_retries() {
+        let mut m = next_u32() as u64 * span as u64;
+        if (m as u32) < span {
+            let threshold = span.wrapping_neg() % span;
+            while (m as u32) < threshold {
+                m = next_u32() as u64 * span as u64;
+            }
+        }
+        let delay = (level + (m >> 32) as u32).min(cap);
+        level = (level * 2).min(cap);
+        sum = sum.wrapping_add(delay);
     }
     sum
 }
@@ -307,6 +358,16 @@ mod tests {
             assert_eq!(delays.len(), 10, "{name}");
             assert!(delays.iter().all(|&d| d <= 32_000), "{name}");
         }
+    }
+
+    #[test]
+    fn floor_is_the_cores_google_schedule() {
+        let p = core_policy(Jitter::Google { jitter_ms: 1000 });
+        for seed in 0..1000 {
+            let core: u32 = core_schedule(&p, seed).iter().sum();
+            assert_eq!(floor_run(&p, seed), core, "seed {seed}");
+        }
+        assert_eq!(floor_run(&core_policy(Jitter::Full), 1), 0);
     }
 
     // The peers are configured to give ten delays starting near 1 s and staying near the 32 s cap

@@ -30,15 +30,13 @@ impl SpecRng {
     #[inline]
     pub(crate) fn from_seed_u64(seed: u64) -> Self {
         let mut counter = seed;
-        let low = splitmix64(&mut counter).to_le_bytes();
-        let high = splitmix64(&mut counter).to_le_bytes();
-        let mut bytes = [0u8; 16];
-        let (first, second) = bytes.split_at_mut(8);
-        first.copy_from_slice(&low);
-        second.copy_from_slice(&high);
+        let mut words = 0u128;
+        for _ in 0..2 {
+            words = words >> 64 | (splitmix64(&mut counter) as u128) << 64;
+        }
         // Never all zero: SplitMix64's output is a bijection of its counter, so two consecutive
         // outputs differ and at most one of them is zero.
-        SpecRng(Xoshiro128PlusPlus::from_seed(bytes))
+        SpecRng(Xoshiro128PlusPlus::from_seed(words.to_le_bytes()))
     }
 
     /// Rebuilds a generator from its four state words. `None` for the all-zero state, which

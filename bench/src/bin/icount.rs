@@ -16,7 +16,7 @@ fn main() {
     let n: u64 = match args.next().map(|s| s.parse()) {
         Some(Ok(n)) => n,
         _ => {
-            eprintln!("usage: icount <strategy|peer> <iterations>; peers: backon backoff exponential-backoff retry-policies");
+            eprintln!("usage: icount <strategy|peer> <iterations>; reference: floor; peers: backon backoff exponential-backoff retry-policies");
             std::process::exit(2);
         }
     };
@@ -28,6 +28,13 @@ fn main() {
         }
     } else {
         match which.as_str() {
+            "floor" => {
+                let policy = sb::core_policy(sb::STRATEGIES[1].1);
+                for seed in 0..n {
+                    acc =
+                        acc.wrapping_add(sb::floor_run(black_box(&policy), black_box(seed)) as u64);
+                }
+            }
             "backon" => {
                 for seed in 0..n {
                     acc = acc.wrapping_add(sb::backon_run(black_box(seed)).as_millis() as u64);
