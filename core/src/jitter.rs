@@ -15,33 +15,38 @@ fn spread_ms(level: u32, spread_per_mille: u32) -> u32 {
 /// `level` is `base_n` for every strategy but decorrelated, where it is the previous delay. Each
 /// jittered strategy makes exactly one bounded draw; `None` makes none. Every sum stays below 2^32
 /// because the cap is at most 2^31 − 1, so only `3 · prev` needs to saturate.
+///
+/// Each strategy is a range `low + [0, span]`, clamped to the cap, drawn at one site: on a small
+/// core the draw is then linked once instead of once per strategy. The clamp changes nothing for
+/// full and equal jitter, whose delays never exceed `level ≤ cap` (a policy invariant that
+/// `Backoff::from_raw` also checks).
 #[inline]
 pub(crate) fn delay_and_next_level(policy: &Policy, level: u32, rng: &mut SpecRng) -> (u32, u32) {
-    let cap = policy.max_backoff_ms();
-    let delay = match policy.jitter() {
-        Jitter::None => level,
-        Jitter::Google { jitter_ms } => level.saturating_add(rng.uniform(jitter_ms)).min(cap),
-        Jitter::Full => rng.uniform(level),
+    let (low, span) = match policy.jitter() {
+        Jitter::None => return (level, policy.grow(level)),
+        Jitter::Google { jitter_ms } => (level, jitter_ms),
+        Jitter::Full => (0, level),
         Jitter::Equal => {
             let half = level / 2;
-            half.saturating_add(rng.uniform(level - half))
+            (half, level - half)
         }
         Jitter::Proportional { spread_per_mille } => {
             let spread = spread_ms(level, spread_per_mille);
-            let low = level.saturating_sub(spread);
-            low.saturating_add(rng.uniform(spread.saturating_mul(2)))
-                .min(cap)
+            (level.saturating_sub(spread), spread.saturating_mul(2))
         }
         Jitter::Decorrelated => {
             let initial = policy.initial_ms();
             let high = level.saturating_mul(3).max(initial);
-            let delay = initial
-                .saturating_add(rng.uniform(high.saturating_sub(initial)))
-                .min(cap);
-            return (delay, delay);
+            (initial, high.saturating_sub(initial))
         }
     };
-    (delay, policy.grow(level))
+    let delay = low
+        .saturating_add(rng.uniform(span))
+        .min(policy.max_backoff_ms());
+    match policy.jitter() {
+        Jitter::Decorrelated => (delay, delay),
+        _ => (delay, policy.grow(level)),
+    }
 }
 
 /// The smallest and largest delay retry `n` can take when its level is `level`: the documented

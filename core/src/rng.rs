@@ -53,6 +53,23 @@ impl SpecRng {
         self.0.state()
     }
 
+    /// [`SpecRng::from_state`] from the words `s0..s3` (the C ABI's and `RawBackoff`'s form).
+    pub(crate) fn from_words(words: [u32; 4]) -> Option<Self> {
+        let [s0, s1, s2, s3] = words.map(u128::from);
+        Self::from_state((s3 << 96 | s2 << 64 | s1 << 32 | s0).to_le_bytes())
+    }
+
+    /// The state words `s0..s3`.
+    pub(crate) fn words(&self) -> [u32; 4] {
+        let all = u128::from_le_bytes(self.state());
+        [
+            all as u32,
+            (all >> 32) as u32,
+            (all >> 64) as u32,
+            (all >> 96) as u32,
+        ]
+    }
+
     /// One raw 32-bit output.
     #[inline]
     pub(crate) fn next_u32(&mut self) -> u32 {
@@ -65,15 +82,27 @@ impl SpecRng {
         let Some(s) = n.checked_add(1) else {
             return self.next_u32();
         };
-        let mut m = self.next_u32() as u64 * s as u64;
+        let m = self.next_u32() as u64 * s as u64;
         if (m as u32) < s {
-            // (2^32 − s) mod s: the count of low products that would bias the result.
-            let threshold = s.wrapping_neg().checked_rem(s).unwrap_or(0);
-            while (m as u32) < threshold {
-                m = self.next_u32() as u64 * s as u64;
-            }
+            let (rng, value) = Self::uniform_rejecting(self.clone(), m, s);
+            *self = rng;
+            return value;
         }
         (m >> 32) as u32
+    }
+
+    /// The rare part of [`SpecRng::uniform`] (probability below `s / 2^32`): out of line, so each
+    /// inlined draw carries one generator step and one multiply, not a second step, a division and
+    /// a loop. The state goes by value so that callers can keep theirs in registers.
+    #[cold]
+    #[inline(never)]
+    fn uniform_rejecting(mut rng: SpecRng, mut m: u64, s: u32) -> (SpecRng, u32) {
+        // (2^32 − s) mod s: the count of low products that would bias the result.
+        let threshold = s.wrapping_neg().checked_rem(s).unwrap_or(0);
+        while (m as u32) < threshold {
+            m = rng.next_u32() as u64 * s as u64;
+        }
+        (rng, (m >> 32) as u32)
     }
 }
 
@@ -142,6 +171,19 @@ mod tests {
             s[3] = s[3].rotate_left(11);
             assert_eq!(rng.next_u32(), expected);
         }
+    }
+
+    #[test]
+    fn words_are_the_little_endian_state() {
+        let rng = SpecRng::from_seed_u64(11);
+        let st = rng.state();
+        let words = rng.words();
+        for (i, w) in words.iter().enumerate() {
+            assert_eq!(w.to_le_bytes(), st[4 * i..4 * i + 4], "word {i}");
+        }
+        assert_eq!(SpecRng::from_words(words), Some(rng));
+        assert_eq!(SpecRng::from_words([0; 4]), None);
+        assert!(SpecRng::from_words([0, 0, 0, 1]).is_some());
     }
 
     #[test]

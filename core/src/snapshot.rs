@@ -168,13 +168,8 @@ impl Backoff {
 
     /// The state as plain integers, for bindings that keep it in caller-owned memory (the C ABI).
     pub fn to_raw(&self) -> RawBackoff {
-        let st = self.rng.state();
-        let word = |i: usize| match st.get(4 * i..4 * i + 4) {
-            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
-            _ => 0,
-        };
         RawBackoff {
-            rng: [word(0), word(1), word(2), word(3)],
+            rng: self.rng.words(),
             retries: self.retries,
             level: self.level,
             elapsed_ms: self.elapsed_ms,
@@ -185,9 +180,7 @@ impl Backoff {
     /// Rebuilds a state from [`Backoff::to_raw`], with the same checks as [`Backoff::restore`]
     /// except the checksum and fingerprint (raw state never leaves the process).
     pub fn from_raw(policy: &Policy, raw: RawBackoff) -> Result<Backoff, SnapshotError> {
-        let mut state = [0u8; 16];
-        copy_bytes(&mut state, raw.rng.into_iter().flat_map(u32::to_le_bytes));
-        let rng = SpecRng::from_state(state).ok_or(SnapshotError::ZeroRngState)?;
+        let rng = SpecRng::from_words(raw.rng).ok_or(SnapshotError::ZeroRngState)?;
         let gave_up = match raw.gave_up {
             0 => None,
             code => Some(
