@@ -172,8 +172,6 @@ impl Backoff {
         let (delay, level) = delay_and_next_level(policy, self.level, &mut self.rng);
         let retry = self.retries;
         self.level = level;
-        // Both sums stay below 2^32: every delay is at most the cap (< 2^31), and the running sum
-        // is only ever compared against a budget (none here), so saturating keeps it exact.
         self.elapsed_ms = self.elapsed_ms.saturating_add(delay);
         self.retries = retry.wrapping_add(1); // retry < max_retries ≤ u32::MAX
         Step::Retry {
@@ -182,6 +180,7 @@ impl Backoff {
         }
     }
 
+    /// The general step for a policy with a time budget, by value (see `next_delay`).
     #[cold]
     #[inline(never)]
     fn next_delay_timed(mut state: Backoff, policy: &Policy) -> (Backoff, Step) {
