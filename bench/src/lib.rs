@@ -14,6 +14,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro128PlusPlus;
 use seeded_backoff::{Backoff, Jitter, Policy};
 
 /// Delays per measured schedule: Google's 10 retries. Every figure is divided by this.
@@ -157,8 +159,8 @@ pub fn core_run(policy: &Policy, seed: u64) -> u32 {
 }
 
 /// The floor the speed goals are measured against: SPEC.md's Google step (SplitMix64 seeding,
-/// xoshiro128++, Lemire's draw, `min(level + draw, cap)`, doubling) written inline for the Google
-/// shape only, with no policy validation, no strategy dispatch, no give-up state and no `Step`.
+/// `rand_xoshiro`'s xoshiro128++, Lemire's draw, `min(level + draw, cap)`, doubling) written inline
+/// for the Google shape only, with no policy validation, no strategy dispatch, no give-up state and no `Step`.
 /// It computes the same delays as the core (test `floor_is_the_cores_google_schedule`), so its
 /// time is what one Google delay costs on this machine before any of the crate's guarantees.
 #[inline]
@@ -175,19 +177,9 @@ pub fn floor_run(policy: &Policy, seed: u64) -> u32 {
     };
     let (cap, span) = (policy.max_backoff_ms(), jitter_ms + 1);
     let mut x = seed;
-    let (a, b) = (splitmix64(&mut x), splitmix64(&mut x));
-    let mut s = [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32];
-    let mut next_u32 = || {
-        let out = s[0].wrapping_add(s[3]).rotate_left(7).wrapping_add(s[0]);
-        let t = s[1] << 9;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(11);
-        out
-    };
+    let words = (splitmix64(&mut x) as u128) | (splitmix64(&mut x) as u128) << 64;
+    let mut rng = Xoshiro128PlusPlus::from_seed(words.to_le_bytes());
+    let mut next_u32 = || rng.next_u32();
     let (mut level, mut sum) = (policy.initial_ms(), 0u32);
     for _ in 0..policy.max_retries() {
         let mut m = next_u32() as u64 * span as u64;
