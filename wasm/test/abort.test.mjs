@@ -26,7 +26,9 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const ms = performance.now() - t0;
     assert.equal(err, reason);
     console.log(`${how}: rejected ${ms.toFixed(2)} ms after abort()`);
-    assert.ok(ms < 20, `took ${ms} ms`);
+    // The sleep was 60 s: rejecting within a second proves abort() cancelled it, and leaves room
+    // for a loaded CI machine (it measures a few ms when idle).
+    assert.ok(ms < 1000, `took ${ms} ms`);
   });
 
   test(`${how}: an already aborted signal rejects before calling fn`, async () => {
