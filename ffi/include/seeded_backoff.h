@@ -152,6 +152,11 @@ enum sb_status
    */
   SB_ERR_FAILURE_KIND = 102,
   /**
+   * The function, or the jitter strategy the policy names, is not compiled into this build
+   * of the library (see the Cargo features in ffi/Cargo.toml).
+   */
+  SB_ERR_UNSUPPORTED = 103,
+  /**
    * Policy: `initial_ms` must be in 1..=2147483647.
    */
   SB_ERR_POLICY_INITIAL_MS = 110,
@@ -715,7 +720,9 @@ sb_status sb_backoff_restore(struct sb_backoff *b,
 
 /**
  * The message for a status code: a static, NUL-terminated string that must not be freed.
- * Unknown codes give "unknown status code"; the result is never NULL.
+ * Unknown codes give "unknown status code"; the result is never NULL. The default build says what
+ * happened and names the field and its range; a build without the `long-messages` feature returns
+ * the status's name (e.g. "SB_ERR_POLICY_INITIAL_MS"), which the header documents.
  *
  * ```c
  * int rc = sb_backoff_init(&b, &policy, seed);

@@ -18,9 +18,9 @@ mkdir -p "$out"
 
 step "the committed header is what cbindgen generates"
 command -v cbindgen >/dev/null || fail "cbindgen is not installed (cargo install cbindgen --version 0.29.2 --locked)"
-cbindgen --quiet --config ffi/cbindgen.toml --crate seeded-backoff-ffi --output "$out/seeded_backoff.h"
+RUSTUP_TOOLCHAIN=nightly cbindgen --quiet --config ffi/cbindgen.toml --crate seeded-backoff-ffi --output "$out/seeded_backoff.h"
 diff -u ffi/include/seeded_backoff.h "$out/seeded_backoff.h" ||
-  fail "ffi/include/seeded_backoff.h is stale: regenerate it with cbindgen (see ffi/cbindgen.toml)"
+  fail "ffi/include/seeded_backoff.h is stale: regenerate it with RUSTUP_TOOLCHAIN=nightly cbindgen (see ffi/cbindgen.toml)"
 echo "header up to date ($(grep -c '^[a-z].*sb_[a-z_0-9]*(' ffi/include/seeded_backoff.h) functions)"
 
 step "SB_VERSION_* match Cargo.toml"

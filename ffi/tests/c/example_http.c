@@ -14,7 +14,7 @@ int fetch_with_retries(uint64_t device_id) {
     while (sb_http_status_is_retryable(status = send_request())) {
         rc = sb_backoff_next(&backoff, &delay_ms);
         if (rc != SB_RETRY) {                /* SB_GIVE_UP_MAX_RETRIES, ... */
-            fprintf(stderr, "giving up: %s\n", sb_strerror(rc));
+            fprintf(stderr, "%s\n", sb_strerror(rc)); /* "gave up: ..." */
             return rc;
         }
         sleep_ms(delay_ms);
