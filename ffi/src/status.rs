@@ -187,6 +187,19 @@ statuses! {
     }
 }
 
+/// Returns `SB_ERR_UNSUPPORTED` from the enclosing function unless the Cargo feature is enabled.
+/// The rest of the function still compiles in every build (so every feature set type-checks the
+/// whole API); without the feature it is dead code, which the optimiser drops with everything only
+/// it calls.
+macro_rules! require_feature {
+    ($feature:literal) => {
+        if !cfg!(feature = $feature) {
+            return $crate::status::sb_status::SB_ERR_UNSUPPORTED;
+        }
+    };
+}
+pub(crate) use require_feature;
+
 impl sb_status {
     /// An `SB_ERR_*` code: the call changed nothing.
     pub(crate) fn is_error(self) -> bool {

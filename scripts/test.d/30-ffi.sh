@@ -99,23 +99,37 @@ grep -q "vector mismatch: delay in schedule-preset-google" "$out/mutated.log" ||
 echo "the mutated vector was reported: $(grep -m1 'vector mismatch' "$out/mutated.log")"
 
 # --- Cortex-M ---------------------------------------------------------------------------------
-# Firmware builds the library for size, as an embedded project would: opt-level "s". (At "z",
-# rand_xoshiro's seeding keeps bounds checks that the no-panic proof below rejects.)
-export CARGO_PROFILE_RELEASE_OPT_LEVEL=s
+# Firmware libraries are built with the README's plain `cargo build --release --target ...`:
+# .cargo/config.toml makes bare-metal builds opt-level "s", and only a staticlib (no rlib) lets
+# Cargo apply LTO. (At "z", rand_xoshiro's seeding keeps bounds checks that the no-panic proof
+# below rejects.)
 fw=ffi/firmware
 fw_cflags=(-Os -g -std=c99 -Wall -Wextra -Werror -pedantic -ffunction-sections -fdata-sections
   -I ffi/include -I ffi/tests/c)
 fw_ldflags=(-nostartfiles --specs=nano.specs -T "$fw/lm3s6965.ld" -Wl,--gc-sections
   -Wl,-z,noexecstack)
 
-# staticlib TARGET [FEATURES] [PROFILE]: prints the path of the built archive.
+# staticlib TARGET [FEATURES] [PROFILE]: builds the archive and prints the path of a copy named
+# after the target, features and profile (each build overwrites Cargo's own output). FEATURES is
+# "default", "default,EXTRA" (the default build plus EXTRA) or a list for --no-default-features.
 staticlib() {
-  local target=$1 features=${2:-} profile=${3:-release}
-  local args=(-q -p seeded-backoff-ffi --target "$target" --crate-type staticlib)
+  local target=$1 features=${2:-default} profile=${3:-release}
+  local args=(-q -p seeded-backoff-ffi --target "$target")
   [ "$profile" = release ] && args+=(--release)
-  [ -n "$features" ] && args+=(--features "$features")
-  cargo rustc "${args[@]}" >&2
-  echo "$target_dir/$target/$profile/libseeded_backoff_ffi.a"
+  case $features in
+    default) ;;
+    default,*) args+=(--features "${features#default,}") ;;
+    *) args+=(--no-default-features --features "$features") ;;
+  esac
+  # The plain bare-metal build, but for the warning about the cdylib crate type, which a
+  # bare-metal target cannot produce.
+  cargo build "${args[@]}" 2>&1 | grep -v "dropping unsupported crate type .cdylib." >&2 || true
+  # The file keeps its name: the size report finds the library's parts in the map by it.
+  local copy
+  copy="$out/libs/$target-$profile-${RUSTFLAGS:+$(tr -dc 'a-z0-9' <<<"$RUSTFLAGS")-}$(tr ',' '+' <<<"$features")"
+  mkdir -p "$copy"
+  cp "$target_dir/$target/$profile/libseeded_backoff_ffi.a" "$copy/"
+  echo "$copy/libseeded_backoff_ffi.a"
 }
 
 # firmware NAME CPU ARCHIVE MAIN [EXTRA_SOURCES...]: links NAME.elf with a map file.
@@ -144,7 +158,7 @@ firmware vectors cortex-m3 "$v7m" "$fw/main_vectors.c" ffi/tests/c/replay.c
 run_qemu "$out/vectors.elf" "$out/qemu.log" || fail "the firmware exited with status $?"
 linked_functions=$(sed -n 's/^API functions linked: //p' "$out/qemu.log")
 n_files=$(find tests/vectors -name '*.json' | wc -l)
-grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on Cortex-M3$" "$out/qemu.log" ||
+grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on Cortex-M3, 0 cases skipped as not compiled in$" "$out/qemu.log" ||
   fail "the firmware did not report every vector matched"
 
 # The firmware check can fail: the mutated vector table from above must make it report FAIL.
@@ -179,13 +193,13 @@ arm-none-eabi-nm "$out/float.elf" | grep -Eqw "$softfloat" || fail "the soft-flo
 step "no panic path: firmware whose panic handler calls an undefined symbol still links"
 for opt in s 3; do
   for target in thumbv7m-none-eabi:cortex-m3 thumbv6m-none-eabi:cortex-m0; do
-    lib=$(CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt staticlib "${target%%:*}" panic-link-check)
+    lib=$(RUSTFLAGS="-C opt-level=$opt" staticlib "${target%%:*}" default,panic-link-check)
     firmware "nopanic-${target%%-*}-O$opt" "${target##*:}" "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
     echo "${target%%:*} opt-level $opt: firmware with all ${linked_functions:-29} API functions links, no panic path"
   done
 done
 # The proof can fail: an unoptimised build keeps overflow and bounds checks, and must not link.
-lib=$(staticlib thumbv7m-none-eabi panic-link-check debug)
+lib=$(RUSTFLAGS="-C opt-level=0" staticlib thumbv7m-none-eabi default,panic-link-check debug)
 if firmware nopanic-debug cortex-m3 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c 2>"$out/nopanic-debug.log"; then
   fail "a debug build linked too: the no-panic check cannot detect panics"
 fi
@@ -193,11 +207,59 @@ grep -q seeded_backoff_ffi_has_a_reachable_panic_path "$out/nopanic-debug.log" |
   fail "the debug link failed for another reason: $(head -n 3 "$out/nopanic-debug.log")"
 echo "control: the debug build (with panic paths) fails to link, as it must"
 
+step "feature sets: each build replays what it contains in qemu and gives the same delays"
+all_features=$(python3 - <<'PY'
+import re
+text = open("ffi/Cargo.toml").read().split("\n[features]\n", 1)[1].split("\n[", 1)[0]
+default = re.search(r"^default = \[(.*?)\]", text, re.S | re.M).group(1)
+print(",".join(re.findall(r'"([a-z0-9-]+)"', default)))
+PY
+)
+# The default features without those matching the pattern $1.
+without() { tr ',' '\n' <<<"$all_features" | grep -Evx "$1" | paste -sd,; }
+# name|features|which vector cases must run (the rest are skipped as not compiled in)
+feature_sets=(
+  "google-preset|preset-google|some"
+  "google-jitter|jitter-google,runtime-policy|some"
+  "short-messages|$(without long-messages)|all"
+)
+for set in "${feature_sets[@]}"; do
+  IFS='|' read -r name features expect <<<"$set"
+  lib=$(staticlib thumbv7m-none-eabi "$features")
+  firmware "google-$name" cortex-m3 "$lib" "$fw/main_google.c"
+  run_qemu "$out/google-$name.elf" "$out/google-$name.log" >/dev/null || fail "$name: the Google firmware failed"
+  cmp -s "$out/google.log" "$out/google-$name.log" ||
+    fail "$name: the Google firmware's delays differ from the default build's"
+  firmware "vectors-$name" cortex-m3 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
+  run_qemu "$out/vectors-$name.elf" "$out/vectors-$name.log" >/dev/null || fail "$name: the vector firmware failed"
+  pass=$(grep '^PASS: ' "$out/vectors-$name.log") || fail "$name: $(grep '^FAIL' "$out/vectors-$name.log")"
+  skipped=$(sed -n 's/.*, \([0-9]*\) cases skipped.*/\1/p' <<<"$pass")
+  case $expect in
+    all) [ "$skipped" -eq 0 ] || fail "$name: $skipped vector cases skipped" ;;
+    some) [ "$skipped" -gt 0 ] && grep -Eq '^PASS: [1-9]' <<<"$pass" || fail "$name: $pass" ;;
+  esac
+  echo "$name ($features): same Google delays as the default build; $pass"
+done
+
 step "code size (opt-level s, as linked)"
 arm-none-eabi-size "$out/vectors.elf" "$out/google.elf" "$out/vectors-v6m.elf"
-python3 "$fw/size_report.py" "whole API (vectors firmware, thumbv7m)" "$out/vectors.map" 2048
-python3 "$fw/size_report.py" "Google preset only (thumbv7m)" "$out/google.map" 1024
-python3 "$fw/size_report.py" "whole API (vectors firmware, thumbv6m)" "$out/vectors-v6m.map"
+python3 "$fw/size_report.py" "Google preset only, default build (thumbv7m)" "$out/google.map"
+python3 "$fw/size_report.py" "Google preset only, --features preset-google (thumbv7m)" "$out/google-google-preset.map" 1024
+python3 "$fw/size_report.py" "Google jitter, any policy: jitter-google,runtime-policy (thumbv7m)" "$out/google-google-jitter.map"
+python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv7m)" "$out/vectors.map"
+python3 "$fw/size_report.py" "whole API, short messages (vectors firmware, thumbv7m)" "$out/vectors-short-messages.map" 6144
+python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv6m)" "$out/vectors-v6m.map"
+
+step "what each feature adds (thumbv7m, the whole-API firmware without it vs the default build)"
+whole=$(python3 "$fw/size_report.py" --bytes "$out/vectors.map")
+printf '  %-22s %8s\n' feature bytes
+for feature in $(tr ',' ' ' <<<"$all_features"); do
+  case $feature in preset-*) continue ;; esac # presets matter only without runtime-policy
+  # Presets are dropped too: each brings its strategy back, and with runtime-policy they add nothing.
+  lib=$(staticlib thumbv7m-none-eabi "$(without "$feature|preset-.*")")
+  firmware "without-$feature" cortex-m3 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
+  printf '  %-22s %8s\n' "$feature" "$((whole - $(python3 "$fw/size_report.py" --bytes "$out/without-$feature.map")))"
+done
 
 echo
 echo "ffi: all C, C++, sanitizer, valgrind, firmware and build-proof checks passed"
