@@ -58,16 +58,39 @@ g++ -std=c++11 -Wall -Werror -O2 "${pc_cflags[@]}" "${inc[@]}" -x c++ "${srcs[@]
 LD_LIBRARY_PATH="$out/prefix/lib" "$out/test_cxx11" | tail -n 1
 grep -q libseeded_backoff_ffi.so <<<"$(ldd "$out/test_cxx11")" || fail "C++ test did not use the shared library"
 
-step "the README's C example compiles and runs"
-python3 - <<'PY' || fail "README.md's C example and ffi/tests/c/example_http.c differ"
+step "ffi/examples/retry_http.c (the README's program): C99 static, C++ shared, CMake; output from the model"
+python3 - <<'PY' || fail "README.md's C program and ffi/examples/retry_http.c differ"
 readme = open("README.md").read()
 block = readme.split("### Example: an HTTP request with retries", 1)[1].split("```c\n", 1)[1].split("```", 1)[0]
-source = open("ffi/tests/c/example_http.c").read().split("\n", 1)[1]
-raise SystemExit(0 if block == source else 1)
+raise SystemExit(0 if block == open("ffi/examples/retry_http.c").read() else 1)
 PY
-gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/tests/c/example_http.c \
-  ffi/tests/c/example_main.c "$lib_a" "${static_libs[@]}" -o "$out/example"
-"$out/example"
+# The expected output: SPEC.md's Google schedule for seed 42 from the independent Python model.
+PYTHONPATH=tests/model python3 - >"$out/example.expected" <<'PY'
+import spec_model as m
+b = m.Backoff(m.preset("google"), 42)
+for _ in range(2):
+    print(f"503: retrying in {b.next().delay_ms} ms")
+print("HTTP 200 after 2 retries")
+PY
+gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/examples/retry_http.c "$lib_a" \
+  "${static_libs[@]}" -o "$out/example-c99"
+g++ -std=c++11 -Wall -Wextra -Werror -x c++ ffi/examples/retry_http.c -x none "${pc_cflags[@]}" \
+  "${pc_libs[@]}" -Wl,-rpath,"$out/prefix/lib" -o "$out/example-cxx"
+command -v cmake >/dev/null || fail "cmake is not installed (scripts/setup.sh installs it)"
+cmake -S ffi/examples -B "$out/cmake" -DCMAKE_PREFIX_PATH="$out/prefix" >"$out/cmake.log" ||
+  fail "cmake: $(tail -n 5 "$out/cmake.log")"
+cmake --build "$out/cmake" >>"$out/cmake.log" || fail "cmake build: $(tail -n 5 "$out/cmake.log")"
+for program in example-c99 example-cxx cmake/retry_http; do
+  "$out/$program" >"$out/$program.out" || fail "$program exited with $?"
+  diff -u "$out/example.expected" "$out/$program.out" || fail "$program printed other delays than the model"
+done
+grep -q libseeded_backoff_ffi.so <<<"$(ldd "$out/example-cxx")" || fail "the C++ build did not use the shared library"
+cat "$out/example-c99.out"
+echo "C99 (static), C++11 (shared, rpath) and CMake find_package(seeded_backoff) builds print the model's delays"
+a_size=$(wc -c <"$lib_a")
+built_size=$(wc -c <"$target_dir/release/libseeded_backoff_ffi.a")
+echo "static library: $built_size B as Cargo builds it, $a_size B installed (debug info stripped);" \
+  "the C99 example links to $(wc -c <"$out/example-c99") B"
 
 step "ASan + UBSan"
 gcc -std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -fno-omit-frame-pointer \
@@ -171,10 +194,24 @@ fi
 grep -q "^FAIL: " "$out/qemu-mutated.log" || fail "the firmware did not report the wrong vector"
 echo "control: with one wrong expected delay the firmware reports: $(grep '^FAIL: ' "$out/qemu-mutated.log")"
 
+step "ffi/firmware/Makefile: make, make run, make run-vectors, as the README says"
+make -C ffi/firmware BUILD="$out/make" >"$out/make.log" 2>&1 || fail "make: $(tail -n 5 "$out/make.log")"
+# Cargo's note that a bare-metal target cannot build the cdylib crate type is the only warning.
+if grep -i warning "$out/make.log" | grep -Ev "dropping unsupported crate type .cdylib.|seeded-backoff-ffi. .lib. generated 1 warning"; then
+  fail "make printed warnings (above)"
+fi
+make -s -C ffi/firmware BUILD="$out/make" run >"$out/make-run.log" 2>"$out/make-run.err" ||
+  fail "make run: $(cat "$out/make-run.err")"
+[ "$(wc -w <"$out/make-run.log")" -eq 10 ] || fail "make run should print 10 delays: $(cat "$out/make-run.log")"
+echo "make run: $(cat "$out/make-run.log")"
+make -s -C ffi/firmware BUILD="$out/make" run-vectors 2>/dev/null | grep '^PASS: ' ||
+  fail "make run-vectors did not pass"
+
 step "minimal Google-only firmware"
 firmware google cortex-m3 "$v7m" "$fw/main_google.c"
 run_qemu "$out/google.elf" "$out/google.log" || fail "the Google firmware exited with status $?"
 [ "$(wc -w <"$out/google.log")" -eq 10 ] || fail "the Google firmware should print 10 delays"
+cmp -s "$out/google.log" "$out/make-run.log" || fail "make run printed other delays than the test's build"
 
 step "no soft-float helpers (thumbv7m and thumbv6m)"
 v6m=$(staticlib thumbv6m-none-eabi)
@@ -249,6 +286,20 @@ python3 "$fw/size_report.py" "Google jitter, any policy: jitter-google,runtime-p
 python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv7m)" "$out/vectors.map"
 python3 "$fw/size_report.py" "whole API, short messages (vectors firmware, thumbv7m)" "$out/vectors-short-messages.map" 6144
 python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv6m)" "$out/vectors-v6m.map"
+
+step "stack: worst case of every sb_ function (disassembly + call graph; goal <= 256 B for next*)"
+python3 "$fw/stack_report.py" "default build, thumbv7m" "$out/vectors.elf" 256
+python3 "$fw/stack_report.py" "default build, thumbv6m" "$out/vectors-v6m.elf" 256
+python3 "$fw/stack_report.py" "--features preset-google, thumbv7m" "$out/vectors-google-preset.elf" 256
+lib=$(staticlib thumbv6m-none-eabi preset-google)
+firmware vectors-v6m-google-preset cortex-m0 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
+python3 "$fw/stack_report.py" "--features preset-google, thumbv6m" "$out/vectors-v6m-google-preset.elf" 256
+# The measurement can fail: a function whose frame grows by 4 KiB is reported with it.
+printf 'int sb_fake(int x) { volatile char big[4096]; big[x & 4095] = 1; return big[0]; }\n' >"$out/big.c"
+arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O2 -nostartfiles -Wl,-e,sb_fake -Wl,-z,noexecstack \
+  "$out/big.c" -o "$out/big.elf"
+python3 "$fw/stack_report.py" control "$out/big.elf" | grep -Eq 'sb_fake +40[0-9][0-9] ' ||
+  fail "the stack report misses a 4 KiB frame"
 
 step "what each feature adds (thumbv7m, the whole-API firmware without it vs the default build)"
 whole=$(python3 "$fw/size_report.py" --bytes "$out/vectors.map")
