@@ -39,6 +39,7 @@
 mod backoff;
 mod budget;
 mod classify;
+mod fleet;
 mod hint;
 mod httpdate;
 mod jitter;
@@ -54,6 +55,7 @@ pub use backoff::{Backoff, DelaysMs, GiveUpReason, Step, StepInput};
 pub use budget::AtomicRetryBudget;
 pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
 pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
+pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
 pub use hint::{parse_grpc_pushback, parse_retry_after, ParseError, ServerHint};
 pub use jitter::jitter_bounds;
 pub use policy::{
