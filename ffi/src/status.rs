@@ -8,7 +8,9 @@
 
 use core::ffi::c_char;
 
-use seeded_backoff::{BudgetError, GiveUpReason, ParseError, PolicyError, SnapshotError};
+use seeded_backoff::{
+    BudgetError, FleetError, GiveUpReason, ParseError, PolicyError, SnapshotError,
+};
 
 use crate::cstr::c_str;
 
@@ -180,6 +182,10 @@ statuses! {
         SB_ERR_BUDGET_COST = 143 if Cost => core;
         /// Budget: AWS `no_retry_increment` must be in 0..=capacity.
         SB_ERR_BUDGET_NO_RETRY_INCREMENT = 144 if NoRetryIncrement => core;
+    }
+    FleetError {
+        /// Startup delay: `window_ms` must be in 0..=2147483647.
+        SB_ERR_FLEET_WINDOW_MS = 150 if WindowMs => core;
     }
     _ {
         /// An error this version of the C layer has no code for (a newer core).

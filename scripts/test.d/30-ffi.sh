@@ -105,7 +105,7 @@ valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definit
 
 step "the replay can fail: one expected delay off by one is reported"
 mkdir -p "$out/mutated"
-cp tests/vectors/*.json "$out/mutated/"
+cp -r tests/vectors/. "$out/mutated/"
 python3 - "$out/mutated/schedule-preset-google.json" <<'PY'
 import json, sys
 path = sys.argv[1]

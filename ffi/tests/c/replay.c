@@ -171,6 +171,30 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
     for (i = 0; i < VEC_BUDGET_CASES_COUNT; i++) {
         replay_budget(&st, fail, i);
     }
+    for (i = 0; i < VEC_FLEET_SEEDS_COUNT; i++) {
+        const vec_fleet_seed *v = &vec_fleet_seeds[i];
+        uint64_t seed = 0;
+        int32_t rc = sb_seed_from_device((const uint8_t *)v->id, v->len, v->boot_counter, &seed);
+        if (rc == SB_ERR_UNSUPPORTED) {
+            st.skipped++;
+            continue;
+        }
+        check(&st, fail, "device seed status", "fleet", i, v->boot_counter, (uint64_t)rc, SB_OK);
+        check(&st, fail, "device seed", "fleet", i, v->boot_counter, seed, v->seed);
+    }
+    for (i = 0; i < VEC_STARTUP_DELAYS_COUNT; i++) {
+        const vec_startup_delay *v = &vec_startup_delays[i];
+        uint32_t ms = 0xFFFFFFFFu;
+        int32_t rc = sb_startup_delay(v->seed, v->window_ms, &ms);
+        if (rc == SB_ERR_UNSUPPORTED) {
+            st.skipped++;
+            continue;
+        }
+        check(&st, fail, "startup delay status", "fleet", i, v->window_ms, (uint64_t)rc,
+              (uint64_t)v->status);
+        check(&st, fail, "startup delay", "fleet", i, v->window_ms, ms,
+              v->status == SB_OK ? v->ms : 0xFFFFFFFFu);
+    }
     for (i = 0; i < VEC_HTTP_COUNT; i++) {
         check(&st, fail, "classify http", "http", i, vec_http[i].code,
               (uint64_t)sb_classify_http(vec_http[i].code), (uint64_t)vec_http[i].cls);
