@@ -66,7 +66,7 @@ echo "installed seeded-backoff $version C library under $prefix"
 # on Debian), else say what to do.
 if [ -n "$shared_name" ] && [ "$(uname -s)" = Linux ]; then
   if command -v ldconfig >/dev/null && [ "$(id -u)" = 0 ] &&
-    ldconfig -N -v 2>/dev/null | grep -q "^$prefix/lib:"; then
+    grep -q "^$prefix/lib:" <<<"$(ldconfig -N -v 2>/dev/null)"; then
     ldconfig
     echo "ran ldconfig: programs linked against $shared_name find it at run time"
   else
