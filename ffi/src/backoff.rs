@@ -31,6 +31,18 @@ pub struct sb_backoff {
     pub policy: sb_policy,
 }
 
+// `sb_backoff` begins with the core's `RawBackoff`, field for field, so a step writes back the 32
+// bytes of state and not the policy, which it never changes.
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    assert!(offset_of!(sb_backoff, rng) == offset_of!(RawBackoff, rng));
+    assert!(offset_of!(sb_backoff, retries) == offset_of!(RawBackoff, retries));
+    assert!(offset_of!(sb_backoff, level) == offset_of!(RawBackoff, level));
+    assert!(offset_of!(sb_backoff, elapsed_ms) == offset_of!(RawBackoff, elapsed_ms));
+    assert!(offset_of!(sb_backoff, gave_up) == offset_of!(RawBackoff, gave_up));
+    assert!(offset_of!(sb_backoff, policy) == size_of::<RawBackoff>());
+};
+
 impl sb_backoff {
     pub(crate) fn new(policy: sb_policy, state: &Backoff) -> sb_backoff {
         let raw = state.to_raw();
@@ -88,8 +100,9 @@ unsafe fn step_with(
             return Err(sb_status::SB_ERR_BAD_STATE);
         }
         let step = run(&mut state, &policy);
-        // SAFETY: as above; `b` was just read, so it is non-NULL.
-        unsafe { ptr::write(b, sb_backoff::new(c_state.policy, &state)) }?;
+        // SAFETY: as above; `b` was just read, so it is non-NULL; `sb_backoff` begins with a
+        // `RawBackoff` (checked at compile time above).
+        unsafe { ptr::write_prefix(b, state.to_raw()) }?;
         Ok(match step {
             Step::Retry { delay_ms: d, .. } => {
                 // SAFETY: checked non-NULL above; valid by this function's contract.
@@ -290,8 +303,8 @@ pub unsafe extern "C" fn sb_backoff_reset(b: *mut sb_backoff) -> sb_status {
         let c_state = unsafe { ptr::read(b) }?;
         let (policy, mut state) = c_state.to_core()?;
         state.reset(&policy);
-        // SAFETY: as above.
-        unsafe { ptr::write(b, sb_backoff::new(c_state.policy, &state)) }?;
+        // SAFETY: as above; `sb_backoff` begins with a `RawBackoff` (checked above).
+        unsafe { ptr::write_prefix(b, state.to_raw()) }?;
         Ok(sb_status::SB_OK)
     })())
 }
