@@ -302,6 +302,7 @@ python3 "$fw/stack_report.py" control "$out/big.elf" | grep -Eq 'sb_fake +40[0-9
   fail "the stack report misses a 4 KiB frame"
 
 step "what each feature adds (thumbv7m, the whole-API firmware without it vs the default build)"
+# Each build also replays in qemu every vector it can run (the rest are counted as skipped).
 whole=$(python3 "$fw/size_report.py" --bytes "$out/vectors.map")
 printf '  %-22s %8s\n' feature bytes
 for feature in $(tr ',' ' ' <<<"$all_features"); do
@@ -309,7 +310,12 @@ for feature in $(tr ',' ' ' <<<"$all_features"); do
   # Presets are dropped too: each brings its strategy back, and with runtime-policy they add nothing.
   lib=$(staticlib thumbv7m-none-eabi "$(without "$feature|preset-.*")")
   firmware "without-$feature" cortex-m3 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
-  printf '  %-22s %8s\n' "$feature" "$((whole - $(python3 "$fw/size_report.py" --bytes "$out/without-$feature.map")))"
+  # Each of these builds also replays, in qemu, every vector it can run.
+  run_qemu "$out/without-$feature.elf" "$out/without-$feature.log" >/dev/null ||
+    fail "without $feature: $(grep -E '^(FAIL|mismatch)' "$out/without-$feature.log" | head -n 3)"
+  printf '  %-22s %8s   %s\n' "$feature" \
+    "$((whole - $(python3 "$fw/size_report.py" --bytes "$out/without-$feature.map")))" \
+    "$(sed -n 's/^PASS: \([0-9]*\) of .*, \([0-9]*\) cases skipped.*/qemu: \1 checks passed, \2 cases skipped/p' "$out/without-$feature.log")"
 done
 
 echo
