@@ -42,6 +42,7 @@ mod classify;
 mod hint;
 mod httpdate;
 mod jitter;
+mod options;
 mod policy;
 mod rng;
 mod schedule;
@@ -54,8 +55,11 @@ pub use backoff::{Backoff, DelaysMs, GiveUpReason, Step, StepInput};
 pub use budget::AtomicRetryBudget;
 pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
 pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
-pub use hint::{parse_grpc_pushback, parse_retry_after, ParseError, ServerHint};
+pub use hint::{
+    parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ParseError, ServerHint,
+};
 pub use jitter::jitter_bounds;
+pub use options::{PolicyOptions, Preset};
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
     MAX_MULTIPLIER_DEN,
