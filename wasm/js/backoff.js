@@ -1,92 +1,145 @@
-// The per-request backoff state: a thin object over the core's state in wasm.
-import * as glue from '../pkg/seeded_backoff.js';
-import { coded, int, U32_MAX } from './check.js';
-import { GIVE_UP, policyFields, seedHalves } from './policy.js';
-import { step } from './step.js';
+// Backoff: one request's schedule. Its 32-byte state lives in this object; the core steps it in
+// the main part's slot, where it stays while it is the one being stepped (no copying), and is
+// copied back here when another Backoff takes the slot. Nothing to free.
+import * as glue from '../pkg/seeded_backoff_main_bg.js';
+import { GIVE_UP, OPTIONS } from '../pkg/tables.js';
+import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
+import { STATE, STEP } from './internal.js';
+import { activate, main, Policy, seedHalves } from './policy.js';
 import { ensure } from './wasm.js';
 
 const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+const BACKOFF_KEYS = [...OPTIONS, 'seed'];
+const INPUT_KEYS = ['retryAfterMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
 
-let adopted;
+// The Backoff whose state is in the main part's slot.
+let resident;
 
 export class Backoff {
-  #s;
+  #w; // the state's 8 words while not resident
+  #lo;
+  #hi;
 
-  constructor(options = {}) {
-    if (adopted) {
-      this.#s = adopted;
-      adopted = undefined;
-      return;
+  /**
+   * `new Backoff(policy, seed?)`, or `new Backoff({ ...policy options, seed })`: a Policy is built
+   * for that call (create one Policy and share it when making many).
+   */
+  constructor(policy = {}, seed) {
+    if (!(policy instanceof Policy)) {
+      seed = keys('Backoff options', policy, BACKOFF_KEYS).seed;
+      policy = new Policy(policy, 'Backoff options', ['seed']);
     }
-    const fields = policyFields(options);
-    const [lo, hi] = seedHalves(options.seed);
-    ensure();
-    this.#s = new glue.BackoffState(...fields, lo, hi);
+    [this.#lo, this.#hi] = seedHalves(seed);
+    this.policy = policy;
+    ensure(main);
+    this.#enter(true);
+    glue.backoffInit(this.#lo, this.#hi);
   }
 
-  static restore(options, bytes) {
-    const fields = policyFields(options);
-    if (!(bytes instanceof Uint8Array)) {
-      throw new TypeError(`bytes must be a Uint8Array (from snapshot()), got ${typeof bytes}`);
+  /** Makes this state (and its policy) the main part's active one. */
+  #enter(fresh) {
+    activate(this.policy);
+    if (resident === this) return;
+    const u = main.u32;
+    if (resident) {
+      glue.backoffSave();
+      resident.#w = u.slice(12, 20);
     }
-    ensure();
-    try {
-      adopted = glue.backoffRestore(...fields, bytes);
-    } catch (e) {
-      throw typeof e === 'number' ? coded(RangeError, glue.snapshotError(e)) : e;
+    resident = this;
+    if (!fresh) {
+      u.set(this.#w, 12);
+      glue.backoffLoad();
     }
-    return new Backoff();
+    this.#w = undefined;
   }
 
-  #state() {
-    if (!this.#s) throw new Error('this Backoff was freed');
-    return this.#s;
+  /** The 8 state words (taking the state out of the slot), or sets them. */
+  [STATE](words) {
+    if (words) {
+      if (resident === this) resident = undefined;
+      this.#w = words;
+      return words;
+    }
+    if (resident === this) {
+      glue.backoffSave();
+      this.#w = main.u32.slice(12, 20);
+      resident = undefined;
+    }
+    return this.#w;
+  }
+
+  /** The state's word `i` without taking it out of the slot. */
+  #word(i) {
+    if (resident !== this) return this.#w[i];
+    glue.backoffSave();
+    return main.u32[12 + i];
   }
 
   nextDelay(input) {
-    // The hot path: checked inline rather than through #state().
-    const s = this.#s;
-    if (!s) this.#state();
-    const d = input === undefined ? s.nextDelay() : step(s, input);
+    if (input !== undefined) return this.#step(input);
+    // The hot path: the state is usually in the slot already; only the policy may have changed.
+    if (resident === this) activate(this.policy);
+    else this.#enter();
+    const d = glue.backoffStep(0, 0, false, 0, 0);
+    return d < 0 ? null : d;
+  }
+
+  #step(input) {
+    keys('nextDelay input', input, INPUT_KEYS);
+    const { retryAfterMs: h, doNotRetry, elapsedMs, budget, failureKind } = input;
+    if (h !== undefined) int('retryAfterMs', h, 0, U32_MAX);
+    if (doNotRetry !== undefined && bool('doNotRetry', doNotRetry) && h !== undefined) {
+      throw new TypeError('give either retryAfterMs or doNotRetry, not both');
+    }
+    const [lo, hi] = elapsedMs === undefined ? [0, 0] : u64('elapsedMs', elapsedMs);
+    const timeout = failureKind !== undefined && oneOf('failureKind', failureKind, ['error', 'timeout']) === 1;
+    if (budget !== undefined && typeof budget?.[STEP] !== 'function') {
+      fail(TypeError, 'budget', 'a RetryBudget', budget);
+    }
+    const kind = doNotRetry ? 2 : h === undefined ? 0 : 1;
+    let d;
+    if (budget) {
+      const words = this[STATE]();
+      d = budget[STEP](this.policy, words, kind, h ?? 0, elapsedMs !== undefined, lo, hi, timeout);
+    } else {
+      this.#enter();
+      d = glue.backoffStep(kind, h ?? 0, elapsedMs !== undefined, lo, hi);
+    }
     return d < 0 ? null : d;
   }
 
   nextDelayWithHint(ms) {
-    int('retryAfterMs', ms, 0, U32_MAX);
-    const d = this.#state().step(1, ms, false, 0, 0, 0, false);
-    return d < 0 ? null : d;
+    return this.nextDelay({ retryAfterMs: ms });
+  }
+
+  /** The seed this schedule was drawn from (a bigint), so a random-seeded run can be replayed. */
+  get seed() {
+    return (BigInt(this.#hi) << 32n) | BigInt(this.#lo);
   }
 
   get giveUpReason() {
-    return GIVE_UP[this.#state().giveUpCode()];
+    return GIVE_UP[this.#word(7)];
   }
 
   get retries() {
-    return this.#state().retries();
+    return this.#word(4);
   }
 
   get elapsedMs() {
-    return glue.backoffElapsedMs(this.#state());
+    return this.#word(6);
   }
 
   reset() {
-    glue.backoffReset(this.#state());
-  }
-
-  snapshot() {
-    return glue.backoffSnapshot(this.#state());
+    this.#enter();
+    glue.backoffReset();
   }
 
   *[Symbol.iterator]() {
     for (let d; (d = this.nextDelay()) !== null; ) yield d;
   }
 
-  free() {
-    this.#s?.free();
-    this.#s = undefined;
-  }
+  /** Nothing to free: kept so that code written for earlier versions still runs. */
+  free() {}
 
-  [dispose]() {
-    this.free();
-  }
+  [dispose]() {}
 }
