@@ -1,12 +1,12 @@
 // retry() and fetchWithBackoff(): the async orchestration (call, classify, sleep, abort). Every
 // delay, class and parsed header comes from the core.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
-import { CLASSES, OPTIONS } from '../pkg/tables.js';
+import { CLASSES, GIVE_UP, OPTIONS } from '../pkg/tables.js';
 import { fail, fn, keys, show } from './check.js';
-import { Backoff } from './backoff.js';
 import { STEP } from './internal.js';
 import { datePart, retryAfter } from './hint.js';
-import { Policy } from './policy.js';
+import { Policy, seedHalves } from './policy.js';
+import { start, step } from './state.js';
 import { init } from './wasm.js';
 
 const RETRY_KEYS = [...OPTIONS, 'policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
@@ -60,8 +60,8 @@ export async function retry(fnToRetry, options = {}) {
     if (both) throw new TypeError(`give either policy or policy options such as ${both}, not both`);
   }
   await init();
-  const backoff = new Backoff(policy ?? new Policy(options, 'retry options', OWN), seed);
-  const start = performance.now();
+  const rec = start(policy ?? new Policy(options, 'retry options', OWN), ...seedHalves(seed));
+  const t0 = performance.now();
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     let error;
@@ -84,9 +84,11 @@ export async function retry(fnToRetry, options = {}) {
       if (shouldRetry && !(await shouldRetry(e))) throw e;
       error = e;
     }
-    const elapsedMs = Math.floor(performance.now() - start);
-    const delayMs = backoff.nextDelay({ retryAfterMs, elapsedMs, budget });
-    if (delayMs === null) throw new RetryError(error, attempt + 1, backoff.giveUpReason);
+    // Elapsed ms since the first attempt, by the monotonic clock (below 2^32 for 49 days).
+    const elapsedMs = Math.min(Math.floor(performance.now() - t0), 4294967295);
+    const hinted = retryAfterMs !== undefined;
+    const delayMs = step(rec, hinted ? 1 : 0, retryAfterMs ?? 0, true, elapsedMs, 0, budget, false);
+    if (delayMs < 0) throw new RetryError(error, attempt + 1, GIVE_UP[-delayMs]);
     // Frees the connection of a response that will not be read.
     if (isResponse(error)) error.body?.cancel().catch(() => {});
     onRetry?.({ attempt, delayMs, error });

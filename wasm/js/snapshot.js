@@ -32,7 +32,7 @@ export function restore(policy, bytes) {
   u32.set(policy[WORDS], 0);
   const len = put('bytes', bytes, u8);
   check(glue.snapshotRestore(len));
-  const b = new Backoff(policy, 0n);
+  const b = new Backoff(policy, 0);
   b[STATE](u32.slice(12, 20));
   return b;
 }

@@ -3,7 +3,7 @@
 //!
 //! The module is single-threaded wasm (no `atomics` target feature) and no export calls another
 //! export, so at most one `&mut` to each static exists at a time: each access below is a short
-//! closure that cannot re-enter.
+//! closure that cannot re-enter. Host builds (tests) use thread-locals instead.
 
 use seeded_backoff::{Backoff, Policy, RawBackoff};
 
@@ -31,7 +31,7 @@ pub struct Slot {
     pub state: Option<Backoff>,
 }
 
-static mut IO: Io = Io {
+const IO_INIT: Io = Io {
     options: [0; 12],
     state: RawBackoff {
         rng: [0; 4],
@@ -45,12 +45,19 @@ static mut IO: Io = Io {
     bytes: [0; 256],
 };
 
-static mut SLOT: Slot = Slot {
+const SLOT_INIT: Slot = Slot {
     policy: Policy::google(),
     state: None,
 };
 
-/// Runs `f` on the shared words and bytes.
+#[cfg(target_arch = "wasm32")]
+static mut IO: Io = IO_INIT;
+
+#[cfg(target_arch = "wasm32")]
+static mut SLOT: Slot = SLOT_INIT;
+
+/// Runs `f` on the shared numbers and bytes.
+#[cfg(target_arch = "wasm32")]
 pub fn io<R>(f: impl FnOnce(&mut Io) -> R) -> R {
     // SAFETY: single-threaded, and no `f` in this crate calls `io` again, so this is the only
     // reference to IO while it lives.
@@ -58,14 +65,41 @@ pub fn io<R>(f: impl FnOnce(&mut Io) -> R) -> R {
 }
 
 /// Runs `f` on the slot.
+#[cfg(target_arch = "wasm32")]
 pub fn slot<R>(f: impl FnOnce(&mut Slot) -> R) -> R {
     // SAFETY: as for `io`: no `f` calls `slot` again, so no other reference to SLOT exists.
     f(unsafe { &mut *(&raw mut SLOT) })
 }
 
 /// The address JS reads and writes `Io` at.
+#[cfg(target_arch = "wasm32")]
 pub fn io_address() -> u32 {
     (&raw const IO) as usize as u32
+}
+
+// On a host (the tests), where threads exist, each thread has its own area and slot.
+#[cfg(not(target_arch = "wasm32"))]
+std::thread_local! {
+    static IO: core::cell::RefCell<Io> = const { core::cell::RefCell::new(IO_INIT) };
+    static SLOT: core::cell::RefCell<Slot> = const { core::cell::RefCell::new(SLOT_INIT) };
+}
+
+/// Runs `f` on the shared numbers and bytes.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn io<R>(f: impl FnOnce(&mut Io) -> R) -> R {
+    IO.with_borrow_mut(f)
+}
+
+/// Runs `f` on the slot.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn slot<R>(f: impl FnOnce(&mut Slot) -> R) -> R {
+    SLOT.with_borrow_mut(f)
+}
+
+/// On a host there is no linear memory for JS to address.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn io_address() -> u32 {
+    0
 }
 
 #[cfg(all(feature = "rt", target_arch = "wasm32"))]

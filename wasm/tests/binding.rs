@@ -1,0 +1,212 @@
+//! The binding layer against the core it translates: options words to policies, seeds, the step
+//! encoding, the shared area's round trips, snapshots and budgets. Runs on the host (`cargo test`)
+//! and in Node as wasm (`wasm-bindgen-test-runner`, scripts/test.d/20-wasm.sh).
+
+use seeded_backoff::{
+    Backoff, BudgetConfig, FailureKind, Jitter, Policy, PolicyError, PolicyOptions, Preset,
+    RetryBudget, ServerHint, Step, StepInput,
+};
+use seeded_backoff_wasm::io::option;
+use seeded_backoff_wasm::rt::io;
+use seeded_backoff_wasm::{budget, date, errors, snapshot, step};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// Writes options (`(index, value)` pairs) to the shared words.
+fn set_options(given: &[(usize, u32)]) {
+    io(|io| {
+        io.options = [0; 12];
+        for &(i, v) in given {
+            io.options[option::PRESENT] |= 1 << i;
+            io.options[option::FIRST + i] = v;
+        }
+    });
+}
+
+fn expect(step: Step) -> i32 {
+    match step {
+        Step::Retry { delay_ms, .. } => delay_ms as i32,
+        Step::GiveUp(r) => -(r.code() as i32),
+    }
+}
+
+#[test]
+fn options_words_resolve_to_the_cores_policy() {
+    set_options(&[(option::PRESET, 3), (option::MULTIPLIER, 1500), (3, 60_000)]);
+    assert_eq!(step::policy_resolve(), 0);
+    let core = PolicyOptions {
+        preset: Some(Preset::Grpc),
+        multiplier: Some((3, 2)),
+        max_backoff_ms: Some(60_000),
+        ..PolicyOptions::default()
+    }
+    .build()
+    .unwrap();
+    step::backoff_init(7, 0);
+    let mut b = Backoff::new(&core, 7);
+    for _ in 0..12 {
+        assert_eq!(step::backoff_step(0, 0, false, 0, 0), expect(b.next_delay(&core)));
+    }
+}
+
+#[test]
+fn policy_errors_cross_as_their_index_plus_one() {
+    for (given, error) in [
+        (vec![(option::INITIAL_MS, 0)], PolicyError::InitialMs),
+        (vec![(option::MULTIPLIER, 999)], PolicyError::MultiplierBelowOne),
+        (vec![(option::JITTER, 2), (6, 5)], PolicyError::JitterMsNotApplicable),
+        (vec![(option::JITTER, 6)], PolicyError::UnknownJitter),
+    ] {
+        set_options(&given);
+        let got = step::policy_resolve();
+        assert_eq!(errors::POLICY[got as usize - 1], error, "{given:?}");
+    }
+}
+
+#[test]
+fn seed_halves_make_the_cores_u64_seed() {
+    set_options(&[]);
+    assert_eq!(step::policy_resolve(), 0);
+    let p = Policy::google();
+    for seed in [0u64, 1, 42, 1 << 32, (1 << 32) + 7, u64::MAX] {
+        step::backoff_init(seed as u32, (seed >> 32) as u32);
+        let mut b = Backoff::new(&p, seed);
+        for _ in 0..11 {
+            assert_eq!(step::backoff_step(0, 0, false, 0, 0), expect(b.next_delay(&p)), "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn hints_clocks_and_give_ups_are_the_general_step() {
+    set_options(&[(9, 5_000)]); // maxElapsedMs
+    assert_eq!(step::policy_resolve(), 0);
+    let p = PolicyOptions {
+        max_elapsed_ms: Some(5_000),
+        ..PolicyOptions::default()
+    }
+    .build()
+    .unwrap();
+    step::backoff_init(3, 0);
+    let mut b = Backoff::new(&p, 3);
+    let input = |hint, elapsed| StepInput {
+        hint,
+        elapsed_ms: elapsed,
+        budget: None,
+    };
+    let got = step::backoff_step(1, 2_500, true, 10, 0);
+    assert_eq!(got, expect(b.next_delay_with(&p, input(Some(ServerHint::RetryAfterMs(2_500)), Some(10)))));
+    let got = step::backoff_step(0, 0, true, 4_000, 0);
+    assert_eq!(got, expect(b.next_delay_with(&p, input(None, Some(4_000)))));
+    assert_eq!(got, -2, "the deadline gives up");
+    step::backoff_reset();
+    assert_eq!(step::backoff_step(2, 0, false, 0, 0), -4, "do not retry: server_stop");
+}
+
+#[test]
+fn a_state_saved_and_loaded_continues_the_same_schedule() {
+    set_options(&[]);
+    step::policy_resolve();
+    step::backoff_init(11, 0);
+    let first = step::backoff_step(0, 0, false, 0, 0);
+    step::backoff_save();
+    let saved = io(|io| io.state);
+    step::backoff_init(99, 0); // another state takes the slot
+    step::backoff_step(0, 0, false, 0, 0);
+    io(|io| io.state = saved);
+    assert_eq!(step::backoff_load(), 0);
+    let p = Policy::google();
+    let mut b = Backoff::new(&p, 11);
+    assert_eq!(first, expect(b.next_delay(&p)));
+    assert_eq!(step::backoff_step(0, 0, false, 0, 0), expect(b.next_delay(&p)));
+    // A state the policy cannot reach is refused, and the slot keeps its state.
+    io(|io| io.state.level = 0);
+    assert_ne!(step::backoff_load(), 0);
+    assert_eq!(step::backoff_step(0, 0, false, 0, 0), expect(b.next_delay(&p)));
+}
+
+fn put_bytes(text: &[u8]) -> u32 {
+    io(|io| io.bytes[..text.len()].copy_from_slice(text));
+    text.len() as u32
+}
+
+#[test]
+fn retry_after_seconds_and_dates() {
+    let n = put_bytes(b" 120 ");
+    assert_eq!(step::retry_after_seconds(n), 120_000.0);
+    let n = put_bytes(b"99999999999");
+    assert_eq!(step::retry_after_seconds(n), f64::from(u32::MAX), "saturates");
+    let n = put_bytes(b"Sun, 06 Nov 1994 08:49:37 GMT");
+    let not_seconds = step::retry_after_seconds(n);
+    assert_eq!(errors::PARSE[(-not_seconds - 1.0) as usize], seeded_backoff::ParseError::InvalidFormat);
+    assert_eq!(date::retry_after(n, 784_111_777 - 30, 0), 30_000.0);
+    let n = put_bytes(b"Sun, 30 Feb 2025 00:00:00 GMT");
+    let bad = date::retry_after(n, 0, 0);
+    assert_eq!(errors::PARSE[(-bad - 1.0) as usize], seeded_backoff::ParseError::BadDay);
+    // A length past the buffer reads the whole buffer rather than trapping.
+    assert!(step::retry_after_seconds(10_000) < 0.0);
+}
+
+#[test]
+fn snapshots_round_trip_and_refusals_cross_as_indexes() {
+    set_options(&[(option::PRESET, 0)]);
+    let p = Policy::google();
+    let mut b = Backoff::new(&p, 5);
+    b.next_delay(&p);
+    io(|io| io.state = b.to_raw());
+    assert_eq!(snapshot::snapshot_take(), 0);
+    let bytes: [u8; 40] = io(|io| io.bytes[..40].try_into().unwrap());
+    assert_eq!(bytes, b.snapshot(&p));
+    io(|io| io.state = Default::default());
+    assert_eq!(snapshot::snapshot_restore(40), 0);
+    assert_eq!(io(|io| io.state), b.to_raw());
+    // Restored under another policy: policy_mismatch.
+    set_options(&[(option::PRESET, 1)]);
+    let got = snapshot::snapshot_restore(40);
+    assert_eq!(errors::SNAPSHOT[got as usize - 1], seeded_backoff::SnapshotError::PolicyMismatch);
+    assert_ne!(snapshot::snapshot_restore(39), 0);
+}
+
+#[test]
+fn budgets_are_the_cores() {
+    assert_eq!(budget::budget_new(false, 0b11, 10, 100, 0, 0), 0);
+    let core = RetryBudget::new(BudgetConfig::grpc(10, 100).unwrap());
+    for op in [0u32, 1, 2, 0, 0, 1] {
+        let got = budget::budget_op(op, false, true);
+        let expect = match op {
+            0 => {
+                seeded_backoff::RetryGate::record_failure(&core, FailureKind::Error);
+                0
+            }
+            1 => u32::from(seeded_backoff::RetryGate::try_acquire(&core, FailureKind::Error)),
+            _ => {
+                seeded_backoff::RetryGate::record_success(&core, Some(FailureKind::Error));
+                0
+            }
+        };
+        assert_eq!(got, expect);
+        assert_eq!(io(|io| io.budget[5]), core.tokens_milli());
+    }
+    let bad = budget::budget_new(false, 0b11, 1001, 100, 0, 0);
+    assert_eq!(errors::BUDGET[bad as usize - 1], seeded_backoff::BudgetError::MaxTokens);
+    // The AWS quota with defaults: 500 tokens.
+    assert_eq!(budget::budget_new(true, 0, 0, 0, 0, 0), 0);
+    assert_eq!(io(|io| io.budget[5]), 500_000);
+}
+
+#[test]
+fn the_budget_step_records_the_failure_and_charges_the_retry() {
+    set_options(&[]);
+    let p = Policy::google();
+    assert_eq!(budget::budget_new(true, 0, 0, 0, 0, 0), 0);
+    let b = Backoff::new(&p, 1);
+    io(|io| io.state = b.to_raw());
+    let d = budget::budget_step(0, 0, false, 0, 0, false);
+    let core = RetryBudget::aws_default();
+    let mut c = Backoff::new(&p, 1);
+    let expect_d = expect(c.next_delay_with_budget(&p, &core, FailureKind::Error));
+    assert_eq!(d, expect_d);
+    assert_eq!(io(|io| io.budget[5]), core.tokens_milli());
+    assert_eq!(io(|io| io.state), c.to_raw());
+    assert!(matches!(p.jitter(), Jitter::Google { .. }));
+}
