@@ -121,9 +121,10 @@ impl PolicyOptions {
     ///
     /// [`PolicyBuilder::build`]: crate::PolicyBuilder::build
     pub fn build(&self) -> Result<Policy, PolicyError> {
+        // No preset: the builder's defaults, which are Google's (test `a_preset_alone_is_the_preset`).
         let base = match self.preset {
             Some(p) => p.policy(),
-            None => Policy::builder().build()?,
+            None => Policy::google(),
         };
         let mut b = base.to_builder();
         if let Some(ms) = self.initial_ms {
