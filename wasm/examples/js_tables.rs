@@ -120,4 +120,13 @@ fn main() {
     });
     println!("export const BUDGET_ERRORS = {};", list(budget));
     println!("export const MAX_DELAY_MS = {MAX_DELAY_MS};");
+    // Codes of the exports' number arguments.
+    use seeded_backoff_wasm::io::hint;
+    println!("export const HINT_NONE = {};", hint::NONE);
+    println!("export const HINT_RETRY_AFTER = {};", hint::RETRY_AFTER);
+    println!("export const HINT_DO_NOT_RETRY = {};", hint::DO_NOT_RETRY);
+    use seeded_backoff_wasm::budget::op;
+    println!("export const OP_RECORD_FAILURE = {};", op::RECORD_FAILURE);
+    println!("export const OP_TRY_ACQUIRE = {};", op::TRY_ACQUIRE);
+    println!("export const OP_RECORD_SUCCESS = {};", op::RECORD_SUCCESS);
 }

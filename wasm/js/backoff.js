@@ -1,7 +1,7 @@
 // Backoff: one request's schedule. Its 32-byte state lives in this object (see state.js): nothing
 // to free.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
-import { GIVE_UP, OPTIONS } from '../pkg/tables.js';
+import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { STATE, STEP } from './internal.js';
 import { Policy, seedHalves } from './policy.js';
@@ -56,7 +56,7 @@ export class Backoff {
     if (budget !== undefined && typeof budget?.[STEP] !== 'function') {
       fail(TypeError, 'budget', 'a RetryBudget', budget);
     }
-    const kind = doNotRetry ? 2 : h === undefined ? 0 : 1;
+    const kind = doNotRetry ? HINT_DO_NOT_RETRY : h === undefined ? HINT_NONE : HINT_RETRY_AFTER;
     return step(this.#r, kind, h ?? 0, elapsedMs !== undefined, lo, hi, budget, timeout);
   }
 

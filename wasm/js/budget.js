@@ -1,7 +1,7 @@
 // RetryBudget: a retry budget shared by every request to one server (gRFC A6 throttling or the AWS
 // quota). Its words live in this object; the budget part's core code updates them.
 import * as glue from '../pkg/seeded_backoff_budget_bg.js';
-import { BUDGET_ERRORS } from '../pkg/tables.js';
+import { BUDGET_ERRORS, OP_RECORD_FAILURE, OP_RECORD_SUCCESS, OP_TRY_ACQUIRE } from '../pkg/tables.js';
 import { int, keys, milli, oneOf, U32_MAX } from './check.js';
 import { STEP } from './internal.js';
 import { WORDS } from './policy.js';
@@ -51,15 +51,15 @@ export class RetryBudget {
   }
 
   recordFailure(kind) {
-    this.#op(0, timeoutKind(kind), false);
+    this.#op(OP_RECORD_FAILURE, timeoutKind(kind), false);
   }
 
   tryAcquire(kind) {
-    return this.#op(1, timeoutKind(kind), false) === 1;
+    return this.#op(OP_TRY_ACQUIRE, timeoutKind(kind), false) === 1;
   }
 
   recordSuccess(retriedKind) {
-    this.#op(2, timeoutKind(retriedKind), retriedKind !== undefined);
+    this.#op(OP_RECORD_SUCCESS, timeoutKind(retriedKind), retriedKind !== undefined);
   }
 
   get tokensMilli() {

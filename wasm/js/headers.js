@@ -36,10 +36,10 @@ export function isRetryableStatus(status) {
 
 /** `'success'`, `'retry'`, `'do_not_retry'` or `'invalid'` for an HTTP status. */
 export function classifyStatus(status) {
-  return CLASSES[code('status', status) ? glue.classifyHttp(status) : 3];
+  return code('status', status) ? CLASSES[glue.classifyHttp(status)] : 'invalid';
 }
 
 /** The same classes for a gRPC status code. */
 export function classifyGrpcCode(grpcCode) {
-  return CLASSES[code('code', grpcCode) ? glue.classifyGrpc(grpcCode) : 3];
+  return code('code', grpcCode) ? CLASSES[glue.classifyGrpc(grpcCode)] : 'invalid';
 }

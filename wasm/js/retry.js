@@ -1,7 +1,7 @@
 // retry() and fetchWithBackoff(): the async orchestration (call, classify, sleep, abort). Every
 // delay, class and parsed header comes from the core.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
-import { CLASSES, GIVE_UP, OPTIONS } from '../pkg/tables.js';
+import { CLASSES, GIVE_UP, HINT_NONE, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
 import { fail, fn, keys, show } from './check.js';
 import { STEP } from './internal.js';
 import { datePart, retryAfter } from './hint.js';
@@ -86,8 +86,8 @@ export async function retry(fnToRetry, options = {}) {
     }
     // Elapsed ms since the first attempt, by the monotonic clock (below 2^32 for 49 days).
     const elapsedMs = Math.min(Math.floor(performance.now() - t0), 4294967295);
-    const hinted = retryAfterMs !== undefined;
-    const delayMs = step(rec, hinted ? 1 : 0, retryAfterMs ?? 0, true, elapsedMs, 0, budget, false);
+    const kind = retryAfterMs === undefined ? HINT_NONE : HINT_RETRY_AFTER;
+    const delayMs = step(rec, kind, retryAfterMs ?? 0, true, elapsedMs, 0, budget, false);
     if (delayMs < 0) throw new RetryError(error, attempt + 1, GIVE_UP[-delayMs]);
     // Frees the connection of a response that will not be read.
     if (isResponse(error)) error.body?.cancel().catch(() => {});

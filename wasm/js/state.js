@@ -3,6 +3,7 @@
 // schedule stepped until it ends, with nothing copied). Backoff wraps a record; retry() uses one
 // directly, so that its bundle carries no class.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
+import { HINT_NONE } from '../pkg/tables.js';
 import { STEP } from './internal.js';
 import { activate, main } from './policy.js';
 
@@ -75,5 +76,5 @@ export function step(rec, kind, hintMs, hasElapsed, lo, hi, budget, timeout) {
 export function next(rec) {
   if (resident === rec) activate(rec.policy);
   else enter(rec);
-  return glue.backoffStep(0, 0, false, 0, 0);
+  return glue.backoffStep(HINT_NONE, 0, false, 0, 0);
 }

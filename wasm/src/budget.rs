@@ -113,20 +113,29 @@ fn budget_error_index(e: BudgetError) -> u32 {
     crate::errors::index(&crate::errors::BUDGET, &e)
 }
 
-/// `RetryBudget::record_failure` (`op` 0), `try_acquire` (1, answers 1 for yes) or
-/// `record_success` (2; `timeout` then says the retried failure's kind, `retried` whether there
-/// was one) on the words at the shared budget words, which it updates.
+/// The `op` of [`budget_op`].
+pub mod op {
+    /// `RetryBudget::record_failure`.
+    pub const RECORD_FAILURE: u32 = 0;
+    /// `RetryBudget::try_acquire`: answers 1 for yes.
+    pub const TRY_ACQUIRE: u32 = 1;
+    /// `RetryBudget::record_success` (`timeout` says the retried failure's kind, `retried` whether
+    /// there was one).
+    pub const RECORD_SUCCESS: u32 = 2;
+}
+
+/// One of the budget operations ([`op`]) on the shared budget words, which it updates.
 #[wasm_bindgen(js_name = budgetOp)]
 pub fn budget_op(op: u32, timeout: bool, retried: bool) -> u32 {
     use seeded_backoff::RetryGate;
     shared(|io| {
         let budget = read(io);
         let answer = match op {
-            0 => {
+            op::RECORD_FAILURE => {
                 budget.record_failure(kind(timeout));
                 0
             }
-            1 => u32::from(budget.try_acquire(kind(timeout))),
+            op::TRY_ACQUIRE => u32::from(budget.try_acquire(kind(timeout))),
             _ => {
                 budget.record_success(retried.then(|| kind(timeout)));
                 0

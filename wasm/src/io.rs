@@ -104,8 +104,18 @@ pub fn encode_parse(r: Result<u32, ParseError>) -> f64 {
     }
 }
 
-/// The step input of the general step: a hint (0 none, 1 `Retry-After` of `hint_ms`, 2 do not
-/// retry) and the caller's elapsed ms, if `has_elapsed`, as u64 halves.
+/// The `hint_kind` of a step.
+pub mod hint {
+    /// No hint.
+    pub const NONE: u32 = 0;
+    /// `Retry-After`: `hint_ms` milliseconds.
+    pub const RETRY_AFTER: u32 = 1;
+    /// The server said not to retry.
+    pub const DO_NOT_RETRY: u32 = 2;
+}
+
+/// The step input of the general step: a hint (a [`hint`] kind, with `hint_ms`) and the caller's
+/// elapsed ms, if `has_elapsed`, as u64 halves.
 pub fn step_input(
     hint_kind: u32,
     hint_ms: u32,
@@ -116,8 +126,8 @@ pub fn step_input(
     use seeded_backoff::ServerHint;
     seeded_backoff::StepInput {
         hint: match hint_kind {
-            1 => Some(ServerHint::RetryAfterMs(hint_ms)),
-            2 => Some(ServerHint::DoNotRetry),
+            hint::RETRY_AFTER => Some(ServerHint::RetryAfterMs(hint_ms)),
+            hint::DO_NOT_RETRY => Some(ServerHint::DoNotRetry),
             _ => None,
         },
         elapsed_ms: has_elapsed.then(|| u64::from(elapsed_hi) << 32 | u64::from(elapsed_lo)),
