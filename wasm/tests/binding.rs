@@ -45,7 +45,10 @@ fn options_words_resolve_to_the_cores_policy() {
     step::backoff_init(7, 0);
     let mut b = Backoff::new(&core, 7);
     for _ in 0..12 {
-        assert_eq!(step::backoff_step(0, 0, false, 0, 0), expect(b.next_delay(&core)));
+        assert_eq!(
+            step::backoff_step(0, 0, false, 0, 0),
+            expect(b.next_delay(&core))
+        );
     }
 }
 
@@ -53,8 +56,14 @@ fn options_words_resolve_to_the_cores_policy() {
 fn policy_errors_cross_as_their_index_plus_one() {
     for (given, error) in [
         (vec![(option::INITIAL_MS, 0)], PolicyError::InitialMs),
-        (vec![(option::MULTIPLIER, 999)], PolicyError::MultiplierBelowOne),
-        (vec![(option::JITTER, 2), (6, 5)], PolicyError::JitterMsNotApplicable),
+        (
+            vec![(option::MULTIPLIER, 999)],
+            PolicyError::MultiplierBelowOne,
+        ),
+        (
+            vec![(option::JITTER, 2), (6, 5)],
+            PolicyError::JitterMsNotApplicable,
+        ),
         (vec![(option::JITTER, 6)], PolicyError::UnknownJitter),
     ] {
         set_options(&given);
@@ -72,7 +81,11 @@ fn seed_halves_make_the_cores_u64_seed() {
         step::backoff_init(seed as u32, (seed >> 32) as u32);
         let mut b = Backoff::new(&p, seed);
         for _ in 0..11 {
-            assert_eq!(step::backoff_step(0, 0, false, 0, 0), expect(b.next_delay(&p)), "seed {seed}");
+            assert_eq!(
+                step::backoff_step(0, 0, false, 0, 0),
+                expect(b.next_delay(&p)),
+                "seed {seed}"
+            );
         }
     }
 }
@@ -95,12 +108,19 @@ fn hints_clocks_and_give_ups_are_the_general_step() {
         budget: None,
     };
     let got = step::backoff_step(1, 2_500, true, 10, 0);
-    assert_eq!(got, expect(b.next_delay_with(&p, input(Some(ServerHint::RetryAfterMs(2_500)), Some(10)))));
+    assert_eq!(
+        got,
+        expect(b.next_delay_with(&p, input(Some(ServerHint::RetryAfterMs(2_500)), Some(10))))
+    );
     let got = step::backoff_step(0, 0, true, 4_000, 0);
     assert_eq!(got, expect(b.next_delay_with(&p, input(None, Some(4_000)))));
     assert_eq!(got, -2, "the deadline gives up");
     step::backoff_reset();
-    assert_eq!(step::backoff_step(2, 0, false, 0, 0), -4, "do not retry: server_stop");
+    assert_eq!(
+        step::backoff_step(2, 0, false, 0, 0),
+        -4,
+        "do not retry: server_stop"
+    );
 }
 
 #[test]
@@ -118,11 +138,17 @@ fn a_state_saved_and_loaded_continues_the_same_schedule() {
     let p = Policy::google();
     let mut b = Backoff::new(&p, 11);
     assert_eq!(first, expect(b.next_delay(&p)));
-    assert_eq!(step::backoff_step(0, 0, false, 0, 0), expect(b.next_delay(&p)));
+    assert_eq!(
+        step::backoff_step(0, 0, false, 0, 0),
+        expect(b.next_delay(&p))
+    );
     // A state the policy cannot reach is refused, and the slot keeps its state.
     io(|io| io.state.level = 0);
     assert_ne!(step::backoff_load(), 0);
-    assert_eq!(step::backoff_step(0, 0, false, 0, 0), expect(b.next_delay(&p)));
+    assert_eq!(
+        step::backoff_step(0, 0, false, 0, 0),
+        expect(b.next_delay(&p))
+    );
 }
 
 fn put_bytes(text: &[u8]) -> u32 {
@@ -135,14 +161,24 @@ fn retry_after_seconds_and_dates() {
     let n = put_bytes(b" 120 ");
     assert_eq!(step::retry_after_seconds(n), 120_000.0);
     let n = put_bytes(b"99999999999");
-    assert_eq!(step::retry_after_seconds(n), f64::from(u32::MAX), "saturates");
+    assert_eq!(
+        step::retry_after_seconds(n),
+        f64::from(u32::MAX),
+        "saturates"
+    );
     let n = put_bytes(b"Sun, 06 Nov 1994 08:49:37 GMT");
     let not_seconds = step::retry_after_seconds(n);
-    assert_eq!(errors::PARSE[(-not_seconds - 1.0) as usize], seeded_backoff::ParseError::InvalidFormat);
+    assert_eq!(
+        errors::PARSE[(-not_seconds - 1.0) as usize],
+        seeded_backoff::ParseError::InvalidFormat
+    );
     assert_eq!(date::retry_after(n, 784_111_777 - 30, 0), 30_000.0);
     let n = put_bytes(b"Sun, 30 Feb 2025 00:00:00 GMT");
     let bad = date::retry_after(n, 0, 0);
-    assert_eq!(errors::PARSE[(-bad - 1.0) as usize], seeded_backoff::ParseError::BadDay);
+    assert_eq!(
+        errors::PARSE[(-bad - 1.0) as usize],
+        seeded_backoff::ParseError::BadDay
+    );
     // A length past the buffer reads the whole buffer rather than trapping.
     assert!(step::retry_after_seconds(10_000) < 0.0);
 }
@@ -163,7 +199,10 @@ fn snapshots_round_trip_and_refusals_cross_as_indexes() {
     // Restored under another policy: policy_mismatch.
     set_options(&[(option::PRESET, 1)]);
     let got = snapshot::snapshot_restore(40);
-    assert_eq!(errors::SNAPSHOT[got as usize - 1], seeded_backoff::SnapshotError::PolicyMismatch);
+    assert_eq!(
+        errors::SNAPSHOT[got as usize - 1],
+        seeded_backoff::SnapshotError::PolicyMismatch
+    );
     assert_ne!(snapshot::snapshot_restore(39), 0);
 }
 
@@ -178,7 +217,10 @@ fn budgets_are_the_cores() {
                 seeded_backoff::RetryGate::record_failure(&core, FailureKind::Error);
                 0
             }
-            1 => u32::from(seeded_backoff::RetryGate::try_acquire(&core, FailureKind::Error)),
+            1 => u32::from(seeded_backoff::RetryGate::try_acquire(
+                &core,
+                FailureKind::Error,
+            )),
             _ => {
                 seeded_backoff::RetryGate::record_success(&core, Some(FailureKind::Error));
                 0
@@ -188,7 +230,10 @@ fn budgets_are_the_cores() {
         assert_eq!(io(|io| io.budget[5]), core.tokens_milli());
     }
     let bad = budget::budget_new(false, 0b11, 1001, 100, 0, 0);
-    assert_eq!(errors::BUDGET[bad as usize - 1], seeded_backoff::BudgetError::MaxTokens);
+    assert_eq!(
+        errors::BUDGET[bad as usize - 1],
+        seeded_backoff::BudgetError::MaxTokens
+    );
     // The AWS quota with defaults: 500 tokens.
     assert_eq!(budget::budget_new(true, 0, 0, 0, 0, 0), 0);
     assert_eq!(io(|io| io.budget[5]), 500_000);
