@@ -39,6 +39,7 @@ export function instantiate(p, module) {
 
 export const imports = (p) => ({ [`./seeded_backoff_${p.name}_bg.js`]: p.glue.imports });
 
+/** Makes `instance` part `p`'s module: hands its exports to the glue and maps its shared area. */
 export function adopt(p, instance) {
   const x = instance.exports;
   p.glue.set(x);
@@ -58,9 +59,14 @@ export function ensure(p) {
   return p;
 }
 
-/** Loads `p` (fetching it in a browser). */
+/** Loads `p` (fetching it in a browser, once however many callers wait for it). */
 export async function load(p) {
-  if (!p.ready) await loadAsync(p, base);
+  if (!p.ready) {
+    await (p.loading ??= loadAsync(p, base).catch((e) => {
+      p.loading = undefined; // a failed fetch may be tried again
+      throw e;
+    }));
+  }
   return p;
 }
 
@@ -73,7 +79,11 @@ export async function init(from) {
   await Promise.all(parts.filter((p) => p.eager).map(load));
 }
 
-/** Instantiates parts synchronously from their bytes or compiled modules: `{ main, date, … }`. */
+/**
+ * Instantiates parts synchronously from their bytes or compiled modules: `{ main, date, … }`.
+ * (A browser's main thread compiles only modules under 4 KB from bytes: pass a `WebAssembly.Module`
+ * there.)
+ */
 export function initSync(modules) {
   for (const p of parts) if (modules?.[p.name] && !p.ready) instantiate(p, modules[p.name]);
 }
