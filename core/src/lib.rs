@@ -43,6 +43,7 @@ mod fleet;
 mod hint;
 mod httpdate;
 mod jitter;
+mod options;
 mod policy;
 mod rng;
 mod schedule;
@@ -56,8 +57,11 @@ pub use budget::AtomicRetryBudget;
 pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
 pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
 pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
-pub use hint::{parse_grpc_pushback, parse_retry_after, ParseError, ServerHint};
+pub use hint::{
+    parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ParseError, ServerHint,
+};
 pub use jitter::jitter_bounds;
+pub use options::{PolicyOptions, Preset};
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
     MAX_MULTIPLIER_DEN,

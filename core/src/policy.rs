@@ -169,9 +169,30 @@ pub enum PolicyError {
     SpreadPerMille,
     /// `max_hint_ms` above [`MAX_DELAY_MS`].
     MaxHintMs,
+    /// `jitter_ms` given for a strategy other than Google's (it would be ignored).
+    JitterMsNotApplicable,
+    /// `spread_per_mille` given for a strategy other than proportional (it would be ignored).
+    SpreadNotApplicable,
+    /// A jitter code that names no strategy (see [`Jitter::NAMES`]).
+    UnknownJitter,
 }
 
 impl PolicyError {
+    /// Every error, in a stable order (bindings pass an error as its index here).
+    pub const ALL: [PolicyError; 11] = [
+        PolicyError::InitialMs,
+        PolicyError::MaxBackoffMs,
+        PolicyError::MultiplierDen,
+        PolicyError::MultiplierBelowOne,
+        PolicyError::MultiplierTooLarge,
+        PolicyError::JitterMs,
+        PolicyError::SpreadPerMille,
+        PolicyError::MaxHintMs,
+        PolicyError::JitterMsNotApplicable,
+        PolicyError::SpreadNotApplicable,
+        PolicyError::UnknownJitter,
+    ];
+
     /// The field the error is about, as named in SPEC.md §2.
     pub const fn field(self) -> &'static str {
         match self {
@@ -182,6 +203,9 @@ impl PolicyError {
             PolicyError::JitterMs => "jitter_ms",
             PolicyError::SpreadPerMille => "spread_per_mille",
             PolicyError::MaxHintMs => "max_hint_ms",
+            PolicyError::JitterMsNotApplicable => "jitter_ms",
+            PolicyError::SpreadNotApplicable => "spread_per_mille",
+            PolicyError::UnknownJitter => "jitter",
         }
     }
 
@@ -196,6 +220,13 @@ impl PolicyError {
             PolicyError::JitterMs => "jitter_ms must be in 0..=max_backoff_ms",
             PolicyError::SpreadPerMille => "spread_per_mille must be in 0..=1000",
             PolicyError::MaxHintMs => "max_hint_ms must be in 0..=2147483647",
+            PolicyError::JitterMsNotApplicable => "jitter_ms applies only to jitter 'google'",
+            PolicyError::SpreadNotApplicable => {
+                "spread_per_mille applies only to jitter 'proportional'"
+            }
+            PolicyError::UnknownJitter => {
+                "jitter must be one of none, google, full, equal, decorrelated, proportional"
+            }
         }
     }
 
@@ -204,6 +235,9 @@ impl PolicyError {
         match self {
             PolicyError::MultiplierBelowOne => "multiplier_below_one",
             PolicyError::MultiplierTooLarge => "multiplier_too_large",
+            PolicyError::JitterMsNotApplicable => "jitter_ms_not_applicable",
+            PolicyError::SpreadNotApplicable => "spread_per_mille_not_applicable",
+            PolicyError::UnknownJitter => "unknown_jitter",
             other => other.field(),
         }
     }
