@@ -120,6 +120,11 @@ fn main() {
     });
     println!("export const BUDGET_ERRORS = {};", list(budget));
     println!("export const MAX_DELAY_MS = {MAX_DELAY_MS};");
+    let fleet = seeded_backoff::FleetError::WindowMs;
+    println!(
+        "export const FLEET_WINDOW_ERROR = {};",
+        s(&camel(fleet.message()))
+    );
     // Codes of the exports' number arguments.
     use seeded_backoff_wasm::io::hint;
     println!("export const HINT_NONE = {};", hint::NONE);

@@ -4,7 +4,7 @@ import * as glue from '../pkg/seeded_backoff_main_bg.js';
 import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { STATE, STEP } from './internal.js';
-import { Policy, seedHalves } from './policy.js';
+import { isPolicy, Policy, seedHalves } from './policy.js';
 import { adopt, enter, next, start, step, word, words } from './state.js';
 
 const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
@@ -21,8 +21,12 @@ export class Backoff {
    * for that call (create one Policy and share it when making many).
    */
   constructor(policy = {}, seed) {
-    if (!(policy instanceof Policy)) {
-      seed = keys('Backoff options', policy, BACKOFF_KEYS).seed;
+    if (!isPolicy(policy)) {
+      const given = keys('Backoff options', policy, BACKOFF_KEYS).seed;
+      if (given !== undefined && seed !== undefined) {
+        throw new TypeError('give the seed once: in the options or as the second argument');
+      }
+      seed ??= given;
       policy = new Policy(policy, 'Backoff options', ['seed']);
     }
     [this.#lo, this.#hi] = seedHalves(seed);
@@ -33,9 +37,12 @@ export class Backoff {
     return this.#r.policy;
   }
 
-  /** The 8 state words, taken out of the slot; with `w`, sets them. */
+  /** The 8 state words, taken out of the slot; with `w` (a restored state), sets them. */
   [STATE](w) {
-    if (w) adopt(this.#r, w);
+    if (w) {
+      adopt(this.#r, w);
+      this.#lo = this.#hi = undefined; // a snapshot holds the generator's state, not its seed
+    }
     return words(this.#r);
   }
 
@@ -64,9 +71,12 @@ export class Backoff {
     return this.nextDelay({ retryAfterMs: ms });
   }
 
-  /** The seed this schedule was drawn from (a bigint), so a random-seeded run can be replayed. */
+  /**
+   * The seed this schedule was drawn from (a bigint), so a random-seeded run can be replayed;
+   * null for a restored Backoff.
+   */
   get seed() {
-    return (BigInt(this.#hi) << 32n) | BigInt(this.#lo);
+    return this.#lo === undefined ? null : (BigInt(this.#hi) << 32n) | BigInt(this.#lo);
   }
 
   get giveUpReason() {

@@ -13,7 +13,10 @@ const AWS = ['capacity', 'retryCost', 'timeoutCost', 'noRetryIncrement'];
 const GRPC = ['maxTokens', 'tokenRatio'];
 const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
-const timeoutKind = (kind) => kind !== undefined && oneOf('kind', kind, KINDS) === 1;
+// Each option's rule: its index in the core's budget errors (retryCost and timeoutCost share one).
+const RULE = { maxTokens: 0, tokenRatio: 1, capacity: 2, retryCost: 3, timeoutCost: 3, noRetryIncrement: 4 };
+
+const timeoutKind = (kind, name = 'kind') => kind !== undefined && oneOf(name, kind, KINDS) === 1;
 
 export class RetryBudget {
   #w; // kind, four config values and the tokens, in thousandths
@@ -31,7 +34,7 @@ export class RetryBudget {
       const x = options[k];
       if (x === undefined) return 0;
       present |= 1 << i;
-      return k === 'tokenRatio' ? milli(x, BUDGET_ERRORS[1]) : int(k, x, 0, U32_MAX, BUDGET_ERRORS[grpc ? 0 : i + 1]);
+      return k === 'tokenRatio' ? milli(x, BUDGET_ERRORS[1]) : int(k, x, 0, U32_MAX, BUDGET_ERRORS[RULE[k]]);
     });
     if (grpc && present !== 3) {
       throw new TypeError('mode grpc needs maxTokens and tokenRatio');
@@ -59,7 +62,7 @@ export class RetryBudget {
   }
 
   recordSuccess(retriedKind) {
-    this.#op(OP_RECORD_SUCCESS, timeoutKind(retriedKind), retriedKind !== undefined);
+    this.#op(OP_RECORD_SUCCESS, timeoutKind(retriedKind, 'retriedKind'), retriedKind !== undefined);
   }
 
   get tokensMilli() {

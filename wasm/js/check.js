@@ -57,10 +57,16 @@ export function oneOf(name, v, names) {
  * keys are read like own ones; a Map, Set or array is refused rather than read as empty.
  */
 export function keys(name, obj, allowed) {
-  if (obj === null || typeof obj !== 'object' || typeof obj[Symbol.iterator] === 'function') {
-    fail(TypeError, name, 'an object', obj);
+  let own;
+  try {
+    if (obj === null || typeof obj !== 'object' || typeof obj[Symbol.iterator] === 'function') own = null;
+    else own = Object.keys(obj);
+  } catch (e) {
+    // A revoked proxy, or a proxy trap that threw: the options cannot be read.
+    throw new TypeError(`${name} could not be read: ${e instanceof Error ? e.message : show(e)}`, { cause: e });
   }
-  for (const k of Object.keys(obj)) {
+  if (!own) fail(TypeError, name, 'an object', obj);
+  for (const k of own) {
     if (!allowed.includes(k)) {
       throw new TypeError(`unknown option ${show(k)} in ${name} (a typo?); known: ${allowed.join(', ')}`);
     }
@@ -101,14 +107,25 @@ export function coded(Err, [code, message]) {
   return Object.assign(new Err(message), { code });
 }
 
-/** `text` as UTF-8 in `u8` (a part's shared bytes); its length, or a RangeError if it does not fit. */
-export function put(name, text, u8) {
+const encoder = new TextEncoder();
+
+/** `text` (a string, as UTF-8, or bytes) in `u8` (a part's shared bytes): its length, or -1 if it does not fit. */
+export function tryPut(text, u8) {
   if (text instanceof Uint8Array) {
-    if (text.length > u8.length) fail(RangeError, name, `at most ${u8.length} bytes`, text.length);
+    if (text.length > u8.length) return -1;
     u8.set(text);
     return text.length;
   }
-  const { read, written } = new TextEncoder().encodeInto(text, u8);
-  if (read < text.length) fail(RangeError, name, `at most ${u8.length} bytes`, text.length);
-  return written;
+  const { read, written } = encoder.encodeInto(text, u8);
+  return read < text.length ? -1 : written;
+}
+
+/** As `tryPut`, with a RangeError naming `name` when it does not fit. */
+export function put(name, text, u8) {
+  const len = tryPut(text, u8);
+  if (len < 0) {
+    const bytes = text instanceof Uint8Array ? text.length : encoder.encode(text).length;
+    fail(RangeError, name, `at most ${u8.length} bytes`, bytes);
+  }
+  return len;
 }

@@ -1,7 +1,7 @@
 // Retry-After and status classes, answered by the core.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
 import { CLASSES, PARSE_ERRORS } from '../pkg/tables.js';
-import { coded, fail, int, U32_MAX } from './check.js';
+import { coded, fail, int, put, U32_MAX } from './check.js';
 import { datePart, retryAfter } from './hint.js';
 import { main } from './policy.js';
 import { ensure } from './wasm.js';
@@ -15,7 +15,7 @@ export function parseRetryAfter(value, nowMs = Date.now()) {
     fail(TypeError, 'Retry-After value', 'a string or a Uint8Array', value);
   }
   int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER);
-  const ms = retryAfter(value, nowMs, false);
+  const ms = retryAfter(put('Retry-After value', value, ensure(main).u8), nowMs, false);
   if (ms < 0) throw coded(SyntaxError, PARSE_ERRORS[-ms - 1]);
   return ms;
 }

@@ -3,7 +3,6 @@
 import * as dateGlue from '../pkg/seeded_backoff_date_bg.js';
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
 import { NOT_SECONDS } from '../pkg/tables.js';
-import { put } from './check.js';
 import { main } from './policy.js';
 import { ensure, glueOf, load, part } from './wasm.js';
 
@@ -12,11 +11,11 @@ import { ensure, glueOf, load, part } from './wasm.js';
 export const datePart = (eager) => part('date', glueOf(dateGlue.__wbg_set_wasm, dateGlue.dateIo, dateGlue.__wbindgen_init_externref_table), eager);
 
 /**
- * Milliseconds for `value` (a string or bytes) from `nowMs`, or minus (1 + the index of a parse
- * error). With `wait`, loads the date part if needed (a promise); without, it must be loaded.
+ * Milliseconds for the value in the main part's first `len` shared bytes from `nowMs`, or minus
+ * (1 + the index of a parse error). With `wait`, loads the date part if needed (a promise);
+ * without, it must be loaded.
  */
-export function retryAfter(value, nowMs, wait) {
-  const len = put('Retry-After value', value, ensure(main).u8);
+export function retryAfter(len, nowMs, wait) {
   const ms = glue.retryAfterSeconds(len);
   if (ms !== NOT_SECONDS) return ms;
   const date = datePart();

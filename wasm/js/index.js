@@ -8,3 +8,4 @@ export { Policy } from './policy.js';
 export { fetchWithBackoff, retry, RetryError } from './retry.js';
 export { restore, snapshot } from './snapshot.js';
 export { init, initSync } from './wasm.js';
+export { seedFromDevice, startupDelay } from './fleet.js';

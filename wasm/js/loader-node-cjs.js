@@ -8,4 +8,4 @@ export function loadSync(p) {
   return true;
 }
 
-export const loadAsync = loadSync;
+export const loadAsync = async (p) => loadSync(p);

@@ -7,4 +7,4 @@ export function loadSync(p) {
   return true;
 }
 
-export const loadAsync = loadSync;
+export const loadAsync = async (p) => loadSync(p);

@@ -3,12 +3,13 @@
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
 import { DEADLINES, JITTERS, OPTIONS, POLICY_ERRORS, PRESETS, RULES } from '../pkg/tables.js';
 import { failRule, int, keys, milli, oneOf, U32_MAX, u64 } from './check.js';
+import { WORDS } from './internal.js';
 import { ensure, glueOf, part } from './wasm.js';
+
+export { WORDS };
 
 export const main = part('main', glueOf(glue.__wbg_set_wasm, glue.io, glue.__wbindgen_init_externref_table), true);
 const NAMES = { preset: PRESETS, jitter: JITTERS, deadline: DEADLINES };
-/** A Policy's option words, as the core accepted them (each part resolves them again). */
-export const WORDS = Symbol('words');
 
 // The Policy whose words the main part has loaded.
 let active;
@@ -32,12 +33,17 @@ export class Policy {
     const e = glue.policyResolve();
     if (e) {
       const [at, rule = RULES[at]] = POLICY_ERRORS[e - 1];
+      // The value at fault may be one the preset gave, not one in `options`.
+      if (values[at] === undefined) throw new RangeError(`${rule}, got the preset's value (set ${OPTIONS[at]} too)`);
       failRule(RangeError, rule, values[at]);
     }
     this[WORDS] = u.slice(0, 12);
     active = this;
   }
 }
+
+/** Whether `v` is a Policy of this package (of either build: ESM or CommonJS). */
+export const isPolicy = (v) => v?.[WORDS] instanceof Uint32Array;
 
 /** Makes `policy` the main part's active one. */
 export function activate(policy) {

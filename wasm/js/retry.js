@@ -2,21 +2,35 @@
 // delay, class and parsed header comes from the core.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
 import { CLASSES, GIVE_UP, HINT_NONE, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
-import { fail, fn, keys, show } from './check.js';
+import { fail, fn, keys, show, tryPut } from './check.js';
 import { STEP } from './internal.js';
 import { datePart, retryAfter } from './hint.js';
-import { Policy, seedHalves } from './policy.js';
+import { isPolicy, main, Policy, seedHalves } from './policy.js';
 import { start, step } from './state.js';
-import { init } from './wasm.js';
+import { ensure, init } from './wasm.js';
 
 const RETRY_KEYS = [...OPTIONS, 'policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
 datePart(false);
 
-const isResponse = (v) => typeof Response === 'function' && v instanceof Response;
+/** Whether `v` is a `Response` (false for a value `instanceof` cannot ask, a revoked proxy). */
+function isResponse(v) {
+  try {
+    return typeof Response === 'function' && v instanceof Response;
+  } catch {
+    return false;
+  }
+}
 
 /** What a failed attempt was, for a message: an Error's message, a Response's status, or a value. */
-const describe = (e) => (e instanceof Error ? e.message : isResponse(e) ? `HTTP ${e.status}` : `threw ${show(e)}`);
+function describe(e) {
+  try {
+    if (e instanceof Error) return e.message;
+  } catch {
+    // A revoked proxy: described as the object it is.
+  }
+  return isResponse(e) ? `HTTP ${e.status}` : `threw ${show(e)}`;
+}
 
 /** Why retry() stopped: `cause` is the last error (or the last retryable Response). */
 export class RetryError extends Error {
@@ -55,7 +69,7 @@ export async function retry(fnToRetry, options = {}) {
     fail(TypeError, 'budget', 'a RetryBudget', budget);
   }
   if (policy !== undefined) {
-    if (!(policy instanceof Policy)) fail(TypeError, 'policy', 'a Policy', policy);
+    if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
     const both = OPTIONS.find((k) => options[k] !== undefined);
     if (both) throw new TypeError(`give either policy or policy options such as ${both}, not both`);
   }
@@ -75,8 +89,9 @@ export async function retry(fnToRetry, options = {}) {
       error = value;
       // An absent, oversized or unparseable Retry-After is ignored, as RFC 9110 lets a recipient do.
       const header = value.headers.get('retry-after');
-      if (header !== null && header.length <= 256) {
-        const ms = await retryAfter(header, Date.now(), true);
+      const len = header === null ? -1 : tryPut(header, ensure(main).u8);
+      if (len >= 0) {
+        const ms = await retryAfter(len, Date.now(), true);
         if (ms >= 0) retryAfterMs = ms;
       }
     } catch (e) {

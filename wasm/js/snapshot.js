@@ -5,7 +5,7 @@ import { SNAPSHOT_ERRORS } from '../pkg/tables.js';
 import { coded, fail, put } from './check.js';
 import { STATE } from './internal.js';
 import { Backoff } from './backoff.js';
-import { Policy, WORDS } from './policy.js';
+import { isPolicy, Policy, WORDS } from './policy.js';
 import { ensure, glueOf, part } from './wasm.js';
 
 const snap = part('snapshot', glueOf(glue.__wbg_set_wasm, glue.snapshotIo, glue.__wbindgen_init_externref_table), true);
@@ -16,7 +16,7 @@ function check(e) {
 
 /** The 40-byte snapshot of `backoff`. */
 export function snapshot(backoff) {
-  if (!(backoff instanceof Backoff)) fail(TypeError, 'backoff', 'a Backoff', backoff);
+  if (typeof backoff?.[STATE] !== 'function') fail(TypeError, 'backoff', 'a Backoff', backoff);
   const { u32, u8 } = ensure(snap);
   u32.set(backoff.policy[WORDS], 0);
   u32.set(backoff[STATE](), 12);
@@ -26,7 +26,7 @@ export function snapshot(backoff) {
 
 /** A Backoff restored from `bytes` (from `snapshot()`), under the policy it was taken with. */
 export function restore(policy, bytes) {
-  if (!(policy instanceof Policy)) policy = new Policy(policy);
+  if (!isPolicy(policy)) policy = new Policy(policy);
   if (!(bytes instanceof Uint8Array)) fail(TypeError, 'bytes', 'a Uint8Array (from snapshot())', bytes);
   const { u32, u8 } = ensure(snap);
   u32.set(policy[WORDS], 0);

@@ -1,4 +1,4 @@
-// npm run build: the Rust core and bindings -> four wasm parts (main, date, snapshot, budget; one
+// npm run build: the Rust core and bindings -> five wasm parts (main, date, snapshot, budget, fleet; one
 // cargo build each, wasm-release profile, no std) -> wasm-bindgen glue (`--target bundler`: the
 // export wrappers only; js/wasm.js instantiates) -> a check that no allocator or formatting code
 // is linked -> wasm-opt -Oz (npm binaryen) -> dist/:
@@ -18,7 +18,7 @@ const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(wasmDir, '..');
 const pkg = join(wasmDir, 'pkg');
 const dist = join(wasmDir, 'dist');
-export const PARTS = ['main', 'date', 'snapshot', 'budget'];
+export const PARTS = ['main', 'date', 'snapshot', 'budget', 'fleet'];
 
 function run(cmd, args, opts = {}) {
   console.log(`$ ${cmd} ${args.join(' ')}`);

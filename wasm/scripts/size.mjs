@@ -32,7 +32,8 @@ const usages = [
   ['parseRetryAfter()', "import { parseRetryAfter } from 'seeded-backoff';\nexport const ms = parseRetryAfter('120');", ['main', 'date']],
   ['snapshot() + restore()', "import { Backoff, snapshot, restore } from 'seeded-backoff';\nexport const b = restore({}, snapshot(new Backoff()));", ['main', 'snapshot']],
   ['RetryBudget + retry()', "import { retry, RetryBudget } from 'seeded-backoff';\nconst budget = new RetryBudget();\nexport const run = (fn) => retry(fn, { budget });", ['main', 'budget']],
-  ['whole package (every export, every part)', "export * from 'seeded-backoff';", ['main', 'date', 'snapshot', 'budget']],
+  ['seedFromDevice() + startupDelay()', "import { seedFromDevice, startupDelay } from 'seeded-backoff';\nexport const ms = startupDelay(seedFromDevice('dev-1', 1), 60000);", ['fleet']],
+  ['whole package (every export, every part)', "export * from 'seeded-backoff';", ['main', 'date', 'snapshot', 'budget', 'fleet']],
 ];
 
 const rows = [];

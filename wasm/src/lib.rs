@@ -6,9 +6,9 @@
 //! allocated, nothing is formatted, nothing is kept for JS to free: a `Backoff`'s 32-byte state and
 //! a budget's words live in JS objects.
 //!
-//! The package is four wasm files, one per feature of this crate, so that a program downloads only
+//! The package is five wasm files, one per feature of this crate, so that a program downloads only
 //! what it imports: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
-//! (HTTP-dates), [`snapshot`] and [`budget`]. Errors cross as an index into the core's list of
+//! (HTTP-dates), [`snapshot`], [`budget`] and [`fleet`]. Errors cross as an index into the core's list of
 //! them ([`errors`]); the JS layer holds the names and messages, generated from the same lists by
 //! `examples/js_tables.rs`.
 //!
@@ -34,6 +34,8 @@ pub mod rt;
 pub mod budget;
 #[cfg(feature = "date")]
 pub mod date;
+#[cfg(feature = "fleet")]
+pub mod fleet;
 #[cfg(feature = "snapshot")]
 pub mod snapshot;
 #[cfg(feature = "main")]

@@ -182,7 +182,7 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const tokens = budget.tokensMilli;
     assert.equal(tokens, 9000);
     assert.throws(() => budget.recordFailure('slow'), refusedWith(RangeError, /kind must be one of 'error', 'timeout', got "slow"$/));
-    assert.throws(() => budget.recordSuccess('Timeout'), refusedWith(RangeError, /kind must be one of 'error', 'timeout', got "Timeout"$/));
+    assert.throws(() => budget.recordSuccess('Timeout'), refusedWith(RangeError, /^retriedKind must be one of 'error', 'timeout', got "Timeout"$/));
     assert.throws(() => budget.tryAcquire(1), refusedWith(TypeError, /^kind must be one of/));
     assert.equal(budget.tokensMilli, tokens);
     assert.equal(new RetryBudget().tokensMilli, 500000);

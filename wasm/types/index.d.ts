@@ -144,8 +144,11 @@ export class Backoff implements Iterable<number> {
   constructor(options?: BackoffOptions);
   /** The policy it follows. */
   readonly policy: Policy;
-  /** The seed it was drawn from, random ones too: `new Backoff(policy, b.seed)` replays it. */
-  readonly seed: bigint;
+  /**
+   * The seed it was drawn from, random ones too: `new Backoff(policy, b.seed)` replays it. `null`
+   * for a Backoff from `restore()` (a snapshot holds the generator's state, not the seed).
+   */
+  readonly seed: bigint | null;
   /**
    * The delay in ms before the next retry, or `null` to give up (see `giveUpReason`).
    *
@@ -408,7 +411,44 @@ export interface WasmParts {
   date?: BufferSource | WebAssembly.Module;
   snapshot?: BufferSource | WebAssembly.Module;
   budget?: BufferSource | WebAssembly.Module;
+  fleet?: BufferSource | WebAssembly.Module;
 }
 
-/** Instantiates the wasm parts from bytes you already have, synchronously. */
+/**
+ * Instantiates the wasm parts from bytes you already have, synchronously. (A browser's main thread
+ * compiles only modules under 4 KB from bytes: pass a compiled `WebAssembly.Module` there.)
+ */
 export function initSync(modules: WasmParts): void;
+
+/**
+ * A seed (SPEC.md §12.1) for a device without a hardware random number generator, from its unique
+ * id (bytes, or a string as UTF-8, at most 256 bytes) and a counter it keeps across reboots: the
+ * same in Rust (`seed_from_device`) and C (`sb_seed_from_device`), distinct for every boot.
+ * Loads the fleet part (its own wasm file) in Node; in a browser, after `await init()`.
+ *
+ * @throws TypeError if `id` is not a string or a Uint8Array; RangeError for an id over 256 bytes
+ * or a `bootCounter` outside 0..=4294967295.
+ *
+ * @example
+ * ```
+ * import { Backoff, Policy, seedFromDevice } from 'seeded-backoff';
+ *
+ * const backoff = new Backoff(new Policy(), seedFromDevice('kiosk-0042', bootCount));
+ * ```
+ */
+export function seedFromDevice(id: string | Uint8Array, bootCounter: number): bigint;
+
+/**
+ * How long to wait, in ms, uniform in 0..=windowMs (SPEC.md §12.2), before the first connection
+ * after every device lost power at once, so that the fleet reconnects spread over the window.
+ *
+ * @throws RangeError: `windowMs must be in 0..=2147483647, got …`.
+ *
+ * @example
+ * ```
+ * import { seedFromDevice, startupDelay } from 'seeded-backoff/fleet';
+ *
+ * await new Promise((r) => setTimeout(r, startupDelay(seedFromDevice('kiosk-0042', bootCount), 60_000)));
+ * ```
+ */
+export function startupDelay(seed: Seed, windowMs: number): number;

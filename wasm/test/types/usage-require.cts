@@ -11,3 +11,11 @@ console.log(d, again.seed, sb.isRetryableStatus(503));
 new sb.Policy({ preset: 'azure' });
 // @ts-expect-error snapshot is a function of the package, not a method
 b.snapshot();
+
+// A CommonJS sub-entry's objects are the main entry's.
+import fleet = require('seeded-backoff/fleet');
+import snap = require('seeded-backoff/snapshot');
+const fromRequire: number = fleet.startupDelay(fleet.seedFromDevice('kiosk', 1), 1000);
+import main = require('seeded-backoff');
+const bytesRequire: Uint8Array = snap.snapshot(new main.Backoff());
+void [fromRequire, bytesRequire];

@@ -29,7 +29,7 @@ const policy = new Policy(options);
 const b = new Backoff(policy, 42n);
 const sugar = new Backoff({ ...options, seed: 42 } satisfies BackoffOptions);
 const random = new Backoff(policy);
-const seed: bigint = random.seed;
+const seed: bigint | null = random.seed;
 const same: Policy = b.policy;
 const d: number | null = b.nextDelay();
 const h: number | null = b.nextDelayWithHint(5000);
@@ -109,3 +109,18 @@ Backoff.restore(options, bytes);
 b.seed = 1n;
 // @ts-expect-error failureKind is 'error' or 'timeout'
 b.nextDelay({ failureKind: 'slow' });
+
+// The sub-entries give the same types as the main entry.
+import { RetryBudget as SubBudget } from 'seeded-backoff/budget';
+import { seedFromDevice, startupDelay } from 'seeded-backoff/fleet';
+import { parseRetryAfter as subParse } from 'seeded-backoff/retry-after';
+import { restore as subRestore, snapshot as subSnapshot } from 'seeded-backoff/snapshot';
+
+const fleetSeed: bigint = seedFromDevice(new Uint8Array([1, 2, 3]), 7);
+const firstWait: number = startupDelay(fleetSeed, 60_000);
+const fromSub: Backoff = subRestore(policy, subSnapshot(b));
+const subMs: number = subParse('120');
+const subBudget: SubBudget = new SubBudget();
+// @ts-expect-error: the boot counter is a number
+seedFromDevice('kiosk', 7n);
+void [firstWait, fromSub, subMs, subBudget];
