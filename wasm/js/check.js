@@ -15,23 +15,19 @@ export function show(v) {
   return String(v);
 }
 
-export function fail(Err, name, rule, v) {
-  throw new Err(`${name} must be ${rule}, got ${show(v)}`);
-}
-
 /** An error of class `Err` whose message is `rule` (a message that starts with the option's name). */
 export function failRule(Err, rule, v) {
   throw new Err(`${rule}, got ${show(v)}`);
 }
 
+export function fail(Err, name, rule, v) {
+  failRule(Err, `${name} must be ${rule}`, v);
+}
+
 /** An integer in `min..=max`; `rule` is the core's message for the option, if it has one. */
-export function int(name, v, min, max, rule) {
-  if (typeof v !== 'number') {
-    rule ? failRule(TypeError, rule, v) : fail(TypeError, name, `an integer in ${min}..=${max}`, v);
-  }
-  if (!Number.isInteger(v) || v < min || v > max) {
-    rule ? failRule(RangeError, rule, v) : fail(RangeError, name, `an integer in ${min}..=${max}`, v);
-  }
+export function int(name, v, min, max, rule = `${name} must be an integer in ${min}..=${max}`) {
+  if (typeof v !== 'number') failRule(TypeError, rule, v);
+  if (!Number.isInteger(v) || v < min || v > max) failRule(RangeError, rule, v);
   return v;
 }
 

@@ -60,8 +60,7 @@ export async function retry(fnToRetry, options = {}) {
   fn('fn', fnToRetry);
   keys('retry options', options, RETRY_KEYS);
   const { policy, seed, signal, shouldRetry, onRetry, budget } = options;
-  if (shouldRetry !== undefined) fn('shouldRetry', shouldRetry);
-  if (onRetry !== undefined) fn('onRetry', onRetry);
+  for (const k of ['shouldRetry', 'onRetry']) if (options[k] !== undefined) fn(k, options[k]);
   if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') {
     fail(TypeError, 'signal', 'an AbortSignal', signal);
   }
