@@ -6,12 +6,12 @@
 use std::path::Path;
 
 use seeded_backoff::{
-    classify_grpc, classify_http, parse_retry_after, Backoff, BudgetConfig, DeadlineMode,
-    FailureKind, Jitter, Policy, PolicyBuilder, RetryBudget, RetryGate, MAX_DELAY_MS,
+    classify_grpc, classify_http, parse_retry_after, Backoff, BudgetConfig, Classification,
+    DeadlineMode, Jitter, Policy, PolicyBuilder, RetryBudget, MAX_DELAY_MS,
 };
 use serde_json::{json, Value};
 
-use crate::ops::{policy_json, run_op};
+use crate::ops::{budget_config_json, policy_json, run_budget_op, run_op};
 
 /// The seeds every schedule vector covers: the edges of u64 and of its low word.
 pub const SEEDS: [u64; 5] = [0, 1, 42, 1 << 32, u64::MAX];
@@ -355,54 +355,6 @@ fn retry_after_file() -> Value {
     json!({ "kind": "retry_after", "description": "RFC 9110 Retry-After: delta-seconds and the three HTTP-date formats", "cases": cases })
 }
 
-fn budget_config_json(config: BudgetConfig) -> Value {
-    match config {
-        BudgetConfig::Grpc {
-            max_milli,
-            ratio_milli,
-        } => {
-            json!({ "kind": "grpc", "max_tokens": max_milli / 1000, "token_ratio_milli": ratio_milli })
-        }
-        BudgetConfig::AwsQuota {
-            capacity_milli,
-            retry_cost_milli,
-            timeout_cost_milli,
-            no_retry_increment_milli,
-        } => json!({
-            "kind": "aws_quota",
-            "capacity": capacity_milli / 1000,
-            "retry_cost": retry_cost_milli / 1000,
-            "timeout_cost": timeout_cost_milli / 1000,
-            "no_retry_increment": no_retry_increment_milli / 1000,
-        }),
-    }
-}
-
-fn run_budget_op(budget: &RetryBudget, op: &str) -> Result<Value, String> {
-    let kind = |c: &str| match c {
-        "e" => Ok(FailureKind::Error),
-        "t" => Ok(FailureKind::Timeout),
-        _ => Err(format!("unknown budget op '{op}'")),
-    };
-    let allowed = match op.split_at(1) {
-        ("f", k) => {
-            budget.record_failure(kind(k)?);
-            true
-        }
-        ("a", k) => budget.try_acquire(kind(k)?),
-        ("s", "") => {
-            budget.record_success(None);
-            true
-        }
-        ("s", k) => {
-            budget.record_success(Some(kind(k)?));
-            true
-        }
-        _ => return Err(format!("unknown budget op '{op}'")),
-    };
-    Ok(json!([allowed as u8, budget.tokens_milli()]))
-}
-
 fn budget_file() -> Result<Value, String> {
     let failures = |n: usize| {
         std::iter::repeat_n(["fe", "ae"], n)
@@ -491,7 +443,14 @@ fn classify_file() -> Value {
         u32::MAX,
     ]
     .into_iter()
-    .map(|s| json!([s, classify_http(s).name()]))
+    .map(|s| {
+        json!([
+            s,
+            u16::try_from(s)
+                .map_or(Classification::Invalid, classify_http)
+                .name()
+        ])
+    })
     .collect();
     let grpc: Vec<Value> = (0u32..=17)
         .chain([100, u32::MAX])

@@ -7,7 +7,7 @@
 //! which the Gregorian calendar repeats exactly, so the distance between the two instants is
 //! unchanged.
 
-use crate::hint::ParseError;
+use crate::parse_error::ParseError;
 
 const DAYS_SHORT: [&[u8]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
 const DAYS_LONG: [&[u8]; 7] = [

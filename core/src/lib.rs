@@ -39,31 +39,44 @@
 mod backoff;
 mod budget;
 mod classify;
+mod error_enum;
 mod hint;
 mod httpdate;
 mod jitter;
+mod parse_error;
 mod policy;
+mod retry;
 mod rng;
 mod schedule;
 mod snapshot;
 #[cfg(feature = "std")]
 mod std_support;
+#[cfg(feature = "tokio")]
+mod tokio_support;
+#[cfg(feature = "tower")]
+mod tower_support;
 
 pub use backoff::{Backoff, DelaysMs, GiveUpReason, Step, StepInput};
 #[cfg(target_has_atomic = "32")]
 pub use budget::AtomicRetryBudget;
 pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
 pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
-pub use hint::{parse_grpc_pushback, parse_retry_after, ParseError, ServerHint};
+pub use hint::{parse_grpc_pushback, parse_retry_after, ServerHint};
 pub use jitter::jitter_bounds;
+pub use parse_error::ParseError;
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
     MAX_MULTIPLIER_DEN,
 };
+pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use schedule::Schedule;
 pub use snapshot::{crc32, RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
-pub use std_support::{random_seed, retry_blocking, RetryError};
+pub use std_support::{random_seed, retry_blocking};
+#[cfg(feature = "tokio")]
+pub use tokio_support::retry_tokio;
+#[cfg(feature = "tower")]
+pub use tower_support::TowerPolicy;
 
 /// The crate's version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,6 +1,6 @@
 //! The shared, immutable retry policy: validated once, used by every request.
 
-use core::fmt;
+use crate::error_enum::error_enum;
 
 /// The largest delay any policy can produce, in milliseconds (2^31 − 1, about 24.8 days).
 ///
@@ -149,69 +149,36 @@ impl DeadlineMode {
     }
 }
 
-/// Why a policy was rejected. Each variant names one field and its allowed range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum PolicyError {
-    /// `initial_ms` is 0 or above [`MAX_DELAY_MS`].
-    InitialMs,
-    /// `max_backoff_ms` is below `initial_ms` or above [`MAX_DELAY_MS`].
-    MaxBackoffMs,
-    /// The multiplier's denominator is 0 or above [`MAX_MULTIPLIER_DEN`].
-    MultiplierDen,
-    /// The multiplier is below 1 (`num < den`).
-    MultiplierBelowOne,
-    /// The multiplier is above [`MAX_MULTIPLIER`] (`num > 1000 · den`).
-    MultiplierTooLarge,
-    /// Google jitter wider than the cap.
-    JitterMs,
-    /// Proportional spread above 100 %.
-    SpreadPerMille,
-    /// `max_hint_ms` above [`MAX_DELAY_MS`].
-    MaxHintMs,
+error_enum! {
+    /// Why a policy was rejected. Each variant names one field and its allowed range.
+    pub enum PolicyError {
+        /// `initial_ms` is 0 or above [`MAX_DELAY_MS`].
+        InitialMs => "initial_ms", "initial_ms must be in 1..=2147483647";
+        /// `max_backoff_ms` is below `initial_ms` or above [`MAX_DELAY_MS`].
+        MaxBackoffMs => "max_backoff_ms", "max_backoff_ms must be in initial_ms..=2147483647";
+        /// The multiplier's denominator is 0 or above [`MAX_MULTIPLIER_DEN`].
+        MultiplierDen => "multiplier_den", "multiplier denominator must be in 1..=1000";
+        /// The multiplier is below 1 (`num < den`).
+        MultiplierBelowOne => "multiplier_below_one", "multiplier must be >= 1 (num >= den)";
+        /// The multiplier is above [`MAX_MULTIPLIER`] (`num > 1000 · den`).
+        MultiplierTooLarge => "multiplier_too_large",
+            "multiplier must be <= 1000 (num <= 1000 * den)";
+        /// Google jitter wider than the cap.
+        JitterMs => "jitter_ms", "jitter_ms must be in 0..=max_backoff_ms";
+        /// Proportional spread above 100 %.
+        SpreadPerMille => "spread_per_mille", "spread_per_mille must be in 0..=1000";
+        /// `max_hint_ms` above [`MAX_DELAY_MS`].
+        MaxHintMs => "max_hint_ms", "max_hint_ms must be in 0..=2147483647";
+    }
 }
 
 impl PolicyError {
     /// The field the error is about, as named in SPEC.md §2.
     pub const fn field(self) -> &'static str {
         match self {
-            PolicyError::InitialMs => "initial_ms",
-            PolicyError::MaxBackoffMs => "max_backoff_ms",
-            PolicyError::MultiplierDen => "multiplier_den",
             PolicyError::MultiplierBelowOne | PolicyError::MultiplierTooLarge => "multiplier",
-            PolicyError::JitterMs => "jitter_ms",
-            PolicyError::SpreadPerMille => "spread_per_mille",
-            PolicyError::MaxHintMs => "max_hint_ms",
+            other => other.name(),
         }
-    }
-
-    /// A static message naming the field and its allowed range.
-    pub const fn message(self) -> &'static str {
-        match self {
-            PolicyError::InitialMs => "initial_ms must be in 1..=2147483647",
-            PolicyError::MaxBackoffMs => "max_backoff_ms must be in initial_ms..=2147483647",
-            PolicyError::MultiplierDen => "multiplier denominator must be in 1..=1000",
-            PolicyError::MultiplierBelowOne => "multiplier must be >= 1 (num >= den)",
-            PolicyError::MultiplierTooLarge => "multiplier must be <= 1000 (num <= 1000 * den)",
-            PolicyError::JitterMs => "jitter_ms must be in 0..=max_backoff_ms",
-            PolicyError::SpreadPerMille => "spread_per_mille must be in 0..=1000",
-            PolicyError::MaxHintMs => "max_hint_ms must be in 0..=2147483647",
-        }
-    }
-
-    /// The snake_case name used in vectors and by the bindings.
-    pub const fn name(self) -> &'static str {
-        match self {
-            PolicyError::MultiplierBelowOne => "multiplier_below_one",
-            PolicyError::MultiplierTooLarge => "multiplier_too_large",
-            other => other.field(),
-        }
-    }
-}
-
-impl fmt::Display for PolicyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
     }
 }
 

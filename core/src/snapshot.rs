@@ -1,9 +1,8 @@
 //! Snapshot and restore: 40 bytes that let a device deep-sleep, or a page reload, and resume the
 //! very same schedule (SPEC.md §9).
 
-use core::fmt;
-
 use crate::backoff::{Backoff, GiveUpReason};
+use crate::error_enum::error_enum;
 use crate::policy::Policy;
 use crate::rng::SpecRng;
 
@@ -13,54 +12,22 @@ pub const SNAPSHOT_LEN: usize = 40;
 /// The snapshot format version this crate writes and reads.
 pub const SNAPSHOT_VERSION: u8 = 1;
 
-/// Why a snapshot was refused. Each check of SPEC.md §9 has its own variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum SnapshotError {
-    /// Not exactly [`SNAPSHOT_LEN`] bytes.
-    WrongLength,
-    /// A format version this crate does not know.
-    UnknownVersion,
-    /// The CRC-32 does not match: the bytes were damaged.
-    BadChecksum,
-    /// Taken under another policy (e.g. the firmware's policy changed since).
-    PolicyMismatch,
-    /// The random state is all zero, which xoshiro can never reach.
-    ZeroRngState,
-    /// Fields the policy could never produce (retries above the limit, a level outside the policy's
-    /// range, an unknown give-up code, non-zero reserved bytes).
-    InvalidState,
-}
-
-impl SnapshotError {
-    /// The snake_case name used by the bindings.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SnapshotError::WrongLength => "wrong_length",
-            SnapshotError::UnknownVersion => "unknown_version",
-            SnapshotError::BadChecksum => "bad_checksum",
-            SnapshotError::PolicyMismatch => "policy_mismatch",
-            SnapshotError::ZeroRngState => "zero_rng_state",
-            SnapshotError::InvalidState => "invalid_state",
-        }
-    }
-
-    /// A static message saying what is wrong.
-    pub const fn message(self) -> &'static str {
-        match self {
-            SnapshotError::WrongLength => "snapshot must be exactly 40 bytes",
-            SnapshotError::UnknownVersion => "snapshot format version must be 1",
-            SnapshotError::BadChecksum => "snapshot checksum does not match its contents",
-            SnapshotError::PolicyMismatch => "snapshot was taken under a different policy",
-            SnapshotError::ZeroRngState => "snapshot random state is all zero",
-            SnapshotError::InvalidState => "snapshot holds a state the policy cannot reach",
-        }
-    }
-}
-
-impl fmt::Display for SnapshotError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
+error_enum! {
+    /// Why a snapshot was refused. Each check of SPEC.md §9 has its own variant.
+    pub enum SnapshotError {
+        /// Not exactly [`SNAPSHOT_LEN`] bytes.
+        WrongLength => "wrong_length", "snapshot must be exactly 40 bytes";
+        /// A format version this crate does not know.
+        UnknownVersion => "unknown_version", "snapshot format version must be 1";
+        /// The CRC-32 does not match: the bytes were damaged.
+        BadChecksum => "bad_checksum", "snapshot checksum does not match its contents";
+        /// Taken under another policy (e.g. the firmware's policy changed since).
+        PolicyMismatch => "policy_mismatch", "snapshot was taken under a different policy";
+        /// The random state is all zero, which xoshiro can never reach.
+        ZeroRngState => "zero_rng_state", "snapshot random state is all zero";
+        /// Fields the policy could never produce (retries above the limit, a level outside the
+        /// policy's range, an unknown give-up code, non-zero reserved bytes).
+        InvalidState => "invalid_state", "snapshot holds a state the policy cannot reach";
     }
 }
 

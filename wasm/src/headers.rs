@@ -40,7 +40,8 @@ fn class_code(c: Classification) -> u32 {
 /// The HTTP status class (SPEC.md §7), as a class code.
 #[wasm_bindgen(js_name = classifyHttp)]
 pub fn classify_http(status: u32) -> u32 {
-    class_code(seeded_backoff::classify_http(status))
+    // The core takes HTTP's u16; a wider value is no status at all.
+    class_code(u16::try_from(status).map_or(Classification::Invalid, seeded_backoff::classify_http))
 }
 
 /// The gRPC status code class (SPEC.md §7), as a class code.
@@ -52,7 +53,7 @@ pub fn classify_grpc(code: u32) -> u32 {
 /// Whether an HTTP status is worth retrying (429 and 5xx).
 #[wasm_bindgen(js_name = isRetryableHttp)]
 pub fn is_retryable_http(status: u32) -> bool {
-    seeded_backoff::is_retryable_http(status)
+    u16::try_from(status).is_ok_and(seeded_backoff::is_retryable_http)
 }
 
 /// The wasm linear memory's size in bytes, for leak checks.

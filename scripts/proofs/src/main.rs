@@ -193,11 +193,11 @@ fn hints_and_classes() {
     }
     sink(parse_grpc_pushback(black_box(b" 1500 ")));
     let status = u32_in();
-    let class = classify_http(status);
+    let class = classify_http(status as u16);
     sink((
         class,
         class.name(),
-        is_retryable_http(status),
+        is_retryable_http(status as u16),
         classify_grpc(status),
     ));
     sink(crc32(black_box(b"123456789")));
