@@ -332,6 +332,19 @@ fn retry_after_file() -> Value {
         ("Sunday, 06-Nox-94 08:49:37 GMT", 0),
         ("Funday, 06-Nov-94 08:49:37 GMT", 0),
         ("Sunday, 31-Jun-94 08:49:37 GMT", 0),
+        // The layout (the time's colons included) is checked before the day name.
+        ("Foo, 06 Nov 1994 08-49-37 GMT", 0),
+        ("Foo Nov  6 08-49-37 1994", 0),
+        ("Foosday, 06-Nov-94 08.49.37 GMT", 0),
+        // Four-digit years before 1970 are in the past; 1900 is not a leap year, 1600 is.
+        ("Mon, 01 Jan 0001 00:00:00 GMT", 0),
+        ("Thu, 29 Feb 1900 00:00:00 GMT", 0),
+        ("Tue, 29 Feb 1600 00:00:00 GMT", 0),
+        // The 50-year rule compares timestamps: now is 2026-11-30 12:00:00 UTC.
+        ("Tuesday, 01-Dec-76 00:00:00 GMT", 1_796_040_000),
+        ("Monday, 30-Nov-76 12:00:01 GMT", 1_796_040_000),
+        ("Monday, 30-Nov-76 12:00:00 GMT", 1_796_040_000),
+        ("Saturday, 30-Nov-26 12:00:10 GMT", 1_796_040_000),
     ]
     .into_iter()
     .map(|(v, now)| (v.as_bytes().to_vec(), now))
