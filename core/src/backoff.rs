@@ -127,11 +127,11 @@ pub struct StepInput<'b> {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Backoff {
-    pub(crate) rng: SpecRng,
-    pub(crate) retries: u32,
-    pub(crate) level: u32,
-    pub(crate) elapsed_ms: u32,
-    pub(crate) gave_up: Option<GiveUpReason>,
+    rng: SpecRng,
+    retries: u32,
+    level: u32,
+    elapsed_ms: u32,
+    gave_up: Option<GiveUpReason>,
 }
 
 impl Backoff {
@@ -148,6 +148,33 @@ impl Backoff {
             elapsed_ms: 0,
             gave_up: None,
         }
+    }
+
+    /// A state from its parts, for the snapshot code, which has validated them against the policy.
+    pub(crate) const fn from_parts(
+        rng: SpecRng,
+        retries: u32,
+        level: u32,
+        elapsed_ms: u32,
+        gave_up: Option<GiveUpReason>,
+    ) -> Backoff {
+        Backoff {
+            rng,
+            retries,
+            level,
+            elapsed_ms,
+            gave_up,
+        }
+    }
+
+    /// The random generator's state, for the snapshot code.
+    pub(crate) const fn rng(&self) -> &SpecRng {
+        &self.rng
+    }
+
+    /// `base_n` (or the previous delay, for decorrelated jitter), for the snapshot code.
+    pub(crate) const fn level(&self) -> u32 {
+        self.level
     }
 
     /// The delay before the next retry, or the reason to give up.

@@ -40,6 +40,7 @@ mod backoff;
 mod budget;
 mod classify;
 mod error_enum;
+mod fingerprint;
 mod hint;
 mod httpdate;
 mod jitter;
@@ -61,6 +62,7 @@ pub use backoff::{Backoff, DelaysMs, GiveUpReason, Step, StepInput};
 pub use budget::AtomicRetryBudget;
 pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
 pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
+pub use fingerprint::crc32;
 pub use hint::{parse_grpc_pushback, parse_retry_after, ServerHint};
 pub use jitter::jitter_bounds;
 pub use parse_error::ParseError;
@@ -70,7 +72,7 @@ pub use policy::{
 };
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use schedule::Schedule;
-pub use snapshot::{crc32, RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
+pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
 pub use std_support::{random_seed, retry_blocking};
 #[cfg(feature = "tokio")]

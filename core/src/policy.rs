@@ -526,38 +526,6 @@ impl Policy {
         }
         level
     }
-
-    /// The canonical 34-byte encoding that the fingerprint covers (SPEC.md §9).
-    pub fn canonical_bytes(&self) -> [u8; 34] {
-        let words = [
-            self.initial_ms,
-            self.multiplier_num,
-            self.multiplier_den,
-            self.max_backoff_ms,
-            self.max_retries,
-            self.jitter.param(),
-            self.max_hint_ms,
-            self.max_elapsed_ms,
-        ];
-        let mut out = [0u8; 34];
-        // Byte-wise zip rather than chunks + copy_from_slice: no length check to panic on, even
-        // where the optimiser does not inline (size-optimised firmware).
-        for (dst, src) in out
-            .iter_mut()
-            .zip(words.into_iter().flat_map(u32::to_le_bytes))
-        {
-            *dst = src;
-        }
-        out[32] = self.jitter.code();
-        out[33] = self.deadline.code();
-        out
-    }
-
-    /// CRC-32 of [`Policy::canonical_bytes`]: a snapshot taken under one policy is refused by
-    /// another, e.g. after a firmware update changed it.
-    pub fn fingerprint(&self) -> u32 {
-        crate::snapshot::crc32(&self.canonical_bytes())
-    }
 }
 
 impl Default for Policy {

@@ -3,6 +3,7 @@
 
 use crate::backoff::{Backoff, GiveUpReason};
 use crate::error_enum::error_enum;
+use crate::fingerprint::crc32;
 use crate::policy::Policy;
 use crate::rng::SpecRng;
 
@@ -29,24 +30,6 @@ error_enum! {
         /// policy's range, an unknown give-up code, non-zero reserved bytes).
         InvalidState => "invalid_state", "snapshot holds a state the policy cannot reach";
     }
-}
-
-/// CRC-32 (IEEE 802.3, reflected, as zlib). Bitwise rather than table-driven: a snapshot is 36
-/// bytes, and 1 KiB of table would double the core's flash footprint.
-///
-/// ```
-/// assert_eq!(seeded_backoff::crc32(b"123456789"), 0xCBF4_3926);
-/// ```
-pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = u32::MAX;
-    for &byte in bytes {
-        crc ^= byte as u32;
-        for _ in 0..8 {
-            let mask = (crc & 1).wrapping_neg();
-            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
-        }
-    }
-    !crc
 }
 
 fn read_u32(bytes: &[u8; SNAPSHOT_LEN], at: usize) -> u32 {
@@ -86,13 +69,13 @@ impl Backoff {
     pub fn snapshot(&self, policy: &Policy) -> [u8; SNAPSHOT_LEN] {
         let mut out = [0u8; SNAPSHOT_LEN];
         out[0] = SNAPSHOT_VERSION;
-        out[1] = self.gave_up.map_or(0, GiveUpReason::code);
+        out[1] = self.gave_up().map_or(0, GiveUpReason::code);
         if let Some(dst) = out.get_mut(4..20) {
-            copy_bytes(dst, self.rng.state());
+            copy_bytes(dst, self.rng().state());
         }
-        write_u32(&mut out, 20, self.retries);
-        write_u32(&mut out, 24, self.level);
-        write_u32(&mut out, 28, self.elapsed_ms);
+        write_u32(&mut out, 20, self.retries());
+        write_u32(&mut out, 24, self.level());
+        write_u32(&mut out, 28, self.elapsed_ms());
         write_u32(&mut out, 32, policy.fingerprint());
         let crc = crc32(out.get(..36).unwrap_or(&[]));
         write_u32(&mut out, 36, crc);
@@ -136,11 +119,11 @@ impl Backoff {
     /// The state as plain integers, for bindings that keep it in caller-owned memory (the C ABI).
     pub fn to_raw(&self) -> RawBackoff {
         RawBackoff {
-            rng: self.rng.words(),
-            retries: self.retries,
-            level: self.level,
-            elapsed_ms: self.elapsed_ms,
-            gave_up: self.gave_up.map_or(0, GiveUpReason::code) as u32,
+            rng: self.rng().words(),
+            retries: self.retries(),
+            level: self.level(),
+            elapsed_ms: self.elapsed_ms(),
+            gave_up: self.gave_up().map_or(0, GiveUpReason::code) as u32,
         }
     }
 
@@ -162,13 +145,13 @@ impl Backoff {
         if !reachable {
             return Err(SnapshotError::InvalidState);
         }
-        Ok(Backoff {
+        Ok(Backoff::from_parts(
             rng,
-            retries: raw.retries,
-            level: raw.level,
-            elapsed_ms: raw.elapsed_ms,
+            raw.retries,
+            raw.level,
+            raw.elapsed_ms,
             gave_up,
-        })
+        ))
     }
 }
 
