@@ -178,12 +178,16 @@ impl Backoff {
     }
 
     /// The delay before the next retry, or the reason to give up.
-    // Inlined so a caller's loop sees the absent hint, clock and budget as constants. This is
+    // Always inlined, so a caller's loop sees the absent hint, clock and budget as constants and
+    // keeps the state in registers; `#[inline]` alone is dropped by LLVM as soon as a program calls
+    // this from two places (99 instead of 57 instructions per Google delay, BENCHMARKS.md), at a
+    // measured cost of 0 B for a Google-only firmware, 40 B for the whole API on thumbv6m and
+    // 1.6 KB (4 %) of a wasm binding that steps from many places. This is
     // SPEC.md §5 without a hint, clock or budget: the give-up checks in their order, then, unless a
     // time budget needs the general step's bookkeeping, the draw. The general step is reached only
     // through a by-value call, so the state can live in registers across a caller's loop and a
     // policy without a time budget (a const one, in firmware) links none of it.
-    #[inline]
+    #[inline(always)]
     pub fn next_delay(&mut self, policy: &Policy) -> Step {
         if let Some(reason) = self.gave_up {
             return Step::GiveUp(reason);

@@ -12,6 +12,9 @@ fn spread_ms(level: u32, spread_per_mille: u32) -> u32 {
 
 /// Retry `n`'s delay and the level for retry `n + 1`.
 ///
+/// Always inlined into `Backoff::next_delay` (see there): out of line it takes the generator by
+/// reference, which puts the caller's state in memory.
+///
 /// `level` is `base_n` for every strategy but decorrelated, where it is the previous delay. Each
 /// jittered strategy makes exactly one bounded draw; `None` makes none. Every sum stays below 2^32
 /// because the cap is at most 2^31 − 1, so only `3 · prev` needs to saturate.
@@ -20,7 +23,7 @@ fn spread_ms(level: u32, spread_per_mille: u32) -> u32 {
 /// core the draw is then linked once instead of once per strategy. Every strategy, `None`
 /// included, clamps to the cap of the policy passed in: a state created under a policy with a
 /// larger cap can carry a level above it.
-#[inline]
+#[inline(always)]
 pub(crate) fn delay_and_next_level(policy: &Policy, level: u32, rng: &mut SpecRng) -> (u32, u32) {
     let (low, span) = match policy.jitter() {
         Jitter::None => return (level.min(policy.max_backoff_ms()), policy.grow(level)),
