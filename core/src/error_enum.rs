@@ -25,8 +25,8 @@ macro_rules! error_enum {
         }
 
         impl $ty {
-            /// Every variant, in declaration order.
-            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+            /// Every variant, in declaration order (bindings pass an error as its index here).
+            pub const ALL: [$ty; [$(stringify!($variant)),+].len()] = [$($ty::$variant),+];
 
             /// The snake_case name used in vectors and by the bindings.
             pub const fn name(self) -> &'static str {
