@@ -74,16 +74,38 @@ fn to_ms(seconds: u64) -> u32 {
 /// assert_eq!(parse_retry_after(b"Sun, 30 Feb 2025 00:00:00 GMT", now), Err(ParseError::BadDay));
 /// ```
 pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseError> {
+    match parse_retry_after_seconds(value) {
+        Err(ParseError::InvalidFormat) => Ok(to_ms(crate::httpdate::seconds_until(
+            trim(value),
+            now_unix_s,
+        )?)),
+        other => other,
+    }
+}
+
+/// The delta-seconds form of `Retry-After` alone: what [`parse_retry_after`] answers for it, and
+/// [`ParseError::InvalidFormat`] for anything else, an HTTP-date included.
+///
+/// Servers send delta-seconds far more often than dates, so a binding that ships the date parser
+/// separately (the npm package) answers the common case with this and loads the rest only when a
+/// value is not delta-seconds.
+///
+/// ```
+/// use seeded_backoff::{parse_retry_after_seconds, ParseError};
+/// assert_eq!(parse_retry_after_seconds(b" 120 "), Ok(120_000));
+/// assert_eq!(parse_retry_after_seconds(b"-1"), Err(ParseError::Negative));
+/// let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
+/// assert_eq!(parse_retry_after_seconds(date), Err(ParseError::InvalidFormat));
+/// ```
+pub fn parse_retry_after_seconds(value: &[u8]) -> Result<u32, ParseError> {
     let value = trim(value);
     match value.first() {
-        None => return Err(ParseError::Empty),
-        Some(b'-') => return Err(ParseError::Negative),
-        _ => {}
+        None => Err(ParseError::Empty),
+        Some(b'-') => Err(ParseError::Negative),
+        _ => digits_saturating(value)
+            .map(to_ms)
+            .ok_or(ParseError::InvalidFormat),
     }
-    if let Some(seconds) = digits_saturating(value) {
-        return Ok(to_ms(seconds));
-    }
-    Ok(to_ms(crate::httpdate::seconds_until(value, now_unix_s)?))
 }
 
 /// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds, saturating.

@@ -44,6 +44,7 @@ mod fingerprint;
 mod hint;
 mod httpdate;
 mod jitter;
+mod options;
 mod parse_error;
 mod policy;
 mod retry;
@@ -63,8 +64,9 @@ pub use budget::AtomicRetryBudget;
 pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
 pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
 pub use fingerprint::crc32;
-pub use hint::{parse_grpc_pushback, parse_retry_after, ServerHint};
+pub use hint::{parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ServerHint};
 pub use jitter::jitter_bounds;
+pub use options::{PolicyOptions, Preset};
 pub use parse_error::ParseError;
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,

@@ -169,6 +169,15 @@ error_enum! {
         SpreadPerMille => "spread_per_mille", "spread_per_mille must be in 0..=1000";
         /// `max_hint_ms` above [`MAX_DELAY_MS`].
         MaxHintMs => "max_hint_ms", "max_hint_ms must be in 0..=2147483647";
+        /// `jitter_ms` given for a strategy other than Google's (it would be ignored).
+        JitterMsNotApplicable => "jitter_ms_not_applicable",
+            "jitter_ms applies only to jitter 'google'";
+        /// `spread_per_mille` given for a strategy other than proportional (it would be ignored).
+        SpreadNotApplicable => "spread_per_mille_not_applicable",
+            "spread_per_mille applies only to jitter 'proportional'";
+        /// A jitter code that names no strategy (see [`Jitter::NAMES`]).
+        UnknownJitter => "unknown_jitter",
+            "jitter must be one of none, google, full, equal, decorrelated, proportional";
     }
 }
 
@@ -177,6 +186,9 @@ impl PolicyError {
     pub const fn field(self) -> &'static str {
         match self {
             PolicyError::MultiplierBelowOne | PolicyError::MultiplierTooLarge => "multiplier",
+            PolicyError::JitterMsNotApplicable => "jitter_ms",
+            PolicyError::SpreadNotApplicable => "spread_per_mille",
+            PolicyError::UnknownJitter => "jitter",
             other => other.name(),
         }
     }
