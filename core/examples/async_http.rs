@@ -122,6 +122,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "Miri has no sockets")]
 fn runs() {
     main().unwrap();
 }
