@@ -31,6 +31,17 @@
 //! ```
 //!
 //! The same with an iterator of [`core::time::Duration`]s: [`Schedule`].
+//!
+//! A whole retry loop, on any async runtime or none: [`retry_async`], [`Retry`].
+//!
+//! ## Cargo features
+//!
+//! None is on by default: the crate is `no_std`, allocation-free and depends only on itself.
+//! - `std`: `Backoff::from_entropy` (OS seeding) and `retry_blocking` (sleeps the thread).
+//! - `tokio`: `retry_tokio`, the async loop on Tokio's timer and clock (implies `std`).
+//! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`).
+//!
+//! Every error type implements `core::error::Error` and `Display` with or without `std`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
