@@ -1,8 +1,13 @@
 // The CommonJS side of the types (exports "require" -> dist/index.d.cts).
 import sb = require('seeded-backoff');
 
-const b = new sb.Backoff({ preset: 'grpc', seed: 1 });
+const policy = new sb.Policy({ preset: 'grpc' });
+const b = new sb.Backoff(policy, 1);
 const d: number | null = b.nextDelay();
-console.log(d, sb.isRetryableStatus(503));
+const bytes: Uint8Array = sb.snapshot(b);
+const again: sb.Backoff = sb.restore(policy, bytes);
+console.log(d, again.seed, sb.isRetryableStatus(503));
 // @ts-expect-error unknown preset
-new sb.Backoff({ preset: 'azure' });
+new sb.Policy({ preset: 'azure' });
+// @ts-expect-error snapshot is a function of the package, not a method
+b.snapshot();
