@@ -23,9 +23,10 @@ echo "== thumbv6m-none-eabi (opt-level s, LTO, panic=abort; linked from one entr
 (cd "$report/firmware" && cargo build -q --release --target-dir "$root/target/size-report")
 bin=$root/target/size-report/thumbv6m-none-eabi/release
 printf '%-44s %8s %8s\n' "program" ".text" ".rodata"
-for prog in google all; do
+for prog in google google_two_sites all; do
   case $prog in
     google) what="Google-only (Policy::google + next_delay)" ;;
+    google_two_sites) what="Google-only, next_delay called from 2 places" ;;
     all) what="whole core (every public API)" ;;
   esac
   text=$(section "$bin/$prog" .text)

@@ -1,8 +1,7 @@
 //! Fleet helpers (SPEC.md §12): distinct, reproducible seeds for devices without a hardware random
 //! number generator, and a spread-out first connection after a fleet-wide power restore.
 
-use core::fmt;
-
+use crate::error_enum::error_enum;
 use crate::policy::MAX_DELAY_MS;
 use crate::rng::SpecRng;
 
@@ -47,37 +46,13 @@ pub fn seed_from_device(id: &[u8], boot_counter: u32) -> u64 {
     splitmix64(hash ^ splitmix64(u64::from(boot_counter)))
 }
 
-/// Why [`startup_delay_ms`] refused its input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum FleetError {
-    /// `window_ms` is above [`MAX_DELAY_MS`].
-    WindowMs,
-}
-
-impl FleetError {
-    /// The snake_case name used by the bindings.
-    pub const fn name(self) -> &'static str {
-        match self {
-            FleetError::WindowMs => "window_ms",
-        }
-    }
-
-    /// A static message naming the field and its allowed range.
-    pub const fn message(self) -> &'static str {
-        match self {
-            FleetError::WindowMs => "window_ms must be in 0..=2147483647",
-        }
+error_enum! {
+    /// Why [`startup_delay_ms`] refused its input.
+    pub enum FleetError {
+        /// `window_ms` is above [`MAX_DELAY_MS`].
+        WindowMs => "window_ms", "window_ms must be in 0..=2147483647";
     }
 }
-
-impl fmt::Display for FleetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
-    }
-}
-
-impl core::error::Error for FleetError {}
 
 /// How long a device waits before its first connection after power returns to the whole fleet:
 /// a uniform draw in `0..=window_ms` (SPEC.md §12.2), so that a fleet spreads its reconnections

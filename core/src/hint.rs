@@ -1,7 +1,7 @@
 //! Server hints: `Retry-After` (RFC 9110 §10.2.3) and gRPC's `grpc-retry-pushback-ms`, parsed
 //! without allocation (SPEC.md §8).
 
-use core::fmt;
+use crate::parse_error::ParseError;
 
 /// What the server said about retrying.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,74 +27,6 @@ impl ServerHint {
             Ok(ms) => ServerHint::RetryAfterMs(ms),
             Err(_) => ServerHint::DoNotRetry,
         }
-    }
-}
-
-/// Why a header value was not understood.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ParseError {
-    /// Nothing but whitespace.
-    Empty,
-    /// A leading minus sign.
-    Negative,
-    /// Neither delta-seconds nor any of the three HTTP-date formats.
-    InvalidFormat,
-    /// A day name that is not `Mon`…`Sun` (or `Monday`…`Sunday` in RFC 850 dates).
-    BadDayName,
-    /// A month that is not `Jan`…`Dec`.
-    BadMonth,
-    /// A day of month outside the month (e.g. Feb 30, or Feb 29 outside a leap year).
-    BadDay,
-    /// An hour above 23.
-    BadHour,
-    /// A minute above 59.
-    BadMinute,
-    /// A second above 60.
-    BadSecond,
-    /// A four-digit year below 1970.
-    BadYear,
-}
-
-impl ParseError {
-    /// The snake_case name used in vectors and the bindings.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ParseError::Empty => "empty",
-            ParseError::Negative => "negative",
-            ParseError::InvalidFormat => "invalid_format",
-            ParseError::BadDayName => "bad_day_name",
-            ParseError::BadMonth => "bad_month",
-            ParseError::BadDay => "bad_day",
-            ParseError::BadHour => "bad_hour",
-            ParseError::BadMinute => "bad_minute",
-            ParseError::BadSecond => "bad_second",
-            ParseError::BadYear => "bad_year",
-        }
-    }
-
-    /// A static message: what was wrong and what is allowed.
-    pub const fn message(self) -> &'static str {
-        match self {
-            ParseError::Empty => "retry hint is empty",
-            ParseError::Negative => "retry hint is negative",
-            ParseError::InvalidFormat => {
-                "retry hint is neither delta-seconds nor an HTTP-date (IMF-fixdate, RFC 850, asctime)"
-            }
-            ParseError::BadDayName => "HTTP-date day name must be Mon..Sun",
-            ParseError::BadMonth => "HTTP-date month must be Jan..Dec",
-            ParseError::BadDay => "HTTP-date day must be within the month",
-            ParseError::BadHour => "HTTP-date hour must be in 0..=23",
-            ParseError::BadMinute => "HTTP-date minute must be in 0..=59",
-            ParseError::BadSecond => "HTTP-date second must be in 0..=60",
-            ParseError::BadYear => "HTTP-date year must be in 1970..=9999",
-        }
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
     }
 }
 

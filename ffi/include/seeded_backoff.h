@@ -269,7 +269,7 @@ enum sb_status
    */
   SB_ERR_PARSE_BAD_SECOND = 138,
   /**
-   * HTTP-date: the year is outside 1970..=9999.
+   * HTTP-date: the year is 0000 (0001..=9999 are valid; before 1970 is in the past).
    */
   SB_ERR_PARSE_BAD_YEAR = 139,
   /**

@@ -168,7 +168,7 @@ statuses! {
         SB_ERR_PARSE_BAD_MINUTE = 137 if BadMinute => core;
         /// HTTP-date: the second is above 60.
         SB_ERR_PARSE_BAD_SECOND = 138 if BadSecond => core;
-        /// HTTP-date: the year is outside 1970..=9999.
+        /// HTTP-date: the year is 0000 (0001..=9999 are valid; before 1970 is in the past).
         SB_ERR_PARSE_BAD_YEAR = 139 if BadYear => core;
     }
     BudgetError {

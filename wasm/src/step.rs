@@ -84,7 +84,8 @@ fn class(c: Classification) -> u32 {
 /// order of the generated `CLASSES`).
 #[wasm_bindgen(js_name = classifyHttp)]
 pub fn classify_http(status: u32) -> u32 {
-    class(seeded_backoff::classify_http(status))
+    // The core takes HTTP's u16; a wider value is no status at all.
+    class(u16::try_from(status).map_or(Classification::Invalid, seeded_backoff::classify_http))
 }
 
 /// The class of a gRPC status code, coded as for [`classify_http`].
