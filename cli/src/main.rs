@@ -5,7 +5,6 @@ mod ops;
 mod policy_args;
 mod schedule_cmd;
 mod simulate;
-mod simulate_chart;
 mod vectors;
 
 use std::process::ExitCode;

@@ -1,0 +1,176 @@
+//! `outage`: the server rejects everything for a while, then recovers with a fixed capacity per
+//! second. Google's formula loses its jitter at the cap, so its clients come back in bursts.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use seeded_backoff::Policy;
+
+use super::model::{
+    accumulate, bump, clients_for, outage_policy, percentile, retry_arrival, strategy_name,
+    HORIZON_MS, OUTAGE_START_SPREAD_MS,
+};
+use crate::policy_args::JitterName;
+
+/// What one outage run produced.
+#[derive(Debug, Default)]
+struct OutageRun {
+    /// Requests arriving per second since the start.
+    per_second: Vec<u32>,
+    /// ms after recovery when the last client succeeded.
+    all_done_after_recovery_ms: u64,
+    unfinished: u32,
+}
+
+fn outage_run(
+    policy: &Policy,
+    clients: u32,
+    outage_ms: u64,
+    capacity: u32,
+    seed: u64,
+    run: u32,
+) -> OutageRun {
+    let mut sim = clients_for(seed, 2, run, clients, policy);
+    let mut out = OutageRun::default();
+    let mut accepted: Vec<u32> = Vec::new();
+    let mut arrivals = BinaryHeap::with_capacity(clients as usize);
+    for (c, client) in sim.iter_mut().enumerate() {
+        let start = client.rng.below(OUTAGE_START_SPREAD_MS);
+        arrivals.push(Reverse((start + client.rng.net_ms(), c as u32)));
+    }
+    let mut last_success = 0;
+    while let Some(Reverse((t, c))) = arrivals.pop() {
+        if t > outage_ms + HORIZON_MS {
+            out.unfinished = arrivals.len() as u32 + 1;
+            break;
+        }
+        let second = t / 1000;
+        bump(&mut out.per_second, second);
+        let client = &mut sim[c as usize];
+        let back = t + client.rng.net_ms();
+        if t >= outage_ms {
+            let i = second as usize;
+            if accepted.len() <= i {
+                accepted.resize(i + 1, 0);
+            }
+            if accepted[i] < capacity {
+                accepted[i] += 1;
+                last_success = last_success.max(back);
+                continue;
+            }
+        }
+        match retry_arrival(client, policy, back) {
+            Some(next) => arrivals.push(Reverse((next, c))),
+            None => out.unfinished += 1,
+        }
+    }
+    out.all_done_after_recovery_ms = last_success.saturating_sub(outage_ms);
+    out
+}
+
+/// One strategy's outage figures over all runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutageRow {
+    pub strategy: &'static str,
+    /// The busiest second from recovery on: mean over runs, and the worst run.
+    pub peak_rps_mean: u64,
+    pub peak_rps_max: u64,
+    /// Requests in the first second after recovery, mean over runs.
+    pub first_second_mean: u64,
+    pub all_done_p50_ms: u64,
+    pub all_done_max_ms: u64,
+    pub unfinished: u64,
+    /// Requests per second, summed over runs.
+    pub per_second_sum: Vec<u64>,
+}
+
+pub fn outage(
+    name: JitterName,
+    clients: u32,
+    runs: u32,
+    seed: u64,
+    outage_s: u32,
+    capacity: u32,
+) -> OutageRow {
+    let policy = outage_policy(name);
+    let recovery = outage_s as usize;
+    let (mut peak_sum, mut peak_max, mut first_sum, mut unfinished) = (0, 0, 0, 0);
+    let mut done = Vec::with_capacity(runs as usize);
+    let mut per_second_sum = Vec::new();
+    for run in 0..runs {
+        let r = outage_run(
+            &policy,
+            clients,
+            outage_s as u64 * 1000,
+            capacity,
+            seed,
+            run,
+        );
+        let after = r.per_second.get(recovery..).unwrap_or(&[]);
+        let peak = after.iter().copied().max().unwrap_or(0) as u64;
+        peak_sum += peak;
+        peak_max = peak_max.max(peak);
+        first_sum += after.first().copied().unwrap_or(0) as u64;
+        unfinished += r.unfinished as u64;
+        done.push(r.all_done_after_recovery_ms);
+        accumulate(&mut per_second_sum, &r.per_second);
+    }
+    done.sort_unstable();
+    OutageRow {
+        strategy: strategy_name(name),
+        peak_rps_mean: peak_sum / runs as u64,
+        peak_rps_max: peak_max,
+        first_second_mean: first_sum / runs as u64,
+        all_done_p50_ms: percentile(&done, 50),
+        all_done_max_ms: percentile(&done, 100),
+        unfinished,
+        per_second_sum,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_figures() {
+        let a = outage(JitterName::Google, 200, 2, 7, 30, 50);
+        let b = outage(JitterName::Google, 200, 2, 7, 30, 50);
+        assert_eq!(a, b);
+        let c = outage(JitterName::Google, 200, 2, 8, 30, 50);
+        assert_ne!(a.per_second_sum, c.per_second_sum);
+    }
+
+    #[test]
+    fn every_client_finishes() {
+        let r = outage(JitterName::Full, 300, 2, 1, 60, 100);
+        assert_eq!(r.unfinished, 0);
+        // During the outage every request fails, so each client made several.
+        let total: u64 = r.per_second_sum.iter().sum();
+        assert!(total > 2 * 300 * 5, "{total}");
+    }
+
+    // Google's formula loses its jitter at the cap: clients re-synchronize and hit the recovered
+    // server in bursts. Full jitter keeps them spread over the whole cap.
+    #[test]
+    fn outage_google_resynchronizes_at_the_cap_full_keeps_spread() {
+        let google = outage(JitterName::Google, 1000, 10, 1, 120, 100);
+        let full = outage(JitterName::Full, 1000, 10, 1, 120, 100);
+        let none = outage(JitterName::None, 1000, 10, 1, 120, 100);
+        assert!(
+            google.peak_rps_mean > 3 * full.peak_rps_mean,
+            "google {} full {}",
+            google.peak_rps_mean,
+            full.peak_rps_mean
+        );
+        assert!(none.peak_rps_mean >= google.peak_rps_mean);
+        // Full jitter over a 32 s cap: about 1000 / 16 requests per second, far below a burst.
+        assert!(full.peak_rps_mean < 200, "{}", full.peak_rps_mean);
+        assert!(google.all_done_p50_ms > full.all_done_p50_ms);
+        // Before recovery, in the last 32 s window at the cap, Google's busiest second holds a
+        // large share of all clients; full jitter's holds only a few percent.
+        let busiest = |r: &OutageRow| r.per_second_sum[88..120].iter().copied().max().unwrap() / 10;
+        assert!(busiest(&google) > 150, "{}", busiest(&google));
+        assert!(busiest(&full) < 100, "{}", busiest(&full));
+    }
+}
