@@ -112,6 +112,22 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
     })
 }
 
+/// A parser for an integer flag in `min..=max` whose error names the range, also for negative
+/// numbers (with `allow_hyphen_values`, which would otherwise be taken for flags).
+pub fn u32_in(min: u32, max: u32) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync {
+    move |text: &str| {
+        let bad = |why: &str| format!("must be an integer in {min}..={max} (got '{text}'{why})");
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad(""));
+        }
+        match text.parse::<u64>() {
+            Ok(n) if n < min as u64 => Err(bad(", too small")),
+            Ok(n) if n <= max as u64 => Ok(n as u32),
+            _ => Err(bad(", too large")),
+        }
+    }
+}
+
 fn u32_flag(text: &str) -> Result<u32, String> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(

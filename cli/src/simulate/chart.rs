@@ -3,28 +3,25 @@
 use super::contention::ContentionRow;
 use super::model::CONTENTION_BUCKET_MS;
 use super::outage::OutageRow;
-use super::SimulateArgs;
+use super::Setup;
 
 /// The chart's data: requests per second over time, averaged over runs.
 pub fn chart_panels(
-    args: &SimulateArgs,
+    setup: &Setup,
     contention_rows: &[ContentionRow],
     outage_rows: &[OutageRow],
 ) -> Vec<super::draw::Panel> {
     use super::draw::{Panel, Series};
-    let runs = args.runs as f64;
+    let runs = setup.runs as f64;
     let mut panels = Vec::new();
     if !outage_rows.is_empty() {
         panels.push(Panel {
             title: format!(
                 "outage: {} clients, server down {} s then {} requests/s (mean of {} runs)",
-                args.clients.unwrap_or(1000),
-                args.outage_s,
-                args.capacity,
-                args.runs
+                setup.outage_clients, setup.outage_s, setup.capacity, setup.runs
             ),
             log_axes: false,
-            marker_s: Some(args.outage_s as f64),
+            marker_s: Some(setup.outage_s as f64),
             series: outage_rows
                 .iter()
                 .map(|r| Series {
@@ -43,8 +40,7 @@ pub fn chart_panels(
         panels.push(Panel {
             title: format!(
                 "contention: {} clients, one conditional write each (mean of {} runs)",
-                args.clients.unwrap_or(100),
-                args.runs
+                setup.contention_clients, setup.runs
             ),
             log_axes: true,
             marker_s: None,
@@ -86,11 +82,9 @@ fn log_binned_rate(buckets: &[u64], runs: f64) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule_cmd::Format;
     use crate::simulate::contention::contention;
     use crate::simulate::model::ALL_STRATEGIES;
     use crate::simulate::outage::outage;
-    use crate::simulate::Scenario;
     use seeded_backoff::Jitter;
 
     #[test]
@@ -116,16 +110,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sb-sim-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("chart.svg");
-        let args = SimulateArgs {
-            scenario: Scenario::All,
-            clients: Some(50),
+        let setup = Setup {
+            strategies: ALL_STRATEGIES.to_vec(),
+            contention: true,
+            outage: true,
+            contention_clients: 50,
+            outage_clients: 50,
             runs: 2,
-            strategies: Vec::new(),
             seed: 1,
             outage_s: 20,
             capacity: 20,
-            format: Format::Table,
-            svg: Some(path.clone()),
         };
         let c: Vec<_> = ALL_STRATEGIES
             .iter()
@@ -135,7 +129,7 @@ mod tests {
             .iter()
             .map(|&s| outage(s, 50, 2, 1, 20, 20))
             .collect();
-        crate::simulate::draw::write_svg(&path, &chart_panels(&args, &c, &o)).unwrap();
+        crate::simulate::draw::write_svg(&path, &chart_panels(&setup, &c, &o)).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(svg.starts_with("<svg"));

@@ -3,14 +3,12 @@
 //! succeeds only if no other write succeeded within that window; otherwise it backs off and tries
 //! again.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use seeded_backoff::Policy;
 
 use super::model::{
-    accumulate, bump, clients_for, contention_policy, percentile, retry_arrival, strategy_name,
-    CONTENTION_BUCKET_MS, HORIZON_MS, WINDOW_MS,
+    accumulate, bump, client, contention_policy, count_simulated, percentile, queue_span_ms,
+    read_ahead, retry_arrival, strategy_name, TimeQueue, CONTENTION_BUCKET_MS, HORIZON_MS,
+    WINDOW_MS,
 };
 use crate::policy_args::JitterName;
 
@@ -26,31 +24,42 @@ struct ContentionRun {
 }
 
 fn contention_run(policy: &Policy, clients: u32, seed: u64, run: u32) -> ContentionRun {
-    let mut sim = clients_for(seed, 1, run, clients, policy);
     let mut out = ContentionRun::default();
-    let mut arrivals = BinaryHeap::with_capacity(clients as usize);
+    let mut arrivals = TimeQueue::new(queue_span_ms(policy));
+    let mut sim: Vec<_> = (0..clients)
+        .map(|c| client(seed, 1, run, c, policy))
+        .collect();
     for (c, client) in sim.iter_mut().enumerate() {
-        arrivals.push(Reverse((client.rng.net_ms(), c as u32)));
+        arrivals.push(client.rng.net_ms(), c as u32);
     }
     let mut last_success: Option<u64> = None;
-    while let Some(Reverse((t, c))) = arrivals.pop() {
+    let mut now = Vec::new();
+    while let Some(t) = arrivals.pop_bucket(&mut now) {
         if t > HORIZON_MS {
-            out.unfinished = arrivals.len() as u32 + 1;
+            out.unfinished = (arrivals.len() + now.len()) as u32;
             break;
         }
-        out.calls += 1;
-        bump(&mut out.timeline, t / CONTENTION_BUCKET_MS);
-        let client = &mut sim[c as usize];
-        let back = t + client.rng.net_ms();
-        // Arrivals pop in time order, so `last_success <= t`.
-        if last_success.is_none_or(|s| t - s >= WINDOW_MS) {
-            last_success = Some(t);
-            out.completion_ms.push(back);
-            continue;
-        }
-        match retry_arrival(client, policy, back) {
-            Some(next) => arrivals.push(Reverse((next, c))),
-            None => out.unfinished += 1,
+        out.calls += now.len() as u64;
+        count_simulated(now.len() as u64);
+        bump(
+            &mut out.timeline,
+            t / CONTENTION_BUCKET_MS,
+            now.len() as u32,
+        );
+        for (i, &c) in now.iter().enumerate() {
+            read_ahead(&sim, &now, i);
+            let client = &mut sim[c as usize];
+            let back = t + client.rng.net_ms();
+            // Arrivals pop in time order, so `last_success <= t`.
+            if last_success.is_none_or(|s| t - s >= WINDOW_MS) {
+                last_success = Some(t);
+                out.completion_ms.push(back);
+                continue;
+            }
+            match retry_arrival(client, policy, back) {
+                Some(next) => arrivals.push(next, c),
+                None => out.unfinished += 1,
+            }
         }
     }
     out

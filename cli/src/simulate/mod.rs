@@ -3,7 +3,9 @@
 //!
 //! Time is integer milliseconds and every delay comes from the core's own `Backoff`; floats
 //! appear only when averaging series for the SVG. Two scenarios: `contention` (after Brooker) and
-//! `outage` (see their modules).
+//! `outage` (see their modules). The cost of a run is linear in the requests it simulates (a
+//! calendar queue, `model::TimeQueue`); [`estimate`] refuses runs too large to finish in about a
+//! minute before they start.
 
 mod chart;
 mod contention;
@@ -13,19 +15,16 @@ mod outage;
 mod report;
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use serde_json::{json, Value};
 
-use crate::policy_args::{parse_seed, JitterName};
+use crate::policy_args::{parse_seed, u32_in, JitterName};
 use crate::schedule_cmd::Format;
 use contention::contention;
-use model::{
-    ALL_STRATEGIES, CONTENTION_BASE_MS, CONTENTION_CAP_MS, NET_MIN_MS, NET_SPREAD_MS, WINDOW_MS,
-};
+use model::{ALL_STRATEGIES, SIMULATED};
 use outage::outage;
-use report::{contention_json, contention_metrics, outage_json, outage_metrics, seconds};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Scenario {
@@ -42,11 +41,11 @@ pub struct SimulateArgs {
     /// Which scenario to run.
     #[arg(long, value_enum, default_value = "all")]
     pub scenario: Scenario,
-    /// Clients (1..=100000); default 100 for contention, 1000 for the outage.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    /// Clients (1..=10000000); default 100 for contention, 1000 for the outage.
+    #[arg(long, value_parser = u32_in(1, 10_000_000), allow_hyphen_values = true)]
     pub clients: Option<u32>,
     /// Independent runs per strategy (1..=10000), each with its own seeds.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, default_value_t = 50, value_parser = u32_in(1, 10_000), allow_hyphen_values = true)]
     pub runs: u32,
     /// Strategies to compare, comma-separated (default: all six).
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -54,12 +53,13 @@ pub struct SimulateArgs {
     /// Seed of the whole simulation (0..=18446744073709551615): same seed, same figures.
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: u64,
-    /// Outage: seconds the server is down (1..=86400).
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=86_400))]
-    pub outage_s: u32,
-    /// Outage: requests per second the recovered server accepts (1..=1000000).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub capacity: u32,
+    /// Outage only: seconds the server is down (1..=86400); default 120.
+    #[arg(long, value_parser = u32_in(1, 86_400), allow_hyphen_values = true)]
+    pub outage_s: Option<u32>,
+    /// Outage only: requests per second the recovered server accepts (1..=10000000); default a
+    /// tenth of the clients (100 for 1000), so the shape is the same at any fleet size.
+    #[arg(long, value_parser = u32_in(1, 10_000_000), allow_hyphen_values = true)]
+    pub capacity: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
@@ -68,190 +68,256 @@ pub struct SimulateArgs {
     pub svg: Option<PathBuf>,
 }
 
-/// Runs `work` for every strategy on both cores, keeping the strategies' order.
+/// A run's parameters with every default resolved.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub strategies: Vec<JitterName>,
+    pub contention: bool,
+    pub outage: bool,
+    pub contention_clients: u32,
+    pub outage_clients: u32,
+    pub runs: u32,
+    pub seed: u64,
+    pub outage_s: u32,
+    pub capacity: u32,
+}
+
+/// The most requests a run may simulate: about a minute of work on a 2-core machine (a request
+/// costs 25 to 100 ns of one core, more when there are many clients: they stop fitting in the caches).
+pub const WORK_LIMIT: u64 = 1_000_000_000;
+
+impl Setup {
+    /// Resolves the defaults, and refuses flags that do not apply to the chosen scenario.
+    pub fn from_args(args: &SimulateArgs) -> Result<Setup, String> {
+        let contention = matches!(args.scenario, Scenario::All | Scenario::Contention);
+        let outage = matches!(args.scenario, Scenario::All | Scenario::Outage);
+        if !outage {
+            for (flag, set) in [
+                ("--capacity", args.capacity.is_some()),
+                ("--outage-s", args.outage_s.is_some()),
+            ] {
+                if set {
+                    return Err(format!(
+                        "{flag} applies to the outage scenario only (got --scenario contention)"
+                    ));
+                }
+            }
+        }
+        let mut strategies = Vec::new();
+        for s in &args.strategies {
+            if !strategies.contains(s) {
+                strategies.push(*s);
+            }
+        }
+        if strategies.is_empty() {
+            strategies = ALL_STRATEGIES.to_vec();
+        }
+        let outage_clients = args.clients.unwrap_or(1000);
+        Ok(Setup {
+            strategies,
+            contention,
+            outage,
+            contention_clients: args.clients.unwrap_or(100),
+            outage_clients,
+            runs: args.runs,
+            seed: args.seed,
+            outage_s: args.outage_s.unwrap_or(120),
+            capacity: args.capacity.unwrap_or((outage_clients / 10).max(1)),
+        })
+    }
+}
+
+/// Roughly how many requests a run simulates (within a factor of 3 of the counts measured from
+/// 100 to 1,000,000 clients): clients × runs × strategies × requests per client. In `contention` one
+/// record takes at most one write per 20 ms window, so the last of N clients succeeds after about
+/// N / 50 seconds, and a client at the cap retries about once a second: requests grow as N². In
+/// `outage` a client makes a few requests to reach the cap, then about one per 24 s until the
+/// server has let everyone in.
+pub fn estimate(setup: &Setup) -> u64 {
+    let horizon_s = model::HORIZON_MS / 1000;
+    let mut per_client = 0;
+    if setup.contention {
+        let n = setup.contention_clients as u64;
+        per_client += 10 + (n / 100).min(horizon_s);
+    }
+    let mut outage_total = 0;
+    if setup.outage {
+        let n = setup.outage_clients as u64;
+        let drain_s = (2 * n / setup.capacity as u64).max(64).min(horizon_s);
+        let each = 4 + (setup.outage_s as u64 + drain_s) / 24;
+        outage_total = n * each;
+    }
+    let contention_total = setup.contention_clients as u64 * per_client;
+    let scale = setup.strategies.len() as u64 * setup.runs as u64;
+    (contention_total + outage_total).saturating_mul(scale)
+}
+
+/// Runs `work` for every strategy on all cores, each thread taking the next strategy as it
+/// finishes one (their costs differ by up to 3×), and keeps the strategies' order.
 fn per_strategy<T: Send>(
     strategies: &[JitterName],
     work: impl Fn(JitterName) -> T + Sync,
 ) -> Vec<T> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = strategies.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = strategies
-            .chunks(chunk)
-            .map(|part| {
-                let work = &work;
-                scope.spawn(move || part.iter().map(|&s| work(s)).collect::<Vec<T>>())
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(strategies.len());
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (work, next) = (&work, &next);
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&s) = strategies.get(i) else {
+                            return done;
+                        };
+                        done.push((i, work(s)));
+                    }
+                })
             })
             .collect();
         handles
             .into_iter()
             .flat_map(|h| h.join().expect("simulation thread panicked"))
             .collect()
-    })
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// A line on stderr every 2 s while a run lasts longer than that: requests simulated so far
+/// against the estimate. Stops when `done` is dropped.
+fn progress(estimate: u64, done: std::sync::mpsc::Receiver<()>) {
+    let started = Instant::now();
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+        done.recv_timeout(Duration::from_secs(2))
+    {
+        let so_far = SIMULATED.load(Ordering::Relaxed);
+        eprintln!(
+            "simulate: {:.1} M requests simulated of about {:.1} M estimated, {} s",
+            so_far as f64 / 1e6,
+            estimate as f64 / 1e6,
+            started.elapsed().as_secs()
+        );
+    }
 }
 
 pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
     let started = Instant::now();
-    let strategies: Vec<JitterName> = if args.strategies.is_empty() {
-        ALL_STRATEGIES.to_vec()
-    } else {
-        let mut unique = Vec::new();
-        for s in &args.strategies {
-            if !unique.contains(s) {
-                unique.push(*s);
-            }
-        }
-        unique
-    };
-    let contention_clients = args.clients.unwrap_or(100);
-    let outage_clients = args.clients.unwrap_or(1000);
-    let want_contention = matches!(args.scenario, Scenario::All | Scenario::Contention);
-    let want_outage = matches!(args.scenario, Scenario::All | Scenario::Outage);
-
-    let contention_rows = if want_contention {
-        per_strategy(&strategies, |s| {
-            contention(s, contention_clients, args.runs, args.seed)
+    let setup = Setup::from_args(args).map_err(|m| (2, format!("error: {m}")))?;
+    let work = estimate(&setup);
+    if work > WORK_LIMIT {
+        return Err((
+            2,
+            format!(
+                "error: this run would simulate about {:.1e} requests ({} strategies x {} runs x \
+                 ~{} requests each), over the limit of {WORK_LIMIT:.0e} (about a minute here); \
+                 lower --runs, --clients or --strategies{}",
+                work as f64,
+                setup.strategies.len(),
+                setup.runs,
+                work / (setup.strategies.len() as u64 * setup.runs as u64),
+                if setup.outage {
+                    " or raise --capacity"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    let (stop, done) = std::sync::mpsc::channel::<()>();
+    let reporter = std::thread::spawn(move || progress(work, done));
+    let contention_rows = if setup.contention {
+        per_strategy(&setup.strategies, |s| {
+            contention(s, setup.contention_clients, setup.runs, setup.seed)
         })
     } else {
         Vec::new()
     };
-    let outage_rows = if want_outage {
-        per_strategy(&strategies, |s| {
+    let outage_rows = if setup.outage {
+        per_strategy(&setup.strategies, |s| {
             outage(
                 s,
-                outage_clients,
-                args.runs,
-                args.seed,
-                args.outage_s,
-                args.capacity,
+                setup.outage_clients,
+                setup.runs,
+                setup.seed,
+                setup.outage_s,
+                setup.capacity,
             )
         })
     } else {
         Vec::new()
     };
+    drop(stop);
+    let _ = reporter.join();
     if let Some(path) = &args.svg {
         draw::write_svg(
             path,
-            &chart::chart_panels(args, &contention_rows, &outage_rows),
+            &chart::chart_panels(&setup, &contention_rows, &outage_rows),
         )
         .map_err(|e| (1, format!("error: --svg {}: {e}", path.display())))?;
     }
-    let wall = started.elapsed();
+    report::print(
+        &setup,
+        args.format,
+        &contention_rows,
+        &outage_rows,
+        args.svg.as_deref(),
+        started.elapsed(),
+    );
+    Ok(())
+}
 
-    let header_c = format!(
-        "contention: {contention_clients} clients, {} runs, seed {}; one conditional write each, \
-         {WINDOW_MS} ms conflict window, network {}..={} ms, base {CONTENTION_BASE_MS} ms, cap \
-         {CONTENTION_CAP_MS} ms",
-        args.runs,
-        args.seed,
-        NET_MIN_MS,
-        NET_MIN_MS + NET_SPREAD_MS
-    );
-    let header_o = format!(
-        "outage: {outage_clients} clients, {} runs, seed {}; server down {} s, then {} requests/s; \
-         Google's 1 s / x2 / 32 s with each strategy",
-        args.runs, args.seed, args.outage_s, args.capacity
-    );
-    match args.format {
-        Format::Table => {
-            if want_contention {
-                println!("{header_c}");
-                println!(
-                    "{:<13} {:>10} {:>12} {:>12} {:>12} {:>11}",
-                    "strategy",
-                    "calls/run",
-                    "done p50 ms",
-                    "done p99 ms",
-                    "done max ms",
-                    "unfinished"
-                );
-                for r in &contention_rows {
-                    println!(
-                        "{:<13} {:>10} {:>12} {:>12} {:>12} {:>11}",
-                        r.strategy,
-                        r.calls_per_run,
-                        r.completion_p50_ms,
-                        r.completion_p99_ms,
-                        r.completion_max_ms,
-                        r.unfinished
-                    );
-                }
-            }
-            if want_outage {
-                if want_contention {
-                    println!();
-                }
-                println!("{header_o}");
-                println!(
-                    "{:<13} {:>10} {:>10} {:>13} {:>14} {:>14} {:>11}",
-                    "strategy",
-                    "peak rps",
-                    "peak max",
-                    "first second",
-                    "all done p50 s",
-                    "all done max s",
-                    "unfinished"
-                );
-                for r in &outage_rows {
-                    println!(
-                        "{:<13} {:>10} {:>10} {:>13} {:>14} {:>14} {:>11}",
-                        r.strategy,
-                        r.peak_rps_mean,
-                        r.peak_rps_max,
-                        r.first_second_mean,
-                        seconds(r.all_done_p50_ms),
-                        seconds(r.all_done_max_ms),
-                        r.unfinished
-                    );
-                }
-                println!(
-                    "(peak rps: the busiest second from recovery on, mean over runs; first second: \
-                     requests in the first second after recovery; all done: time after recovery \
-                     until every client has succeeded)"
-                );
-            }
-            if let Some(path) = &args.svg {
-                println!("chart written to {}", path.display());
-            }
-            println!("wall time: {:.3} s", wall.as_secs_f64());
-        }
-        Format::Json => {
-            let mut out = json!({ "seed": args.seed, "runs": args.runs });
-            if want_contention {
-                out["contention"] = json!({
-                    "clients": contention_clients,
-                    "window_ms": WINDOW_MS,
-                    "base_ms": CONTENTION_BASE_MS,
-                    "cap_ms": CONTENTION_CAP_MS,
-                    "results": contention_rows.iter().map(contention_json).collect::<Vec<Value>>(),
-                });
-            }
-            if want_outage {
-                out["outage"] = json!({
-                    "clients": outage_clients,
-                    "outage_s": args.outage_s,
-                    "capacity_rps": args.capacity,
-                    "results": outage_rows.iter().map(outage_json).collect::<Vec<Value>>(),
-                });
-            }
-            println!("{out}");
-            // stderr, so the JSON on stdout is the same for the same seed.
-            eprintln!("wall time: {:.3} s", wall.as_secs_f64());
-        }
-        Format::Csv => {
-            println!("scenario,strategy,metric,value");
-            for r in &contention_rows {
-                for (metric, value) in contention_metrics(r) {
-                    println!("contention,{},{metric},{value}", r.strategy);
-                }
-            }
-            for r in &outage_rows {
-                for (metric, value) in outage_metrics(r) {
-                    println!("outage,{},{metric},{value}", r.strategy);
-                }
-            }
-            eprintln!("wall time: {:.3} s", wall.as_secs_f64());
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(contention: bool, clients: u32, capacity: u32) -> Setup {
+        Setup {
+            strategies: ALL_STRATEGIES.to_vec(),
+            contention,
+            outage: !contention,
+            contention_clients: clients,
+            outage_clients: clients,
+            runs: 1,
+            seed: 1,
+            outage_s: 120,
+            capacity,
         }
     }
-    Ok(())
+
+    // The estimate against the requests the simulation really makes, summed over the strategies.
+    #[test]
+    fn the_work_estimate_is_within_a_factor_of_3() {
+        for clients in [100, 1000, 5000] {
+            let real: u64 = ALL_STRATEGIES
+                .iter()
+                .map(|&s| contention(s, clients, 1, 1).calls_total)
+                .sum();
+            let guess = estimate(&setup(true, clients, 1));
+            assert!(
+                guess * 3 >= real && guess <= 3 * real,
+                "contention {clients}: {guess} vs {real}"
+            );
+        }
+        for (clients, capacity) in [(1000, 100), (3000, 300), (2000, 20)] {
+            let real: u64 = ALL_STRATEGIES
+                .iter()
+                .map(|&s| outage(s, clients, 1, 1, 120, capacity).requests_per_run)
+                .sum();
+            let guess = estimate(&setup(false, clients, capacity));
+            assert!(
+                guess * 3 >= real && guess <= 3 * real,
+                "outage {clients}/{capacity}: {guess} vs {real}"
+            );
+        }
+    }
+
+    #[test]
+    fn per_strategy_keeps_the_order() {
+        let got = per_strategy(&ALL_STRATEGIES, |s| s);
+        assert_eq!(got, ALL_STRATEGIES.to_vec());
+    }
 }

@@ -1,14 +1,11 @@
 //! `outage`: the server rejects everything for a while, then recovers with a fixed capacity per
 //! second. Google's formula loses its jitter at the cap, so its clients come back in bursts.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use seeded_backoff::Policy;
 
 use super::model::{
-    accumulate, bump, clients_for, outage_policy, percentile, retry_arrival, strategy_name,
-    HORIZON_MS, OUTAGE_START_SPREAD_MS,
+    accumulate, bump, client, count_simulated, outage_policy, percentile, queue_span_ms,
+    read_ahead, retry_arrival, strategy_name, TimeQueue, HORIZON_MS, OUTAGE_START_SPREAD_MS,
 };
 use crate::policy_args::JitterName;
 
@@ -19,6 +16,8 @@ struct OutageRun {
     per_second: Vec<u32>,
     /// ms after recovery when the last client succeeded.
     all_done_after_recovery_ms: u64,
+    /// Each finished client's time from the start to its success response, ms.
+    completion_ms: Vec<u64>,
     unfinished: u32,
 }
 
@@ -30,38 +29,46 @@ fn outage_run(
     seed: u64,
     run: u32,
 ) -> OutageRun {
-    let mut sim = clients_for(seed, 2, run, clients, policy);
     let mut out = OutageRun::default();
     let mut accepted: Vec<u32> = Vec::new();
-    let mut arrivals = BinaryHeap::with_capacity(clients as usize);
+    let mut arrivals = TimeQueue::new(queue_span_ms(policy));
+    let mut sim: Vec<_> = (0..clients)
+        .map(|c| client(seed, 2, run, c, policy))
+        .collect();
     for (c, client) in sim.iter_mut().enumerate() {
         let start = client.rng.below(OUTAGE_START_SPREAD_MS);
-        arrivals.push(Reverse((start + client.rng.net_ms(), c as u32)));
+        arrivals.push(start + client.rng.net_ms(), c as u32);
     }
     let mut last_success = 0;
-    while let Some(Reverse((t, c))) = arrivals.pop() {
+    let mut now = Vec::new();
+    while let Some(t) = arrivals.pop_bucket(&mut now) {
         if t > outage_ms + HORIZON_MS {
-            out.unfinished = arrivals.len() as u32 + 1;
+            out.unfinished = (arrivals.len() + now.len()) as u32;
             break;
         }
+        count_simulated(now.len() as u64);
         let second = t / 1000;
-        bump(&mut out.per_second, second);
-        let client = &mut sim[c as usize];
-        let back = t + client.rng.net_ms();
-        if t >= outage_ms {
-            let i = second as usize;
-            if accepted.len() <= i {
-                accepted.resize(i + 1, 0);
+        bump(&mut out.per_second, second, now.len() as u32);
+        for (i, &c) in now.iter().enumerate() {
+            read_ahead(&sim, &now, i);
+            let client = &mut sim[c as usize];
+            let back = t + client.rng.net_ms();
+            if t >= outage_ms {
+                let i = second as usize;
+                if accepted.len() <= i {
+                    accepted.resize(i + 1, 0);
+                }
+                if accepted[i] < capacity {
+                    accepted[i] += 1;
+                    last_success = last_success.max(back);
+                    out.completion_ms.push(back);
+                    continue;
+                }
             }
-            if accepted[i] < capacity {
-                accepted[i] += 1;
-                last_success = last_success.max(back);
-                continue;
+            match retry_arrival(client, policy, back) {
+                Some(next) => arrivals.push(next, c),
+                None => out.unfinished += 1,
             }
-        }
-        match retry_arrival(client, policy, back) {
-            Some(next) => arrivals.push(Reverse((next, c))),
-            None => out.unfinished += 1,
         }
     }
     out.all_done_after_recovery_ms = last_success.saturating_sub(outage_ms);
@@ -80,6 +87,13 @@ pub struct OutageRow {
     pub all_done_p50_ms: u64,
     pub all_done_max_ms: u64,
     pub unfinished: u64,
+    /// Requests (accepted or rejected) and rejections, mean per run.
+    pub requests_per_run: u64,
+    pub rejected_per_run: u64,
+    /// Each client's time from the start until its success response, over all runs.
+    pub completion_p50_ms: u64,
+    pub completion_p99_ms: u64,
+    pub completion_max_ms: u64,
     /// Requests per second, summed over runs.
     pub per_second_sum: Vec<u64>,
 }
@@ -97,6 +111,8 @@ pub fn outage(
     let (mut peak_sum, mut peak_max, mut first_sum, mut unfinished) = (0, 0, 0, 0);
     let mut done = Vec::with_capacity(runs as usize);
     let mut per_second_sum = Vec::new();
+    let mut completion = Vec::new();
+    let mut requests = 0u64;
     for run in 0..runs {
         let r = outage_run(
             &policy,
@@ -113,9 +129,13 @@ pub fn outage(
         first_sum += after.first().copied().unwrap_or(0) as u64;
         unfinished += r.unfinished as u64;
         done.push(r.all_done_after_recovery_ms);
+        requests += r.per_second.iter().map(|&n| n as u64).sum::<u64>();
+        completion.extend(r.completion_ms);
         accumulate(&mut per_second_sum, &r.per_second);
     }
     done.sort_unstable();
+    let successes = completion.len() as u64;
+    completion.sort_unstable();
     OutageRow {
         strategy: strategy_name(name),
         peak_rps_mean: peak_sum / runs as u64,
@@ -124,6 +144,11 @@ pub fn outage(
         all_done_p50_ms: percentile(&done, 50),
         all_done_max_ms: percentile(&done, 100),
         unfinished,
+        requests_per_run: requests / runs as u64,
+        rejected_per_run: (requests - successes) / runs as u64,
+        completion_p50_ms: percentile(&completion, 50),
+        completion_p99_ms: percentile(&completion, 99),
+        completion_max_ms: percentile(&completion, 100),
         per_second_sum,
     }
 }
