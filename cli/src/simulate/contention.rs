@@ -6,11 +6,13 @@
 use seeded_backoff::Policy;
 
 use super::model::{
-    accumulate, bump, client, contention_policy, count_simulated, percentile, queue_span_ms,
-    read_ahead, retry_arrival, strategy_name, TimeQueue, CONTENTION_BUCKET_MS, HORIZON_MS,
-    WINDOW_MS,
+    client, contention_policy, count_simulated, percentile, queue_span_ms, read_ahead,
+    retry_arrival, strategy_name, TimeQueue, HORIZON_MS, WINDOW_MS,
 };
 use crate::policy_args::JitterName;
+
+/// The resolution of `ContentionRow::done_curve`.
+const CURVE_POINTS: usize = 400;
 
 /// What one contention run produced.
 #[derive(Debug, Default)]
@@ -19,8 +21,6 @@ struct ContentionRun {
     /// Each finished client's time from start to its success response, ms.
     completion_ms: Vec<u64>,
     unfinished: u32,
-    /// Writes landing per `CONTENTION_BUCKET_MS`.
-    timeline: Vec<u32>,
 }
 
 fn contention_run(policy: &Policy, clients: u32, seed: u64, run: u32) -> ContentionRun {
@@ -41,11 +41,6 @@ fn contention_run(policy: &Policy, clients: u32, seed: u64, run: u32) -> Content
         }
         out.calls += now.len() as u64;
         count_simulated(now.len() as u64);
-        bump(
-            &mut out.timeline,
-            t / CONTENTION_BUCKET_MS,
-            now.len() as u32,
-        );
         for (i, &c) in now.iter().enumerate() {
             read_ahead(&sim, &now, i);
             let client = &mut sim[c as usize];
@@ -75,8 +70,9 @@ pub struct ContentionRow {
     pub completion_p99_ms: u64,
     pub completion_max_ms: u64,
     pub unfinished: u64,
-    /// Writes per `CONTENTION_BUCKET_MS`, summed over runs.
-    pub timeline_sum: Vec<u64>,
+    /// Clients done over time, over all runs: (ms since start, per mille of all clients), at most
+    /// `CURVE_POINTS` + 1 points, the last at the last success.
+    pub done_curve: Vec<(u64, u32)>,
 }
 
 pub fn contention(name: JitterName, clients: u32, runs: u32, seed: u64) -> ContentionRow {
@@ -84,15 +80,20 @@ pub fn contention(name: JitterName, clients: u32, runs: u32, seed: u64) -> Conte
     let mut calls = 0;
     let mut unfinished = 0;
     let mut completion = Vec::with_capacity(clients as usize * runs as usize);
-    let mut timeline_sum = Vec::new();
     for run in 0..runs {
         let r = contention_run(&policy, clients, seed, run);
         calls += r.calls;
         unfinished += r.unfinished as u64;
         completion.extend(r.completion_ms);
-        accumulate(&mut timeline_sum, &r.timeline);
     }
     completion.sort_unstable();
+    let all = clients as u64 * runs as u64;
+    let step = completion.len().div_ceil(CURVE_POINTS).max(1);
+    let done_curve = (step - 1..completion.len())
+        .step_by(step)
+        .chain(completion.len().checked_sub(1))
+        .map(|i| (completion[i], ((i as u64 + 1) * 1000 / all) as u32))
+        .collect();
     ContentionRow {
         strategy: strategy_name(name),
         calls_total: calls,
@@ -101,7 +102,7 @@ pub fn contention(name: JitterName, clients: u32, runs: u32, seed: u64) -> Conte
         completion_p99_ms: percentile(&completion, 99),
         completion_max_ms: percentile(&completion, 100),
         unfinished,
-        timeline_sum,
+        done_curve,
     }
 }
 

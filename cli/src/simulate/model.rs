@@ -23,8 +23,6 @@ pub const OUTAGE_START_SPREAD_MS: u64 = 1000;
 /// No scenario runs longer than this after its server is up: bad flags end with "unfinished"
 /// clients in the report instead of a hang.
 pub const HORIZON_MS: u64 = 3_600_000;
-/// Contention's timeline is counted in 10 ms buckets, then merged into log-spaced bins for the chart.
-pub const CONTENTION_BUCKET_MS: u64 = 10;
 
 pub const ALL_STRATEGIES: [JitterName; 6] = [
     JitterName::None,
