@@ -3,16 +3,18 @@
 use clap::{Args, ValueEnum};
 use seeded_backoff::{DeadlineMode, Jitter, Policy, PolicyError};
 
-/// The presets, by their CLI names.
+/// The presets, by the names every binding uses (the npm package's `preset` option, the core's
+/// constructors); the CLI's first spellings stay accepted as aliases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Preset {
     /// Google Cloud: 1 s, ×2, +0..=1000 ms, cap 32 s, 10 retries.
     Google,
     /// Google Cloud with a 64 s cap.
-    #[value(name = "google-64s")]
+    #[value(name = "google_64s", alias = "google-64s")]
     Google64s,
     /// AWS standard: full jitter, 100 ms, cap 20 s, 2 retries.
-    Aws,
+    #[value(name = "aws_standard", alias = "aws")]
+    AwsStandard,
     /// gRPC: 1 s, ×1.6, ±20 %, cap 120 s.
     Grpc,
 }
@@ -22,7 +24,7 @@ impl Preset {
         match self {
             Preset::Google => Policy::google(),
             Preset::Google64s => Policy::google_64s(),
-            Preset::Aws => Policy::aws_standard(),
+            Preset::AwsStandard => Policy::aws_standard(),
             Preset::Grpc => Policy::grpc(),
         }
     }
@@ -41,7 +43,7 @@ pub enum JitterName {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DeadlineName {
-    #[value(name = "give-up")]
+    #[value(name = "give_up", alias = "give-up")]
     GiveUp,
     Clamp,
 }
