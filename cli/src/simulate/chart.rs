@@ -217,6 +217,7 @@ mod tests {
             seed: 1,
             outage_s: 60,
             capacity: 20,
+            base_ms: 1000,
         }
     }
 

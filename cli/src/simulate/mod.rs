@@ -24,7 +24,7 @@ use crate::policy_args::{parse_seed, u32_in, JitterName};
 use crate::schedule_cmd::Format;
 use contention::contention;
 use model::{ALL_STRATEGIES, SIMULATED};
-use outage::outage;
+use outage::outage_scaled;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Scenario {
@@ -60,6 +60,10 @@ pub struct SimulateArgs {
     /// tenth of the clients (100 for 1000), so the shape is the same at any fleet size.
     #[arg(long, value_parser = u32_in(1, 10_000_000), allow_hyphen_values = true)]
     pub capacity: Option<u32>,
+    /// Outage only: Google's first delay in ms (1..=60000), the policy scaled to it: the cap is 32
+    /// of them, Google's jitter one, and clients notice the outage within one; default 1000.
+    #[arg(long, value_parser = u32_in(1, 60_000), allow_hyphen_values = true)]
+    pub base_ms: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
@@ -80,6 +84,7 @@ pub struct Setup {
     pub seed: u64,
     pub outage_s: u32,
     pub capacity: u32,
+    pub base_ms: u32,
 }
 
 /// The most requests a run may simulate: about a minute of work on a 2-core machine (a request
@@ -95,6 +100,7 @@ impl Setup {
             for (flag, set) in [
                 ("--capacity", args.capacity.is_some()),
                 ("--outage-s", args.outage_s.is_some()),
+                ("--base-ms", args.base_ms.is_some()),
             ] {
                 if set {
                     return Err(format!(
@@ -123,6 +129,7 @@ impl Setup {
             seed: args.seed,
             outage_s: args.outage_s.unwrap_or(120),
             capacity: args.capacity.unwrap_or((outage_clients / 10).max(1)),
+            base_ms: args.base_ms.unwrap_or(model::OUTAGE_BASE_MS),
         })
     }
 }
@@ -144,7 +151,8 @@ pub fn estimate(setup: &Setup) -> u64 {
     if setup.outage {
         let n = setup.outage_clients as u64;
         let drain_s = (2 * n / setup.capacity as u64).max(64).min(horizon_s);
-        let each = 4 + (setup.outage_s as u64 + drain_s) / 24;
+        // 24 s between requests at Google's 1 s base; proportionally less at a smaller base.
+        let each = 4 + (setup.outage_s as u64 + drain_s) * 1000 / (24 * setup.base_ms as u64);
         outage_total = n * each;
     }
     let contention_total = setup.contention_clients as u64 * per_client;
@@ -238,13 +246,14 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
     };
     let outage_rows = if setup.outage {
         per_strategy(&setup.strategies, |s| {
-            outage(
+            outage_scaled(
                 s,
                 setup.outage_clients,
                 setup.runs,
                 setup.seed,
                 setup.outage_s,
                 setup.capacity,
+                setup.base_ms,
             )
         })
     } else {
@@ -272,6 +281,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
 
 #[cfg(test)]
 mod tests {
+    use super::outage::outage;
     use super::*;
 
     fn setup(contention: bool, clients: u32, capacity: u32) -> Setup {
@@ -285,6 +295,7 @@ mod tests {
             seed: 1,
             outage_s: 120,
             capacity,
+            base_ms: model::OUTAGE_BASE_MS,
         }
     }
 

@@ -18,8 +18,9 @@ pub const WINDOW_MS: u64 = 20;
 /// Contention: Brooker's base and cap.
 pub const CONTENTION_BASE_MS: u32 = 5;
 pub const CONTENTION_CAP_MS: u32 = 2000;
-/// Outage: clients notice the outage within the first second.
-pub const OUTAGE_START_SPREAD_MS: u64 = 1000;
+/// Outage: Google's first delay, 1 s; the cap is 32 of them and clients notice the outage within
+/// the first one. `--base-ms` scales the whole policy, for a run that must fit in a short test.
+pub const OUTAGE_BASE_MS: u32 = 1000;
 /// No scenario runs longer than this after its server is up: bad flags end with "unfinished"
 /// clients in the report instead of a hang.
 pub const HORIZON_MS: u64 = 3_600_000;
@@ -110,12 +111,17 @@ pub fn contention_policy(name: JitterName) -> Policy {
         .expect("contention policy is valid")
 }
 
-pub fn outage_policy(name: JitterName) -> Policy {
+/// Google's policy (1 s, ×2, cap 32 s) scaled to a first delay of `base_ms` (1..=60000).
+pub fn outage_policy(name: JitterName, base_ms: u32) -> Policy {
     let google = Policy::google();
+    let scale = |ms: u32| (ms as u64 * base_ms as u64 / google.initial_ms() as u64) as u32;
     google
         .to_builder()
+        .initial_ms(base_ms)
+        .max_backoff_ms(scale(google.max_backoff_ms()))
+        .max_hint_ms(scale(google.max_hint_ms()))
         .max_retries(u32::MAX)
-        .jitter(jitter_for(name, google.initial_ms()))
+        .jitter(jitter_for(name, base_ms))
         .build()
         .expect("outage policy is valid")
 }
@@ -156,10 +162,10 @@ pub fn accumulate(sum: &mut Vec<u64>, counts: &[u32]) {
 }
 
 /// The longest a request can be in the future of the one being handled: a delay at the cap plus the
-/// network both ways, or a client's first request within the start spread.
+/// network both ways, or an outage client's first request, within the first delay.
 pub fn queue_span_ms(policy: &Policy) -> u64 {
     let net = 2 * (NET_MIN_MS + NET_SPREAD_MS);
-    (policy.max_backoff_ms() as u64 + net).max(OUTAGE_START_SPREAD_MS + net)
+    (policy.max_backoff_ms() as u64 + net).max(policy.initial_ms() as u64 + net)
 }
 
 /// The pending requests, by arrival millisecond: a ring of one bucket per millisecond over the

@@ -5,7 +5,7 @@ use seeded_backoff::Policy;
 
 use super::model::{
     accumulate, bump, client, count_simulated, outage_policy, percentile, queue_span_ms,
-    read_ahead, retry_arrival, strategy_name, TimeQueue, HORIZON_MS, OUTAGE_START_SPREAD_MS,
+    read_ahead, retry_arrival, strategy_name, TimeQueue, HORIZON_MS,
 };
 use crate::policy_args::JitterName;
 
@@ -36,7 +36,7 @@ fn outage_run(
         .map(|c| client(seed, 2, run, c, policy))
         .collect();
     for (c, client) in sim.iter_mut().enumerate() {
-        let start = client.rng.below(OUTAGE_START_SPREAD_MS);
+        let start = client.rng.below(policy.initial_ms() as u64);
         arrivals.push(start + client.rng.net_ms(), c as u32);
     }
     let mut last_success = 0;
@@ -98,6 +98,7 @@ pub struct OutageRow {
     pub per_second_sum: Vec<u64>,
 }
 
+#[cfg(test)]
 pub fn outage(
     name: JitterName,
     clients: u32,
@@ -106,7 +107,28 @@ pub fn outage(
     outage_s: u32,
     capacity: u32,
 ) -> OutageRow {
-    let policy = outage_policy(name);
+    outage_scaled(
+        name,
+        clients,
+        runs,
+        seed,
+        outage_s,
+        capacity,
+        OUTAGE_BASE_MS,
+    )
+}
+
+/// [`outage`] with Google's policy scaled to a first delay of `base_ms`.
+pub fn outage_scaled(
+    name: JitterName,
+    clients: u32,
+    runs: u32,
+    seed: u64,
+    outage_s: u32,
+    capacity: u32,
+    base_ms: u32,
+) -> OutageRow {
+    let policy = outage_policy(name, base_ms);
     let recovery = outage_s as usize;
     let (mut peak_sum, mut peak_max, mut first_sum, mut unfinished) = (0, 0, 0, 0);
     let mut done = Vec::with_capacity(runs as usize);
