@@ -114,7 +114,7 @@ pub fn outage(
         seed,
         outage_s,
         capacity,
-        OUTAGE_BASE_MS,
+        super::model::OUTAGE_BASE_MS,
     )
 }
 
