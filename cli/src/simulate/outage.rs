@@ -118,7 +118,8 @@ pub fn outage(
     )
 }
 
-/// [`outage`] with Google's policy scaled to a first delay of `base_ms`.
+/// One strategy's outage figures over all runs, with Google's policy scaled to a first delay of
+/// `base_ms` (1000 is Google's own).
 pub fn outage_scaled(
     name: JitterName,
     clients: u32,
