@@ -87,8 +87,8 @@ pub struct Setup {
     pub base_ms: u32,
 }
 
-/// The most requests a run may simulate: about a minute of work on a 2-core machine (a request
-/// costs 25 to 100 ns of one core, more when there are many clients: they stop fitting in the caches).
+/// The most work a run may do, in steps of [`estimate`]: about a minute on a 2-core machine (a
+/// request costs 25 to 135 ns of one core, more when the clients stop fitting in the caches).
 pub const WORK_LIMIT: u64 = 1_000_000_000;
 
 impl Setup {
@@ -139,25 +139,27 @@ impl Setup {
 /// record takes at most one write per 20 ms window, so the last of N clients succeeds after about
 /// N / 50 seconds, and a client at the cap retries about once a second: requests grow as N². In
 /// `outage` a client makes a few requests to reach the cap, then about one per 24 s until the
-/// server has let everyone in.
+/// server has let everyone in. Each run also costs one unit per 64 ms of simulated time.
 pub fn estimate(setup: &Setup) -> u64 {
     let horizon_s = model::HORIZON_MS / 1000;
-    let mut per_client = 0;
+    // Per run: requests, plus one for every 64 ms of simulated time (the queue steps over empty
+    // milliseconds 64 at a time, which matters when a few clients retry over a long outage).
+    let mut per_run = 0u64;
     if setup.contention {
         let n = setup.contention_clients as u64;
-        per_client += 10 + (n / 100).min(horizon_s);
+        let seconds = 10 + (n / 50).min(horizon_s);
+        per_run += n * (10 + (n / 100).min(horizon_s)) + seconds * 1000 / 64;
     }
-    let mut outage_total = 0;
     if setup.outage {
         let n = setup.outage_clients as u64;
         let drain_s = (2 * n / setup.capacity as u64).max(64).min(horizon_s);
+        let seconds = setup.outage_s as u64 + drain_s;
         // 24 s between requests at Google's 1 s base; proportionally less at a smaller base.
-        let each = 4 + (setup.outage_s as u64 + drain_s) * 1000 / (24 * setup.base_ms as u64);
-        outage_total = n * each;
+        let each = 4 + seconds * 1000 / (24 * setup.base_ms as u64);
+        per_run += n * each + seconds * 1000 / 64;
     }
-    let contention_total = setup.contention_clients as u64 * per_client;
     let scale = setup.strategies.len() as u64 * setup.runs as u64;
-    (contention_total + outage_total).saturating_mul(scale)
+    per_run.saturating_mul(scale)
 }
 
 /// Runs `work` for every strategy on all cores, each thread taking the next strategy as it
@@ -220,9 +222,9 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
         return Err((
             2,
             format!(
-                "error: this run would simulate about {:.1e} requests ({} strategies x {} runs x \
-                 ~{} requests each), over the limit of {WORK_LIMIT:.0e} (about a minute here); \
-                 lower --runs, --clients or --strategies{}",
+                "error: this run would cost about {:.1e} steps (requests simulated, plus one per 64 ms \
+                 of simulated time: {} strategies x {} runs x ~{} each), over the limit of \
+                 {WORK_LIMIT:.0e} (about a minute here); lower --runs, --clients or --strategies{}",
                 work as f64,
                 setup.strategies.len(),
                 setup.runs,

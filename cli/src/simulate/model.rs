@@ -176,6 +176,9 @@ pub fn queue_span_ms(policy: &Policy) -> u64 {
 /// the order they were pushed.
 pub struct TimeQueue<T> {
     buckets: Vec<Vec<T>>,
+    /// One bit per bucket, set while it holds requests: finding the next request skips 64 empty
+    /// milliseconds per word, so a few clients over a long outage do not cost a step per millisecond.
+    occupied: Vec<u64>,
     mask: u64,
     now: u64,
     len: usize,
@@ -184,9 +187,10 @@ pub struct TimeQueue<T> {
 impl<T> TimeQueue<T> {
     /// A queue for pushes at most `span_ms` after the millisecond being handled.
     pub fn new(span_ms: u64) -> TimeQueue<T> {
-        let size = (span_ms + 1).next_power_of_two();
+        let size = (span_ms + 1).next_power_of_two().max(64);
         TimeQueue {
             buckets: (0..size).map(|_| Vec::new()).collect(),
+            occupied: vec![0; (size / 64) as usize],
             mask: size - 1,
             now: 0,
             len: 0,
@@ -201,7 +205,9 @@ impl<T> TimeQueue<T> {
             "request at {t} ms outside the queue's window at {} ms",
             self.now
         );
-        self.buckets[(t & self.mask) as usize].push(item);
+        let i = (t & self.mask) as usize;
+        self.buckets[i].push(item);
+        self.occupied[i / 64] |= 1 << (i % 64);
         self.len += 1;
     }
 
@@ -216,17 +222,25 @@ impl<T> TimeQueue<T> {
         if self.len == 0 {
             return None;
         }
+        // Every queued time is in `now..=now + mask`, so the first occupied bucket from `now` on,
+        // wrapping around the ring, is the earliest; `len > 0` means there is one.
         loop {
-            let bucket = &mut self.buckets[(self.now & self.mask) as usize];
-            if !bucket.is_empty() {
-                std::mem::swap(bucket, out);
-                self.len -= out.len();
-                let t = self.now;
-                // Later pushes land strictly after `t`.
-                self.now += 1;
-                return Some(t);
+            let i = (self.now & self.mask) as usize;
+            let word = self.occupied[i / 64] >> (i % 64);
+            if word == 0 {
+                self.now += 64 - (i % 64) as u64;
+                continue;
             }
+            let skip = word.trailing_zeros() as usize;
+            let i = i + skip;
+            self.now += skip as u64;
+            self.occupied[i / 64] &= !(1 << (i % 64));
+            std::mem::swap(&mut self.buckets[i], out);
+            self.len -= out.len();
+            let t = self.now;
+            // Later pushes land strictly after `t`.
             self.now += 1;
+            return Some(t);
         }
     }
 }
@@ -294,6 +308,28 @@ mod tests {
         reference.sort_unstable();
         assert_eq!(got, reference);
         assert_eq!(q.len(), 0);
+    }
+
+    // Few requests far apart: the queue skips the empty milliseconds between them, in order.
+    #[test]
+    fn queue_skips_long_empty_stretches() {
+        let mut q = TimeQueue::new(40_000);
+        let mut out = Vec::new();
+        q.push(5, 0u32);
+        let mut expected = vec![5];
+        let mut got = Vec::new();
+        let mut t_next = 5;
+        while let Some(t) = q.pop_bucket(&mut out) {
+            got.push(t);
+            if got.len() < 100 {
+                // 1 to 39,999 ms later, across word and ring boundaries.
+                t_next = t + 1 + (t * 7_919 + 12_345) % 39_999;
+                q.push(t_next, 0);
+                expected.push(t_next);
+            }
+        }
+        assert_eq!(got, expected);
+        assert!(t_next > 1_000_000, "{t_next}");
     }
 
     #[test]
