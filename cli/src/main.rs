@@ -5,7 +5,6 @@ mod ops;
 mod policy_args;
 mod schedule_cmd;
 mod simulate;
-mod simulate_chart;
 mod vectors;
 
 use std::process::ExitCode;
@@ -35,30 +34,33 @@ enum Command {
     },
     /// Parse a Retry-After value and print the delay in ms.
     ParseRetryAfter {
-        /// The header value, e.g. "120" or "Sun, 06 Nov 1994 08:49:37 GMT".
+        /// The header value, e.g. "120" or "Sun, 06 Nov 1994 08:49:37 GMT" (a bad value, "-5"
+        /// included, is a parse error: exit 1).
+        #[arg(allow_hyphen_values = true)]
         value: String,
         /// The current time as Unix seconds (default: the system clock).
-        #[arg(long, value_parser = policy_args::parse_seed, allow_hyphen_values = true)]
+        #[arg(long = "now-s", alias = "now", value_parser = policy_args::parse_seed, allow_hyphen_values = true)]
         now: Option<u64>,
     },
     /// Simulate many clients retrying against one server, per jitter strategy.
     Simulate(simulate::SimulateArgs),
 }
 
-/// Exit status 2 for bad usage (as clap), 1 for a failed operation.
+/// Exit status 2 for bad usage (as clap, a missing subcommand included), 1 for a failed
+/// operation (a bad `parse-retry-after` value, an unwritable file), 0 otherwise.
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
+            }
+            // No subcommand: the help, on stderr, and clap's usage status.
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                eprint!("{}", e.render());
+                return ExitCode::from(2);
             }
             // One line naming the flag and what it accepts; no usage dump.
             let text = e.to_string();
@@ -86,6 +88,11 @@ fn main() -> ExitCode {
             match seeded_backoff::parse_retry_after(value.as_bytes(), now) {
                 Ok(ms) => {
                     println!("{ms}");
+                    if ms == u32::MAX {
+                        eprintln!(
+                            "note: capped: the delay is {ms} ms or more, the most a delay holds"
+                        );
+                    }
                     Ok(())
                 }
                 Err(e) => Err((

@@ -3,16 +3,18 @@
 use clap::{Args, ValueEnum};
 use seeded_backoff::{DeadlineMode, Policy, PolicyError, PolicyOptions};
 
-/// The presets, by their CLI names.
+/// The presets, by the names every binding uses (the npm package's `preset` option, the core's
+/// constructors); the CLI's first spellings stay accepted as aliases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Preset {
     /// Google Cloud: 1 s, ×2, +0..=1000 ms, cap 32 s, 10 retries.
     Google,
     /// Google Cloud with a 64 s cap.
-    #[value(name = "google-64s")]
+    #[value(name = "google_64s", alias = "google-64s")]
     Google64s,
     /// AWS standard: full jitter, 100 ms, cap 20 s, 2 retries.
-    Aws,
+    #[value(name = "aws_standard", alias = "aws")]
+    AwsStandard,
     /// gRPC: 1 s, ×1.6, ±20 %, cap 120 s.
     Grpc,
 }
@@ -23,7 +25,7 @@ impl Preset {
         match self {
             Preset::Google => seeded_backoff::Preset::Google,
             Preset::Google64s => seeded_backoff::Preset::Google64s,
-            Preset::Aws => seeded_backoff::Preset::AwsStandard,
+            Preset::AwsStandard => seeded_backoff::Preset::AwsStandard,
             Preset::Grpc => seeded_backoff::Preset::Grpc,
         }
     }
@@ -42,7 +44,7 @@ pub enum JitterName {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DeadlineName {
-    #[value(name = "give-up")]
+    #[value(name = "give_up", alias = "give-up")]
     GiveUp,
     Clamp,
 }
@@ -111,6 +113,22 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
     text.parse::<u64>().map_err(|_| {
         format!("must be an integer in 0..=18446744073709551615 (got '{text}', too large)")
     })
+}
+
+/// A parser for an integer flag in `min..=max` whose error names the range, also for negative
+/// numbers (with `allow_hyphen_values`, which would otherwise be taken for flags).
+pub fn u32_in(min: u32, max: u32) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync {
+    move |text: &str| {
+        let bad = |why: &str| format!("must be an integer in {min}..={max} (got '{text}'{why})");
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad(""));
+        }
+        match text.parse::<u64>() {
+            Ok(n) if n < min as u64 => Err(bad(", too small")),
+            Ok(n) if n <= max as u64 => Ok(n as u32),
+            _ => Err(bad(", too large")),
+        }
+    }
 }
 
 fn u32_flag(text: &str) -> Result<u32, String> {

@@ -8,7 +8,7 @@ use seeded_backoff::{
 use serde_json::json;
 
 use crate::ops::policy_json;
-use crate::policy_args::{parse_seed, PolicyArgs};
+use crate::policy_args::{parse_seed, u32_in, PolicyArgs};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -31,23 +31,23 @@ pub struct ScheduleArgs {
     #[arg(long)]
     retry_after: Option<String>,
     /// A Retry-After value for retry N only (0-based), as N=VALUE; repeatable.
-    #[arg(long, value_parser = parse_at)]
+    #[arg(long, value_parser = parse_at, allow_hyphen_values = true)]
     retry_after_at: Vec<(u32, String)>,
     /// The current time in Unix seconds, for HTTP-date hints (default: the system clock).
-    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
+    #[arg(long = "now-s", alias = "now", value_parser = parse_seed, allow_hyphen_values = true)]
     now: Option<u64>,
     /// A shared retry budget every failure goes through: `grpc:MAX_TOKENS:RATIO` (RATIO with up to 3
     /// decimals, e.g. grpc:10:0.5) or `aws` (500 / 5 / 10 / 1).
     #[arg(long, value_parser = parse_budget)]
     budget: Option<BudgetConfig>,
-    /// Print the 40-byte snapshot (hex) taken after this many retries.
-    #[arg(long)]
+    /// Print the 40-byte snapshot (hex) taken after this many retries (0..=4294967295).
+    #[arg(long, value_parser = u32_in(0, u32::MAX), allow_hyphen_values = true)]
     snapshot_after: Option<u32>,
     /// Resume from a snapshot (80 hex digits) taken under the same policy, instead of a fresh seed.
     #[arg(long, conflicts_with = "seed")]
     resume: Option<String>,
     /// Stop printing after this many retries even if the policy would go on (1..=1000000).
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 10_000, value_parser = u32_in(1, 1_000_000), allow_hyphen_values = true)]
     limit: u32,
 }
 
@@ -147,6 +147,8 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
         (None, seed) => Backoff::new(&policy, seed.unwrap_or_default()),
     };
     let backoff_start = backoff.retries();
+    // A resumed schedule goes on counting from the time its snapshot stored.
+    let elapsed_start = backoff.elapsed_ms() as u64;
     let budget = args.budget.map(RetryBudget::new);
     let mut snapshot = None;
     let mut delays = Vec::new();
@@ -200,8 +202,16 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
             println!("{out}");
         }
         Format::Csv => {
+            if args.seed.is_none() && args.resume.is_none() {
+                // stderr, so the CSV stays a table; the seed makes the run repeatable.
+                eprintln!(
+                    "seed {} (drawn from the OS; --seed {} repeats this schedule)",
+                    seed.unwrap_or_default(),
+                    seed.unwrap_or_default()
+                );
+            }
             println!("retry,delay_ms,elapsed_ms");
-            let mut elapsed = 0u64;
+            let mut elapsed = elapsed_start;
             for (i, d) in (backoff_start as usize..).zip(&delays) {
                 elapsed += *d as u64;
                 println!("{i},{d},{elapsed}");
@@ -221,7 +231,7 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
                 policy.max_retries()
             );
             println!("{:>6}  {:>10}  {:>12}", "retry", "delay_ms", "elapsed_ms");
-            let mut elapsed = 0u64;
+            let mut elapsed = elapsed_start;
             for (i, d) in (backoff_start as usize..).zip(&delays) {
                 elapsed += *d as u64;
                 println!("{i:>6}  {d:>10}  {elapsed:>12}");

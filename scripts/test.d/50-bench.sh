@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TERM_COLOR=never
 
-echo "-- simulator shape tests (cli/src/simulate.rs)"
+echo "-- simulator shape tests (cli/src/simulate/)"
 cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff simulate
 
 echo "-- seeded-backoff simulate (defaults: contention 100 clients, outage 1000, 6 strategies x 50 runs)"

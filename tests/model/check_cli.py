@@ -17,8 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # (CLI flags, model policy, per-retry hint ms or None)
 CASES = [
     (["--seed", "42"], m.preset("google"), None),
-    (["--seed", "0", "--preset", "google-64s"], m.preset("google_64s"), None),
-    (["--seed", "18446744073709551615", "--preset", "aws"], m.preset("aws_standard"), None),
+    (["--seed", "0", "--preset", "google_64s"], m.preset("google_64s"), None),
+    (["--seed", "18446744073709551615", "--preset", "aws_standard"], m.preset("aws_standard"), None),
     (["--seed", "4294967296", "--preset", "grpc"], m.preset("grpc"), None),
     (["--seed", "7", "--jitter", "decorrelated", "--initial-ms", "250", "--multiplier", "3/2",
       "--max-backoff-ms", "10000", "--max-retries", "30"],

@@ -1,0 +1,336 @@
+//! `seeded-backoff simulate`: a deterministic, seeded discrete-event simulation of many clients
+//! retrying against one server, showing what each jitter strategy does to that server.
+//!
+//! Time is integer milliseconds and every delay comes from the core's own `Backoff`; floats
+//! appear only when averaging series for the SVG. Two scenarios: `contention` (after Brooker) and
+//! `outage` (see their modules). The cost of a run is linear in the requests it simulates (a
+//! calendar queue, `model::TimeQueue`); [`estimate`] refuses runs too large to finish in about a
+//! minute before they start.
+
+mod chart;
+mod contention;
+mod draw;
+mod model;
+mod outage;
+mod report;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+
+use crate::policy_args::{parse_seed, u32_in, JitterName};
+use crate::schedule_cmd::Format;
+use contention::contention;
+use model::{ALL_STRATEGIES, SIMULATED};
+use outage::outage_scaled;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Scenario {
+    /// Brooker's contention on one record, then the outage.
+    All,
+    /// N clients (default 100) each make one conditional write.
+    Contention,
+    /// N clients (default 1000) against a server that is down, then has a fixed capacity.
+    Outage,
+}
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    /// Which scenario to run.
+    #[arg(long, value_enum, default_value = "all")]
+    pub scenario: Scenario,
+    /// Clients (1..=10000000); default 100 for contention, 1000 for the outage.
+    #[arg(long, value_parser = u32_in(1, 10_000_000), allow_hyphen_values = true)]
+    pub clients: Option<u32>,
+    /// Independent runs per strategy (1..=10000), each with its own seeds.
+    #[arg(long, default_value_t = 50, value_parser = u32_in(1, 10_000), allow_hyphen_values = true)]
+    pub runs: u32,
+    /// Strategies to compare, comma-separated (default: all six).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub strategies: Vec<JitterName>,
+    /// Seed of the whole simulation (0..=18446744073709551615): same seed, same figures.
+    #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
+    pub seed: u64,
+    /// Outage only: seconds the server is down (1..=86400); default 120.
+    #[arg(long, value_parser = u32_in(1, 86_400), allow_hyphen_values = true)]
+    pub outage_s: Option<u32>,
+    /// Outage only: requests per second the recovered server accepts (1..=10000000); default a
+    /// tenth of the clients (100 for 1000), so the shape is the same at any fleet size.
+    #[arg(long, value_parser = u32_in(1, 10_000_000), allow_hyphen_values = true)]
+    pub capacity: Option<u32>,
+    /// Outage only: Google's first delay in ms (1..=60000), the policy scaled to it: the cap is 32
+    /// of them, Google's jitter one, and clients notice the outage within one; default 1000.
+    #[arg(long, value_parser = u32_in(1, 60_000), allow_hyphen_values = true)]
+    pub base_ms: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+    /// Also write a chart of requests per second over time, one line per strategy.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+}
+
+/// A run's parameters with every default resolved.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub strategies: Vec<JitterName>,
+    pub contention: bool,
+    pub outage: bool,
+    pub contention_clients: u32,
+    pub outage_clients: u32,
+    pub runs: u32,
+    pub seed: u64,
+    pub outage_s: u32,
+    pub capacity: u32,
+    pub base_ms: u32,
+}
+
+/// The most work a run may do, in steps of [`estimate`]: about a minute on a 2-core machine (a
+/// request costs 25 to 135 ns of one core, more when the clients stop fitting in the caches).
+pub const WORK_LIMIT: u64 = 1_000_000_000;
+
+impl Setup {
+    /// Resolves the defaults, and refuses flags that do not apply to the chosen scenario.
+    pub fn from_args(args: &SimulateArgs) -> Result<Setup, String> {
+        let contention = matches!(args.scenario, Scenario::All | Scenario::Contention);
+        let outage = matches!(args.scenario, Scenario::All | Scenario::Outage);
+        if !outage {
+            for (flag, set) in [
+                ("--capacity", args.capacity.is_some()),
+                ("--outage-s", args.outage_s.is_some()),
+                ("--base-ms", args.base_ms.is_some()),
+            ] {
+                if set {
+                    return Err(format!(
+                        "{flag} applies to the outage scenario only (got --scenario contention)"
+                    ));
+                }
+            }
+        }
+        let mut strategies = Vec::new();
+        for s in &args.strategies {
+            if !strategies.contains(s) {
+                strategies.push(*s);
+            }
+        }
+        if strategies.is_empty() {
+            strategies = ALL_STRATEGIES.to_vec();
+        }
+        let outage_clients = args.clients.unwrap_or(1000);
+        Ok(Setup {
+            strategies,
+            contention,
+            outage,
+            contention_clients: args.clients.unwrap_or(100),
+            outage_clients,
+            runs: args.runs,
+            seed: args.seed,
+            outage_s: args.outage_s.unwrap_or(120),
+            capacity: args.capacity.unwrap_or((outage_clients / 10).max(1)),
+            base_ms: args.base_ms.unwrap_or(model::OUTAGE_BASE_MS),
+        })
+    }
+}
+
+/// Roughly how many requests a run simulates (within a factor of 3 of the counts measured from
+/// 100 to 1,000,000 clients): clients × runs × strategies × requests per client. In `contention` one
+/// record takes at most one write per 20 ms window, so the last of N clients succeeds after about
+/// N / 50 seconds, and a client at the cap retries about once a second: requests grow as N². In
+/// `outage` a client makes a few requests to reach the cap, then about one per 24 s until the
+/// server has let everyone in. Each run also costs one unit per 64 ms of simulated time.
+pub fn estimate(setup: &Setup) -> u64 {
+    let horizon_s = model::HORIZON_MS / 1000;
+    // Per run: requests, plus one for every 64 ms of simulated time (the queue steps over empty
+    // milliseconds 64 at a time, which matters when a few clients retry over a long outage).
+    let mut per_run = 0u64;
+    if setup.contention {
+        let n = setup.contention_clients as u64;
+        let seconds = 10 + (n / 50).min(horizon_s);
+        per_run += n * (10 + (n / 100).min(horizon_s)) + seconds * 1000 / 64;
+    }
+    if setup.outage {
+        let n = setup.outage_clients as u64;
+        let drain_s = (2 * n / setup.capacity as u64).max(64).min(horizon_s);
+        let seconds = setup.outage_s as u64 + drain_s;
+        // 24 s between requests at Google's 1 s base; proportionally less at a smaller base.
+        let each = 4 + seconds * 1000 / (24 * setup.base_ms as u64);
+        per_run += n * each + seconds * 1000 / 64;
+    }
+    let scale = setup.strategies.len() as u64 * setup.runs as u64;
+    per_run.saturating_mul(scale)
+}
+
+/// Runs `work` for every strategy on all cores, each thread taking the next strategy as it
+/// finishes one (their costs differ by up to 3×), and keeps the strategies' order.
+fn per_strategy<T: Send>(
+    strategies: &[JitterName],
+    work: impl Fn(JitterName) -> T + Sync,
+) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(strategies.len());
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (work, next) = (&work, &next);
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&s) = strategies.get(i) else {
+                            return done;
+                        };
+                        done.push((i, work(s)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("simulation thread panicked"))
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// A line on stderr every 2 s while a run lasts longer than that: requests simulated so far
+/// against the estimate. Stops when `done` is dropped.
+fn progress(estimate: u64, done: std::sync::mpsc::Receiver<()>) {
+    let started = Instant::now();
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+        done.recv_timeout(Duration::from_secs(2))
+    {
+        let so_far = SIMULATED.load(Ordering::Relaxed);
+        eprintln!(
+            "simulate: {:.1} M requests simulated of about {:.1} M estimated, {} s",
+            so_far as f64 / 1e6,
+            estimate as f64 / 1e6,
+            started.elapsed().as_secs()
+        );
+    }
+}
+
+pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
+    let started = Instant::now();
+    let setup = Setup::from_args(args).map_err(|m| (2, format!("error: {m}")))?;
+    let work = estimate(&setup);
+    if work > WORK_LIMIT {
+        return Err((
+            2,
+            format!(
+                "error: this run would cost about {:.1e} steps (requests simulated, plus one per 64 ms \
+                 of simulated time: {} strategies x {} runs x ~{} each), over the limit of \
+                 {WORK_LIMIT:.0e} (about a minute here); lower --runs, --clients or --strategies{}",
+                work as f64,
+                setup.strategies.len(),
+                setup.runs,
+                work / (setup.strategies.len() as u64 * setup.runs as u64),
+                if setup.outage {
+                    " or raise --capacity"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    let (stop, done) = std::sync::mpsc::channel::<()>();
+    let reporter = std::thread::spawn(move || progress(work, done));
+    let contention_rows = if setup.contention {
+        per_strategy(&setup.strategies, |s| {
+            contention(s, setup.contention_clients, setup.runs, setup.seed)
+        })
+    } else {
+        Vec::new()
+    };
+    let outage_rows = if setup.outage {
+        per_strategy(&setup.strategies, |s| {
+            outage_scaled(
+                s,
+                setup.outage_clients,
+                setup.runs,
+                setup.seed,
+                setup.outage_s,
+                setup.capacity,
+                setup.base_ms,
+            )
+        })
+    } else {
+        Vec::new()
+    };
+    drop(stop);
+    let _ = reporter.join();
+    if let Some(path) = &args.svg {
+        draw::write_svg(
+            path,
+            &chart::chart_panels(&setup, &contention_rows, &outage_rows),
+        )
+        .map_err(|e| (1, format!("error: --svg {}: {e}", path.display())))?;
+    }
+    report::print(
+        &setup,
+        args.format,
+        &contention_rows,
+        &outage_rows,
+        args.svg.as_deref(),
+        started.elapsed(),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::outage::outage;
+    use super::*;
+
+    fn setup(contention: bool, clients: u32, capacity: u32) -> Setup {
+        Setup {
+            strategies: ALL_STRATEGIES.to_vec(),
+            contention,
+            outage: !contention,
+            contention_clients: clients,
+            outage_clients: clients,
+            runs: 1,
+            seed: 1,
+            outage_s: 120,
+            capacity,
+            base_ms: model::OUTAGE_BASE_MS,
+        }
+    }
+
+    // The estimate against the requests the simulation really makes, summed over the strategies.
+    #[test]
+    fn the_work_estimate_is_within_a_factor_of_3() {
+        for clients in [100, 1000, 5000] {
+            let real: u64 = ALL_STRATEGIES
+                .iter()
+                .map(|&s| contention(s, clients, 1, 1).calls_total)
+                .sum();
+            let guess = estimate(&setup(true, clients, 1));
+            assert!(
+                guess * 3 >= real && guess <= 3 * real,
+                "contention {clients}: {guess} vs {real}"
+            );
+        }
+        for (clients, capacity) in [(1000, 100), (3000, 300), (2000, 20)] {
+            let real: u64 = ALL_STRATEGIES
+                .iter()
+                .map(|&s| outage(s, clients, 1, 1, 120, capacity).requests_per_run)
+                .sum();
+            let guess = estimate(&setup(false, clients, capacity));
+            assert!(
+                guess * 3 >= real && guess <= 3 * real,
+                "outage {clients}/{capacity}: {guess} vs {real}"
+            );
+        }
+    }
+
+    #[test]
+    fn per_strategy_keeps_the_order() {
+        let got = per_strategy(&ALL_STRATEGIES, |s| s);
+        assert_eq!(got, ALL_STRATEGIES.to_vec());
+    }
+}

@@ -1,0 +1,188 @@
+//! The figures as a table, JSON or CSV.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::contention::ContentionRow;
+use super::model::{CONTENTION_BASE_MS, CONTENTION_CAP_MS, NET_MIN_MS, NET_SPREAD_MS, WINDOW_MS};
+use super::outage::OutageRow;
+use super::Setup;
+use crate::schedule_cmd::Format;
+
+/// Prints the figures on stdout; the wall time goes to stderr for JSON and CSV, so that their
+/// stdout is the same for the same seed.
+pub fn print(
+    setup: &Setup,
+    format: Format,
+    contention_rows: &[ContentionRow],
+    outage_rows: &[OutageRow],
+    svg: Option<&Path>,
+    wall: Duration,
+) {
+    let header_c = format!(
+        "contention: {} clients, {} runs, seed {}; one conditional write each, \
+         {WINDOW_MS} ms conflict window, network {}..={} ms, base {CONTENTION_BASE_MS} ms, cap \
+         {CONTENTION_CAP_MS} ms",
+        setup.contention_clients,
+        setup.runs,
+        setup.seed,
+        NET_MIN_MS,
+        NET_MIN_MS + NET_SPREAD_MS
+    );
+    let header_o = format!(
+        "outage: {} clients, {} runs, seed {}; server down {} s, then {} requests/s; \
+         Google's 1 s / x2 / 32 s with each strategy",
+        setup.outage_clients, setup.runs, setup.seed, setup.outage_s, setup.capacity
+    );
+    match format {
+        Format::Table => {
+            if setup.contention {
+                println!("{header_c}");
+                println!(
+                    "{:<13} {:>10} {:>12} {:>12} {:>12} {:>11}",
+                    "strategy",
+                    "calls/run",
+                    "done p50 ms",
+                    "done p99 ms",
+                    "done max ms",
+                    "unfinished"
+                );
+                for r in contention_rows {
+                    println!(
+                        "{:<13} {:>10} {:>12} {:>12} {:>12} {:>11}",
+                        r.strategy,
+                        r.calls_per_run,
+                        r.completion_p50_ms,
+                        r.completion_p99_ms,
+                        r.completion_max_ms,
+                        r.unfinished
+                    );
+                }
+            }
+            if setup.outage {
+                if setup.contention {
+                    println!();
+                }
+                println!("{header_o}");
+                println!(
+                    "{:<13} {:>10} {:>10} {:>13} {:>14} {:>14} {:>11}",
+                    "strategy",
+                    "peak rps",
+                    "peak max",
+                    "first second",
+                    "all done p50 s",
+                    "all done max s",
+                    "unfinished"
+                );
+                for r in outage_rows {
+                    println!(
+                        "{:<13} {:>10} {:>10} {:>13} {:>14} {:>14} {:>11}",
+                        r.strategy,
+                        r.peak_rps_mean,
+                        r.peak_rps_max,
+                        r.first_second_mean,
+                        seconds(r.all_done_p50_ms),
+                        seconds(r.all_done_max_ms),
+                        r.unfinished
+                    );
+                }
+                println!(
+                    "(peak rps: the busiest second from recovery on, mean over runs; first second: \
+                     requests in the first second after recovery; all done: time after recovery \
+                     until every client has succeeded)"
+                );
+            }
+            if let Some(path) = svg {
+                println!("chart written to {}", path.display());
+            }
+            println!("wall time: {:.3} s", wall.as_secs_f64());
+        }
+        Format::Json => {
+            let mut out = json!({ "seed": setup.seed, "runs": setup.runs });
+            if setup.contention {
+                out["contention"] = json!({
+                    "clients": setup.contention_clients,
+                    "window_ms": WINDOW_MS,
+                    "base_ms": CONTENTION_BASE_MS,
+                    "cap_ms": CONTENTION_CAP_MS,
+                    "results": contention_rows.iter().map(contention_json).collect::<Vec<Value>>(),
+                });
+            }
+            if setup.outage {
+                out["outage"] = json!({
+                    "clients": setup.outage_clients,
+                    "outage_s": setup.outage_s,
+                    "capacity_rps": setup.capacity,
+                    "results": outage_rows.iter().map(outage_json).collect::<Vec<Value>>(),
+                });
+            }
+            println!("{out}");
+            // stderr, so the JSON on stdout is the same for the same seed.
+            eprintln!("wall time: {:.3} s", wall.as_secs_f64());
+        }
+        Format::Csv => {
+            println!("scenario,strategy,metric,value");
+            for r in contention_rows {
+                for (metric, value) in contention_metrics(r) {
+                    println!("contention,{},{metric},{value}", r.strategy);
+                }
+            }
+            for r in outage_rows {
+                for (metric, value) in outage_metrics(r) {
+                    println!("outage,{},{metric},{value}", r.strategy);
+                }
+            }
+            eprintln!("wall time: {:.3} s", wall.as_secs_f64());
+        }
+    }
+}
+
+/// Milliseconds as seconds with one decimal, without floats.
+pub fn seconds(ms: u64) -> String {
+    format!("{}.{}", ms / 1000, ms % 1000 / 100)
+}
+
+pub fn contention_metrics(r: &ContentionRow) -> [(&'static str, u64); 6] {
+    [
+        ("calls_total", r.calls_total),
+        ("calls_per_run", r.calls_per_run),
+        ("completion_p50_ms", r.completion_p50_ms),
+        ("completion_p99_ms", r.completion_p99_ms),
+        ("completion_max_ms", r.completion_max_ms),
+        ("unfinished", r.unfinished),
+    ]
+}
+
+pub fn outage_metrics(r: &OutageRow) -> [(&'static str, u64); 11] {
+    [
+        ("peak_rps_mean", r.peak_rps_mean),
+        ("peak_rps_max", r.peak_rps_max),
+        ("first_second_after_recovery_mean", r.first_second_mean),
+        ("all_done_after_recovery_p50_ms", r.all_done_p50_ms),
+        ("all_done_after_recovery_max_ms", r.all_done_max_ms),
+        ("unfinished", r.unfinished),
+        ("requests_per_run", r.requests_per_run),
+        ("rejected_per_run", r.rejected_per_run),
+        ("completion_p50_ms", r.completion_p50_ms),
+        ("completion_p99_ms", r.completion_p99_ms),
+        ("completion_max_ms", r.completion_max_ms),
+    ]
+}
+
+pub fn contention_json(r: &ContentionRow) -> Value {
+    let mut v = json!({ "strategy": r.strategy });
+    for (metric, value) in contention_metrics(r) {
+        v[metric] = json!(value);
+    }
+    v
+}
+
+pub fn outage_json(r: &OutageRow) -> Value {
+    let mut v = json!({ "strategy": r.strategy });
+    for (metric, value) in outage_metrics(r) {
+        v[metric] = json!(value);
+    }
+    v
+}
