@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Builds the C library in release mode and installs it under PREFIX:
 #   PREFIX/include/seeded_backoff.h
-#   PREFIX/lib/libseeded_backoff_ffi.a  (and the shared library, .so or .dylib)
+#   PREFIX/lib/libseeded_backoff_ffi.a  (debug info stripped) and the shared library (.so/.dylib)
 #   PREFIX/lib/pkgconfig/seeded-backoff.pc
+#   PREFIX/lib/cmake/seeded_backoff/seeded_backoffConfig.cmake (+ ConfigVersion.cmake)
 # usage: ffi/install.sh PREFIX
+#
+# The static library bundles the parts of Rust's standard library the C layer may call, so that a
+# C linker needs nothing else; the linker keeps only what a program uses. Its debug info is
+# stripped here (most of its size; symbols stay).
 set -euo pipefail
 prefix=${1:?usage: ffi/install.sh PREFIX}
 mkdir -p "$prefix"
@@ -20,12 +25,52 @@ version=$(cargo metadata --format-version 1 --no-deps | python3 -c '
 import json, sys
 print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "seeded-backoff-ffi"))')
 
-mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
+mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/lib/cmake/seeded_backoff"
 cp ffi/include/seeded_backoff.h "$prefix/include/"
 cp "$target_dir/release/libseeded_backoff_ffi.a" "$prefix/lib/"
+strip --strip-debug "$prefix/lib/libseeded_backoff_ffi.a" 2>/dev/null ||
+  echo "install.sh: strip not found; the static library keeps its debug info" >&2
+shared_name=
 for shared in "$target_dir"/release/libseeded_backoff_ffi.so "$target_dir"/release/libseeded_backoff_ffi.dylib; do
-  [ -e "$shared" ] && cp "$shared" "$prefix/lib/"
+  if [ -e "$shared" ]; then
+    cp "$shared" "$prefix/lib/"
+    shared_name=$(basename "$shared")
+  fi
 done
 sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" -e "s|@LIBS_PRIVATE@|$libs_private|" \
   ffi/seeded-backoff.pc.in >"$prefix/lib/pkgconfig/seeded-backoff.pc"
+sed -e "s|@LIBS_PRIVATE_CMAKE@|$(tr -s ' ' ';' <<<"$libs_private")|" -e "s|@SHARED_NAME@|$shared_name|" \
+  ffi/seeded_backoffConfig.cmake.in >"$prefix/lib/cmake/seeded_backoff/seeded_backoffConfig.cmake"
+cat >"$prefix/lib/cmake/seeded_backoff/seeded_backoffConfigVersion.cmake" <<CMAKE
+# Compatible when the major version matches (and, before 1.0, the minor version too).
+set(PACKAGE_VERSION "$version")
+string(REGEX MATCH "^[0-9]+\\\\.[0-9]+" _sb_have "\${PACKAGE_VERSION}")
+string(REGEX MATCH "^[0-9]+\\\\.[0-9]+" _sb_want "\${PACKAGE_FIND_VERSION}")
+if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+elseif(PACKAGE_FIND_VERSION_MAJOR STREQUAL "0" AND NOT _sb_have STREQUAL _sb_want)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+elseif(NOT PACKAGE_FIND_VERSION_MAJOR STREQUAL "0" AND NOT PACKAGE_FIND_VERSION_MAJOR STREQUAL "${version%%.*}")
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+CMAKE
 echo "installed seeded-backoff $version C library under $prefix"
+
+# A program linked against the shared library finds it at run time only if the loader searches
+# PREFIX/lib: refresh the loader's cache when that is a directory it searches (e.g. /usr/local/lib
+# on Debian), else say what to do.
+if [ -n "$shared_name" ] && [ "$(uname -s)" = Linux ]; then
+  if command -v ldconfig >/dev/null && [ "$(id -u)" = 0 ] &&
+    grep -q "^$prefix/lib:" <<<"$(ldconfig -N -v 2>/dev/null)"; then
+    ldconfig
+    echo "ran ldconfig: programs linked against $shared_name find it at run time"
+  else
+    echo "note: $prefix/lib is not in the loader's cache: link with -Wl,-rpath,$prefix/lib," \
+      "set LD_LIBRARY_PATH=$prefix/lib, or add it to /etc/ld.so.conf.d and run ldconfig"
+  fi
+fi

@@ -6,12 +6,13 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 # Debian packages: headless Chromium for the browser tests, qemu + the ARM toolchain for the
-# Cortex-M firmware (binutils-arm-none-eabi for the size report), valgrind and g++ for the C tests.
+# Cortex-M firmware (binutils-arm-none-eabi for the size report), valgrind and g++ for the C tests,
+# cmake for the C library's find_package check.
 # wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
 # The simulator's tests: rsvg-convert (librsvg2-bin) renders its chart to PNG, nginx is the real
 # rate-limited server of the storm test, GNU time measures peak memory in scripts/simulate-scale.sh.
 apt_packages=(chromium chromium-driver qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi
-  libnewlib-arm-none-eabi valgrind g++ python3 pkg-config librsvg2-bin nginx time)
+  libnewlib-arm-none-eabi valgrind g++ python3 pkg-config cmake librsvg2-bin nginx time)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

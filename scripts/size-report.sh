@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Size report (issue 7): thumbv6m .text of the core (Google-only use and every API), the npm
-# package's gzip size, and a retry() usage of seeded-backoff and of the npm peers bundled the same
-# way (esbuild --bundle --minify, then gzip -9).
+# Size report: thumbv6m .text of the core (Google-only use and every API), and the npm package's
+# usages beside the npm peers (wasm/scripts/size.mjs: esbuild --bundle --minify, then gzip -9).
 #
 # Needs: the thumbv6m-none-eabi Rust target, arm-none-eabi-size (binutils-arm-none-eabi), node, and
 # `npm ci` in scripts/size-report. The wasm lines need wasm/dist (built by the wasm package's
@@ -24,9 +23,10 @@ echo "== thumbv6m-none-eabi (opt-level s, LTO, panic=abort; linked from one entr
 (cd "$report/firmware" && cargo build -q --release --target-dir "$root/target/size-report")
 bin=$root/target/size-report/thumbv6m-none-eabi/release
 printf '%-44s %8s %8s\n' "program" ".text" ".rodata"
-for prog in google all; do
+for prog in google google_two_sites all; do
   case $prog in
     google) what="Google-only (Policy::google + next_delay)" ;;
+    google_two_sites) what="Google-only, next_delay called from 2 places" ;;
     all) what="whole core (every public API)" ;;
   esac
   text=$(section "$bin/$prog" .text)
@@ -36,35 +36,9 @@ for prog in google all; do
 done
 
 echo
-echo "== npm: a retry() usage bundled by esbuild --bundle --minify --format=esm, gzip -9 bytes"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-esbuild=$report/node_modules/.bin/esbuild
-version() { node -p "require('$report/node_modules/$1/package.json').version"; }
-printf '%-34s %10s %10s %10s\n' "library" "min bytes" "gzip" "+ wasm gz"
-for peer in p-retry cockatiel exponential-backoff; do
-  "$esbuild" "$report/entries/$peer.mjs" --bundle --minify --format=esm --platform=browser \
-    --log-level=warning --outfile="$out/$peer.js"
-  printf '%-34s %10s %10s %10s\n' "$peer $(version "$peer")" "$(wc -c <"$out/$peer.js" | tr -d ' ')" "$(gz "$out/$peer.js")" "-"
-done
-dist=$root/wasm/dist
-if [ -f "$dist/index.js" ] && [ -f "$dist/seeded_backoff_bg.wasm" ]; then
-  "$esbuild" "$report/entries/seeded-backoff.mjs" --bundle --minify --format=esm --platform=browser \
-    --alias:seeded-backoff="$dist/index.js" --log-level=warning --outfile="$out/seeded-backoff.js"
-  js_gz=$(gz "$out/seeded-backoff.js")
-  wasm_gz=$(gz "$dist/seeded_backoff_bg.wasm")
-  printf '%-34s %10s %10s %10s\n' "seeded-backoff (wasm/dist)" "$(wc -c <"$out/seeded-backoff.js" | tr -d ' ')" "$js_gz" "$((js_gz + wasm_gz))"
-  echo
-  echo "== npm package seeded-backoff (wasm/dist), gzip -9 bytes"
-  # The whole browser API: everything dist/index.js exports, bundled and minified the same way.
-  echo "export * from '$dist/index.js';" >"$out/all-entry.mjs"
-  "$esbuild" "$out/all-entry.mjs" --bundle --minify --format=esm --platform=browser \
-    --log-level=warning --outfile="$out/all.js"
-  all_gz=$(gz "$out/all.js")
-  printf '%-34s %10s %10s\n' "part" "bytes" "gzip"
-  printf '%-34s %10s %10s\n' "seeded_backoff_bg.wasm" "$(wc -c <"$dist/seeded_backoff_bg.wasm" | tr -d ' ')" "$wasm_gz"
-  printf '%-34s %10s %10s\n' "JS, whole API (index.js, bundled)" "$(wc -c <"$out/all.js" | tr -d ' ')" "$all_gz"
-  printf '%-34s %10s %10s\n' "package total (browser)" "-" "$((wasm_gz + all_gz))"
+echo "== npm: usages bundled by esbuild --bundle --minify --format=esm, gzip -9, beside the peers"
+if [ -f wasm/dist/index.js ] && [ -f wasm/dist/seeded_backoff_main.wasm ]; then
+  node wasm/scripts/size.mjs
 else
-  echo "seeded-backoff: SKIPPED, wasm/dist is absent (build it: cd wasm && npm ci && npm run build)"
+  echo "seeded-backoff: SKIPPED, wasm/dist is absent (build it: npm --prefix wasm ci && npm --prefix wasm run build)"
 fi

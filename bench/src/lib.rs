@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime};
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro128PlusPlus;
-use seeded_backoff::{Backoff, Jitter, Policy};
+use seeded_backoff::{Backoff, Jitter, Policy, Step};
 
 /// Delays per measured schedule: Google's 10 retries. Every figure is divided by this.
 pub const DELAYS_PER_SCHEDULE: u32 = 10;
@@ -153,6 +153,25 @@ pub fn core_run(policy: &Policy, seed: u64) -> u32 {
     let mut backoff = Backoff::new(policy, seed);
     let mut sum = 0u32;
     for _ in 0..DELAYS_PER_SCHEDULE {
+        sum = sum.wrapping_add(backoff.next_delay(policy).delay_ms().unwrap_or(0));
+    }
+    sum
+}
+
+/// [`core_run`] as a real program often has it: `next_delay` called from two places (here the
+/// first failure and the later ones, each using the result its own way). Its bench program
+/// (`benches/two_call_sites.rs`) contains only this use, so the compiler sees exactly two call
+/// sites, where `core_run`'s program sees one.
+#[inline]
+pub fn core_run_two_sites(policy: &Policy, seed: u64) -> u32 {
+    let mut backoff = Backoff::new(policy, seed);
+    // First call site: the first failure (e.g. a refused connection).
+    let mut sum = match backoff.next_delay(policy) {
+        Step::Retry { delay_ms, .. } => delay_ms,
+        Step::GiveUp(_) => return 0,
+    };
+    for _ in 1..DELAYS_PER_SCHEDULE {
+        // Second call site: every later failure.
         sum = sum.wrapping_add(backoff.next_delay(policy).delay_ms().unwrap_or(0));
     }
     sum
@@ -349,6 +368,16 @@ mod tests {
             let delays = core_schedule(&p, 42);
             assert_eq!(delays.len(), 10, "{name}");
             assert!(delays.iter().all(|&d| d <= 32_000), "{name}");
+        }
+    }
+
+    #[test]
+    fn two_call_sites_give_the_same_delays() {
+        for (_, jitter) in STRATEGIES {
+            let p = core_policy(jitter);
+            for seed in 0..100 {
+                assert_eq!(core_run_two_sites(&p, seed), core_run(&p, seed));
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 //! Policy flags shared by the subcommands, and their translation into a validated core `Policy`.
 
 use clap::{Args, ValueEnum};
-use seeded_backoff::{DeadlineMode, Jitter, Policy, PolicyError};
+use seeded_backoff::{DeadlineMode, Policy, PolicyError, PolicyOptions};
 
 /// The presets, by the names every binding uses (the npm package's `preset` option, the core's
 /// constructors); the CLI's first spellings stay accepted as aliases.
@@ -20,17 +20,18 @@ pub enum Preset {
 }
 
 impl Preset {
-    pub fn policy(self) -> Policy {
+    /// The core's preset of the same name.
+    pub fn core(self) -> seeded_backoff::Preset {
         match self {
-            Preset::Google => Policy::google(),
-            Preset::Google64s => Policy::google_64s(),
-            Preset::AwsStandard => Policy::aws_standard(),
-            Preset::Grpc => Policy::grpc(),
+            Preset::Google => seeded_backoff::Preset::Google,
+            Preset::Google64s => seeded_backoff::Preset::Google64s,
+            Preset::AwsStandard => seeded_backoff::Preset::AwsStandard,
+            Preset::Grpc => seeded_backoff::Preset::Grpc,
         }
     }
 }
 
-/// Jitter strategy names (SPEC.md §2).
+/// Jitter strategy names (SPEC.md §2), in the core's code order (`as u8` is the code).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum JitterName {
     None,
@@ -177,79 +178,35 @@ pub struct PolicyArgs {
     pub deadline: Option<DeadlineName>,
 }
 
-/// The flag that sets the field a core error is about, for one-line error messages.
-fn flag_of(error: PolicyError) -> &'static str {
-    match error {
-        PolicyError::InitialMs => "--initial-ms",
-        PolicyError::MaxBackoffMs => "--max-backoff-ms",
-        PolicyError::MultiplierDen
-        | PolicyError::MultiplierBelowOne
-        | PolicyError::MultiplierTooLarge => "--multiplier",
-        PolicyError::JitterMs => "--jitter-ms",
-        PolicyError::SpreadPerMille => "--spread-per-mille",
-        PolicyError::MaxHintMs => "--max-hint-ms",
-        _ => "policy",
-    }
+/// The flag that sets the field a core error is about: the core's field name in kebab case.
+fn flag_of(error: PolicyError) -> String {
+    let field = error.field().trim_end_matches("_den");
+    format!("--{}", field.replace('_', "-"))
 }
 
 impl PolicyArgs {
-    /// The validated policy, or a one-line message naming the flag and its allowed range.
+    /// The validated policy, or a one-line message naming the flag and its allowed range. The
+    /// preset, overrides and applicability rules are the core's ([`PolicyOptions`]), shared with
+    /// the npm package.
     pub fn to_policy(&self) -> Result<Policy, String> {
-        let base = self.preset.policy();
-        let mut b = base.to_builder();
-        if let Some(ms) = self.initial_ms {
-            b = b.initial_ms(ms);
-        }
-        if let Some(m) = self.multiplier {
-            b = b.multiplier(m.num, m.den);
-        }
-        if let Some(ms) = self.max_backoff_ms {
-            b = b.max_backoff_ms(ms);
-            // A preset's hint limit follows its cap unless set explicitly.
-            if self.max_hint_ms.is_none() && base.max_hint_ms() == base.max_backoff_ms() {
-                b = b.max_hint_ms(ms);
-            }
-        }
-        if let Some(n) = self.max_retries {
-            b = b.max_retries(n);
-        }
-        let current = base.jitter();
-        let name = match self.jitter {
-            Some(j) => format!("{j:?}").to_lowercase(),
-            None => current.name().to_string(),
-        };
-        let param = match name.as_str() {
-            "google" => self.jitter_ms.unwrap_or(if current.name() == "google" {
-                current.param()
-            } else {
-                1000
-            }),
-            "proportional" => {
-                self.spread_per_mille
-                    .unwrap_or(if current.name() == "proportional" {
-                        current.param()
-                    } else {
-                        200
-                    })
-            }
-            _ => 0,
-        };
-        let jitter = Jitter::from_name(&name, param)
-            .ok_or_else(|| format!("--jitter: unknown strategy '{name}'"))?;
-        b = b.jitter(jitter);
-        if let Some(ms) = self.max_hint_ms {
-            b = b.max_hint_ms(ms);
-        }
-        if let Some(ms) = self.max_elapsed_ms {
-            b = b.max_elapsed_ms(ms);
-        }
-        if let Some(d) = self.deadline {
-            b = b.deadline(match d {
+        let options = PolicyOptions {
+            preset: Some(self.preset.core()),
+            initial_ms: self.initial_ms,
+            multiplier: self.multiplier.map(|m| (m.num, m.den)),
+            max_backoff_ms: self.max_backoff_ms,
+            max_retries: self.max_retries,
+            jitter: self.jitter.map(|j| j as u8),
+            jitter_ms: self.jitter_ms,
+            spread_per_mille: self.spread_per_mille,
+            max_hint_ms: self.max_hint_ms,
+            max_elapsed_ms: self.max_elapsed_ms,
+            deadline: self.deadline.map(|d| match d {
                 DeadlineName::GiveUp => DeadlineMode::GiveUp,
                 DeadlineName::Clamp => DeadlineMode::Clamp,
-            });
-        }
-        b.build()
+            }),
+        };
+        options
+            .build()
             .map_err(|e| format!("{}: {}", flag_of(e), e.message()))
     }
 }
@@ -257,6 +214,7 @@ impl PolicyArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::ValueEnum;
 
     #[test]
     fn multipliers_parse_as_reduced_fractions() {
@@ -269,6 +227,14 @@ mod tests {
             "0.5", "0", "", "-2", "1.2345", "2/0", "abc", "1/1001", "1001", "nan", "inf",
         ] {
             assert!(parse_multiplier(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn jitter_names_are_the_cores_in_code_order() {
+        for (code, name) in seeded_backoff::Jitter::NAMES.iter().enumerate() {
+            let j = JitterName::from_str(name, false).unwrap();
+            assert_eq!(j as usize, code);
         }
     }
 

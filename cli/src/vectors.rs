@@ -6,12 +6,12 @@
 use std::path::Path;
 
 use seeded_backoff::{
-    classify_grpc, classify_http, parse_retry_after, Backoff, BudgetConfig, DeadlineMode,
-    FailureKind, Jitter, Policy, PolicyBuilder, RetryBudget, RetryGate, MAX_DELAY_MS,
+    classify_grpc, classify_http, parse_retry_after, Backoff, BudgetConfig, Classification,
+    DeadlineMode, Jitter, Policy, PolicyBuilder, RetryBudget, MAX_DELAY_MS,
 };
 use serde_json::{json, Value};
 
-use crate::ops::{policy_json, run_op};
+use crate::ops::{budget_config_json, policy_json, run_budget_op, run_op};
 
 /// The seeds every schedule vector covers: the edges of u64 and of its low word.
 pub const SEEDS: [u64; 5] = [0, 1, 42, 1 << 32, u64::MAX];
@@ -332,6 +332,19 @@ fn retry_after_file() -> Value {
         ("Sunday, 06-Nox-94 08:49:37 GMT", 0),
         ("Funday, 06-Nov-94 08:49:37 GMT", 0),
         ("Sunday, 31-Jun-94 08:49:37 GMT", 0),
+        // The layout (the time's colons included) is checked before the day name.
+        ("Foo, 06 Nov 1994 08-49-37 GMT", 0),
+        ("Foo Nov  6 08-49-37 1994", 0),
+        ("Foosday, 06-Nov-94 08.49.37 GMT", 0),
+        // Four-digit years before 1970 are in the past; 1900 is not a leap year, 1600 is.
+        ("Mon, 01 Jan 0001 00:00:00 GMT", 0),
+        ("Thu, 29 Feb 1900 00:00:00 GMT", 0),
+        ("Tue, 29 Feb 1600 00:00:00 GMT", 0),
+        // The 50-year rule compares timestamps: now is 2026-11-30 12:00:00 UTC.
+        ("Tuesday, 01-Dec-76 00:00:00 GMT", 1_796_040_000),
+        ("Monday, 30-Nov-76 12:00:01 GMT", 1_796_040_000),
+        ("Monday, 30-Nov-76 12:00:00 GMT", 1_796_040_000),
+        ("Saturday, 30-Nov-26 12:00:10 GMT", 1_796_040_000),
     ]
     .into_iter()
     .map(|(v, now)| (v.as_bytes().to_vec(), now))
@@ -353,54 +366,6 @@ fn retry_after_file() -> Value {
         })
         .collect();
     json!({ "kind": "retry_after", "description": "RFC 9110 Retry-After: delta-seconds and the three HTTP-date formats", "cases": cases })
-}
-
-fn budget_config_json(config: BudgetConfig) -> Value {
-    match config {
-        BudgetConfig::Grpc {
-            max_milli,
-            ratio_milli,
-        } => {
-            json!({ "kind": "grpc", "max_tokens": max_milli / 1000, "token_ratio_milli": ratio_milli })
-        }
-        BudgetConfig::AwsQuota {
-            capacity_milli,
-            retry_cost_milli,
-            timeout_cost_milli,
-            no_retry_increment_milli,
-        } => json!({
-            "kind": "aws_quota",
-            "capacity": capacity_milli / 1000,
-            "retry_cost": retry_cost_milli / 1000,
-            "timeout_cost": timeout_cost_milli / 1000,
-            "no_retry_increment": no_retry_increment_milli / 1000,
-        }),
-    }
-}
-
-fn run_budget_op(budget: &RetryBudget, op: &str) -> Result<Value, String> {
-    let kind = |c: &str| match c {
-        "e" => Ok(FailureKind::Error),
-        "t" => Ok(FailureKind::Timeout),
-        _ => Err(format!("unknown budget op '{op}'")),
-    };
-    let allowed = match op.split_at(1) {
-        ("f", k) => {
-            budget.record_failure(kind(k)?);
-            true
-        }
-        ("a", k) => budget.try_acquire(kind(k)?),
-        ("s", "") => {
-            budget.record_success(None);
-            true
-        }
-        ("s", k) => {
-            budget.record_success(Some(kind(k)?));
-            true
-        }
-        _ => return Err(format!("unknown budget op '{op}'")),
-    };
-    Ok(json!([allowed as u8, budget.tokens_milli()]))
 }
 
 fn budget_file() -> Result<Value, String> {
@@ -491,7 +456,14 @@ fn classify_file() -> Value {
         u32::MAX,
     ]
     .into_iter()
-    .map(|s| json!([s, classify_http(s).name()]))
+    .map(|s| {
+        json!([
+            s,
+            u16::try_from(s)
+                .map_or(Classification::Invalid, classify_http)
+                .name()
+        ])
+    })
     .collect();
     let grpc: Vec<Value> = (0u32..=17)
         .chain([100, u32::MAX])

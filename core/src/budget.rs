@@ -5,8 +5,8 @@
 //! thread (or a device without atomics); [`AtomicRetryBudget`] is lock-free and `Sync`, present only
 //! on targets with 32-bit atomics (`cfg(target_has_atomic = "32")`, so not on thumbv6m).
 
+use crate::error_enum::error_enum;
 use core::cell::Cell;
-use core::fmt;
 
 /// What kind of failure prompted a retry; the AWS quota charges timeouts more.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -42,38 +42,19 @@ pub enum BudgetConfig {
     },
 }
 
-/// Why a budget's parameters were rejected. Each names the field and its range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BudgetError {
-    /// gRPC `max_tokens` outside 1..=1000.
-    MaxTokens,
-    /// gRPC `token_ratio_milli` outside 1..=1000·max_tokens.
-    TokenRatio,
-    /// AWS `capacity` outside 1..=1_000_000.
-    Capacity,
-    /// AWS `retry_cost` or `timeout_cost` outside 1..=capacity.
-    Cost,
-    /// AWS `no_retry_increment` above capacity.
-    NoRetryIncrement,
-}
-
-impl BudgetError {
-    /// A static message naming the field and its allowed range.
-    pub const fn message(self) -> &'static str {
-        match self {
-            BudgetError::MaxTokens => "max_tokens must be in 1..=1000",
-            BudgetError::TokenRatio => "token_ratio_milli must be in 1..=1000*max_tokens",
-            BudgetError::Capacity => "capacity must be in 1..=1000000",
-            BudgetError::Cost => "retry_cost and timeout_cost must be in 1..=capacity",
-            BudgetError::NoRetryIncrement => "no_retry_increment must be in 0..=capacity",
-        }
-    }
-}
-
-impl fmt::Display for BudgetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
+error_enum! {
+    /// Why a budget's parameters were rejected. Each names the field and its range.
+    pub enum BudgetError {
+        /// gRPC `max_tokens` outside 1..=1000.
+        MaxTokens => "max_tokens", "max_tokens must be in 1..=1000";
+        /// gRPC `token_ratio_milli` outside 1..=1000·max_tokens.
+        TokenRatio => "token_ratio_milli", "token_ratio_milli must be in 1..=1000*max_tokens";
+        /// AWS `capacity` outside 1..=1_000_000.
+        Capacity => "capacity", "capacity must be in 1..=1000000";
+        /// AWS `retry_cost` or `timeout_cost` outside 1..=capacity.
+        Cost => "cost", "retry_cost and timeout_cost must be in 1..=capacity";
+        /// AWS `no_retry_increment` above capacity.
+        NoRetryIncrement => "no_retry_increment", "no_retry_increment must be in 0..=capacity";
     }
 }
 

@@ -28,6 +28,10 @@ impl Classification {
 /// Classifies an HTTP status: 2xx success; 429 and 5xx retry; other 100–599 do not retry; anything
 /// else is invalid.
 ///
+/// It takes a `u16`, the type of `http::StatusCode::as_u16()` (hyper, reqwest, axum), so
+/// `classify_http(resp.status().as_u16())` needs no cast. A binding holding a wider integer maps
+/// values above `u16::MAX` to [`Classification::Invalid`].
+///
 /// ```
 /// use seeded_backoff::{classify_http, Classification};
 /// assert_eq!(classify_http(503), Classification::Retry);
@@ -36,7 +40,7 @@ impl Classification {
 /// assert_eq!(classify_http(204), Classification::Success);
 /// assert_eq!(classify_http(600), Classification::Invalid);
 /// ```
-pub const fn classify_http(status: u32) -> Classification {
+pub const fn classify_http(status: u16) -> Classification {
     match status {
         200..=299 => Classification::Success,
         429 | 500..=599 => Classification::Retry,
@@ -46,7 +50,7 @@ pub const fn classify_http(status: u32) -> Classification {
 }
 
 /// Whether an HTTP status should be retried (429 or 5xx).
-pub const fn is_retryable_http(status: u32) -> bool {
+pub const fn is_retryable_http(status: u16) -> bool {
     matches!(classify_http(status), Classification::Retry)
 }
 

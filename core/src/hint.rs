@@ -1,7 +1,7 @@
 //! Server hints: `Retry-After` (RFC 9110 §10.2.3) and gRPC's `grpc-retry-pushback-ms`, parsed
 //! without allocation (SPEC.md §8).
 
-use core::fmt;
+use crate::parse_error::ParseError;
 
 /// What the server said about retrying.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,74 +27,6 @@ impl ServerHint {
             Ok(ms) => ServerHint::RetryAfterMs(ms),
             Err(_) => ServerHint::DoNotRetry,
         }
-    }
-}
-
-/// Why a header value was not understood.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ParseError {
-    /// Nothing but whitespace.
-    Empty,
-    /// A leading minus sign.
-    Negative,
-    /// Neither delta-seconds nor any of the three HTTP-date formats.
-    InvalidFormat,
-    /// A day name that is not `Mon`…`Sun` (or `Monday`…`Sunday` in RFC 850 dates).
-    BadDayName,
-    /// A month that is not `Jan`…`Dec`.
-    BadMonth,
-    /// A day of month outside the month (e.g. Feb 30, or Feb 29 outside a leap year).
-    BadDay,
-    /// An hour above 23.
-    BadHour,
-    /// A minute above 59.
-    BadMinute,
-    /// A second above 60.
-    BadSecond,
-    /// A four-digit year below 1970.
-    BadYear,
-}
-
-impl ParseError {
-    /// The snake_case name used in vectors and the bindings.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ParseError::Empty => "empty",
-            ParseError::Negative => "negative",
-            ParseError::InvalidFormat => "invalid_format",
-            ParseError::BadDayName => "bad_day_name",
-            ParseError::BadMonth => "bad_month",
-            ParseError::BadDay => "bad_day",
-            ParseError::BadHour => "bad_hour",
-            ParseError::BadMinute => "bad_minute",
-            ParseError::BadSecond => "bad_second",
-            ParseError::BadYear => "bad_year",
-        }
-    }
-
-    /// A static message: what was wrong and what is allowed.
-    pub const fn message(self) -> &'static str {
-        match self {
-            ParseError::Empty => "retry hint is empty",
-            ParseError::Negative => "retry hint is negative",
-            ParseError::InvalidFormat => {
-                "retry hint is neither delta-seconds nor an HTTP-date (IMF-fixdate, RFC 850, asctime)"
-            }
-            ParseError::BadDayName => "HTTP-date day name must be Mon..Sun",
-            ParseError::BadMonth => "HTTP-date month must be Jan..Dec",
-            ParseError::BadDay => "HTTP-date day must be within the month",
-            ParseError::BadHour => "HTTP-date hour must be in 0..=23",
-            ParseError::BadMinute => "HTTP-date minute must be in 0..=59",
-            ParseError::BadSecond => "HTTP-date second must be in 0..=60",
-            ParseError::BadYear => "HTTP-date year must be in 1970..=9999",
-        }
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
     }
 }
 
@@ -142,16 +74,38 @@ fn to_ms(seconds: u64) -> u32 {
 /// assert_eq!(parse_retry_after(b"Sun, 30 Feb 2025 00:00:00 GMT", now), Err(ParseError::BadDay));
 /// ```
 pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseError> {
+    match parse_retry_after_seconds(value) {
+        Err(ParseError::InvalidFormat) => Ok(to_ms(crate::httpdate::seconds_until(
+            trim(value),
+            now_unix_s,
+        )?)),
+        other => other,
+    }
+}
+
+/// The delta-seconds form of `Retry-After` alone: what [`parse_retry_after`] answers for it, and
+/// [`ParseError::InvalidFormat`] for anything else, an HTTP-date included.
+///
+/// Servers send delta-seconds far more often than dates, so a binding that ships the date parser
+/// separately (the npm package) answers the common case with this and loads the rest only when a
+/// value is not delta-seconds.
+///
+/// ```
+/// use seeded_backoff::{parse_retry_after_seconds, ParseError};
+/// assert_eq!(parse_retry_after_seconds(b" 120 "), Ok(120_000));
+/// assert_eq!(parse_retry_after_seconds(b"-1"), Err(ParseError::Negative));
+/// let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
+/// assert_eq!(parse_retry_after_seconds(date), Err(ParseError::InvalidFormat));
+/// ```
+pub fn parse_retry_after_seconds(value: &[u8]) -> Result<u32, ParseError> {
     let value = trim(value);
     match value.first() {
-        None => return Err(ParseError::Empty),
-        Some(b'-') => return Err(ParseError::Negative),
-        _ => {}
+        None => Err(ParseError::Empty),
+        Some(b'-') => Err(ParseError::Negative),
+        _ => digits_saturating(value)
+            .map(to_ms)
+            .ok_or(ParseError::InvalidFormat),
     }
-    if let Some(seconds) = digits_saturating(value) {
-        return Ok(to_ms(seconds));
-    }
-    Ok(to_ms(crate::httpdate::seconds_until(value, now_unix_s)?))
 }
 
 /// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds, saturating.

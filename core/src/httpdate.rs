@@ -7,7 +7,7 @@
 //! which the Gregorian calendar repeats exactly, so the distance between the two instants is
 //! unchanged.
 
-use crate::hint::ParseError;
+use crate::parse_error::ParseError;
 
 const DAYS_SHORT: [&[u8]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
 const DAYS_LONG: [&[u8]; 7] = [
@@ -28,7 +28,7 @@ struct Fields<'a> {
     month: &'a [u8],
     day: u32,
     /// A four-digit year as written, or an RFC 850 year resolved against the reduced `now`
-    /// (1871 to 2419).
+    /// (1870 to 2419).
     year: u32,
     /// Whether the year was written with four digits (RFC 850's two-digit years are derived).
     four_digit_year: bool,
@@ -45,7 +45,7 @@ pub(crate) fn seconds_until(value: &[u8], now_unix_s: u64) -> Result<u64, ParseE
     } else {
         // Both instants move back by whole 400-year cycles, so the date is found within one.
         now_days = era_day(now_days);
-        rfc850(value, now_days as u32)?
+        rfc850(value, now_days as u32, now_second)?
     };
     let (date_days, date_second) = days_and_second(fields)?;
     // `now_days < 2^48`, so both fit an i64. An earlier day is never in the future: its seconds
@@ -95,6 +95,8 @@ fn imf_fixdate(v: &[u8]) -> Result<Fields<'_>, ParseError> {
         || !matches_at(v, 7, b" ")
         || !matches_at(v, 11, b" ")
         || !matches_at(v, 16, b" ")
+        || !matches_at(v, 19, b":")
+        || !matches_at(v, 22, b":")
         || !matches_at(v, 25, b" GMT")
     {
         return Err(ParseError::InvalidFormat);
@@ -110,8 +112,9 @@ fn imf_fixdate(v: &[u8]) -> Result<Fields<'_>, ParseError> {
 }
 
 /// `Sunday, 06-Nov-94 08:49:37 GMT`
-/// `now_era_day` is today's day within its 400-year cycle; the year comes out in the same cycle.
-fn rfc850(v: &[u8], now_era_day: u32) -> Result<Fields<'_>, ParseError> {
+/// `now_era_day` is today's day within its 400-year cycle and `now_second` the second of that day;
+/// the year comes out in the same cycle.
+fn rfc850(v: &[u8], now_era_day: u32, now_second: u32) -> Result<Fields<'_>, ParseError> {
     let comma = v
         .iter()
         .position(|&b| b == b',')
@@ -122,6 +125,8 @@ fn rfc850(v: &[u8], now_era_day: u32) -> Result<Fields<'_>, ParseError> {
         || !matches_at(rest, 3, b"-")
         || !matches_at(rest, 7, b"-")
         || !matches_at(rest, 10, b" ")
+        || !matches_at(rest, 13, b":")
+        || !matches_at(rest, 16, b":")
         || !matches_at(rest, 19, b" GMT")
     {
         return Err(ParseError::InvalidFormat);
@@ -130,14 +135,28 @@ fn rfc850(v: &[u8], now_era_day: u32) -> Result<Fields<'_>, ParseError> {
     let day = number(slice(rest, 1, 3))?;
     let yy = number(slice(rest, 8, 10))?;
     let time = time_of_day(slice(rest, 11, 19))?;
-    // RFC 9110 §5.6.7: a two-digit year more than 50 years in the future is in the past century.
-    let now_year = civil_year(now_era_day);
+    let month = slice(rest, 4, 7);
+    // RFC 9110 §5.6.7: a timestamp that appears to be more than 50 years in the future is in the
+    // past century. "50 years in the future" is now's calendar date and time with 50 added to its
+    // year; the fields compare in order, as written (out-of-range ones are refused later).
+    let month_number = month_number(month)?;
+    let [now_year, now_month, now_day] = civil_from_days(now_era_day);
+    let now_time = [now_second / 3600, now_second / 60 % 60, now_second % 60];
     let mut year = now_year - now_year % 100 + yy;
-    if year > now_year + 50 {
+    let date = [year, month_number, day, time[0], time[1], time[2]];
+    let limit = [
+        now_year + 50,
+        now_month,
+        now_day,
+        now_time[0],
+        now_time[1],
+        now_time[2],
+    ];
+    if date > limit {
         year -= 100;
     }
     Ok(Fields {
-        month: slice(rest, 4, 7),
+        month,
         day,
         year,
         four_digit_year: false,
@@ -150,6 +169,8 @@ fn asctime(v: &[u8]) -> Result<Fields<'_>, ParseError> {
     if v.len() != 24
         || !matches_at(v, 7, b" ")
         || !matches_at(v, 10, b" ")
+        || !matches_at(v, 13, b":")
+        || !matches_at(v, 16, b":")
         || !matches_at(v, 19, b" ")
     {
         return Err(ParseError::InvalidFormat);
@@ -168,11 +189,9 @@ fn asctime(v: &[u8]) -> Result<Fields<'_>, ParseError> {
     })
 }
 
-/// `HH:MM:SS` as three numbers, not yet range-checked.
+/// `HH:MM:SS` (its colons already checked with the format's layout) as three numbers, not yet
+/// range-checked.
 fn time_of_day(t: &[u8]) -> Result<[u32; 3], ParseError> {
-    if t.len() != 8 || !matches_at(t, 2, b":") || !matches_at(t, 5, b":") {
-        return Err(ParseError::InvalidFormat);
-    }
     Ok([
         number(slice(t, 0, 2))?,
         number(slice(t, 3, 5))?,
@@ -186,6 +205,14 @@ fn slice(v: &[u8], start: usize, end: usize) -> &[u8] {
 
 fn matches_at(v: &[u8], at: usize, expected: &[u8]) -> bool {
     v.get(at..at + expected.len()) == Some(expected)
+}
+
+/// A month name's number, 1 for `Jan` to 12 for `Dec`.
+fn month_number(name: &[u8]) -> Result<u32, ParseError> {
+    match MONTHS.iter().position(|m| *m == name) {
+        Some(index) => Ok(index as u32 + 1),
+        None => Err(ParseError::BadMonth),
+    }
 }
 
 fn day_name(name: &[u8], names: &[&[u8]; 7]) -> Result<(), ParseError> {
@@ -210,17 +237,13 @@ fn is_leap(year: u32) -> bool {
     (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
 }
 
-/// Validates the fields: the date's day number since 1970-01-01 (negative only for RFC 850 years
-/// before 1970) and its second of the day.
+/// Validates the fields: the date's day number since 1970-01-01 (negative for years before 1970,
+/// which are in the past) and its second of the day.
 fn days_and_second(f: Fields<'_>) -> Result<(i64, u32), ParseError> {
-    if f.four_digit_year && f.year < 1970 {
+    if f.four_digit_year && f.year == 0 {
         return Err(ParseError::BadYear);
     }
-    let month = MONTHS
-        .iter()
-        .position(|m| *m == f.month)
-        .ok_or(ParseError::BadMonth)? as u32
-        + 1;
+    let month = month_number(f.month)?;
     let days_in_month = match month {
         2 if is_leap(f.year) => 29,
         2 => 28,
@@ -247,9 +270,13 @@ fn days_and_second(f: Fields<'_>) -> Result<(i64, u32), ParseError> {
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-Compatible Low-Level
-/// Date Algorithms"), for the years callers pass: 1870 to 9999, so every step fits a u32.
+/// Date Algorithms"), for the years callers pass: 1 to 9999, so every step fits a u32.
 fn days_from_civil(year: u32, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
+    let y = if month <= 2 {
+        year.saturating_sub(1)
+    } else {
+        year
+    };
     let era = y / 400;
     let yoe = y % 400;
     let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
@@ -257,17 +284,19 @@ fn days_from_civil(year: u32, month: u32, day: u32) -> i64 {
     i64::from(era * 146_097 + doe) - 719_468
 }
 
-/// The Gregorian year containing day `days` (0 to 146 096) since 1970-01-01 (Hinnant's
+/// The Gregorian `[year, month, day]` of day `days` (0 to 146 096) since 1970-01-01 (Hinnant's
 /// `civil_from_days`).
-fn civil_year(days: u32) -> u32 {
+fn civil_from_days(days: u32) -> [u32; 3] {
     let z = days + 719_468;
     let era = z / 146_097;
     let doe = z % 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
     // Months are counted from March: mp 10 and 11 are January and February of the next year.
-    era * 400 + yoe + u32::from(mp >= 10)
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    [era * 400 + yoe + u32::from(mp >= 10), month, day]
 }
 
 #[cfg(test)]
@@ -280,9 +309,10 @@ mod tests {
         assert_eq!(days_from_civil(2000, 3, 1), 11_017);
         assert_eq!(days_from_civil(1969, 12, 31), -1);
         assert_eq!(days_from_civil(1870, 1, 1), -36_524);
-        assert_eq!(civil_year(0), 1970);
-        assert_eq!(civil_year(11_016), 2000);
-        assert_eq!(civil_year(146_096), 2369);
+        assert_eq!(days_from_civil(1, 1, 1), -719_162);
+        assert_eq!(civil_from_days(0), [1970, 1, 1]);
+        assert_eq!(civil_from_days(11_016), [2000, 2, 29]);
+        assert_eq!(civil_from_days(146_096), [2369, 12, 31]);
         // 2^31 s is 2038-01-19 03:14:08 and 2^32 s is 2106-02-07 06:28:16.
         assert_eq!(
             days_from_civil(2038, 1, 19) * 86_400 + 3 * 3600 + 14 * 60 + 8,

@@ -12,18 +12,21 @@ fn spread_ms(level: u32, spread_per_mille: u32) -> u32 {
 
 /// Retry `n`'s delay and the level for retry `n + 1`.
 ///
+/// Always inlined into `Backoff::next_delay` (see there): out of line it takes the generator by
+/// reference, which puts the caller's state in memory.
+///
 /// `level` is `base_n` for every strategy but decorrelated, where it is the previous delay. Each
 /// jittered strategy makes exactly one bounded draw; `None` makes none. Every sum stays below 2^32
 /// because the cap is at most 2^31 − 1, so only `3 · prev` needs to saturate.
 ///
 /// Each strategy is a range `low + [0, span]`, clamped to the cap, drawn at one site: on a small
-/// core the draw is then linked once instead of once per strategy. The clamp changes nothing for
-/// full and equal jitter, whose delays never exceed `level ≤ cap` (a policy invariant that
-/// `Backoff::from_raw` also checks).
-#[inline]
+/// core the draw is then linked once instead of once per strategy. Every strategy, `None`
+/// included, clamps to the cap of the policy passed in: a state created under a policy with a
+/// larger cap can carry a level above it.
+#[inline(always)]
 pub(crate) fn delay_and_next_level(policy: &Policy, level: u32, rng: &mut SpecRng) -> (u32, u32) {
     let (low, span) = match policy.jitter() {
-        Jitter::None => return (level, policy.grow(level)),
+        Jitter::None => return (level.min(policy.max_backoff_ms()), policy.grow(level)),
         Jitter::Google { jitter_ms } => (level, jitter_ms),
         Jitter::Full => (0, level),
         Jitter::Equal => {
@@ -60,21 +63,19 @@ pub(crate) fn delay_and_next_level(policy: &Policy, level: u32, rng: &mut SpecRn
 /// ```
 pub fn jitter_bounds(policy: &Policy, level: u32) -> (u32, u32) {
     let cap = policy.max_backoff_ms();
-    match policy.jitter() {
+    let (low, high) = match policy.jitter() {
         Jitter::None => (level, level),
-        Jitter::Google { jitter_ms } => (level.min(cap), level.saturating_add(jitter_ms).min(cap)),
+        Jitter::Google { jitter_ms } => (level, level.saturating_add(jitter_ms)),
         Jitter::Full => (0, level),
         Jitter::Equal => (level / 2, level),
         Jitter::Proportional { spread_per_mille } => {
             let spread = spread_ms(level, spread_per_mille);
-            (
-                level.saturating_sub(spread).min(cap),
-                level.saturating_add(spread).min(cap),
-            )
+            (level.saturating_sub(spread), level.saturating_add(spread))
         }
         Jitter::Decorrelated => {
             let initial = policy.initial_ms();
-            (initial, level.saturating_mul(3).max(initial).min(cap))
+            (initial, level.saturating_mul(3).max(initial))
         }
-    }
+    };
+    (low.min(cap), high.min(cap))
 }

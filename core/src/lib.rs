@@ -31,6 +31,17 @@
 //! ```
 //!
 //! The same with an iterator of [`core::time::Duration`]s: [`Schedule`].
+//!
+//! A whole retry loop, on any async runtime or none: [`retry_async`], [`Retry`].
+//!
+//! ## Cargo features
+//!
+//! None is on by default: the crate is `no_std`, allocation-free and depends only on itself.
+//! - `std`: `Backoff::from_entropy` (OS seeding) and `retry_blocking` (sleeps the thread).
+//! - `tokio`: `retry_tokio`, the async loop on Tokio's timer and clock (implies `std`).
+//! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`).
+//!
+//! Every error type implements `core::error::Error` and `Display` with or without `std`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -39,31 +50,56 @@
 mod backoff;
 mod budget;
 mod classify;
+mod error_enum;
+mod fingerprint;
+mod fleet;
 mod hint;
 mod httpdate;
 mod jitter;
+mod options;
+mod parse_error;
 mod policy;
+mod retry;
 mod rng;
 mod schedule;
 mod snapshot;
 #[cfg(feature = "std")]
 mod std_support;
+#[cfg(feature = "tokio")]
+mod tokio_support;
+#[cfg(feature = "tower")]
+mod tower_support;
 
 pub use backoff::{Backoff, DelaysMs, GiveUpReason, Step, StepInput};
 #[cfg(target_has_atomic = "32")]
 pub use budget::AtomicRetryBudget;
 pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
 pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
-pub use hint::{parse_grpc_pushback, parse_retry_after, ParseError, ServerHint};
+pub use fingerprint::crc32;
+pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
+pub use hint::{parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ServerHint};
 pub use jitter::jitter_bounds;
+pub use options::{PolicyOptions, Preset};
+pub use parse_error::ParseError;
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
     MAX_MULTIPLIER_DEN,
 };
+pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use schedule::Schedule;
-pub use snapshot::{crc32, RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
+pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
-pub use std_support::{random_seed, retry_blocking, RetryError};
+pub use std_support::{random_seed, retry_blocking};
+#[cfg(feature = "tokio")]
+pub use tokio_support::retry_tokio;
+#[cfg(feature = "tower")]
+pub use tower_support::TowerPolicy;
+
+// Every Rust block of the repository's README.md compiles and runs as a doc test (the blocks use
+// the tokio and tower features).
+#[cfg(all(doctest, feature = "tower"))]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
 
 /// The crate's version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

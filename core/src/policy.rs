@@ -1,6 +1,6 @@
 //! The shared, immutable retry policy: validated once, used by every request.
 
-use core::fmt;
+use crate::error_enum::error_enum;
 
 /// The largest delay any policy can produce, in milliseconds (2^31 − 1, about 24.8 days).
 ///
@@ -149,69 +149,48 @@ impl DeadlineMode {
     }
 }
 
-/// Why a policy was rejected. Each variant names one field and its allowed range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum PolicyError {
-    /// `initial_ms` is 0 or above [`MAX_DELAY_MS`].
-    InitialMs,
-    /// `max_backoff_ms` is below `initial_ms` or above [`MAX_DELAY_MS`].
-    MaxBackoffMs,
-    /// The multiplier's denominator is 0 or above [`MAX_MULTIPLIER_DEN`].
-    MultiplierDen,
-    /// The multiplier is below 1 (`num < den`).
-    MultiplierBelowOne,
-    /// The multiplier is above [`MAX_MULTIPLIER`] (`num > 1000 · den`).
-    MultiplierTooLarge,
-    /// Google jitter wider than the cap.
-    JitterMs,
-    /// Proportional spread above 100 %.
-    SpreadPerMille,
-    /// `max_hint_ms` above [`MAX_DELAY_MS`].
-    MaxHintMs,
+error_enum! {
+    /// Why a policy was rejected. Each variant names one field and its allowed range.
+    pub enum PolicyError {
+        /// `initial_ms` is 0 or above [`MAX_DELAY_MS`].
+        InitialMs => "initial_ms", "initial_ms must be in 1..=2147483647";
+        /// `max_backoff_ms` is below `initial_ms` or above [`MAX_DELAY_MS`].
+        MaxBackoffMs => "max_backoff_ms", "max_backoff_ms must be in initial_ms..=2147483647";
+        /// The multiplier's denominator is 0 or above [`MAX_MULTIPLIER_DEN`].
+        MultiplierDen => "multiplier_den", "multiplier denominator must be in 1..=1000";
+        /// The multiplier is below 1 (`num < den`).
+        MultiplierBelowOne => "multiplier_below_one", "multiplier must be >= 1 (num >= den)";
+        /// The multiplier is above [`MAX_MULTIPLIER`] (`num > 1000 · den`).
+        MultiplierTooLarge => "multiplier_too_large",
+            "multiplier must be <= 1000 (num <= 1000 * den)";
+        /// Google jitter wider than the cap.
+        JitterMs => "jitter_ms", "jitter_ms must be in 0..=max_backoff_ms";
+        /// Proportional spread above 100 %.
+        SpreadPerMille => "spread_per_mille", "spread_per_mille must be in 0..=1000";
+        /// `max_hint_ms` above [`MAX_DELAY_MS`].
+        MaxHintMs => "max_hint_ms", "max_hint_ms must be in 0..=2147483647";
+        /// `jitter_ms` given for a strategy other than Google's (it would be ignored).
+        JitterMsNotApplicable => "jitter_ms_not_applicable",
+            "jitter_ms applies only to jitter 'google'";
+        /// `spread_per_mille` given for a strategy other than proportional (it would be ignored).
+        SpreadNotApplicable => "spread_per_mille_not_applicable",
+            "spread_per_mille applies only to jitter 'proportional'";
+        /// A jitter code that names no strategy (see [`Jitter::NAMES`]).
+        UnknownJitter => "unknown_jitter",
+            "jitter must be one of none, google, full, equal, decorrelated, proportional";
+    }
 }
 
 impl PolicyError {
     /// The field the error is about, as named in SPEC.md §2.
     pub const fn field(self) -> &'static str {
         match self {
-            PolicyError::InitialMs => "initial_ms",
-            PolicyError::MaxBackoffMs => "max_backoff_ms",
-            PolicyError::MultiplierDen => "multiplier_den",
             PolicyError::MultiplierBelowOne | PolicyError::MultiplierTooLarge => "multiplier",
-            PolicyError::JitterMs => "jitter_ms",
-            PolicyError::SpreadPerMille => "spread_per_mille",
-            PolicyError::MaxHintMs => "max_hint_ms",
+            PolicyError::JitterMsNotApplicable => "jitter_ms",
+            PolicyError::SpreadNotApplicable => "spread_per_mille",
+            PolicyError::UnknownJitter => "jitter",
+            other => other.name(),
         }
-    }
-
-    /// A static message naming the field and its allowed range.
-    pub const fn message(self) -> &'static str {
-        match self {
-            PolicyError::InitialMs => "initial_ms must be in 1..=2147483647",
-            PolicyError::MaxBackoffMs => "max_backoff_ms must be in initial_ms..=2147483647",
-            PolicyError::MultiplierDen => "multiplier denominator must be in 1..=1000",
-            PolicyError::MultiplierBelowOne => "multiplier must be >= 1 (num >= den)",
-            PolicyError::MultiplierTooLarge => "multiplier must be <= 1000 (num <= 1000 * den)",
-            PolicyError::JitterMs => "jitter_ms must be in 0..=max_backoff_ms",
-            PolicyError::SpreadPerMille => "spread_per_mille must be in 0..=1000",
-            PolicyError::MaxHintMs => "max_hint_ms must be in 0..=2147483647",
-        }
-    }
-
-    /// The snake_case name used in vectors and by the bindings.
-    pub const fn name(self) -> &'static str {
-        match self {
-            PolicyError::MultiplierBelowOne => "multiplier_below_one",
-            PolicyError::MultiplierTooLarge => "multiplier_too_large",
-            other => other.field(),
-        }
-    }
-}
-
-impl fmt::Display for PolicyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
     }
 }
 
@@ -558,38 +537,6 @@ impl Policy {
             level = next;
         }
         level
-    }
-
-    /// The canonical 34-byte encoding that the fingerprint covers (SPEC.md §9).
-    pub fn canonical_bytes(&self) -> [u8; 34] {
-        let words = [
-            self.initial_ms,
-            self.multiplier_num,
-            self.multiplier_den,
-            self.max_backoff_ms,
-            self.max_retries,
-            self.jitter.param(),
-            self.max_hint_ms,
-            self.max_elapsed_ms,
-        ];
-        let mut out = [0u8; 34];
-        // Byte-wise zip rather than chunks + copy_from_slice: no length check to panic on, even
-        // where the optimiser does not inline (size-optimised firmware).
-        for (dst, src) in out
-            .iter_mut()
-            .zip(words.into_iter().flat_map(u32::to_le_bytes))
-        {
-            *dst = src;
-        }
-        out[32] = self.jitter.code();
-        out[33] = self.deadline.code();
-        out
-    }
-
-    /// CRC-32 of [`Policy::canonical_bytes`]: a snapshot taken under one policy is refused by
-    /// another, e.g. after a firmware update changed it.
-    pub fn fingerprint(&self) -> u32 {
-        crate::snapshot::crc32(&self.canonical_bytes())
     }
 }
 

@@ -4,13 +4,14 @@
 //! 2021 (xoshiro128++); D. Lemire, "Fast random integer generation in an interval", ACM TOMACS 2019.
 //! SPEC.md §3 restates both precisely enough to port.
 
-use rand_core::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro128PlusPlus;
-
-/// The generator behind every jitter draw. A thin wrapper so the rest of the crate depends on the
-/// two operations the spec defines, not on the `rand_core` traits.
+/// The generator behind every jitter draw: xoshiro128++'s four state words, stepped exactly as the
+/// reference (`rand_xoshiro::Xoshiro128PlusPlus`, which the tests compare against).
+///
+/// Written out rather than wrapping `rand_xoshiro`: its constructor reads the seed from bytes
+/// through `rand_core`'s slice helpers, whose length checks LLVM does not always fold at
+/// `opt-level = "s"`, and an unfolded check links `core::fmt` into a wasm or firmware build.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct SpecRng(Xoshiro128PlusPlus);
+pub(crate) struct SpecRng([u32; 4]);
 
 /// One SplitMix64 output (S. Vigna, <https://prng.di.unimi.it/splitmix64.c>), advancing `counter`.
 #[inline]
@@ -23,57 +24,48 @@ fn splitmix64(counter: &mut u64) -> u64 {
 }
 
 impl SpecRng {
-    /// `rand_xoshiro`'s `seed_from_u64`: two SplitMix64 outputs, little-endian, as the four words.
-    // Written out rather than calling `seed_from_u64`, which is not inlined across crates: its
-    // `&mut` out-parameter kept every caller's state in memory instead of registers. The result is
-    // the same (test `seeding_is_rand_xoshiro_seed_from_u64`).
+    /// `rand_xoshiro`'s `seed_from_u64`: two SplitMix64 outputs, little-endian, as the four words
+    /// (test `seeding_is_rand_xoshiro_seed_from_u64`).
     #[inline]
     pub(crate) fn from_seed_u64(seed: u64) -> Self {
         let mut counter = seed;
-        let mut words = 0u128;
-        for _ in 0..2 {
-            words = words >> 64 | (splitmix64(&mut counter) as u128) << 64;
-        }
+        let a = splitmix64(&mut counter);
+        let b = splitmix64(&mut counter);
         // Never all zero: SplitMix64's output is a bijection of its counter, so two consecutive
         // outputs differ and at most one of them is zero.
-        SpecRng(Xoshiro128PlusPlus::from_seed(words.to_le_bytes()))
-    }
-
-    /// Rebuilds a generator from its four state words. `None` for the all-zero state, which
-    /// xoshiro cannot leave (and which `rand_xoshiro` would silently replace).
-    pub(crate) fn from_state(state: [u8; 16]) -> Option<Self> {
-        if state == [0; 16] {
-            return None;
-        }
-        Some(SpecRng(Xoshiro128PlusPlus::from_seed(state)))
+        SpecRng([a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32])
     }
 
     /// The four state words, little-endian.
     pub(crate) fn state(&self) -> [u8; 16] {
-        self.0.state()
+        let [a, b, c, d] = self.0.map(u128::from);
+        (d << 96 | c << 64 | b << 32 | a).to_le_bytes()
     }
 
-    /// [`SpecRng::from_state`] from the words `s0..s3` (the C ABI's and `RawBackoff`'s form).
+    /// A generator from the words `s0..s3` (the C ABI's and `RawBackoff`'s form); `None` for the
+    /// all-zero state, which xoshiro cannot leave.
     pub(crate) fn from_words(words: [u32; 4]) -> Option<Self> {
-        let [s0, s1, s2, s3] = words.map(u128::from);
-        Self::from_state((s3 << 96 | s2 << 64 | s1 << 32 | s0).to_le_bytes())
+        (words != [0; 4]).then_some(SpecRng(words))
     }
 
     /// The state words `s0..s3`.
     pub(crate) fn words(&self) -> [u32; 4] {
-        let all = u128::from_le_bytes(self.state());
-        [
-            all as u32,
-            (all >> 32) as u32,
-            (all >> 64) as u32,
-            (all >> 96) as u32,
-        ]
+        self.0
     }
 
-    /// One raw 32-bit output.
+    /// One raw 32-bit output: xoshiro128++ (Blackman and Vigna).
     #[inline]
     pub(crate) fn next_u32(&mut self) -> u32 {
-        self.0.next_u32()
+        let s = &mut self.0;
+        let result = s[0].wrapping_add(s[3]).rotate_left(7).wrapping_add(s[0]);
+        let t = s[1] << 9;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(11);
+        result
     }
 
     /// A uniform integer in `[0, n]`, both ends included, without bias (SPEC.md §3.3).
@@ -109,6 +101,8 @@ impl SpecRng {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_core::SeedableRng;
+    use rand_xoshiro::Xoshiro128PlusPlus;
 
     #[test]
     fn seeding_matches_splitmix64_split_into_words() {
@@ -135,6 +129,23 @@ mod tests {
         }
         // The published first SplitMix64 output for seed 0.
         assert_eq!(splitmix(&mut 0), 0xE220_A839_7B1D_CDAF);
+    }
+
+    #[test]
+    fn outputs_are_rand_xoshiro_xoshiro128_plus_plus() {
+        use rand_core::Rng;
+        for seed in [0u64, 1, 7, 0x5eed, u64::MAX] {
+            let mut ours = SpecRng::from_seed_u64(seed);
+            let mut reference = Xoshiro128PlusPlus::seed_from_u64(seed);
+            for i in 0..1000 {
+                assert_eq!(
+                    ours.next_u32(),
+                    reference.next_u32(),
+                    "seed {seed}, output {i}"
+                );
+            }
+            assert_eq!(ours.state(), reference.state());
+        }
     }
 
     #[test]

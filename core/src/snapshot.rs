@@ -1,9 +1,9 @@
 //! Snapshot and restore: 40 bytes that let a device deep-sleep, or a page reload, and resume the
 //! very same schedule (SPEC.md §9).
 
-use core::fmt;
-
 use crate::backoff::{Backoff, GiveUpReason};
+use crate::error_enum::error_enum;
+use crate::fingerprint::crc32;
 use crate::policy::Policy;
 use crate::rng::SpecRng;
 
@@ -13,73 +13,23 @@ pub const SNAPSHOT_LEN: usize = 40;
 /// The snapshot format version this crate writes and reads.
 pub const SNAPSHOT_VERSION: u8 = 1;
 
-/// Why a snapshot was refused. Each check of SPEC.md §9 has its own variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum SnapshotError {
-    /// Not exactly [`SNAPSHOT_LEN`] bytes.
-    WrongLength,
-    /// A format version this crate does not know.
-    UnknownVersion,
-    /// The CRC-32 does not match: the bytes were damaged.
-    BadChecksum,
-    /// Taken under another policy (e.g. the firmware's policy changed since).
-    PolicyMismatch,
-    /// The random state is all zero, which xoshiro can never reach.
-    ZeroRngState,
-    /// Fields the policy could never produce (retries above the limit, a level outside the policy's
-    /// range, an unknown give-up code, non-zero reserved bytes).
-    InvalidState,
-}
-
-impl SnapshotError {
-    /// The snake_case name used by the bindings.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SnapshotError::WrongLength => "wrong_length",
-            SnapshotError::UnknownVersion => "unknown_version",
-            SnapshotError::BadChecksum => "bad_checksum",
-            SnapshotError::PolicyMismatch => "policy_mismatch",
-            SnapshotError::ZeroRngState => "zero_rng_state",
-            SnapshotError::InvalidState => "invalid_state",
-        }
+error_enum! {
+    /// Why a snapshot was refused. Each check of SPEC.md §9 has its own variant.
+    pub enum SnapshotError {
+        /// Not exactly [`SNAPSHOT_LEN`] bytes.
+        WrongLength => "wrong_length", "snapshot must be exactly 40 bytes";
+        /// A format version this crate does not know.
+        UnknownVersion => "unknown_version", "snapshot format version must be 1";
+        /// The CRC-32 does not match: the bytes were damaged.
+        BadChecksum => "bad_checksum", "snapshot checksum does not match its contents";
+        /// Taken under another policy (e.g. the firmware's policy changed since).
+        PolicyMismatch => "policy_mismatch", "snapshot was taken under a different policy";
+        /// The random state is all zero, which xoshiro can never reach.
+        ZeroRngState => "zero_rng_state", "snapshot random state is all zero";
+        /// Fields the policy could never produce (retries above the limit, a level outside the
+        /// policy's range, an unknown give-up code, non-zero reserved bytes).
+        InvalidState => "invalid_state", "snapshot holds a state the policy cannot reach";
     }
-
-    /// A static message saying what is wrong.
-    pub const fn message(self) -> &'static str {
-        match self {
-            SnapshotError::WrongLength => "snapshot must be exactly 40 bytes",
-            SnapshotError::UnknownVersion => "snapshot format version must be 1",
-            SnapshotError::BadChecksum => "snapshot checksum does not match its contents",
-            SnapshotError::PolicyMismatch => "snapshot was taken under a different policy",
-            SnapshotError::ZeroRngState => "snapshot random state is all zero",
-            SnapshotError::InvalidState => "snapshot holds a state the policy cannot reach",
-        }
-    }
-}
-
-impl fmt::Display for SnapshotError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
-    }
-}
-
-/// CRC-32 (IEEE 802.3, reflected, as zlib). Bitwise rather than table-driven: a snapshot is 36
-/// bytes, and 1 KiB of table would double the core's flash footprint.
-///
-/// ```
-/// assert_eq!(seeded_backoff::crc32(b"123456789"), 0xCBF4_3926);
-/// ```
-pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = u32::MAX;
-    for &byte in bytes {
-        crc ^= byte as u32;
-        for _ in 0..8 {
-            let mask = (crc & 1).wrapping_neg();
-            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
-        }
-    }
-    !crc
 }
 
 fn read_u32(bytes: &[u8; SNAPSHOT_LEN], at: usize) -> u32 {
@@ -119,13 +69,13 @@ impl Backoff {
     pub fn snapshot(&self, policy: &Policy) -> [u8; SNAPSHOT_LEN] {
         let mut out = [0u8; SNAPSHOT_LEN];
         out[0] = SNAPSHOT_VERSION;
-        out[1] = self.gave_up.map_or(0, GiveUpReason::code);
+        out[1] = self.gave_up().map_or(0, GiveUpReason::code);
         if let Some(dst) = out.get_mut(4..20) {
-            copy_bytes(dst, self.rng.state());
+            copy_bytes(dst, self.rng().state());
         }
-        write_u32(&mut out, 20, self.retries);
-        write_u32(&mut out, 24, self.level);
-        write_u32(&mut out, 28, self.elapsed_ms);
+        write_u32(&mut out, 20, self.retries());
+        write_u32(&mut out, 24, self.level());
+        write_u32(&mut out, 28, self.elapsed_ms());
         write_u32(&mut out, 32, policy.fingerprint());
         let crc = crc32(out.get(..36).unwrap_or(&[]));
         write_u32(&mut out, 36, crc);
@@ -169,11 +119,11 @@ impl Backoff {
     /// The state as plain integers, for bindings that keep it in caller-owned memory (the C ABI).
     pub fn to_raw(&self) -> RawBackoff {
         RawBackoff {
-            rng: self.rng.words(),
-            retries: self.retries,
-            level: self.level,
-            elapsed_ms: self.elapsed_ms,
-            gave_up: self.gave_up.map_or(0, GiveUpReason::code) as u32,
+            rng: self.rng().words(),
+            retries: self.retries(),
+            level: self.level(),
+            elapsed_ms: self.elapsed_ms(),
+            gave_up: self.gave_up().map_or(0, GiveUpReason::code) as u32,
         }
     }
 
@@ -195,13 +145,13 @@ impl Backoff {
         if !reachable {
             return Err(SnapshotError::InvalidState);
         }
-        Ok(Backoff {
+        Ok(Backoff::from_parts(
             rng,
-            retries: raw.retries,
-            level: raw.level,
-            elapsed_ms: raw.elapsed_ms,
+            raw.retries,
+            raw.level,
+            raw.elapsed_ms,
             gave_up,
-        })
+        ))
     }
 }
 

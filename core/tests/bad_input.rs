@@ -571,7 +571,7 @@ fn unknown_codes_and_names() {
 
 #[test]
 fn classification_out_of_range() {
-    for status in [0, 1, 99, 600, 999, 65_535, u32::MAX] {
+    for status in [0, 1, 99, 600, 999, 65_535, u16::MAX] {
         assert_eq!(classify_http(status), Classification::Invalid, "{status}");
     }
     for code in [17, 100, u32::MAX] {
@@ -610,14 +610,13 @@ fn malformed_retry_after() {
         (b"Sun, 06 Nov 1994 24:00:00 GMT", ParseError::BadHour),
         (b"Sun, 06 Nov 1994 23:60:00 GMT", ParseError::BadMinute),
         (b"Sun, 06 Nov 1994 23:59:61 GMT", ParseError::BadSecond),
-        (b"Sun, 06 Nov 1969 08:49:37 GMT", ParseError::BadYear),
         (b"Sun, 06 Nov 0000 08:49:37 GMT", ParseError::BadYear),
         (b"Sun, 06-Nov-94 08:49:37 GMT", ParseError::InvalidFormat),
         (b"Sonday, 06-Nov-94 08:49:37 GMT", ParseError::BadDayName),
         (b"Sunday, 06-Nov-9X 08:49:37 GMT", ParseError::InvalidFormat),
         (b"Sun Nov  6 08:49:37 94", ParseError::InvalidFormat),
         (b"Sun Nov 6 08:49:37 1994", ParseError::InvalidFormat),
-        (b"Sun Nov  6 08:49:37 1969", ParseError::BadYear),
+        (b"Sun Nov  6 08:49:37 0000", ParseError::BadYear),
         (b"soon", ParseError::InvalidFormat),
     ];
     for (value, expected) in cases {
@@ -669,11 +668,9 @@ fn rfc850_with_now_near_u64_max() {
         (b"Sunday, 06-Nov-94 08:49:37 GMT", 1 << 63, 0),
         (b"Sunday, 06-Nov-00 08:49:37 GMT", m, 0),
         (b"Sunday, 06-Nov-60 00:00:00 GMT", m, u32::MAX),
-        (
-            b"Sunday, 06-Nov-60 00:00:00 GMT",
-            (1 << 63) + (1 << 62),
-            u32::MAX,
-        ),
+        // Now is year …910-05-23 23:15:12, so …960-11-06 is more than 50 years ahead as a
+        // timestamp (though exactly 50 as years): it is …860, in the past.
+        (b"Sunday, 06-Nov-60 00:00:00 GMT", (1 << 63) + (1 << 62), 0),
     ];
     for (value, now, expected) in cases {
         assert_eq!(parse_retry_after(value, now), Ok(expected), "{now}");

@@ -5,10 +5,13 @@ helpers it pulled in (memcpy and friends, which a firmware has anyway, and the r
 division). As in arm-none-eabi-size, text is code plus read-only data.
 
 usage: size_report.py LABEL MAP_FILE [GOAL_BYTES]
+       size_report.py --bytes MAP_FILE   (prints only the library's text without mem*)
 
 With a goal, compares the library's text without the mem* helpers (every firmware has those) with
 it and says whether the goal is met. It never fails: goals are reported, not asserted.
 """
+import contextlib
+import os
 import re
 import sys
 from collections import defaultdict
@@ -74,6 +77,11 @@ def main(label, map_path):
 if __name__ == "__main__":
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
+    if sys.argv[1] == "--bytes":
+        with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):
+            measured = main("", sys.argv[2])
+        print(measured)
+        sys.exit(0)
     measured = main(sys.argv[1], sys.argv[2])
     if len(sys.argv) == 4:
         goal = int(sys.argv[3])

@@ -5,9 +5,9 @@ use seeded_backoff::{
 };
 
 use crate::budget::{failure_kind, sb_budget};
-use crate::policy::sb_policy;
+use crate::policy::{compiled_in, sb_policy};
 use crate::ptr;
-use crate::status::sb_status;
+use crate::status::{require_feature, sb_status};
 
 /// One request's retry state: the core's 32-byte state as integers plus a copy of its policy, so
 /// the step functions need no policy argument. Allocate it anywhere (stack, static, inside your own
@@ -31,6 +31,18 @@ pub struct sb_backoff {
     pub policy: sb_policy,
 }
 
+// `sb_backoff` begins with the core's `RawBackoff`, field for field, so a step writes back the 32
+// bytes of state and not the policy, which it never changes.
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    assert!(offset_of!(sb_backoff, rng) == offset_of!(RawBackoff, rng));
+    assert!(offset_of!(sb_backoff, retries) == offset_of!(RawBackoff, retries));
+    assert!(offset_of!(sb_backoff, level) == offset_of!(RawBackoff, level));
+    assert!(offset_of!(sb_backoff, elapsed_ms) == offset_of!(RawBackoff, elapsed_ms));
+    assert!(offset_of!(sb_backoff, gave_up) == offset_of!(RawBackoff, gave_up));
+    assert!(offset_of!(sb_backoff, policy) == size_of::<RawBackoff>());
+};
+
 impl sb_backoff {
     pub(crate) fn new(policy: sb_policy, state: &Backoff) -> sb_backoff {
         let raw = state.to_raw();
@@ -45,6 +57,7 @@ impl sb_backoff {
     }
 
     /// The policy and the state, both validated; any inconsistency is `SB_ERR_BAD_STATE`.
+    #[cfg_attr(not(feature = "runtime-policy"), inline(always))]
     pub(crate) fn to_core(self) -> Result<(Policy, Backoff), sb_status> {
         let policy = self
             .policy
@@ -62,13 +75,17 @@ impl sb_backoff {
     }
 }
 
-/// Loads `*b`, runs the core's general step (SPEC.md section 5) on it, stores the new state and
-/// the delay. Nothing is written unless both pointers are non-NULL and the state is valid. Every
-/// `sb_backoff_next*` function is this one non-generic call, so firmware links the step once.
+/// Loads `*b`, runs one core step on it (`run`), stores the new state and the delay. Nothing is
+/// written unless both pointers are non-NULL and the state is valid.
 ///
 /// # Safety
 /// `b` and `delay_ms` are NULL or valid for reads and writes of their types.
-unsafe fn step(b: *mut sb_backoff, delay_ms: *mut u32, input: StepInput<'_>) -> sb_status {
+#[inline(always)]
+unsafe fn step_with(
+    b: *mut sb_backoff,
+    delay_ms: *mut u32,
+    run: impl FnOnce(&mut Backoff, &Policy) -> Step,
+) -> sb_status {
     if delay_ms.is_null() {
         return sb_status::SB_ERR_NULL;
     }
@@ -76,9 +93,16 @@ unsafe fn step(b: *mut sb_backoff, delay_ms: *mut u32, input: StepInput<'_>) -> 
         // SAFETY: forwarded from this function's contract.
         let c_state = unsafe { ptr::read(b) }?;
         let (policy, mut state) = c_state.to_core()?;
-        let step = state.next_delay_with(&policy, input);
-        // SAFETY: as above; `b` was just read, so it is non-NULL.
-        unsafe { ptr::write(b, sb_backoff::new(c_state.policy, &state)) }?;
+        // `to_core` already refused what this build leaves out; checked again here, next to the
+        // step, so the optimiser sees it and drops the strategies and the time-budget step that
+        // this build cannot reach.
+        if !compiled_in(&policy) {
+            return Err(sb_status::SB_ERR_BAD_STATE);
+        }
+        let step = run(&mut state, &policy);
+        // SAFETY: as above; `b` was just read, so it is non-NULL; `sb_backoff` begins with a
+        // `RawBackoff` (checked at compile time above).
+        unsafe { ptr::write_prefix(b, state.to_raw()) }?;
         Ok(match step {
             Step::Retry { delay_ms: d, .. } => {
                 // SAFETY: checked non-NULL above; valid by this function's contract.
@@ -88,6 +112,21 @@ unsafe fn step(b: *mut sb_backoff, delay_ms: *mut u32, input: StepInput<'_>) -> 
             Step::GiveUp(reason) => reason.into(),
         })
     })())
+}
+
+/// [`step_with`] running the core's general step (SPEC.md section 5). Every `sb_backoff_next_*`
+/// variant is this one non-generic call, so a firmware that uses several links the step once.
+///
+/// # Safety
+/// As [`step_with`].
+#[inline(never)]
+unsafe fn step(b: *mut sb_backoff, delay_ms: *mut u32, input: StepInput<'_>) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        step_with(b, delay_ms, |state, policy| {
+            state.next_delay_with(policy, input)
+        })
+    }
 }
 
 /// Starts a request's retry state under `policy`, its jitter seeded from `seed` (use a different
@@ -139,13 +178,26 @@ pub unsafe extern "C" fn sb_backoff_init(
 /// `b` and `delay_ms` are NULL or valid for reads and writes.
 #[no_mangle]
 pub unsafe extern "C" fn sb_backoff_next(b: *mut sb_backoff, delay_ms: *mut u32) -> sb_status {
-    // SAFETY: forwarded from this function's contract.
-    unsafe { step(b, delay_ms, StepInput::default()) }
+    if cfg!(any(
+        feature = "time-budget",
+        feature = "hints",
+        feature = "budget"
+    )) {
+        // A policy may have a time budget, which needs the general step, or the build has other
+        // `sb_backoff_next_*` functions, which link it anyway: share it with them.
+        // SAFETY: forwarded from this function's contract.
+        unsafe { step(b, delay_ms, StepInput::default()) }
+    } else {
+        // The core's plain step, which equals the general step without hint, clock or budget, and
+        // without a time budget links none of it.
+        // SAFETY: forwarded from this function's contract.
+        unsafe { step_with(b, delay_ms, |state, policy| state.next_delay(policy)) }
+    }
 }
 
 /// `sb_backoff_next` honouring a server's `Retry-After` (e.g. from `sb_parse_retry_after`): the
 /// delay is at least `min(retry_after_ms, policy.max_hint_ms)`. The hint takes no random draw and
-/// does not change later delays.
+/// does not change later delays. `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
 ///
 /// # Safety
 /// As `sb_backoff_next`.
@@ -155,6 +207,7 @@ pub unsafe extern "C" fn sb_backoff_next_with_hint(
     retry_after_ms: u32,
     delay_ms: *mut u32,
 ) -> sb_status {
+    require_feature!("hints");
     let input = StepInput {
         hint: Some(ServerHint::RetryAfterMs(retry_after_ms)),
         ..StepInput::default()
@@ -165,11 +218,13 @@ pub unsafe extern "C" fn sb_backoff_next_with_hint(
 
 /// The server said not to retry (e.g. an unparseable gRPC pushback): gives up with
 /// `SB_GIVE_UP_SERVER_STOP`, or the reason the state had already given up with.
+/// `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
 ///
 /// # Safety
 /// `b` is NULL or valid for reads and writes.
 #[no_mangle]
 pub unsafe extern "C" fn sb_backoff_next_do_not_retry(b: *mut sb_backoff) -> sb_status {
+    require_feature!("hints");
     let input = StepInput {
         hint: Some(ServerHint::DoNotRetry),
         ..StepInput::default()
@@ -181,6 +236,7 @@ pub unsafe extern "C" fn sb_backoff_next_do_not_retry(b: *mut sb_backoff) -> sb_
 
 /// `sb_backoff_next` with the caller's monotonic clock: `elapsed_ms` since the first attempt, so
 /// time spent in the requests themselves counts against the policy's `max_elapsed_ms`.
+/// `SB_ERR_UNSUPPORTED` in a build without the `time-budget` feature.
 ///
 /// # Safety
 /// As `sb_backoff_next`.
@@ -190,6 +246,7 @@ pub unsafe extern "C" fn sb_backoff_next_at(
     elapsed_ms: u64,
     delay_ms: *mut u32,
 ) -> sb_status {
+    require_feature!("time-budget");
     let input = StepInput {
         elapsed_ms: Some(elapsed_ms),
         ..StepInput::default()
@@ -212,6 +269,7 @@ pub unsafe extern "C" fn sb_backoff_next_with_budget(
     kind: u32,
     delay_ms: *mut u32,
 ) -> sb_status {
+    require_feature!("budget");
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
         let c_budget = unsafe { ptr::read(budget) }?;
@@ -245,8 +303,8 @@ pub unsafe extern "C" fn sb_backoff_reset(b: *mut sb_backoff) -> sb_status {
         let c_state = unsafe { ptr::read(b) }?;
         let (policy, mut state) = c_state.to_core()?;
         state.reset(&policy);
-        // SAFETY: as above.
-        unsafe { ptr::write(b, sb_backoff::new(c_state.policy, &state)) }?;
+        // SAFETY: as above; `sb_backoff` begins with a `RawBackoff` (checked above).
+        unsafe { ptr::write_prefix(b, state.to_raw()) }?;
         Ok(sb_status::SB_OK)
     })())
 }

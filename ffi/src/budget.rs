@@ -3,7 +3,7 @@
 use seeded_backoff::{BudgetConfig, FailureKind, RetryBudget, RetryGate};
 
 use crate::ptr;
-use crate::status::sb_status;
+use crate::status::{require_feature, sb_status};
 
 /// `sb_budget.mode` of a gRFC A6 retry-throttling budget.
 pub const SB_BUDGET_GRPC: u32 = 1;
@@ -18,7 +18,8 @@ pub const SB_FAILURE_TIMEOUT: u32 = 1;
 /// A retry budget shared by every request to one server. Allocate it anywhere, set it up with an
 /// `sb_budget_init_*` function, and treat the fields as private: every call validates them and
 /// returns `SB_ERR_BAD_STATE` if they were corrupted. Not thread-safe: guard it with a lock if
-/// several threads share it.
+/// several threads share it. In a build without the `budget` feature every `sb_budget_*` function
+/// and `sb_backoff_next_with_budget` return `SB_ERR_UNSUPPORTED`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(non_camel_case_types)]
@@ -78,6 +79,7 @@ pub(crate) fn failure_kind(kind: u32) -> Result<FailureKind, sb_status> {
 /// # Safety
 /// `b` is NULL or valid for writes of an `sb_budget`.
 unsafe fn init(b: *mut sb_budget, mode: u32, params: [u32; 4]) -> sb_status {
+    require_feature!("budget");
     ptr::status((|| {
         if b.is_null() {
             return Err(sb_status::SB_ERR_NULL);
@@ -166,6 +168,7 @@ unsafe fn update(
     b: *mut sb_budget,
     f: impl FnOnce(&RetryBudget) -> Result<sb_status, sb_status>,
 ) -> sb_status {
+    require_feature!("budget");
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
         let c_budget = unsafe { ptr::read(b) }?;
@@ -249,6 +252,7 @@ pub unsafe extern "C" fn sb_budget_record_success(
 /// `b` is NULL or readable; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn sb_budget_tokens_milli(b: *const sb_budget, out: *mut u32) -> sb_status {
+    require_feature!("budget");
     ptr::status((|| {
         if out.is_null() {
             return Err(sb_status::SB_ERR_NULL);

@@ -35,14 +35,17 @@ impl From<Classification> for sb_class {
 /// ```
 #[no_mangle]
 pub extern "C" fn sb_http_status_is_retryable(status: u32) -> bool {
-    is_retryable_http(status)
+    u16::try_from(status).is_ok_and(is_retryable_http)
 }
 
 /// Classifies an HTTP status: 2xx success, 429 and 5xx retry, other 100..=599 do not retry,
 /// anything else (a negative `int` converts to a large value) invalid.
 #[no_mangle]
 pub extern "C" fn sb_classify_http(status: u32) -> sb_class {
-    classify_http(status).into()
+    // The core takes HTTP's u16; a wider value is no status at all.
+    u16::try_from(status)
+        .map_or(Classification::Invalid, classify_http)
+        .into()
 }
 
 /// Classifies a gRPC status code: 0 success, 8 and 14 retry, other 1..=16 do not retry, above 16

@@ -5,11 +5,12 @@ use core::ffi::c_char;
 use seeded_backoff::{parse_grpc_pushback, parse_retry_after, ParseError};
 
 use crate::ptr;
-use crate::status::sb_status;
+use crate::status::{require_feature, sb_status};
 
 /// Parses a `Retry-After` header value (`len` bytes at `s`, no NUL needed) into milliseconds from
 /// `now_unix_s`: delta-seconds (saturating) or any of the three HTTP-date formats; a past date gives
-/// 0. Returns `SB_OK` with `*out_ms` set, `SB_ERR_NULL`, or an `SB_ERR_PARSE_*` code.
+/// 0. Returns `SB_OK` with `*out_ms` set, `SB_ERR_NULL`, or an `SB_ERR_PARSE_*` code
+/// (`SB_ERR_UNSUPPORTED` in a build without the `retry-after` feature).
 ///
 /// ```c
 /// uint32_t hint_ms;
@@ -26,12 +27,14 @@ pub unsafe extern "C" fn sb_parse_retry_after(
     now_unix_s: u64,
     out_ms: *mut u32,
 ) -> sb_status {
+    require_feature!("retry-after");
     // SAFETY: forwarded from this function's contract.
     unsafe { parse_into(s, len, out_ms, |value| parse_retry_after(value, now_unix_s)) }
 }
 
 /// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds (saturating).
 /// As gRFC A6 requires, treat every error as "do not retry" (`sb_backoff_next_do_not_retry`).
+/// `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
 ///
 /// # Safety
 /// `s` is NULL or valid for reads of `len` bytes; `out_ms` is NULL or writable.
@@ -41,6 +44,7 @@ pub unsafe extern "C" fn sb_parse_grpc_pushback(
     len: usize,
     out_ms: *mut u32,
 ) -> sb_status {
+    require_feature!("hints");
     // SAFETY: forwarded from this function's contract.
     unsafe { parse_into(s, len, out_ms, parse_grpc_pushback) }
 }

@@ -38,6 +38,7 @@ mod backoff;
 mod budget;
 mod classify;
 mod cstr;
+mod fleet;
 mod hint;
 #[cfg(all(target_os = "none", not(test)))]
 mod panic_handler;
@@ -58,6 +59,7 @@ pub use budget::{
     SB_FAILURE_TIMEOUT,
 };
 pub use classify::{sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_is_retryable};
+pub use fleet::{sb_seed_from_device, sb_startup_delay};
 pub use hint::{sb_parse_grpc_pushback, sb_parse_retry_after};
 pub use policy::{
     sb_policy, sb_policy_aws, sb_policy_google, sb_policy_google_64s, sb_policy_grpc,

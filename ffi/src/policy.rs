@@ -46,6 +46,35 @@ const _: () = {
     assert!(SB_MAX_DELAY_MS == MAX_DELAY_MS);
 };
 
+/// Whether the strategy a (valid) jitter code names is compiled into this build; unknown codes
+/// pass, for the validation to name them.
+#[inline(always)]
+fn jitter_compiled_in(code: u32) -> bool {
+    match code {
+        SB_JITTER_NONE => cfg!(feature = "jitter-none"),
+        SB_JITTER_GOOGLE => cfg!(feature = "jitter-google"),
+        SB_JITTER_FULL => cfg!(feature = "jitter-full"),
+        SB_JITTER_EQUAL => cfg!(feature = "jitter-equal"),
+        SB_JITTER_DECORRELATED => cfg!(feature = "jitter-decorrelated"),
+        SB_JITTER_PROPORTIONAL => cfg!(feature = "jitter-proportional"),
+        _ => true,
+    }
+}
+
+/// Whether this build supports everything a validated policy uses (its strategy, a time budget).
+#[inline(always)]
+pub(crate) fn compiled_in(policy: &Policy) -> bool {
+    let jitter = match policy.jitter() {
+        Jitter::None => cfg!(feature = "jitter-none"),
+        Jitter::Google { .. } => cfg!(feature = "jitter-google"),
+        Jitter::Full => cfg!(feature = "jitter-full"),
+        Jitter::Equal => cfg!(feature = "jitter-equal"),
+        Jitter::Decorrelated => cfg!(feature = "jitter-decorrelated"),
+        Jitter::Proportional { .. } => cfg!(feature = "jitter-proportional"),
+    };
+    jitter && (cfg!(feature = "time-budget") || policy.max_elapsed_ms() == 0)
+}
+
 /// A retry policy as plain integers (SPEC.md section 2). Start from a preset such as
 /// `sb_policy_google()` and change fields; every function that takes one validates it and returns
 /// the `SB_ERR_POLICY_*` code of the first invalid field.
@@ -79,7 +108,17 @@ pub struct sb_policy {
 
 impl sb_policy {
     /// The core policy, or the status naming the first invalid field.
+    // Inlined without `runtime-policy`, so each caller sees the preset's constants.
+    #[cfg_attr(not(feature = "runtime-policy"), inline(always))]
     pub(crate) fn to_core(self) -> Result<Policy, sb_status> {
+        if !cfg!(feature = "runtime-policy") {
+            return self.to_preset();
+        }
+        if !jitter_compiled_in(self.jitter)
+            || (!cfg!(feature = "time-budget") && self.max_elapsed_ms != 0)
+        {
+            return Err(sb_status::SB_ERR_UNSUPPORTED);
+        }
         let param = match self.jitter {
             SB_JITTER_GOOGLE => self.jitter_ms,
             SB_JITTER_PROPORTIONAL => self.spread_per_mille,
@@ -106,7 +145,28 @@ impl sb_policy {
             .map_err(sb_status::from)
     }
 
+    /// A build without `runtime-policy`: the compiled-in preset (a `preset-*` feature) that this
+    /// struct equals, field for field; any other policy is `SB_ERR_UNSUPPORTED`. The
+    /// core then works on a constant policy, as a Rust firmware's `const` one does, and the
+    /// validation is a comparison.
+    #[inline(always)]
+    fn to_preset(self) -> Result<Policy, sb_status> {
+        let is = |on: bool, preset: &Policy| on && sb_policy::from_core(preset) == self;
+        if is(cfg!(feature = "preset-google"), &Policy::google()) {
+            Ok(Policy::google())
+        } else if is(cfg!(feature = "preset-google-64s"), &Policy::google_64s()) {
+            Ok(Policy::google_64s())
+        } else if is(cfg!(feature = "preset-aws"), &Policy::aws_standard()) {
+            Ok(Policy::aws_standard())
+        } else if is(cfg!(feature = "preset-grpc"), &Policy::grpc()) {
+            Ok(Policy::grpc())
+        } else {
+            Err(sb_status::SB_ERR_UNSUPPORTED)
+        }
+    }
+
     /// The C form of a validated core policy.
+    #[inline(always)]
     pub(crate) fn from_core(p: &Policy) -> sb_policy {
         let (multiplier_num, multiplier_den) = p.multiplier();
         let jitter = p.jitter();
@@ -161,7 +221,8 @@ pub extern "C" fn sb_policy_grpc() -> sb_policy {
     sb_policy::from_core(&Policy::grpc())
 }
 
-/// Checks a policy: `SB_OK`, `SB_ERR_NULL`, or the `SB_ERR_POLICY_*` code of the first invalid
+/// Checks a policy: `SB_OK`, `SB_ERR_NULL`, `SB_ERR_UNSUPPORTED` (the jitter strategy, or a time
+/// budget, is not compiled into this build), or the `SB_ERR_POLICY_*` code of the first invalid
 /// field in the order of SPEC.md section 2 (the jitter and deadline codes are checked first).
 ///
 /// ```c
@@ -197,10 +258,43 @@ mod tests {
             Policy::aws_standard(),
             Policy::grpc(),
         ] {
-            assert_eq!(sb_policy::from_core(&p).to_core(), Ok(p));
+            match sb_policy::from_core(&p).to_core() {
+                Err(sb_status::SB_ERR_UNSUPPORTED) => {} // left out of this build: checked below
+                converted => assert_eq!(converted, Ok(p)),
+            }
         }
     }
 
+    /// What a build leaves out is refused, never run: expected results from the feature list in
+    /// ffi/Cargo.toml, so each feature set the tests build checks its own contract.
+    #[test]
+    fn parts_left_out_are_unsupported() {
+        let unsupported = Err(sb_status::SB_ERR_UNSUPPORTED);
+        let aws = sb_policy_aws().to_core();
+        if cfg!(feature = "jitter-full") && cfg!(feature = "runtime-policy") {
+            assert_eq!(aws, Ok(Policy::aws_standard()));
+        } else if !cfg!(feature = "preset-aws") {
+            assert_eq!(aws, unsupported);
+        }
+        let mut tweaked = sb_policy_google();
+        tweaked.max_retries = 3;
+        if cfg!(feature = "runtime-policy") && cfg!(feature = "jitter-google") {
+            assert!(tweaked.to_core().is_ok());
+        } else {
+            assert_eq!(tweaked.to_core(), unsupported);
+        }
+        let mut timed = sb_policy_google();
+        timed.max_elapsed_ms = 60_000;
+        if !cfg!(feature = "time-budget") {
+            assert_eq!(timed.to_core(), unsupported);
+        }
+        if cfg!(feature = "preset-google") {
+            assert_eq!(sb_policy_google().to_core(), Ok(Policy::google()));
+        }
+    }
+
+    // Without runtime-policy every non-preset policy is SB_ERR_UNSUPPORTED before any check.
+    #[cfg(feature = "runtime-policy")]
     #[test]
     fn unknown_codes_are_rejected() {
         let mut p = sb_policy_google();

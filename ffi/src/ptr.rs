@@ -29,6 +29,23 @@ pub(crate) unsafe fn write<T>(p: *mut T, value: T) -> Result<(), sb_status> {
     Ok(())
 }
 
+/// Stores `value` over the first `size_of::<P>()` bytes of `*p`, leaving the rest of `*p` as it
+/// is, or returns `SB_ERR_NULL` without writing.
+///
+/// # Safety
+/// A non-NULL `p` must be valid for writes of one properly aligned `T`, and `T` must begin with a
+/// `P` (the same fields at the same offsets, as a `#[repr(C)]` prefix), aligned at least as `P`.
+pub(crate) unsafe fn write_prefix<T, P>(p: *mut T, value: P) -> Result<(), sb_status> {
+    const { assert!(size_of::<P>() <= size_of::<T>() && align_of::<P>() <= align_of::<T>()) };
+    if p.is_null() {
+        return Err(sb_status::SB_ERR_NULL);
+    }
+    // SAFETY: `p` is non-NULL and valid for a `T`, whose first bytes are a `P` (caller's contract),
+    // so they are valid and aligned for one `P`.
+    unsafe { p.cast::<P>().write(value) };
+    Ok(())
+}
+
 /// Borrows `len` bytes at `p`, or `SB_ERR_NULL` (also for a NULL `p` with `len == 0`).
 ///
 /// # Safety

@@ -5,7 +5,7 @@ use seeded_backoff::{Backoff, SNAPSHOT_LEN};
 use crate::backoff::sb_backoff;
 use crate::policy::sb_policy;
 use crate::ptr;
-use crate::status::sb_status;
+use crate::status::{require_feature, sb_status};
 
 /// The length of a snapshot in bytes.
 pub const SB_SNAPSHOT_SIZE: usize = 40;
@@ -13,6 +13,7 @@ pub const SB_SNAPSHOT_SIZE: usize = 40;
 const _: () = assert!(SB_SNAPSHOT_SIZE == SNAPSHOT_LEN);
 
 /// Writes the state's snapshot (`SB_SNAPSHOT_SIZE` bytes, versioned and CRC-protected) to `out`.
+/// Both snapshot functions return `SB_ERR_UNSUPPORTED` in a build without the `snapshot` feature.
 ///
 /// ```c
 /// static uint8_t rtc_memory[SB_SNAPSHOT_SIZE];
@@ -23,6 +24,7 @@ const _: () = assert!(SB_SNAPSHOT_SIZE == SNAPSHOT_LEN);
 /// `b` is NULL or readable; `out` is NULL or valid for writes of `SB_SNAPSHOT_SIZE` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sb_backoff_snapshot(b: *const sb_backoff, out: *mut u8) -> sb_status {
+    require_feature!("snapshot");
     ptr::status((|| {
         if out.is_null() {
             return Err(sb_status::SB_ERR_NULL);
@@ -59,6 +61,7 @@ pub unsafe extern "C" fn sb_backoff_restore(
     bytes: *const u8,
     len: usize,
 ) -> sb_status {
+    require_feature!("snapshot");
     ptr::status((|| {
         if b.is_null() {
             return Err(sb_status::SB_ERR_NULL);

@@ -1,287 +1,222 @@
-//! The stable status codes every function returns, and their messages.
+//! The stable status codes every function returns, and their messages, declared once in the table
+//! below: each row gives the code, its documentation, its `sb_strerror` text and, for a code that
+//! stands for a core error or give-up reason, that variant. The enum, the list of every code, the
+//! message lookup and the conversions from the core's types are all generated from the rows.
 //!
 //! Codes never change meaning once released: `0` OK, `1` retry, `11..=14` give-up reasons
 //! (10 + the SPEC.md section 5 reason code), `100` and up errors, grouped by decades.
 
 use core::ffi::c_char;
 
-use seeded_backoff::{BudgetError, GiveUpReason, ParseError, PolicyError, SnapshotError};
+use seeded_backoff::{
+    BudgetError, FleetError, GiveUpReason, ParseError, PolicyError, SnapshotError,
+};
 
 use crate::cstr::c_str;
 
-/// What a call did. Every function of the C ABI that can fail returns one of these.
-///
-/// Errors (`SB_ERR_*`, all >= 100) leave every caller-owned struct unchanged.
-#[repr(i32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(non_camel_case_types)]
-pub enum sb_status {
-    /// Success.
-    SB_OK = 0,
-    /// Retry: wait the returned delay, then send the request again.
-    SB_RETRY = 1,
-    /// Give up: the policy's `max_retries` retries were already issued.
-    SB_GIVE_UP_MAX_RETRIES = 11,
-    /// Give up: the next delay would cross the policy's time budget (`max_elapsed_ms`).
-    SB_GIVE_UP_DEADLINE = 12,
-    /// Give up: the shared retry budget refused another retry.
-    SB_GIVE_UP_BUDGET = 13,
-    /// Give up: the server said not to retry.
-    SB_GIVE_UP_SERVER_STOP = 14,
-    /// A pointer argument is NULL.
-    SB_ERR_NULL = 100,
-    /// An `sb_backoff` or `sb_budget` holds values no init function produces (uninitialised or
-    /// corrupted memory).
-    SB_ERR_BAD_STATE = 101,
-    /// A failure kind other than `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
-    SB_ERR_FAILURE_KIND = 102,
-    /// Policy: `initial_ms` must be in 1..=2147483647.
-    SB_ERR_POLICY_INITIAL_MS = 110,
-    /// Policy: `max_backoff_ms` must be in initial_ms..=2147483647.
-    SB_ERR_POLICY_MAX_BACKOFF_MS = 111,
-    /// Policy: `multiplier_den` must be in 1..=1000.
-    SB_ERR_POLICY_MULTIPLIER_DEN = 112,
-    /// Policy: the multiplier must be >= 1 (`multiplier_num >= multiplier_den`).
-    SB_ERR_POLICY_MULTIPLIER_BELOW_ONE = 113,
-    /// Policy: the multiplier must be <= 1000 (`multiplier_num <= 1000 * multiplier_den`).
-    SB_ERR_POLICY_MULTIPLIER_TOO_LARGE = 114,
-    /// Policy: `jitter_ms` must be in 0..=max_backoff_ms (Google jitter).
-    SB_ERR_POLICY_JITTER_MS = 115,
-    /// Policy: `spread_per_mille` must be in 0..=1000 (proportional jitter).
-    SB_ERR_POLICY_SPREAD_PER_MILLE = 116,
-    /// Policy: `max_hint_ms` must be in 0..=2147483647.
-    SB_ERR_POLICY_MAX_HINT_MS = 117,
-    /// Policy: `jitter` must be one of the `SB_JITTER_*` codes (0..=5).
-    SB_ERR_POLICY_JITTER = 118,
-    /// Policy: `deadline` must be `SB_DEADLINE_GIVE_UP` (0) or `SB_DEADLINE_CLAMP` (1).
-    SB_ERR_POLICY_DEADLINE = 119,
-    /// Snapshot: not exactly `SB_SNAPSHOT_SIZE` bytes.
-    SB_ERR_SNAPSHOT_WRONG_LENGTH = 120,
-    /// Snapshot: a format version this library does not know.
-    SB_ERR_SNAPSHOT_UNKNOWN_VERSION = 121,
-    /// Snapshot: the CRC-32 does not match (damaged bytes).
-    SB_ERR_SNAPSHOT_BAD_CHECKSUM = 122,
-    /// Snapshot: taken under a different policy.
-    SB_ERR_SNAPSHOT_POLICY_MISMATCH = 123,
-    /// Snapshot: the random state is all zero.
-    SB_ERR_SNAPSHOT_ZERO_RNG_STATE = 124,
-    /// Snapshot: a state the policy cannot reach.
-    SB_ERR_SNAPSHOT_INVALID_STATE = 125,
-    /// Retry hint: nothing but whitespace.
-    SB_ERR_PARSE_EMPTY = 130,
-    /// Retry hint: a leading minus sign.
-    SB_ERR_PARSE_NEGATIVE = 131,
-    /// Retry hint: neither delta-seconds nor an HTTP-date.
-    SB_ERR_PARSE_INVALID_FORMAT = 132,
-    /// HTTP-date: the day name is not Mon..Sun (Monday..Sunday in RFC 850).
-    SB_ERR_PARSE_BAD_DAY_NAME = 133,
-    /// HTTP-date: the month is not Jan..Dec.
-    SB_ERR_PARSE_BAD_MONTH = 134,
-    /// HTTP-date: the day is outside the month.
-    SB_ERR_PARSE_BAD_DAY = 135,
-    /// HTTP-date: the hour is above 23.
-    SB_ERR_PARSE_BAD_HOUR = 136,
-    /// HTTP-date: the minute is above 59.
-    SB_ERR_PARSE_BAD_MINUTE = 137,
-    /// HTTP-date: the second is above 60.
-    SB_ERR_PARSE_BAD_SECOND = 138,
-    /// HTTP-date: the year is outside 1970..=9999.
-    SB_ERR_PARSE_BAD_YEAR = 139,
-    /// Budget: gRPC `max_tokens` must be in 1..=1000.
-    SB_ERR_BUDGET_MAX_TOKENS = 140,
-    /// Budget: gRPC `token_ratio_milli` must be in 1..=1000*max_tokens.
-    SB_ERR_BUDGET_TOKEN_RATIO = 141,
-    /// Budget: AWS `capacity` must be in 1..=1000000.
-    SB_ERR_BUDGET_CAPACITY = 142,
-    /// Budget: AWS `retry_cost` and `timeout_cost` must be in 1..=capacity.
-    SB_ERR_BUDGET_COST = 143,
-    /// Budget: AWS `no_retry_increment` must be in 0..=capacity.
-    SB_ERR_BUDGET_NO_RETRY_INCREMENT = 144,
-    /// An error this version of the C layer has no code for (a newer core).
-    SB_ERR_OTHER = 199,
+/// A row's message: its own text, or (`core`) the core's message for the row's variant.
+#[cfg(feature = "long-messages")]
+macro_rules! row_message {
+    ($group:ident, $variant:ident, core) => {
+        $group::$variant.message()
+    };
+    ($group:tt, $($variant:ident)?, $text:literal) => {
+        $text
+    };
 }
 
-use sb_status::*;
+/// `impl From<Group> for sb_status` for a group of rows that stand for a core type's variants;
+/// nothing for the rows of `_`. A variant the core adds later maps to `SB_ERR_OTHER`.
+macro_rules! group_from {
+    (_, $($name:ident $($variant:ident)?),*) => {};
+    ($group:ident, $($name:ident $variant:ident),*) => {
+        impl From<$group> for sb_status {
+            fn from(e: $group) -> Self {
+                match e {
+                    $($group::$variant => sb_status::$name,)*
+                    #[allow(unreachable_patterns)]
+                    _ => sb_status::SB_ERR_OTHER,
+                }
+            }
+        }
+    };
+}
 
-/// Every status, for the code -> message lookup and the tests.
-pub(crate) const ALL: [sb_status; 41] = [
-    SB_OK,
-    SB_RETRY,
-    SB_GIVE_UP_MAX_RETRIES,
-    SB_GIVE_UP_DEADLINE,
-    SB_GIVE_UP_BUDGET,
-    SB_GIVE_UP_SERVER_STOP,
-    SB_ERR_NULL,
-    SB_ERR_BAD_STATE,
-    SB_ERR_FAILURE_KIND,
-    SB_ERR_POLICY_INITIAL_MS,
-    SB_ERR_POLICY_MAX_BACKOFF_MS,
-    SB_ERR_POLICY_MULTIPLIER_DEN,
-    SB_ERR_POLICY_MULTIPLIER_BELOW_ONE,
-    SB_ERR_POLICY_MULTIPLIER_TOO_LARGE,
-    SB_ERR_POLICY_JITTER_MS,
-    SB_ERR_POLICY_SPREAD_PER_MILLE,
-    SB_ERR_POLICY_MAX_HINT_MS,
-    SB_ERR_POLICY_JITTER,
-    SB_ERR_POLICY_DEADLINE,
-    SB_ERR_SNAPSHOT_WRONG_LENGTH,
-    SB_ERR_SNAPSHOT_UNKNOWN_VERSION,
-    SB_ERR_SNAPSHOT_BAD_CHECKSUM,
-    SB_ERR_SNAPSHOT_POLICY_MISMATCH,
-    SB_ERR_SNAPSHOT_ZERO_RNG_STATE,
-    SB_ERR_SNAPSHOT_INVALID_STATE,
-    SB_ERR_PARSE_EMPTY,
-    SB_ERR_PARSE_NEGATIVE,
-    SB_ERR_PARSE_INVALID_FORMAT,
-    SB_ERR_PARSE_BAD_DAY_NAME,
-    SB_ERR_PARSE_BAD_MONTH,
-    SB_ERR_PARSE_BAD_DAY,
-    SB_ERR_PARSE_BAD_HOUR,
-    SB_ERR_PARSE_BAD_MINUTE,
-    SB_ERR_PARSE_BAD_SECOND,
-    SB_ERR_PARSE_BAD_YEAR,
-    SB_ERR_BUDGET_MAX_TOKENS,
-    SB_ERR_BUDGET_TOKEN_RATIO,
-    SB_ERR_BUDGET_CAPACITY,
-    SB_ERR_BUDGET_COST,
-    SB_ERR_BUDGET_NO_RETRY_INCREMENT,
-    SB_ERR_OTHER,
-];
+macro_rules! statuses {
+    ($(
+        $group:tt {$(
+            $(#[doc = $doc:literal])*
+            $name:ident = $code:literal $(if $variant:ident)? => $message:tt;
+        )*}
+    )*) => {
+        /// What a call did. Every function of the C ABI that can fail returns one of these.
+        ///
+        /// Errors (`SB_ERR_*`, all >= 100) leave every caller-owned struct unchanged.
+        #[repr(i32)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(non_camel_case_types)]
+        pub enum sb_status {
+            $($($(#[doc = $doc])* $name = $code,)*)*
+        }
+
+        /// Every status, for the code -> message lookup and the tests.
+        pub(crate) const ALL: &[sb_status] = &[$($(sb_status::$name,)*)*];
+
+        $(group_from!($group, $($name $($variant)?),*);)*
+
+        /// The long message: what happened, naming the field and its allowed range.
+        #[cfg(feature = "long-messages")]
+        fn message(status: sb_status) -> *const c_char {
+            match status {
+                $($(sb_status::$name => c_str!(row_message!($group, $($variant)?, $message)),)*)*
+            }
+        }
+
+        /// The short message: the status's name, as in the header.
+        #[cfg(not(feature = "long-messages"))]
+        fn message(status: sb_status) -> *const c_char {
+            match status {
+                $($(sb_status::$name => c_str!(stringify!($name)),)*)*
+            }
+        }
+    };
+}
+
+statuses! {
+    _ {
+        /// Success.
+        SB_OK = 0 => "ok";
+        /// Retry: wait the returned delay, then send the request again.
+        SB_RETRY = 1 => "retry after the returned delay";
+    }
+    GiveUpReason {
+        /// Give up: the policy's `max_retries` retries were already issued.
+        SB_GIVE_UP_MAX_RETRIES = 11 if MaxRetries => "gave up: the policy's max_retries retries were issued";
+        /// Give up: the next delay would cross the policy's time budget (`max_elapsed_ms`).
+        SB_GIVE_UP_DEADLINE = 12 if Deadline => "gave up: the next delay would cross max_elapsed_ms";
+        /// Give up: the shared retry budget refused another retry.
+        SB_GIVE_UP_BUDGET = 13 if Budget => "gave up: the retry budget refused another retry";
+        /// Give up: the server said not to retry.
+        SB_GIVE_UP_SERVER_STOP = 14 if ServerStop => "gave up: the server said not to retry";
+    }
+    _ {
+        /// A pointer argument is NULL.
+        SB_ERR_NULL = 100 => "a pointer argument is NULL";
+        /// An `sb_backoff` or `sb_budget` holds values no init function produces (uninitialised or
+        /// corrupted memory).
+        SB_ERR_BAD_STATE = 101 => "the sb_backoff or sb_budget was not initialised or has been corrupted";
+        /// A failure kind other than `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
+        SB_ERR_FAILURE_KIND = 102 => "failure kind must be SB_FAILURE_ERROR (0) or SB_FAILURE_TIMEOUT (1)";
+        /// The function, or the jitter strategy the policy names, is not compiled into this build
+        /// of the library (see the Cargo features in ffi/Cargo.toml).
+        SB_ERR_UNSUPPORTED = 103 => "not compiled into this build of the library (see its Cargo features)";
+    }
+    PolicyError {
+        /// Policy: `initial_ms` must be in 1..=2147483647.
+        SB_ERR_POLICY_INITIAL_MS = 110 if InitialMs => core;
+        /// Policy: `max_backoff_ms` must be in initial_ms..=2147483647.
+        SB_ERR_POLICY_MAX_BACKOFF_MS = 111 if MaxBackoffMs => core;
+        /// Policy: `multiplier_den` must be in 1..=1000.
+        SB_ERR_POLICY_MULTIPLIER_DEN = 112 if MultiplierDen => core;
+        /// Policy: the multiplier must be >= 1 (`multiplier_num >= multiplier_den`).
+        SB_ERR_POLICY_MULTIPLIER_BELOW_ONE = 113 if MultiplierBelowOne => core;
+        /// Policy: the multiplier must be <= 1000 (`multiplier_num <= 1000 * multiplier_den`).
+        SB_ERR_POLICY_MULTIPLIER_TOO_LARGE = 114 if MultiplierTooLarge => core;
+        /// Policy: `jitter_ms` must be in 0..=max_backoff_ms (Google jitter).
+        SB_ERR_POLICY_JITTER_MS = 115 if JitterMs => core;
+        /// Policy: `spread_per_mille` must be in 0..=1000 (proportional jitter).
+        SB_ERR_POLICY_SPREAD_PER_MILLE = 116 if SpreadPerMille => core;
+        /// Policy: `max_hint_ms` must be in 0..=2147483647.
+        SB_ERR_POLICY_MAX_HINT_MS = 117 if MaxHintMs => core;
+    }
+    _ {
+        /// Policy: `jitter` must be one of the `SB_JITTER_*` codes (0..=5).
+        SB_ERR_POLICY_JITTER = 118 => "jitter must be an SB_JITTER_* code in 0..=5";
+        /// Policy: `deadline` must be `SB_DEADLINE_GIVE_UP` (0) or `SB_DEADLINE_CLAMP` (1).
+        SB_ERR_POLICY_DEADLINE = 119 => "deadline must be SB_DEADLINE_GIVE_UP (0) or SB_DEADLINE_CLAMP (1)";
+    }
+    SnapshotError {
+        /// Snapshot: not exactly `SB_SNAPSHOT_SIZE` bytes.
+        SB_ERR_SNAPSHOT_WRONG_LENGTH = 120 if WrongLength => core;
+        /// Snapshot: a format version this library does not know.
+        SB_ERR_SNAPSHOT_UNKNOWN_VERSION = 121 if UnknownVersion => core;
+        /// Snapshot: the CRC-32 does not match (damaged bytes).
+        SB_ERR_SNAPSHOT_BAD_CHECKSUM = 122 if BadChecksum => core;
+        /// Snapshot: taken under a different policy.
+        SB_ERR_SNAPSHOT_POLICY_MISMATCH = 123 if PolicyMismatch => core;
+        /// Snapshot: the random state is all zero.
+        SB_ERR_SNAPSHOT_ZERO_RNG_STATE = 124 if ZeroRngState => core;
+        /// Snapshot: a state the policy cannot reach.
+        SB_ERR_SNAPSHOT_INVALID_STATE = 125 if InvalidState => core;
+    }
+    ParseError {
+        /// Retry hint: nothing but whitespace.
+        SB_ERR_PARSE_EMPTY = 130 if Empty => core;
+        /// Retry hint: a leading minus sign.
+        SB_ERR_PARSE_NEGATIVE = 131 if Negative => core;
+        /// Retry hint: neither delta-seconds nor an HTTP-date.
+        SB_ERR_PARSE_INVALID_FORMAT = 132 if InvalidFormat => core;
+        /// HTTP-date: the day name is not Mon..Sun (Monday..Sunday in RFC 850).
+        SB_ERR_PARSE_BAD_DAY_NAME = 133 if BadDayName => core;
+        /// HTTP-date: the month is not Jan..Dec.
+        SB_ERR_PARSE_BAD_MONTH = 134 if BadMonth => core;
+        /// HTTP-date: the day is outside the month.
+        SB_ERR_PARSE_BAD_DAY = 135 if BadDay => core;
+        /// HTTP-date: the hour is above 23.
+        SB_ERR_PARSE_BAD_HOUR = 136 if BadHour => core;
+        /// HTTP-date: the minute is above 59.
+        SB_ERR_PARSE_BAD_MINUTE = 137 if BadMinute => core;
+        /// HTTP-date: the second is above 60.
+        SB_ERR_PARSE_BAD_SECOND = 138 if BadSecond => core;
+        /// HTTP-date: the year is 0000 (0001..=9999 are valid; before 1970 is in the past).
+        SB_ERR_PARSE_BAD_YEAR = 139 if BadYear => core;
+    }
+    BudgetError {
+        /// Budget: gRPC `max_tokens` must be in 1..=1000.
+        SB_ERR_BUDGET_MAX_TOKENS = 140 if MaxTokens => core;
+        /// Budget: gRPC `token_ratio_milli` must be in 1..=1000*max_tokens.
+        SB_ERR_BUDGET_TOKEN_RATIO = 141 if TokenRatio => core;
+        /// Budget: AWS `capacity` must be in 1..=1000000.
+        SB_ERR_BUDGET_CAPACITY = 142 if Capacity => core;
+        /// Budget: AWS `retry_cost` and `timeout_cost` must be in 1..=capacity.
+        SB_ERR_BUDGET_COST = 143 if Cost => core;
+        /// Budget: AWS `no_retry_increment` must be in 0..=capacity.
+        SB_ERR_BUDGET_NO_RETRY_INCREMENT = 144 if NoRetryIncrement => core;
+    }
+    FleetError {
+        /// Startup delay: `window_ms` must be in 0..=2147483647.
+        SB_ERR_FLEET_WINDOW_MS = 150 if WindowMs => core;
+    }
+    _ {
+        /// An error this version of the C layer has no code for (a newer core).
+        SB_ERR_OTHER = 199 => "an error this version of the C library has no code for";
+    }
+}
+
+/// Returns `SB_ERR_UNSUPPORTED` from the enclosing function unless the Cargo feature is enabled.
+/// The rest of the function still compiles in every build (so every feature set type-checks the
+/// whole API); without the feature it is dead code, which the optimiser drops with everything only
+/// it calls.
+macro_rules! require_feature {
+    ($feature:literal) => {
+        if !cfg!(feature = $feature) {
+            return $crate::status::sb_status::SB_ERR_UNSUPPORTED;
+        }
+    };
+}
+pub(crate) use require_feature;
 
 impl sb_status {
     /// An `SB_ERR_*` code: the call changed nothing.
     pub(crate) fn is_error(self) -> bool {
-        self as i32 >= SB_ERR_NULL as i32
-    }
-}
-
-impl From<PolicyError> for sb_status {
-    fn from(e: PolicyError) -> Self {
-        match e {
-            PolicyError::InitialMs => SB_ERR_POLICY_INITIAL_MS,
-            PolicyError::MaxBackoffMs => SB_ERR_POLICY_MAX_BACKOFF_MS,
-            PolicyError::MultiplierDen => SB_ERR_POLICY_MULTIPLIER_DEN,
-            PolicyError::MultiplierBelowOne => SB_ERR_POLICY_MULTIPLIER_BELOW_ONE,
-            PolicyError::MultiplierTooLarge => SB_ERR_POLICY_MULTIPLIER_TOO_LARGE,
-            PolicyError::JitterMs => SB_ERR_POLICY_JITTER_MS,
-            PolicyError::SpreadPerMille => SB_ERR_POLICY_SPREAD_PER_MILLE,
-            PolicyError::MaxHintMs => SB_ERR_POLICY_MAX_HINT_MS,
-            _ => SB_ERR_OTHER,
-        }
-    }
-}
-
-impl From<SnapshotError> for sb_status {
-    fn from(e: SnapshotError) -> Self {
-        match e {
-            SnapshotError::WrongLength => SB_ERR_SNAPSHOT_WRONG_LENGTH,
-            SnapshotError::UnknownVersion => SB_ERR_SNAPSHOT_UNKNOWN_VERSION,
-            SnapshotError::BadChecksum => SB_ERR_SNAPSHOT_BAD_CHECKSUM,
-            SnapshotError::PolicyMismatch => SB_ERR_SNAPSHOT_POLICY_MISMATCH,
-            SnapshotError::ZeroRngState => SB_ERR_SNAPSHOT_ZERO_RNG_STATE,
-            SnapshotError::InvalidState => SB_ERR_SNAPSHOT_INVALID_STATE,
-            _ => SB_ERR_OTHER,
-        }
-    }
-}
-
-impl From<ParseError> for sb_status {
-    fn from(e: ParseError) -> Self {
-        match e {
-            ParseError::Empty => SB_ERR_PARSE_EMPTY,
-            ParseError::Negative => SB_ERR_PARSE_NEGATIVE,
-            ParseError::InvalidFormat => SB_ERR_PARSE_INVALID_FORMAT,
-            ParseError::BadDayName => SB_ERR_PARSE_BAD_DAY_NAME,
-            ParseError::BadMonth => SB_ERR_PARSE_BAD_MONTH,
-            ParseError::BadDay => SB_ERR_PARSE_BAD_DAY,
-            ParseError::BadHour => SB_ERR_PARSE_BAD_HOUR,
-            ParseError::BadMinute => SB_ERR_PARSE_BAD_MINUTE,
-            ParseError::BadSecond => SB_ERR_PARSE_BAD_SECOND,
-            ParseError::BadYear => SB_ERR_PARSE_BAD_YEAR,
-            _ => SB_ERR_OTHER,
-        }
-    }
-}
-
-impl From<BudgetError> for sb_status {
-    fn from(e: BudgetError) -> Self {
-        match e {
-            BudgetError::MaxTokens => SB_ERR_BUDGET_MAX_TOKENS,
-            BudgetError::TokenRatio => SB_ERR_BUDGET_TOKEN_RATIO,
-            BudgetError::Capacity => SB_ERR_BUDGET_CAPACITY,
-            BudgetError::Cost => SB_ERR_BUDGET_COST,
-            BudgetError::NoRetryIncrement => SB_ERR_BUDGET_NO_RETRY_INCREMENT,
-            _ => SB_ERR_OTHER,
-        }
-    }
-}
-
-impl From<GiveUpReason> for sb_status {
-    fn from(reason: GiveUpReason) -> Self {
-        match reason {
-            GiveUpReason::MaxRetries => SB_GIVE_UP_MAX_RETRIES,
-            GiveUpReason::Deadline => SB_GIVE_UP_DEADLINE,
-            GiveUpReason::Budget => SB_GIVE_UP_BUDGET,
-            GiveUpReason::ServerStop => SB_GIVE_UP_SERVER_STOP,
-            _ => SB_ERR_OTHER,
-        }
-    }
-}
-
-fn message(status: sb_status) -> *const c_char {
-    match status {
-        SB_OK => c_str!("ok"),
-        SB_RETRY => c_str!("retry: wait the returned delay, then try again"),
-        SB_GIVE_UP_MAX_RETRIES => c_str!("give up: the policy's max_retries retries were issued"),
-        SB_GIVE_UP_DEADLINE => c_str!("give up: the next delay would cross max_elapsed_ms"),
-        SB_GIVE_UP_BUDGET => c_str!("give up: the retry budget refused another retry"),
-        SB_GIVE_UP_SERVER_STOP => c_str!("give up: the server said not to retry"),
-        SB_ERR_NULL => c_str!("a pointer argument is NULL"),
-        SB_ERR_BAD_STATE => {
-            c_str!("the sb_backoff or sb_budget was not initialised or has been corrupted")
-        }
-        SB_ERR_FAILURE_KIND => {
-            c_str!("failure kind must be SB_FAILURE_ERROR (0) or SB_FAILURE_TIMEOUT (1)")
-        }
-        SB_ERR_OTHER => c_str!("an error this version of the C library has no code for"),
-        SB_ERR_POLICY_INITIAL_MS => c_str!(PolicyError::InitialMs.message()),
-        SB_ERR_POLICY_MAX_BACKOFF_MS => c_str!(PolicyError::MaxBackoffMs.message()),
-        SB_ERR_POLICY_MULTIPLIER_DEN => c_str!(PolicyError::MultiplierDen.message()),
-        SB_ERR_POLICY_MULTIPLIER_BELOW_ONE => c_str!(PolicyError::MultiplierBelowOne.message()),
-        SB_ERR_POLICY_MULTIPLIER_TOO_LARGE => c_str!(PolicyError::MultiplierTooLarge.message()),
-        SB_ERR_POLICY_JITTER_MS => c_str!(PolicyError::JitterMs.message()),
-        SB_ERR_POLICY_SPREAD_PER_MILLE => c_str!(PolicyError::SpreadPerMille.message()),
-        SB_ERR_POLICY_MAX_HINT_MS => c_str!(PolicyError::MaxHintMs.message()),
-        SB_ERR_POLICY_JITTER => c_str!("jitter must be an SB_JITTER_* code in 0..=5"),
-        SB_ERR_POLICY_DEADLINE => {
-            c_str!("deadline must be SB_DEADLINE_GIVE_UP (0) or SB_DEADLINE_CLAMP (1)")
-        }
-        SB_ERR_SNAPSHOT_WRONG_LENGTH => c_str!(SnapshotError::WrongLength.message()),
-        SB_ERR_SNAPSHOT_UNKNOWN_VERSION => c_str!(SnapshotError::UnknownVersion.message()),
-        SB_ERR_SNAPSHOT_BAD_CHECKSUM => c_str!(SnapshotError::BadChecksum.message()),
-        SB_ERR_SNAPSHOT_POLICY_MISMATCH => c_str!(SnapshotError::PolicyMismatch.message()),
-        SB_ERR_SNAPSHOT_ZERO_RNG_STATE => c_str!(SnapshotError::ZeroRngState.message()),
-        SB_ERR_SNAPSHOT_INVALID_STATE => c_str!(SnapshotError::InvalidState.message()),
-        SB_ERR_PARSE_EMPTY => c_str!(ParseError::Empty.message()),
-        SB_ERR_PARSE_NEGATIVE => c_str!(ParseError::Negative.message()),
-        SB_ERR_PARSE_INVALID_FORMAT => c_str!(ParseError::InvalidFormat.message()),
-        SB_ERR_PARSE_BAD_DAY_NAME => c_str!(ParseError::BadDayName.message()),
-        SB_ERR_PARSE_BAD_MONTH => c_str!(ParseError::BadMonth.message()),
-        SB_ERR_PARSE_BAD_DAY => c_str!(ParseError::BadDay.message()),
-        SB_ERR_PARSE_BAD_HOUR => c_str!(ParseError::BadHour.message()),
-        SB_ERR_PARSE_BAD_MINUTE => c_str!(ParseError::BadMinute.message()),
-        SB_ERR_PARSE_BAD_SECOND => c_str!(ParseError::BadSecond.message()),
-        SB_ERR_PARSE_BAD_YEAR => c_str!(ParseError::BadYear.message()),
-        SB_ERR_BUDGET_MAX_TOKENS => c_str!(BudgetError::MaxTokens.message()),
-        SB_ERR_BUDGET_TOKEN_RATIO => c_str!(BudgetError::TokenRatio.message()),
-        SB_ERR_BUDGET_CAPACITY => c_str!(BudgetError::Capacity.message()),
-        SB_ERR_BUDGET_COST => c_str!(BudgetError::Cost.message()),
-        SB_ERR_BUDGET_NO_RETRY_INCREMENT => c_str!(BudgetError::NoRetryIncrement.message()),
+        self as i32 >= sb_status::SB_ERR_NULL as i32
     }
 }
 
 /// The message for a status code: a static, NUL-terminated string that must not be freed.
-/// Unknown codes give "unknown status code"; the result is never NULL.
+/// Unknown codes give "unknown status code"; the result is never NULL. The default build says what
+/// happened and names the field and its range; a build without the `long-messages` feature returns
+/// the status's name (e.g. "SB_ERR_POLICY_INITIAL_MS"), which the header documents.
 ///
 /// ```c
 /// int rc = sb_backoff_init(&b, &policy, seed);
@@ -326,10 +261,60 @@ mod tests {
         }
     }
 
+    fn text(status: sb_status) -> &'static str {
+        // SAFETY: as above.
+        unsafe { CStr::from_ptr(sb_strerror(status as i32)) }
+            .to_str()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_give_up_says_so_once() {
+        use sb_status::*;
+        for s in [
+            SB_GIVE_UP_MAX_RETRIES,
+            SB_GIVE_UP_DEADLINE,
+            SB_GIVE_UP_BUDGET,
+            SB_GIVE_UP_SERVER_STOP,
+        ] {
+            let t = text(s).to_ascii_lowercase();
+            let count = t.matches("give up").count() + t.matches("gave up").count();
+            assert!(count <= 1, "{s:?}: {t}");
+        }
+    }
+
+    #[test]
+    fn core_errors_map_to_their_rows() {
+        assert_eq!(
+            sb_status::from(PolicyError::MaxHintMs),
+            sb_status::SB_ERR_POLICY_MAX_HINT_MS
+        );
+        assert_eq!(
+            sb_status::from(GiveUpReason::ServerStop),
+            sb_status::SB_GIVE_UP_SERVER_STOP
+        );
+        assert_eq!(
+            sb_status::from(BudgetError::NoRetryIncrement),
+            sb_status::SB_ERR_BUDGET_NO_RETRY_INCREMENT
+        );
+    }
+
+    #[cfg(not(feature = "long-messages"))]
+    #[test]
+    fn short_messages_are_the_names() {
+        assert_eq!(
+            text(sb_status::SB_ERR_POLICY_INITIAL_MS),
+            "SB_ERR_POLICY_INITIAL_MS"
+        );
+        assert_eq!(text(sb_status::SB_OK), "SB_OK");
+    }
+
+    #[cfg(feature = "long-messages")]
     #[test]
     fn policy_messages_are_the_cores() {
         // SAFETY: as above.
-        let text = unsafe { CStr::from_ptr(sb_strerror(SB_ERR_POLICY_INITIAL_MS as i32)) };
+        let text =
+            unsafe { CStr::from_ptr(sb_strerror(sb_status::SB_ERR_POLICY_INITIAL_MS as i32)) };
         assert_eq!(text.to_str().unwrap(), PolicyError::InitialMs.message());
     }
 }

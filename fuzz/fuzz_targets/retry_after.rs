@@ -91,12 +91,15 @@ fn format(t: u64, f: Format) -> String {
     }
 }
 
-/// SPEC.md §8.1: the year a two-digit RFC 850 year means, seen from `now`.
+/// SPEC.md §8.1: the year a two-digit RFC 850 year means, seen from `now`: the timestamp in
+/// now's century, unless it is later than now's date and time with 50 added to the year.
 fn rfc850_year(t: u64, now: u64) -> i64 {
-    let yy = civil_from_days((t / 86_400) as i64).0 % 100;
-    let now_year = civil_from_days((now / 86_400) as i64).0;
-    let year = now_year - now_year % 100 + yy;
-    if year > now_year + 50 {
+    let (year_t, month, day) = civil_from_days((t / 86_400) as i64);
+    let (now_year, now_month, now_day) = civil_from_days((now / 86_400) as i64);
+    let year = now_year - now_year % 100 + year_t % 100;
+    let date = (year, month, day, t % 86_400);
+    let limit = (now_year + 50, now_month, now_day, now % 86_400);
+    if date > limit {
         year - 100
     } else {
         year

@@ -18,9 +18,9 @@ mkdir -p "$out"
 
 step "the committed header is what cbindgen generates"
 command -v cbindgen >/dev/null || fail "cbindgen is not installed (cargo install cbindgen --version 0.29.2 --locked)"
-cbindgen --quiet --config ffi/cbindgen.toml --crate seeded-backoff-ffi --output "$out/seeded_backoff.h"
+RUSTUP_TOOLCHAIN=nightly cbindgen --quiet --config ffi/cbindgen.toml --crate seeded-backoff-ffi --output "$out/seeded_backoff.h"
 diff -u ffi/include/seeded_backoff.h "$out/seeded_backoff.h" ||
-  fail "ffi/include/seeded_backoff.h is stale: regenerate it with cbindgen (see ffi/cbindgen.toml)"
+  fail "ffi/include/seeded_backoff.h is stale: regenerate it with RUSTUP_TOOLCHAIN=nightly cbindgen (see ffi/cbindgen.toml)"
 echo "header up to date ($(grep -c '^[a-z].*sb_[a-z_0-9]*(' ffi/include/seeded_backoff.h) functions)"
 
 step "SB_VERSION_* match Cargo.toml"
@@ -58,16 +58,39 @@ g++ -std=c++11 -Wall -Werror -O2 "${pc_cflags[@]}" "${inc[@]}" -x c++ "${srcs[@]
 LD_LIBRARY_PATH="$out/prefix/lib" "$out/test_cxx11" | tail -n 1
 grep -q libseeded_backoff_ffi.so <<<"$(ldd "$out/test_cxx11")" || fail "C++ test did not use the shared library"
 
-step "the README's C example compiles and runs"
-python3 - <<'PY' || fail "README.md's C example and ffi/tests/c/example_http.c differ"
+step "ffi/examples/retry_http.c (the README's program): C99 static, C++ shared, CMake; output from the model"
+python3 - <<'PY' || fail "README.md's C program and ffi/examples/retry_http.c differ"
 readme = open("README.md").read()
 block = readme.split("### Example: an HTTP request with retries", 1)[1].split("```c\n", 1)[1].split("```", 1)[0]
-source = open("ffi/tests/c/example_http.c").read().split("\n", 1)[1]
-raise SystemExit(0 if block == source else 1)
+raise SystemExit(0 if block == open("ffi/examples/retry_http.c").read() else 1)
 PY
-gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/tests/c/example_http.c \
-  ffi/tests/c/example_main.c "$lib_a" "${static_libs[@]}" -o "$out/example"
-"$out/example"
+# The expected output: SPEC.md's Google schedule for seed 42 from the independent Python model.
+PYTHONPATH=tests/model python3 - >"$out/example.expected" <<'PY'
+import spec_model as m
+b = m.Backoff(m.preset("google"), 42)
+for _ in range(2):
+    print(f"503: retrying in {b.next().delay_ms} ms")
+print("HTTP 200 after 2 retries")
+PY
+gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/examples/retry_http.c "$lib_a" \
+  "${static_libs[@]}" -o "$out/example-c99"
+g++ -std=c++11 -Wall -Wextra -Werror -x c++ ffi/examples/retry_http.c -x none "${pc_cflags[@]}" \
+  "${pc_libs[@]}" -Wl,-rpath,"$out/prefix/lib" -o "$out/example-cxx"
+command -v cmake >/dev/null || fail "cmake is not installed (scripts/setup.sh installs it)"
+cmake -S ffi/examples -B "$out/cmake" -DCMAKE_PREFIX_PATH="$out/prefix" >"$out/cmake.log" ||
+  fail "cmake: $(tail -n 5 "$out/cmake.log")"
+cmake --build "$out/cmake" >>"$out/cmake.log" || fail "cmake build: $(tail -n 5 "$out/cmake.log")"
+for program in example-c99 example-cxx cmake/retry_http; do
+  "$out/$program" >"$out/$program.out" || fail "$program exited with $?"
+  diff -u "$out/example.expected" "$out/$program.out" || fail "$program printed other delays than the model"
+done
+grep -q libseeded_backoff_ffi.so <<<"$(ldd "$out/example-cxx")" || fail "the C++ build did not use the shared library"
+cat "$out/example-c99.out"
+echo "C99 (static), C++11 (shared, rpath) and CMake find_package(seeded_backoff) builds print the model's delays"
+a_size=$(wc -c <"$lib_a")
+built_size=$(wc -c <"$target_dir/release/libseeded_backoff_ffi.a")
+echo "static library: $built_size B as Cargo builds it, $a_size B installed (debug info stripped);" \
+  "the C99 example links to $(wc -c <"$out/example-c99") B"
 
 step "ASan + UBSan"
 gcc -std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -fno-omit-frame-pointer \
@@ -82,7 +105,7 @@ valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definit
 
 step "the replay can fail: one expected delay off by one is reported"
 mkdir -p "$out/mutated"
-cp tests/vectors/*.json "$out/mutated/"
+cp -r tests/vectors/. "$out/mutated/"
 python3 - "$out/mutated/schedule-preset-google.json" <<'PY'
 import json, sys
 path = sys.argv[1]
@@ -99,23 +122,37 @@ grep -q "vector mismatch: delay in schedule-preset-google" "$out/mutated.log" ||
 echo "the mutated vector was reported: $(grep -m1 'vector mismatch' "$out/mutated.log")"
 
 # --- Cortex-M ---------------------------------------------------------------------------------
-# Firmware builds the library for size, as an embedded project would: opt-level "s". (At "z",
-# rand_xoshiro's seeding keeps bounds checks that the no-panic proof below rejects.)
-export CARGO_PROFILE_RELEASE_OPT_LEVEL=s
+# Firmware libraries are built with the README's plain `cargo build --release --target ...`:
+# .cargo/config.toml makes bare-metal builds opt-level "s", and only a staticlib (no rlib) lets
+# Cargo apply LTO. (At "z", rand_xoshiro's seeding keeps bounds checks that the no-panic proof
+# below rejects.)
 fw=ffi/firmware
 fw_cflags=(-Os -g -std=c99 -Wall -Wextra -Werror -pedantic -ffunction-sections -fdata-sections
   -I ffi/include -I ffi/tests/c)
 fw_ldflags=(-nostartfiles --specs=nano.specs -T "$fw/lm3s6965.ld" -Wl,--gc-sections
   -Wl,-z,noexecstack)
 
-# staticlib TARGET [FEATURES] [PROFILE]: prints the path of the built archive.
+# staticlib TARGET [FEATURES] [PROFILE]: builds the archive and prints the path of a copy named
+# after the target, features and profile (each build overwrites Cargo's own output). FEATURES is
+# "default", "default,EXTRA" (the default build plus EXTRA) or a list for --no-default-features.
 staticlib() {
-  local target=$1 features=${2:-} profile=${3:-release}
-  local args=(-q -p seeded-backoff-ffi --target "$target" --crate-type staticlib)
+  local target=$1 features=${2:-default} profile=${3:-release}
+  local args=(-q -p seeded-backoff-ffi --target "$target")
   [ "$profile" = release ] && args+=(--release)
-  [ -n "$features" ] && args+=(--features "$features")
-  cargo rustc "${args[@]}" >&2
-  echo "$target_dir/$target/$profile/libseeded_backoff_ffi.a"
+  case $features in
+    default) ;;
+    default,*) args+=(--features "${features#default,}") ;;
+    *) args+=(--no-default-features --features "$features") ;;
+  esac
+  # The plain bare-metal build, but for the warning about the cdylib crate type, which a
+  # bare-metal target cannot produce.
+  cargo build "${args[@]}" 2>&1 | grep -v "dropping unsupported crate type .cdylib." >&2 || true
+  # The file keeps its name: the size report finds the library's parts in the map by it.
+  local copy
+  copy="$out/libs/$target-$profile-${RUSTFLAGS:+$(tr -dc 'a-z0-9' <<<"$RUSTFLAGS")-}$(tr ',' '+' <<<"$features")"
+  mkdir -p "$copy"
+  cp "$target_dir/$target/$profile/libseeded_backoff_ffi.a" "$copy/"
+  echo "$copy/libseeded_backoff_ffi.a"
 }
 
 # firmware NAME CPU ARCHIVE MAIN [EXTRA_SOURCES...]: links NAME.elf with a map file.
@@ -144,7 +181,7 @@ firmware vectors cortex-m3 "$v7m" "$fw/main_vectors.c" ffi/tests/c/replay.c
 run_qemu "$out/vectors.elf" "$out/qemu.log" || fail "the firmware exited with status $?"
 linked_functions=$(sed -n 's/^API functions linked: //p' "$out/qemu.log")
 n_files=$(find tests/vectors -name '*.json' | wc -l)
-grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on Cortex-M3$" "$out/qemu.log" ||
+grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on Cortex-M3, 0 cases skipped as not compiled in$" "$out/qemu.log" ||
   fail "the firmware did not report every vector matched"
 
 # The firmware check can fail: the mutated vector table from above must make it report FAIL.
@@ -157,10 +194,24 @@ fi
 grep -q "^FAIL: " "$out/qemu-mutated.log" || fail "the firmware did not report the wrong vector"
 echo "control: with one wrong expected delay the firmware reports: $(grep '^FAIL: ' "$out/qemu-mutated.log")"
 
+step "ffi/firmware/Makefile: make, make run, make run-vectors, as the README says"
+make -C ffi/firmware BUILD="$out/make" >"$out/make.log" 2>&1 || fail "make: $(tail -n 5 "$out/make.log")"
+# Cargo's note that a bare-metal target cannot build the cdylib crate type is the only warning.
+if grep -i warning "$out/make.log" | grep -Ev "dropping unsupported crate type .cdylib.|seeded-backoff-ffi. .lib. generated 1 warning"; then
+  fail "make printed warnings (above)"
+fi
+make -s -C ffi/firmware BUILD="$out/make" run >"$out/make-run.log" 2>"$out/make-run.err" ||
+  fail "make run: $(cat "$out/make-run.err")"
+[ "$(wc -w <"$out/make-run.log")" -eq 10 ] || fail "make run should print 10 delays: $(cat "$out/make-run.log")"
+echo "make run: $(cat "$out/make-run.log")"
+make -s -C ffi/firmware BUILD="$out/make" run-vectors 2>/dev/null | grep '^PASS: ' ||
+  fail "make run-vectors did not pass"
+
 step "minimal Google-only firmware"
 firmware google cortex-m3 "$v7m" "$fw/main_google.c"
 run_qemu "$out/google.elf" "$out/google.log" || fail "the Google firmware exited with status $?"
 [ "$(wc -w <"$out/google.log")" -eq 10 ] || fail "the Google firmware should print 10 delays"
+cmp -s "$out/google.log" "$out/make-run.log" || fail "make run printed other delays than the test's build"
 
 step "no soft-float helpers (thumbv7m and thumbv6m)"
 v6m=$(staticlib thumbv6m-none-eabi)
@@ -179,13 +230,13 @@ arm-none-eabi-nm "$out/float.elf" | grep -Eqw "$softfloat" || fail "the soft-flo
 step "no panic path: firmware whose panic handler calls an undefined symbol still links"
 for opt in s 3; do
   for target in thumbv7m-none-eabi:cortex-m3 thumbv6m-none-eabi:cortex-m0; do
-    lib=$(CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt staticlib "${target%%:*}" panic-link-check)
+    lib=$(RUSTFLAGS="-C opt-level=$opt" staticlib "${target%%:*}" default,panic-link-check)
     firmware "nopanic-${target%%-*}-O$opt" "${target##*:}" "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
     echo "${target%%:*} opt-level $opt: firmware with all ${linked_functions:-29} API functions links, no panic path"
   done
 done
 # The proof can fail: an unoptimised build keeps overflow and bounds checks, and must not link.
-lib=$(staticlib thumbv7m-none-eabi panic-link-check debug)
+lib=$(RUSTFLAGS="-C opt-level=0" staticlib thumbv7m-none-eabi default,panic-link-check debug)
 if firmware nopanic-debug cortex-m3 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c 2>"$out/nopanic-debug.log"; then
   fail "a debug build linked too: the no-panic check cannot detect panics"
 fi
@@ -193,11 +244,79 @@ grep -q seeded_backoff_ffi_has_a_reachable_panic_path "$out/nopanic-debug.log" |
   fail "the debug link failed for another reason: $(head -n 3 "$out/nopanic-debug.log")"
 echo "control: the debug build (with panic paths) fails to link, as it must"
 
+step "feature sets: each build replays what it contains in qemu and gives the same delays"
+all_features=$(python3 - <<'PY'
+import re
+text = open("ffi/Cargo.toml").read().split("\n[features]\n", 1)[1].split("\n[", 1)[0]
+default = re.search(r"^default = \[(.*?)\]", text, re.S | re.M).group(1)
+print(",".join(re.findall(r'"([a-z0-9-]+)"', default)))
+PY
+)
+# The default features without those matching the pattern $1.
+without() { tr ',' '\n' <<<"$all_features" | grep -Evx "$1" | paste -sd,; }
+# name|features|which vector cases must run (the rest are skipped as not compiled in)
+feature_sets=(
+  "google-preset|preset-google|some"
+  "google-jitter|jitter-google,runtime-policy|some"
+  "short-messages|$(without long-messages)|all"
+)
+for set in "${feature_sets[@]}"; do
+  IFS='|' read -r name features expect <<<"$set"
+  lib=$(staticlib thumbv7m-none-eabi "$features")
+  firmware "google-$name" cortex-m3 "$lib" "$fw/main_google.c"
+  run_qemu "$out/google-$name.elf" "$out/google-$name.log" >/dev/null || fail "$name: the Google firmware failed"
+  cmp -s "$out/google.log" "$out/google-$name.log" ||
+    fail "$name: the Google firmware's delays differ from the default build's"
+  firmware "vectors-$name" cortex-m3 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
+  run_qemu "$out/vectors-$name.elf" "$out/vectors-$name.log" >/dev/null || fail "$name: the vector firmware failed"
+  pass=$(grep '^PASS: ' "$out/vectors-$name.log") || fail "$name: $(grep '^FAIL' "$out/vectors-$name.log")"
+  skipped=$(sed -n 's/.*, \([0-9]*\) cases skipped.*/\1/p' <<<"$pass")
+  case $expect in
+    all) [ "$skipped" -eq 0 ] || fail "$name: $skipped vector cases skipped" ;;
+    some) [ "$skipped" -gt 0 ] && grep -Eq '^PASS: [1-9]' <<<"$pass" || fail "$name: $pass" ;;
+  esac
+  echo "$name ($features): same Google delays as the default build; $pass"
+done
+
 step "code size (opt-level s, as linked)"
 arm-none-eabi-size "$out/vectors.elf" "$out/google.elf" "$out/vectors-v6m.elf"
-python3 "$fw/size_report.py" "whole API (vectors firmware, thumbv7m)" "$out/vectors.map" 2048
-python3 "$fw/size_report.py" "Google preset only (thumbv7m)" "$out/google.map" 1024
-python3 "$fw/size_report.py" "whole API (vectors firmware, thumbv6m)" "$out/vectors-v6m.map"
+python3 "$fw/size_report.py" "Google preset only, default build (thumbv7m)" "$out/google.map"
+python3 "$fw/size_report.py" "Google preset only, --features preset-google (thumbv7m)" "$out/google-google-preset.map" 1024
+python3 "$fw/size_report.py" "Google jitter, any policy: jitter-google,runtime-policy (thumbv7m)" "$out/google-google-jitter.map"
+python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv7m)" "$out/vectors.map"
+python3 "$fw/size_report.py" "whole API, short messages (vectors firmware, thumbv7m)" "$out/vectors-short-messages.map" 6144
+python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv6m)" "$out/vectors-v6m.map"
+
+step "stack: worst case of every sb_ function (disassembly + call graph; goal <= 256 B for next*)"
+python3 "$fw/stack_report.py" "default build, thumbv7m" "$out/vectors.elf" 256
+python3 "$fw/stack_report.py" "default build, thumbv6m" "$out/vectors-v6m.elf" 256
+python3 "$fw/stack_report.py" "--features preset-google, thumbv7m" "$out/vectors-google-preset.elf" 256
+lib=$(staticlib thumbv6m-none-eabi preset-google)
+firmware vectors-v6m-google-preset cortex-m0 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
+python3 "$fw/stack_report.py" "--features preset-google, thumbv6m" "$out/vectors-v6m-google-preset.elf" 256
+# The measurement can fail: a function whose frame grows by 4 KiB is reported with it.
+printf 'int sb_fake(int x) { volatile char big[4096]; big[x & 4095] = 1; return big[0]; }\n' >"$out/big.c"
+arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O2 -nostartfiles -Wl,-e,sb_fake -Wl,-z,noexecstack \
+  "$out/big.c" -o "$out/big.elf"
+python3 "$fw/stack_report.py" control "$out/big.elf" | grep -Eq 'sb_fake +40[0-9][0-9] ' ||
+  fail "the stack report misses a 4 KiB frame"
+
+step "what each feature adds (thumbv7m, the whole-API firmware without it vs the default build)"
+# Each build also replays in qemu every vector it can run (the rest are counted as skipped).
+whole=$(python3 "$fw/size_report.py" --bytes "$out/vectors.map")
+printf '  %-22s %8s\n' feature bytes
+for feature in $(tr ',' ' ' <<<"$all_features"); do
+  case $feature in preset-*) continue ;; esac # presets matter only without runtime-policy
+  # Presets are dropped too: each brings its strategy back, and with runtime-policy they add nothing.
+  lib=$(staticlib thumbv7m-none-eabi "$(without "$feature|preset-.*")")
+  firmware "without-$feature" cortex-m3 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
+  # Each of these builds also replays, in qemu, every vector it can run.
+  run_qemu "$out/without-$feature.elf" "$out/without-$feature.log" >/dev/null ||
+    fail "without $feature: $(grep -E '^(FAIL|mismatch)' "$out/without-$feature.log" | head -n 3)"
+  printf '  %-22s %8s   %s\n' "$feature" \
+    "$((whole - $(python3 "$fw/size_report.py" --bytes "$out/without-$feature.map")))" \
+    "$(sed -n 's/^PASS: \([0-9]*\) of .*, \([0-9]*\) cases skipped.*/qemu: \1 checks passed, \2 cases skipped/p' "$out/without-$feature.log")"
+done
 
 echo
 echo "ffi: all C, C++, sanitizer, valgrind, firmware and build-proof checks passed"

@@ -260,13 +260,13 @@ class Backoff:
         cap, init = p.max_backoff_ms, p.initial_ms
         j = p.jitter
         if j == "none":
-            return L, grow(p, L)
+            return min(L, cap), grow(p, L)
         if j == "google":
             return min(L + rng.uniform(p.jitter_ms), cap), grow(p, L)
         if j == "full":
-            return rng.uniform(L), grow(p, L)
+            return min(cap, rng.uniform(L)), grow(p, L)
         if j == "equal":
-            return L // 2 + rng.uniform(L - L // 2), grow(p, L)
+            return min(cap, L // 2 + rng.uniform(L - L // 2)), grow(p, L)
         if j == "proportional":
             s = L * p.spread_per_mille // 1000
             return min(cap, L - s + rng.uniform(2 * s)), grow(p, L)
@@ -434,16 +434,17 @@ def days_from_civil(y, m, d):
     return era * 146097 + doe - 719468
 
 
-def civil_year_from_days(z):
-    """Hinnant's civil_from_days, the year only."""
+def civil_from_days(z):
+    """Hinnant's civil_from_days: (year, month, day) of day z since 1970-01-01."""
     z += 719468
     era = z // 146097
     doe = z - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
     mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
     m = mp + 3 if mp < 10 else mp - 9
-    return yoe + era * 400 + (1 if m <= 2 else 0)
+    return yoe + era * 400 + (1 if m <= 2 else 0), m, d
 
 
 def _layout(b, pattern):
@@ -494,20 +495,24 @@ def _parse_http_date(b, now):
     # 4. Year.
     if len(year_f) == 4:
         year = int(year_f)
-        if not 1970 <= year <= 9999:
+        if year == 0:
             raise SpecError("bad_year")
-    else:
-        # RFC 850 (RFC 9110 §5.6.7), on years: the year of now's century ending in YY, unless that
-        # is more than 50 years after now's year, then the one a century earlier. No range check.
-        now_year = civil_year_from_days(now // 86400)
-        year = now_year - now_year % 100 + int(year_f)
-        if year - now_year > 50:
-            year -= 100
-    # 5.-9. Month, day (Gregorian leap years), hour, minute, second (60: a leap second, which the
-    # arithmetic below counts as the next second).
+    # 5. Month (before the RFC 850 century, which compares it; an RFC 850 year cannot fail).
     if mon not in MONTHS:
         raise SpecError("bad_month")
     month = MONTHS.index(mon) + 1
+    if len(year_f) == 2:
+        # RFC 850 (RFC 9110 §5.6.7): the year of now's century ending in YY, unless that timestamp
+        # is more than 50 years in the future: its fields, as written, compared in order with now's
+        # (UTC) with 50 added to the year. Then the one a century earlier. No range check.
+        ny, nm, nd = civil_from_days(now // 86400)
+        ns = now % 86400
+        year = ny - ny % 100 + int(year_f)
+        if (year, month, day, hour, minute, second) > (ny + 50, nm, nd, ns // 3600,
+                                                        ns // 60 % 60, ns % 60):
+            year -= 100
+    # 6.-9. Day (Gregorian leap years), hour, minute, second (60: a leap second, which the
+    # arithmetic below counts as the next second).
     if not 1 <= day <= days_in_month(year, month):
         raise SpecError("bad_day")
     if hour > 23:

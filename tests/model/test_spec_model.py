@@ -142,6 +142,25 @@ class Schedules(unittest.TestCase):  # §4, §5, §6
         self.assertEqual(b(jitter="decorrelated"), 1549)
         self.assertEqual(b(jitter="proportional", spread_per_mille=200), 910)  # 800 + 110
 
+    def test_every_strategy_clamps_to_the_cap_of_the_policy_passed_in(self):
+        # A state created under a 32 s cap, at level 32000, stepped under a policy with a 5 s cap:
+        # no strategy may wait more than 5000 (§4.2 note). `none` waits exactly min(L, cap).
+        for jitter in ("none", "google", "full", "equal", "proportional", "decorrelated"):
+            big = m.make_policy(1000, 32000, jitter=jitter, max_retries=20,
+                                jitter_ms=1000 if jitter == "google" else 0,
+                                spread_per_mille=200 if jitter == "proportional" else 0)
+            small = m.make_policy(1000, 5000, jitter=jitter, max_retries=20,
+                                  jitter_ms=1000 if jitter == "google" else 0,
+                                  spread_per_mille=200 if jitter == "proportional" else 0)
+            for seed in range(20):
+                b = m.Backoff(big, seed)
+                b.level = 32000
+                b.policy = small
+                (d,) = delays(b, 1)
+                self.assertLessEqual(d, 5000, (jitter, seed))
+                if jitter == "none":
+                    self.assertEqual(d, 5000)
+
     def test_none_consumes_no_draw(self):
         b = m.Backoff(none_policy(), 7)
         before = list(b.rng.s)
@@ -351,7 +370,6 @@ class RetryAfter(unittest.TestCase):  # §8
         self.assertEqual(self.err("Sun, 06 Nov 1994 24:00:00 GMT"), "bad_hour")
         self.assertEqual(self.err("Sun, 06 Nov 1994 08:60:37 GMT"), "bad_minute")
         self.assertEqual(self.err("Sun, 06 Nov 1994 08:49:61 GMT"), "bad_second")
-        self.assertEqual(self.err("Sun, 06 Nov 1969 08:49:37 GMT"), "bad_year")
         self.assertEqual(self.err("Sun, 06 Nov 0000 08:49:37 GMT"), "bad_year")
         self.assertEqual(self.err("Sun, 06 Nov 1994 08:49:37 gmt"), "invalid_format")
         self.assertEqual(self.err("Sun, 6 Nov 1994 08:49:37 GMT"), "invalid_format")
@@ -363,15 +381,15 @@ class RetryAfter(unittest.TestCase):  # §8
     def test_field_check_order(self):
         # SPEC §8.1: layout, day name, digits, year, month, day, hour, minute, second.
         self.assertEqual(self.err("Foo, 0x Nov 1994 08:49:37 gmt"), "invalid_format")
-        self.assertEqual(self.err("Foo, 0x Nox 1969 24:60:61 GMT"), "bad_day_name")
-        self.assertEqual(self.err("Sun, 0x Nox 1969 24:60:61 GMT"), "invalid_format")
-        self.assertEqual(self.err("Sun, 32 Nox 1969 24:60:61 GMT"), "bad_year")
+        self.assertEqual(self.err("Foo, 0x Nox 0000 24:60:61 GMT"), "bad_day_name")
+        self.assertEqual(self.err("Sun, 0x Nox 0000 24:60:61 GMT"), "invalid_format")
+        self.assertEqual(self.err("Sun, 32 Nox 0000 24:60:61 GMT"), "bad_year")
         self.assertEqual(self.err("Sun, 32 Nox 1994 24:60:61 GMT"), "bad_month")
         self.assertEqual(self.err("Sun, 32 Nov 1994 24:60:61 GMT"), "bad_day")
         self.assertEqual(self.err("Sun, 30 Nov 1994 24:60:61 GMT"), "bad_hour")
         self.assertEqual(self.err("Sun, 30 Nov 1994 23:60:61 GMT"), "bad_minute")
         self.assertEqual(self.err("Sun, 30 Nov 1994 23:59:61 GMT"), "bad_second")
-        self.assertEqual(self.err("Sun Nox 32 24:60:61 1969"), "bad_year")
+        self.assertEqual(self.err("Sun Nox 32 24:60:61 0000"), "bad_year")
         self.assertEqual(self.err("Sunday, 32-Nox-94 24:60:61 GMT"), "bad_month")
 
     def test_leap_years(self):
@@ -380,10 +398,24 @@ class RetryAfter(unittest.TestCase):  # §8
         self.assertEqual(self.err("Wed, 29 Feb 2023 00:00:00 GMT"), "bad_day")
         # 2000-01-01 is 946684800; + 59 days = 2000-02-29 = 951782400.
         self.assertEqual(self.ok("Tue, 29 Feb 2000 00:00:00 GMT", 951782400 - 2), 2000)
-        # Feb 29 1900 is bad_day, reachable through RFC 850 (now in 1970..1999 puts "00" in 1900,
-        # see test_rfc850_two_digit_year); in a 4-digit format the earlier year check reports first.
-        self.assertEqual(self.err("Thu, 29 Feb 1900 00:00:00 GMT"), "bad_year")
+        # 1900 is not a leap year (divisible by 100, not by 400); 1600 is.
+        self.assertEqual(self.err("Thu, 29 Feb 1900 00:00:00 GMT"), "bad_day")
+        self.assertEqual(self.ok("Tue, 29 Feb 1600 00:00:00 GMT"), 0)
         self.assertEqual(self.err("Thu, 30 Feb 2024 00:00:00 GMT"), "bad_day")
+
+    def test_layout_is_checked_before_the_day_name(self):
+        # §8.1 order: the time's colons are part of the layout, so a bad day name with a bad
+        # separator is invalid_format in each of the three formats.
+        self.assertEqual(self.err("Foo, 06 Nov 1994 08-49-37 GMT"), "invalid_format")
+        self.assertEqual(self.err("Foo Nov  6 08-49-37 1994"), "invalid_format")
+        self.assertEqual(self.err("Foosday, 06-Nov-94 08.49.37 GMT"), "invalid_format")
+        self.assertEqual(self.err("Foo, 06 Nov 1994 08:49:37 GMT"), "bad_day_name")
+
+    def test_four_digit_years_before_1970_are_in_the_past(self):
+        self.assertEqual(self.ok("Wed, 31 Dec 1969 23:59:59 GMT", 0), 0)
+        self.assertEqual(self.ok("Sun Nov  6 08:49:37 1960", RFC_T), 0)
+        self.assertEqual(self.ok("Mon, 01 Jan 0001 00:00:00 GMT", 0), 0)
+        self.assertEqual(self.err("Mon, 01 Jan 0000 00:00:00 GMT"), "bad_year")
 
     def test_leap_second_is_next_second(self):
         self.assertEqual(self.ok("Sun, 06 Nov 1994 08:49:60 GMT", RFC_T), 23000)
@@ -399,6 +431,18 @@ class RetryAfter(unittest.TestCase):  # §8
         self.assertEqual(self.ok("Thursday, 01-Jan-26 00:00:00 GMT", now), 3000)
         self.assertEqual(self.ok("Thursday, 01-Jan-75 00:00:00 GMT", now), 4294967295)  # 2075
         self.assertEqual(self.ok("Thursday, 01-Jan-76 00:00:00 GMT", now), 0)  # 51 years: 1976
+        # The rule compares timestamps, not years: now = 2026-11-30 12:00:00 UTC (1796040000, from
+        # calendar.timegm), so the limit is 2076-11-30 12:00:00. Later dates are 1976 (in the past,
+        # 0); up to the limit they are 2076 (beyond 2^32 ms away, saturated).
+        now = 1796040000
+        self.assertEqual(self.ok("Tuesday, 01-Dec-76 00:00:00 GMT", now), 0)
+        self.assertEqual(self.ok("Monday, 30-Nov-76 12:00:01 GMT", now), 0)
+        self.assertEqual(self.ok("Monday, 30-Nov-76 12:00:00 GMT", now), 4294967295)
+        self.assertEqual(self.ok("Monday, 30-Nov-76 11:59:59 GMT", now), 4294967295)
+        # now = 2024-02-29 12:00:00 (1709208000): the limit is "2074-02-29 12:00:00" as fields,
+        # although 2074 has no Feb 29; 01-Mar-74 is past it (1974), 28-Feb-74 is not (2074).
+        self.assertEqual(self.ok("Friday, 01-Mar-74 00:00:00 GMT", 1709208000), 0)
+        self.assertEqual(self.ok("Thursday, 28-Feb-74 23:59:59 GMT", 1709208000), 4294967295)
         # now in 1970: 29-Feb-00 is 1900 (not a leap year), hence bad_day; in 2024 it is 2000.
         self.assertEqual(self.err("Tuesday, 29-Feb-00 00:00:00 GMT", 0), "bad_day")
         self.assertEqual(self.ok("Tuesday, 29-Feb-00 00:00:00 GMT", 1709164800), 0)

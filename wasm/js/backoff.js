@@ -1,92 +1,107 @@
-// The per-request backoff state: a thin object over the core's state in wasm.
-import * as glue from '../pkg/seeded_backoff.js';
-import { coded, int, U32_MAX } from './check.js';
-import { GIVE_UP, policyFields, seedHalves } from './policy.js';
-import { step } from './step.js';
-import { ensure } from './wasm.js';
+// Backoff: one request's schedule. Its 32-byte state lives in this object (see state.js): nothing
+// to free.
+import * as glue from '../pkg/seeded_backoff_main_bg.js';
+import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
+import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
+import { STATE, STEP } from './internal.js';
+import { isPolicy, Policy, seedHalves } from './policy.js';
+import { adopt, enter, next, start, step, word, words } from './state.js';
 
 const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
-
-let adopted;
+const BACKOFF_KEYS = [...OPTIONS, 'seed'];
+const INPUT_KEYS = ['retryAfterMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
 
 export class Backoff {
-  #s;
+  #r; // the state record
+  #lo;
+  #hi;
 
-  constructor(options = {}) {
-    if (adopted) {
-      this.#s = adopted;
-      adopted = undefined;
-      return;
+  /**
+   * `new Backoff(policy, seed?)`, or `new Backoff({ ...policy options, seed })`: a Policy is built
+   * for that call (create one Policy and share it when making many).
+   */
+  constructor(policy = {}, seed) {
+    if (!isPolicy(policy)) {
+      const given = keys('Backoff options', policy, BACKOFF_KEYS).seed;
+      if (given !== undefined && seed !== undefined) {
+        throw new TypeError('give the seed once: in the options or as the second argument');
+      }
+      seed ??= given;
+      policy = new Policy(policy, 'Backoff options', ['seed']);
     }
-    const fields = policyFields(options);
-    const [lo, hi] = seedHalves(options.seed);
-    ensure();
-    this.#s = new glue.BackoffState(...fields, lo, hi);
+    [this.#lo, this.#hi] = seedHalves(seed);
+    this.#r = start(policy, this.#lo, this.#hi);
   }
 
-  static restore(options, bytes) {
-    const fields = policyFields(options);
-    if (!(bytes instanceof Uint8Array)) {
-      throw new TypeError(`bytes must be a Uint8Array (from snapshot()), got ${typeof bytes}`);
-    }
-    ensure();
-    try {
-      adopted = glue.backoffRestore(...fields, bytes);
-    } catch (e) {
-      throw typeof e === 'number' ? coded(RangeError, glue.snapshotError(e)) : e;
-    }
-    return new Backoff();
+  get policy() {
+    return this.#r.policy;
   }
 
-  #state() {
-    if (!this.#s) throw new Error('this Backoff was freed');
-    return this.#s;
+  /** The 8 state words, taken out of the slot; with `w` (a restored state), sets them. */
+  [STATE](w) {
+    if (w) {
+      adopt(this.#r, w);
+      this.#lo = this.#hi = undefined; // a snapshot holds the generator's state, not its seed
+    }
+    return words(this.#r);
   }
 
   nextDelay(input) {
-    // The hot path: checked inline rather than through #state().
-    const s = this.#s;
-    if (!s) this.#state();
-    const d = input === undefined ? s.nextDelay() : step(s, input);
+    const d = input === undefined ? next(this.#r) : this.#step(input);
     return d < 0 ? null : d;
+  }
+
+  #step(input) {
+    keys('nextDelay input', input, INPUT_KEYS);
+    const { retryAfterMs: h, doNotRetry, elapsedMs, budget, failureKind } = input;
+    if (h !== undefined) int('retryAfterMs', h, 0, U32_MAX);
+    if (doNotRetry !== undefined && bool('doNotRetry', doNotRetry) && h !== undefined) {
+      throw new TypeError('give either retryAfterMs or doNotRetry, not both');
+    }
+    const [lo, hi] = elapsedMs === undefined ? [0, 0] : u64('elapsedMs', elapsedMs);
+    const timeout = failureKind !== undefined && oneOf('failureKind', failureKind, ['error', 'timeout']) === 1;
+    if (budget !== undefined && typeof budget?.[STEP] !== 'function') {
+      fail(TypeError, 'budget', 'a RetryBudget', budget);
+    }
+    const kind = doNotRetry ? HINT_DO_NOT_RETRY : h === undefined ? HINT_NONE : HINT_RETRY_AFTER;
+    return step(this.#r, kind, h ?? 0, elapsedMs !== undefined, lo, hi, budget, timeout);
   }
 
   nextDelayWithHint(ms) {
-    int('retryAfterMs', ms, 0, U32_MAX);
-    const d = this.#state().step(1, ms, false, 0, 0, 0, false);
-    return d < 0 ? null : d;
+    return this.nextDelay({ retryAfterMs: ms });
+  }
+
+  /**
+   * The seed this schedule was drawn from (a bigint), so a random-seeded run can be replayed;
+   * null for a restored Backoff.
+   */
+  get seed() {
+    return this.#lo === undefined ? null : (BigInt(this.#hi) << 32n) | BigInt(this.#lo);
   }
 
   get giveUpReason() {
-    return GIVE_UP[this.#state().giveUpCode()];
+    return GIVE_UP[word(this.#r, 7)];
   }
 
   get retries() {
-    return this.#state().retries();
+    return word(this.#r, 4);
   }
 
   get elapsedMs() {
-    return glue.backoffElapsedMs(this.#state());
+    return word(this.#r, 6);
   }
 
   reset() {
-    glue.backoffReset(this.#state());
-  }
-
-  snapshot() {
-    return glue.backoffSnapshot(this.#state());
+    enter(this.#r);
+    glue.backoffReset();
   }
 
   *[Symbol.iterator]() {
     for (let d; (d = this.nextDelay()) !== null; ) yield d;
   }
 
-  free() {
-    this.#s?.free();
-    this.#s = undefined;
-  }
+  /** Nothing to free: kept so that code written for earlier versions still runs. */
+  free() {}
 
-  [dispose]() {
-    this.free();
-  }
+  [dispose]() {}
 }

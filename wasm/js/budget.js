@@ -1,21 +1,26 @@
-// A retry budget shared by every request to one server (gRFC A6 throttling or the AWS quota).
-import * as glue from '../pkg/seeded_backoff.js';
+// RetryBudget: a retry budget shared by every request to one server (gRFC A6 throttling or the AWS
+// quota). Its words live in this object; the budget part's core code updates them.
+import * as glue from '../pkg/seeded_backoff_budget_bg.js';
+import { BUDGET_ERRORS, OP_RECORD_FAILURE, OP_RECORD_SUCCESS, OP_TRY_ACQUIRE } from '../pkg/tables.js';
 import { int, keys, milli, oneOf, U32_MAX } from './check.js';
-import { budgetId, budgetIds } from './budget-id.js';
-import { ensure } from './wasm.js';
+import { STEP } from './internal.js';
+import { WORDS } from './policy.js';
+import { ensure, glueOf, part } from './wasm.js';
 
+const budget = part('budget', glueOf(glue.__wbg_set_wasm, glue.budgetIo, glue.__wbindgen_init_externref_table), true);
 const KINDS = ['error', 'timeout'];
 const AWS = ['capacity', 'retryCost', 'timeoutCost', 'noRetryIncrement'];
 const GRPC = ['maxTokens', 'tokenRatio'];
 const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
-// A budget the program forgot to free is freed when it is garbage collected.
-const finalizer = new FinalizationRegistry((id) => glue.budgetFree(id));
 
-function isTimeout(kind) {
-  return kind !== undefined && oneOf('kind', kind, KINDS) === 1;
-}
+// Each option's rule: its index in the core's budget errors (retryCost and timeoutCost share one).
+const RULE = { maxTokens: 0, tokenRatio: 1, capacity: 2, retryCost: 3, timeoutCost: 3, noRetryIncrement: 4 };
+
+const timeoutKind = (kind, name = 'kind') => kind !== undefined && oneOf(name, kind, KINDS) === 1;
 
 export class RetryBudget {
+  #w; // kind, four config values and the tokens, in thousandths
+
   constructor(options = {}) {
     keys('RetryBudget options', options, ['mode', ...GRPC, ...AWS]);
     const grpc = oneOf('mode', options.mode ?? 'aws_quota', ['aws_quota', 'grpc']) === 1;
@@ -24,58 +29,64 @@ export class RetryBudget {
         throw new TypeError(`${k} applies only to mode '${grpc ? 'aws_quota' : 'grpc'}'`);
       }
     }
-    let id;
-    if (grpc) {
-      const t = int('maxTokens', options.maxTokens, 1, 1000);
-      const r = milli('tokenRatio', options.tokenRatio, '0.001..=maxTokens');
-      ensure();
-      id = glue.budgetGrpc(t, r);
-    } else {
-      let present = 0;
-      const v = AWS.map((k, bit) => {
-        if (options[k] === undefined) return 0;
-        present |= 1 << bit;
-        return int(k, options[k], 0, U32_MAX);
-      });
-      ensure();
-      id = glue.budgetAwsQuota(present, ...v);
+    let present = 0;
+    const v = (grpc ? GRPC : AWS).map((k, i) => {
+      const x = options[k];
+      if (x === undefined) return 0;
+      present |= 1 << i;
+      return k === 'tokenRatio' ? milli(x, BUDGET_ERRORS[1]) : int(k, x, 0, U32_MAX, BUDGET_ERRORS[RULE[k]]);
+    });
+    if (grpc && present !== 3) {
+      throw new TypeError('mode grpc needs maxTokens and tokenRatio');
     }
-    budgetIds.set(this, id);
-    finalizer.register(this, id, this);
+    const u = ensure(budget).u32;
+    const e = glue.budgetNew(!grpc, present, v[0], v[1], v[2] ?? 0, v[3] ?? 0);
+    if (e) throw new RangeError(BUDGET_ERRORS[e - 1]);
+    this.#w = u.slice(20, 26);
+  }
+
+  #op(op, timeout, retried) {
+    const u = budget.u32;
+    u.set(this.#w, 20);
+    const r = glue.budgetOp(op, timeout, retried);
+    this.#w[5] = u[25];
+    return r;
   }
 
   recordFailure(kind) {
-    const timeout = isTimeout(kind);
-    glue.budgetRecordFailure(budgetId(this), timeout);
+    this.#op(OP_RECORD_FAILURE, timeoutKind(kind), false);
   }
 
   tryAcquire(kind) {
-    const timeout = isTimeout(kind);
-    return glue.budgetTryAcquire(budgetId(this), timeout);
+    return this.#op(OP_TRY_ACQUIRE, timeoutKind(kind), false) === 1;
   }
 
   recordSuccess(retriedKind) {
-    const code = retriedKind === undefined ? 0 : oneOf('retriedKind', retriedKind, KINDS) + 1;
-    glue.budgetRecordSuccess(budgetId(this), code);
+    this.#op(OP_RECORD_SUCCESS, timeoutKind(retriedKind, 'retriedKind'), retriedKind !== undefined);
   }
 
   get tokensMilli() {
-    return glue.budgetTokensMilli(budgetId(this));
+    return this.#w[5];
   }
 
   get tokens() {
-    return this.tokensMilli / 1000;
+    return this.#w[5] / 1000;
   }
 
-  free() {
-    const id = budgetIds.get(this);
-    if (id === undefined) return;
-    budgetIds.delete(this);
-    finalizer.unregister(this);
-    glue.budgetFree(id);
+  /** A step of `words` (a Backoff's state) under `policy` with this budget; updates both. */
+  [STEP](policy, words, kind, hintMs, hasElapsed, lo, hi, timeout) {
+    const u = budget.u32;
+    u.set(policy[WORDS], 0);
+    u.set(words, 12);
+    u.set(this.#w, 20);
+    const d = glue.budgetStep(kind, hintMs, hasElapsed, lo, hi, timeout);
+    words.set(u.subarray(12, 20));
+    this.#w[5] = u[25];
+    return d;
   }
 
-  [dispose]() {
-    this.free();
-  }
+  /** Nothing to free: kept so that code written for earlier versions still runs. */
+  free() {}
+
+  [dispose]() {}
 }

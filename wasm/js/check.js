@@ -1,29 +1,41 @@
-// Type and range checks for JS values, run before anything reaches the core, so that a rejected
-// call changes nothing. Messages name the option and what is allowed.
+// Type checks for JS values, run before anything reaches the core, so that a rejected call changes
+// nothing. Messages name the option and what is allowed; ranges beyond "fits the boundary" are the
+// core's, and so are their messages (pkg/tables.js).
 
 export const U32_MAX = 4294967295;
-export const MAX_DELAY_MS = 2147483647;
 
-const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : String(v));
-
-export function fail(Err, name, rule, v) {
-  throw new Err(`${name} must be ${rule}, got ${show(v)}`);
+/** A description of `v` for a message, that runs none of `v`'s code (no toString, no traps). */
+export function show(v) {
+  const t = typeof v;
+  if (t === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (t === 'bigint') return `${v}n`;
+  if (t === 'symbol') return 'a symbol';
+  if (t === 'function') return 'a function';
+  if (t === 'object' && v !== null) return Array.isArray(v) ? 'an array' : 'an object';
+  return String(v);
 }
 
-/** An integer number in `min..=max`; `range` is how the message states the range. */
-export function int(name, v, min, max, range = `${min}..=${max}`) {
-  const rule = `an integer in ${range}`;
-  if (typeof v !== 'number') fail(TypeError, name, rule, v);
-  if (!Number.isInteger(v) || v < min || v > max) fail(RangeError, name, rule, v);
+/** An error of class `Err` whose message is `rule` (a message that starts with the option's name). */
+export function failRule(Err, rule, v) {
+  throw new Err(`${rule}, got ${show(v)}`);
+}
+
+export function fail(Err, name, rule, v) {
+  failRule(Err, `${name} must be ${rule}`, v);
+}
+
+/** An integer in `min..=max`; `rule` is the core's message for the option, if it has one. */
+export function int(name, v, min, max, rule = `${name} must be an integer in ${min}..=${max}`) {
+  if (typeof v !== 'number') failRule(TypeError, rule, v);
+  if (!Number.isInteger(v) || v < min || v > max) failRule(RangeError, rule, v);
   return v;
 }
 
 /** A non-negative number with at most three decimals, returned × 1000. */
-export function milli(name, v, range) {
-  const rule = `a number in ${range} with at most 3 decimals`;
-  if (typeof v !== 'number') fail(TypeError, name, rule, v);
+export function milli(v, rule) {
+  if (typeof v !== 'number') failRule(TypeError, rule, v);
   const m = Math.round(v * 1000);
-  if (!(v >= 0) || m > U32_MAX || m / 1000 !== v) fail(RangeError, name, rule, v);
+  if (!(v >= 0) || m > U32_MAX || m / 1000 !== v) failRule(RangeError, rule, v);
   return m;
 }
 
@@ -36,12 +48,23 @@ export function oneOf(name, v, names) {
   return i;
 }
 
-/** A plain options object with only the known keys (an unknown key is most likely a typo). */
+/**
+ * An options object with only the known keys (an unknown key is most likely a typo). Inherited
+ * keys are read like own ones; a Map, Set or array is refused rather than read as empty.
+ */
 export function keys(name, obj, allowed) {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail(TypeError, name, 'an object', obj);
-  for (const k of Object.keys(obj)) {
+  let own;
+  try {
+    if (obj === null || typeof obj !== 'object' || typeof obj[Symbol.iterator] === 'function') own = null;
+    else own = Object.keys(obj);
+  } catch (e) {
+    // A revoked proxy, or a proxy trap that threw: the options cannot be read.
+    throw new TypeError(`${name} could not be read: ${e instanceof Error ? e.message : show(e)}`, { cause: e });
+  }
+  if (!own) fail(TypeError, name, 'an object', obj);
+  for (const k of own) {
     if (!allowed.includes(k)) {
-      throw new TypeError(`unknown option '${k}' in ${name} (a typo?); known: ${allowed.join(', ')}`);
+      throw new TypeError(`unknown option ${show(k)} in ${name} (a typo?); known: ${allowed.join(', ')}`);
     }
   }
   return obj;
@@ -75,8 +98,30 @@ export function fn(name, v) {
   return v;
 }
 
-/** An error of class `Err` from the core's `"name message"`, with `code` = name. */
-export function coded(Err, text) {
-  const i = text.indexOf(' ');
-  return Object.assign(new Err(text.slice(i + 1)), { code: text.slice(0, i) });
+/** An error of class `Err` from a core `[name, message]`, with `code` = name. */
+export function coded(Err, [code, message]) {
+  return Object.assign(new Err(message), { code });
+}
+
+const encoder = new TextEncoder();
+
+/** `text` (a string, as UTF-8, or bytes) in `u8` (a part's shared bytes): its length, or -1 if it does not fit. */
+export function tryPut(text, u8) {
+  if (text instanceof Uint8Array) {
+    if (text.length > u8.length) return -1;
+    u8.set(text);
+    return text.length;
+  }
+  const { read, written } = encoder.encodeInto(text, u8);
+  return read < text.length ? -1 : written;
+}
+
+/** As `tryPut`, with a RangeError naming `name` when it does not fit. */
+export function put(name, text, u8) {
+  const len = tryPut(text, u8);
+  if (len < 0) {
+    const bytes = text instanceof Uint8Array ? text.length : encoder.encode(text).length;
+    fail(RangeError, name, `at most ${u8.length} bytes`, bytes);
+  }
+  return len;
 }

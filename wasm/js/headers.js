@@ -1,50 +1,45 @@
 // Retry-After and status classes, answered by the core.
-import * as glue from '../pkg/seeded_backoff.js';
-import { coded, int, U32_MAX } from './check.js';
+import * as glue from '../pkg/seeded_backoff_main_bg.js';
+import { CLASSES, PARSE_ERRORS } from '../pkg/tables.js';
+import { coded, fail, int, put, U32_MAX } from './check.js';
+import { datePart, retryAfter } from './hint.js';
+import { main } from './policy.js';
 import { ensure } from './wasm.js';
 
-const encoder = new TextEncoder();
-// The core's classes by the binding's class code.
-const CLASSES = ['success', 'retry', 'do_not_retry', 'invalid'];
+// A program that imports parseRetryAfter gets the date part from `init()`.
+datePart(true);
 
 /** Milliseconds to wait from `nowMs` (a Unix time in ms) for a `Retry-After` value. */
 export function parseRetryAfter(value, nowMs = Date.now()) {
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
-    throw new TypeError(`Retry-After value must be a string or a Uint8Array, got ${typeof value}`);
+    fail(TypeError, 'Retry-After value', 'a string or a Uint8Array', value);
   }
   int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER);
-  ensure();
-  const bytes = typeof value === 'string' ? encoder.encode(value) : value;
-  const ms = glue.parseRetryAfterBytes(bytes, Math.floor(nowMs / 1000));
-  if (ms < 0) throw coded(SyntaxError, glue.retryAfterError(-ms - 1));
+  const ms = retryAfter(put('Retry-After value', value, ensure(main).u8), nowMs, false);
+  if (ms < 0) throw coded(SyntaxError, PARSE_ERRORS[-ms - 1]);
   return ms;
 }
 
 // Statuses and codes are unsigned in the core; SPEC §7 has a binding treat any other integer as
 // invalid.
 function code(name, v) {
-  int(name, v, -Infinity, Infinity, '100..=599 (others classify as invalid)');
-  ensure();
+  if (typeof v !== 'number') fail(TypeError, name, 'an integer', v);
+  if (!Number.isInteger(v)) fail(RangeError, name, 'an integer', v);
+  ensure(main);
   return v >= 0 && v <= U32_MAX;
 }
 
 /** Whether an HTTP status is worth retrying: 429 and 5xx. */
 export function isRetryableStatus(status) {
-  return code('status', status) && glue.isRetryableHttp(status);
+  return classifyStatus(status) === 'retry';
 }
 
 /** `'success'`, `'retry'`, `'do_not_retry'` or `'invalid'` for an HTTP status. */
 export function classifyStatus(status) {
-  return CLASSES[code('status', status) ? glue.classifyHttp(status) : 3];
+  return code('status', status) ? CLASSES[glue.classifyHttp(status)] : 'invalid';
 }
 
 /** The same classes for a gRPC status code. */
 export function classifyGrpcCode(grpcCode) {
-  return CLASSES[code('code', grpcCode) ? glue.classifyGrpc(grpcCode) : 3];
-}
-
-/** The wasm heap's size in bytes (it only grows; a steady value under load means no leak). */
-export function wasmMemoryBytes() {
-  ensure();
-  return glue.memoryBytes();
+  return code('code', grpcCode) ? CLASSES[glue.classifyGrpc(grpcCode)] : 'invalid';
 }

@@ -1,9 +1,11 @@
-// Node (CommonJS): the wasm file sits next to this bundle.
+// Node (CommonJS): the wasm files sit next to this bundle.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { initSync } from '../pkg/seeded_backoff.js';
+import { instantiate } from './wasm.js';
 
-export function tryLoadSync() {
-  initSync({ module: readFileSync(join(__dirname, 'seeded_backoff_bg.wasm')) });
+export function loadSync(p) {
+  instantiate(p, readFileSync(join(__dirname, `seeded_backoff_${p.name}.wasm`)));
   return true;
 }
+
+export const loadAsync = async (p) => loadSync(p);

@@ -1,8 +1,10 @@
-// Node (ESM): the wasm file sits next to this bundle.
+// Node (ESM): the wasm files sit next to this bundle.
 import { readFileSync } from 'node:fs';
-import { initSync } from '../pkg/seeded_backoff.js';
+import { instantiate } from './wasm.js';
 
-export function tryLoadSync() {
-  initSync({ module: readFileSync(new URL('./seeded_backoff_bg.wasm', import.meta.url)) });
+export function loadSync(p) {
+  instantiate(p, readFileSync(new URL(`./seeded_backoff_${p.name}.wasm`, import.meta.url)));
   return true;
 }
+
+export const loadAsync = async (p) => loadSync(p);

@@ -1,52 +1,70 @@
-// Backoff options to the core's policy fields. Only types and the static ranges are checked here;
-// the core applies the preset and checks the cross-field rules (e.g. maxBackoffMs >= initialMs).
-import { int, keys, milli, MAX_DELAY_MS, oneOf, u64, U32_MAX } from './check.js';
+// Policy: options checked once. The core resolves the preset, the overrides and every range and
+// cross-field rule; this layer only checks types and names and reports the core's answer.
+import * as glue from '../pkg/seeded_backoff_main_bg.js';
+import { DEADLINES, JITTERS, OPTIONS, POLICY_ERRORS, PRESETS, RULES } from '../pkg/tables.js';
+import { failRule, int, keys, milli, oneOf, U32_MAX, u64 } from './check.js';
+import { WORDS } from './internal.js';
+import { ensure, glueOf, part } from './wasm.js';
 
-const PRESETS = ['google', 'google_64s', 'aws_standard', 'grpc'];
-const JITTERS = ['none', 'google', 'full', 'equal', 'decorrelated', 'proportional'];
-const DEADLINES = ['give_up', 'clamp'];
+export { WORDS };
 
-// [option, range as the message states it, min, max]; the position is the core's field bit.
-const FIELDS = [
-  ['initialMs', '1..=2147483647', 1, MAX_DELAY_MS],
-  ['multiplier', '1..=1000'],
-  ['maxBackoffMs', 'initialMs..=2147483647', 1, MAX_DELAY_MS],
-  ['maxRetries', '0..=4294967295', 0, U32_MAX],
-  ['jitter', JITTERS],
-  ['jitterMs', '0..=maxBackoffMs', 0, MAX_DELAY_MS],
-  ['spreadPerMille', '0..=1000', 0, 1000],
-  ['maxHintMs', '0..=2147483647', 0, MAX_DELAY_MS],
-  ['maxElapsedMs', '0..=4294967295 (0: no time budget)', 0, U32_MAX],
-  ['deadline', DEADLINES],
-];
+export const main = part('main', glueOf(glue.__wbg_set_wasm, glue.io, glue.__wbindgen_init_externref_table), true);
+const NAMES = { preset: PRESETS, jitter: JITTERS, deadline: DEADLINES };
 
-export const OPTION_KEYS = ['preset', 'seed', ...FIELDS.map((f) => f[0])];
+// The Policy whose words the main part has loaded.
+let active;
 
-/** The core's policy fields for `options`: [preset, present bits, ...values]. */
-export function policyFields(options, name = 'options') {
-  keys(name, options, OPTION_KEYS);
-  const out = [0, 0];
-  if (options.preset !== undefined) out[0] = oneOf('preset', options.preset, PRESETS) + 1;
-  FIELDS.forEach(([key, range, min, max], bit) => {
-    const v = options[key];
-    let value = 0;
-    if (v !== undefined) {
-      out[1] |= 1 << bit;
-      value = Array.isArray(range)
-        ? oneOf(key, v, range)
-        : max === undefined
-          ? milli(key, v, range)
-          : int(key, v, min, max, range);
+export class Policy {
+  /** @param {object} [options] a preset and overrides: see index.d.ts. */
+  // `name` and `extra` (keys the caller reads itself) serve the package's own sugar.
+  constructor(options = {}, name = 'Policy options', extra = []) {
+    keys(name, options, extra.length ? [...OPTIONS, ...extra] : OPTIONS);
+    // Each value is read once: a getter or proxy gets no second chance to differ.
+    const values = OPTIONS.map((k) => options[k]);
+    const u = ensure(main).u32;
+    let present = 0;
+    values.forEach((v, i) => {
+      if (v === undefined) return;
+      const k = OPTIONS[i];
+      present |= 1 << i;
+      u[1 + i] = NAMES[k] ? oneOf(k, v, NAMES[k]) : k === 'multiplier' ? milli(v, RULES[i]) : int(k, v, 0, U32_MAX, RULES[i]);
+    });
+    u[0] = present;
+    const e = glue.policyResolve();
+    if (e) {
+      const [at, rule = RULES[at]] = POLICY_ERRORS[e - 1];
+      // The value at fault may be one the preset gave, not one in `options`.
+      if (values[at] === undefined) throw new RangeError(`${rule}, got the preset's value (set ${OPTIONS[at]} too)`);
+      failRule(RangeError, rule, values[at]);
     }
-    out.push(value);
-  });
-  return out;
+    this[WORDS] = u.slice(0, 12);
+    active = this;
+  }
 }
+
+/** Whether `v` is a Policy of this package (of either build: ESM or CommonJS). */
+export const isPolicy = (v) => v?.[WORDS] instanceof Uint32Array;
+
+/** Makes `policy` the main part's active one. */
+export function activate(policy) {
+  if (active !== policy) {
+    main.u32.set(policy[WORDS]);
+    glue.policyResolve();
+    active = policy;
+  }
+}
+
+// Random seeds come from a pool, refilled 128 at a time: crypto.getRandomValues costs more than
+// a whole schedule.
+let pool = new Uint32Array(0);
+let next = 0;
 
 /** The seed as u32 halves; omitted, a random one (never a constant: equal seeds retry in step). */
 export function seedHalves(seed) {
-  return seed === undefined ? crypto.getRandomValues(new Uint32Array(2)) : u64('seed', seed);
+  if (seed !== undefined) return u64('seed', seed);
+  if (next >= pool.length) {
+    pool = crypto.getRandomValues(new Uint32Array(256));
+    next = 0;
+  }
+  return [pool[next++], pool[next++]];
 }
-
-/** The core's give-up reasons by code (1–4). */
-export const GIVE_UP = [null, 'max_retries', 'deadline', 'budget', 'server_stop'];

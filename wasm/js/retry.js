@@ -1,19 +1,41 @@
 // retry() and fetchWithBackoff(): the async orchestration (call, classify, sleep, abort). Every
-// delay comes from the core. The core's state is used directly rather than through Backoff, so
-// that a bundle of retry() does not carry the Backoff class.
-import * as glue from '../pkg/seeded_backoff.js';
-import { budgetId } from './budget-id.js';
-import { fn, keys } from './check.js';
-import { GIVE_UP, OPTION_KEYS, policyFields, seedHalves } from './policy.js';
-import { init } from './wasm.js';
+// delay, class and parsed header comes from the core.
+import * as glue from '../pkg/seeded_backoff_main_bg.js';
+import { CLASSES, GIVE_UP, HINT_NONE, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
+import { fail, fn, keys, show, tryPut } from './check.js';
+import { STEP } from './internal.js';
+import { datePart, retryAfter } from './hint.js';
+import { isPolicy, main, Policy, seedHalves } from './policy.js';
+import { start, step } from './state.js';
+import { ensure, init } from './wasm.js';
 
-const encoder = new TextEncoder();
-const RETRY_KEYS = [...OPTION_KEYS, 'signal', 'shouldRetry', 'onRetry', 'budget'];
+const RETRY_KEYS = [...OPTIONS, 'policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
+const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
+datePart(false);
+
+/** Whether `v` is a `Response` (false for a value `instanceof` cannot ask, a revoked proxy). */
+function isResponse(v) {
+  try {
+    return typeof Response === 'function' && v instanceof Response;
+  } catch {
+    return false;
+  }
+}
+
+/** What a failed attempt was, for a message: an Error's message, a Response's status, or a value. */
+function describe(e) {
+  try {
+    if (e instanceof Error) return e.message;
+  } catch {
+    // A revoked proxy: described as the object it is.
+  }
+  return isResponse(e) ? `HTTP ${e.status}` : `threw ${show(e)}`;
+}
 
 /** Why retry() stopped: `cause` is the last error (or the last retryable Response). */
 export class RetryError extends Error {
   constructor(cause, attempts, reason) {
-    super(`gave up after ${attempts} attempts (${reason}): ${cause instanceof Error ? cause.message : `HTTP ${cause?.status}`}`, { cause });
+    super(`gave up after ${attempts} attempts (${reason}): ${describe(cause)}`, { cause });
     this.name = 'RetryError';
     this.attempts = attempts;
     this.reason = reason;
@@ -34,55 +56,57 @@ function sleep(ms, signal) {
   });
 }
 
-const isResponse = (v) => typeof Response === 'function' && v instanceof Response;
-
 export async function retry(fnToRetry, options = {}) {
   fn('fn', fnToRetry);
   keys('retry options', options, RETRY_KEYS);
-  const { signal, shouldRetry, onRetry, budget, ...policy } = options;
-  if (shouldRetry !== undefined) fn('shouldRetry', shouldRetry);
-  if (onRetry !== undefined) fn('onRetry', onRetry);
-  const id = budget === undefined ? 0 : budgetId(budget);
+  const { policy, seed, signal, shouldRetry, onRetry, budget } = options;
+  for (const k of ['shouldRetry', 'onRetry']) if (options[k] !== undefined) fn(k, options[k]);
   if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') {
-    throw new TypeError('signal must be an AbortSignal');
+    fail(TypeError, 'signal', 'an AbortSignal', signal);
   }
-  const fields = policyFields(policy, 'retry options');
-  const [lo, hi] = seedHalves(policy.seed);
+  if (budget !== undefined && typeof budget?.[STEP] !== 'function') {
+    fail(TypeError, 'budget', 'a RetryBudget', budget);
+  }
+  if (policy !== undefined) {
+    if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
+    const both = OPTIONS.find((k) => options[k] !== undefined);
+    if (both) throw new TypeError(`give either policy or policy options such as ${both}, not both`);
+  }
   await init();
-  const state = new glue.BackoffState(...fields, lo, hi);
-  const start = performance.now();
-  try {
-    for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
-      let error;
-      let hint;
-      try {
-        const value = await fnToRetry({ attempt, signal });
-        // Response statuses are integers in 200..=599: no checks needed before the core.
-        if (!isResponse(value) || !glue.isRetryableHttp(value.status)) {
-          if (id) glue.budgetRecordSuccess(id, attempt ? 1 : 0);
-          return value;
-        }
-        error = value;
-        // An absent or unparseable Retry-After (a negative answer) is ignored, as RFC 9110 lets a
-        // recipient do.
-        const ms = glue.parseRetryAfterBytes(encoder.encode(value.headers.get('retry-after') ?? ''), Date.now() / 1000);
-        if (ms >= 0) hint = ms;
-      } catch (e) {
-        signal?.throwIfAborted();
-        if (shouldRetry && !(await shouldRetry(e))) throw e;
-        error = e;
+  const rec = start(policy ?? new Policy(options, 'retry options', OWN), ...seedHalves(seed));
+  const t0 = performance.now();
+  for (let attempt = 0; ; attempt++) {
+    signal?.throwIfAborted();
+    let error;
+    let retryAfterMs;
+    try {
+      const value = await fnToRetry({ attempt, signal });
+      if (!isResponse(value) || CLASSES[glue.classifyHttp(value.status)] !== 'retry') {
+        budget?.recordSuccess(attempt ? 'error' : undefined);
+        return value;
       }
-      const elapsed = Math.floor(performance.now() - start);
-      const delayMs = state.step(hint === undefined ? 0 : 1, hint ?? 0, true, elapsed, 0, id, false);
-      if (delayMs < 0) throw new RetryError(error, attempt + 1, GIVE_UP[-delayMs]);
-      // Frees the connection of a response that will not be read.
-      if (isResponse(error)) error.body?.cancel().catch(() => {});
-      onRetry?.({ attempt, delayMs, error });
-      await sleep(delayMs, signal);
+      error = value;
+      // An absent, oversized or unparseable Retry-After is ignored, as RFC 9110 lets a recipient do.
+      const header = value.headers.get('retry-after');
+      const len = header === null ? -1 : tryPut(header, ensure(main).u8);
+      if (len >= 0) {
+        const ms = await retryAfter(len, Date.now(), true);
+        if (ms >= 0) retryAfterMs = ms;
+      }
+    } catch (e) {
+      signal?.throwIfAborted();
+      if (shouldRetry && !(await shouldRetry(e))) throw e;
+      error = e;
     }
-  } finally {
-    state.free();
+    // Elapsed ms since the first attempt, by the monotonic clock (below 2^32 for 49 days).
+    const elapsedMs = Math.min(Math.floor(performance.now() - t0), 4294967295);
+    const kind = retryAfterMs === undefined ? HINT_NONE : HINT_RETRY_AFTER;
+    const delayMs = step(rec, kind, retryAfterMs ?? 0, true, elapsedMs, 0, budget, false);
+    if (delayMs < 0) throw new RetryError(error, attempt + 1, GIVE_UP[-delayMs]);
+    // Frees the connection of a response that will not be read.
+    if (isResponse(error)) error.body?.cancel().catch(() => {});
+    onRetry?.({ attempt, delayMs, error });
+    await sleep(delayMs, signal);
   }
 }
 

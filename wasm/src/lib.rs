@@ -1,26 +1,42 @@
 //! wasm-bindgen bindings of [`seeded_backoff`] for the npm package `seeded-backoff`.
 //!
-//! This crate only translates: JS option values to a core [`Policy`](seeded_backoff::Policy) (the
-//! ranges and cross-field rules are the core's, reported under the JS option names), seeds split
-//! into two `u32` halves, delays and give-ups as one `i32`, option errors as a JS `RangeError`,
-//! header and snapshot errors as numbers the wrapper turns into errors (see [`errors`]). Every
-//! delay, token count, parsed header and snapshot byte is computed by the core. Types and bad values are rejected earlier, by the package's JS wrapper (`wasm/js/`),
-//! which is the public API; the exports here are its internals.
+//! The bindings translate; the core decides. Only numbers cross the boundary: the JS layer writes
+//! option values, raw states, budget words and header bytes into one fixed area of linear memory
+//! ([`rt::Io`], layouts in [`io`]), calls an export, and reads the answer back. Nothing is
+//! allocated, nothing is formatted, nothing is kept for JS to free: a `Backoff`'s 32-byte state and
+//! a budget's words live in JS objects.
+//!
+//! The package is five wasm files, one per feature of this crate, so that a program downloads only
+//! what it imports: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
+//! (HTTP-dates), [`snapshot`], [`budget`] and [`fleet`]. Errors cross as an index into the core's list of
+//! them ([`errors`]); the JS layer holds the names and messages, generated from the same lists by
+//! `examples/js_tables.rs`.
 //!
 //! ```
-//! use seeded_backoff_wasm::options::{field, PolicyFields};
-//! let policy = PolicyFields { preset: 1, ..PolicyFields::default() }.to_policy().unwrap();
-//! assert_eq!(policy, seeded_backoff::Policy::google());
-//! let err = PolicyFields { present: field::INITIAL_MS, ..PolicyFields::default() }.to_policy();
-//! assert_eq!(err.unwrap_err().0, "initialMs must be in 1..=2147483647");
+//! use seeded_backoff_wasm::io::option;
+//! use seeded_backoff_wasm::step::policy_resolve;
+//!
+//! seeded_backoff_wasm::rt::io(|io| {
+//!     io.options[option::PRESENT] = 1 << option::INITIAL_MS;
+//!     io.options[option::FIRST + option::INITIAL_MS] = 0;
+//! });
+//! // 0 is success; otherwise 1 + the index of the core's PolicyError (InitialMs is the first).
+//! assert_eq!(policy_resolve(), 1);
 //! ```
-#![forbid(unsafe_code)]
+#![cfg_attr(all(feature = "rt", target_arch = "wasm32"), no_std)]
 #![deny(missing_docs)]
 
-pub mod backoff;
-pub mod budget;
 pub mod errors;
-pub mod headers;
-pub mod options;
+pub mod io;
+pub mod rt;
 
-pub use backoff::BackoffState;
+#[cfg(feature = "budget")]
+pub mod budget;
+#[cfg(feature = "date")]
+pub mod date;
+#[cfg(feature = "fleet")]
+pub mod fleet;
+#[cfg(feature = "snapshot")]
+pub mod snapshot;
+#[cfg(feature = "main")]
+pub mod step;

@@ -1,4 +1,4 @@
-// The Backoff object's API: seeds, iteration, snapshots, free/dispose, presets.
+// The Backoff object's API: seeds, iteration, snapshots, free/dispose (no-ops), presets.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
@@ -7,7 +7,7 @@ import * as esm from 'seeded-backoff';
 const cjs = createRequire(import.meta.url)('seeded-backoff');
 
 for (const [how, api] of [['import', esm], ['require', cjs]]) {
-  const { Backoff } = api;
+  const { Backoff, snapshot, restore } = api;
 
   test(`${how}: a number seed and the same bigint seed give the same schedule`, () => {
     for (const seed of [0, 1, 42, 2 ** 32, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER]) {
@@ -16,8 +16,8 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
       assert.deepEqual(a, b, `seed ${seed}`);
     }
     // The halves of a u64 are not mixed up: seeds that differ only in the high word differ.
-    const lo = new Backoff({ seed: 5n }).snapshot();
-    const hi = new Backoff({ seed: 5n + (1n << 32n) }).snapshot();
+    const lo = snapshot(new Backoff({ seed: 5n }));
+    const hi = snapshot(new Backoff({ seed: 5n + (1n << 32n) }));
     assert.notDeepEqual(lo.slice(4, 20), hi.slice(4, 20));
     assert.equal(new Backoff({ seed: 2n ** 64n - 1n }).nextDelay() >= 1000, true);
   });
@@ -26,8 +26,7 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const states = new Set();
     for (let i = 0; i < 50; i++) {
       const b = new Backoff();
-      states.add(Buffer.from(b.snapshot().slice(4, 20)).toString('hex'));
-      b.free();
+      states.add(Buffer.from(snapshot(b).slice(4, 20)).toString('hex'));
     }
     assert.equal(states.size, 50);
   });
@@ -68,11 +67,21 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const live = new Backoff(options);
     live.nextDelay();
     live.nextDelay();
-    const bytes = live.snapshot();
+    const bytes = snapshot(live);
     assert.ok(bytes instanceof Uint8Array);
     assert.equal(bytes.length, 40);
-    const resumed = Backoff.restore(options, bytes);
-    assert.deepEqual([...resumed], [...live]);
+    // Taking a snapshot changes nothing: a second one is the same bytes.
+    assert.deepEqual(snapshot(live), bytes);
+    const resumed = restore({ preset: 'grpc' }, bytes);
+    const again = restore(new api.Policy({ preset: 'grpc' }), bytes);
+    assert.ok(resumed instanceof Backoff && again instanceof Backoff);
+    assert.equal(resumed.retries, 2);
+    const rest = [...live];
+    assert.equal(rest.length, 8);
+    assert.deepEqual([...resumed], rest);
+    assert.deepEqual([...again], rest);
+    // A restored Backoff is a Backoff like any other: it snapshots and restores again.
+    assert.deepEqual(snapshot(resumed), snapshot(live));
   });
 
   test(`${how}: a budget gives up with 'budget'`, () => {
@@ -84,19 +93,29 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     assert.equal(b.giveUpReason, 'budget');
   });
 
-  test(`${how}: free and dispose`, () => {
+  test(`${how}: free() and dispose are harmless no-ops: the objects keep working`, () => {
     const b = new Backoff({ seed: 1 });
+    const twin = new Backoff({ seed: 1 });
     b.free();
     b.free();
-    assert.throws(() => b.nextDelay(), /freed/);
-    assert.throws(() => b.retries, /freed/);
-    const d = new Backoff({ seed: 1 });
-    assert.equal(typeof d[Symbol.dispose], 'function');
-    d[Symbol.dispose]();
-    assert.throws(() => d.snapshot(), /freed/);
-    const budget = new api.RetryBudget();
+    assert.equal(b.nextDelay(), twin.nextDelay());
+    assert.equal(b.retries, 1);
+    assert.equal(typeof b[Symbol.dispose], 'function');
+    b[Symbol.dispose]();
+    assert.deepEqual(snapshot(b), snapshot(twin));
+    assert.deepEqual([...b], [...twin]);
+    const budget = new api.RetryBudget({ mode: 'grpc', maxTokens: 4, tokenRatio: 0.5 });
     budget.free();
-    assert.throws(() => budget.tryAcquire(), /freed/);
+    budget[Symbol.dispose]();
+    budget.recordFailure();
+    assert.equal(budget.tokensMilli, 3000);
+    assert.equal(budget.tryAcquire(), true);
+    // A budget made after another was freed is its own: charging one leaves the other as it was.
+    const other = new api.RetryBudget({ mode: 'grpc', maxTokens: 4, tokenRatio: 0.5 });
+    other.recordFailure();
+    other.recordFailure();
+    assert.equal(budget.tokensMilli, 3000);
+    assert.equal(other.tokensMilli, 2000);
   });
 
   test(`${how}: init() is a no-op in Node, where the package is ready on import`, async () => {

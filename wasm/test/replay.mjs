@@ -1,7 +1,9 @@
 // Replays the cross-language vectors (SPEC.md §11) through the package's public API. Shared by the
 // Node tests (ESM and CommonJS builds) and the browser test, so it takes the API as an argument and
 // the parsed vector files as data. Every op is compared with the Rust result recorded in the file;
-// the first difference throws.
+// the first difference throws. Schedules are replayed one case after another, and again with every
+// case of every file stepped in turn (replayInterleaved), since each switch between Backoffs moves
+// a state out of the wasm slot and another one in.
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const fromHex = (s) => Uint8Array.from(s.match(/../g) ?? [], (h) => parseInt(h, 16));
@@ -29,47 +31,75 @@ function same(got, expect, where) {
   }
 }
 
-function schedule(api, file) {
-  const options = optionsOf(file.policy);
-  let checks = 0;
-  file.cases.forEach((c, ci) => {
-    let b = new api.Backoff({ ...options, seed: BigInt(c.seed) });
-    c.ops.forEach((op, i) => {
-      const arg = op.slice(1);
-      let got;
-      switch (op[0]) {
-        case 'n':
-          got = b.nextDelay();
-          break;
-        case 'h':
-          got = b.nextDelayWithHint(Number(arg));
-          break;
-        case 'x':
-          got = b.nextDelay({ doNotRetry: true });
-          break;
-        case 't':
-          got = b.nextDelay({ elapsedMs: BigInt(arg) });
-          break;
-        case 'r':
-          got = b.reset() ?? null;
-          break;
-        case 's': {
-          const bytes = b.snapshot();
-          got = hex(bytes);
-          const restored = api.Backoff.restore(options, fromHex(got));
-          b.free();
-          b = restored;
-          break;
-        }
-        default:
-          throw new Error(`unknown op ${op}`);
+/**
+ * The steps of one schedule case, as a list of closures; each runs one op and returns the number of
+ * results compared (1). Cases alternate the two ways to build a Backoff (a shared Policy, or the
+ * options sugar) and the two ways to restore one (the Policy, or the options).
+ */
+function scheduleCase(api, file, policy, options, c, ci) {
+  const seed = BigInt(c.seed);
+  const sugar = ci % 2 === 1;
+  let b = null;
+  return c.ops.map((op, i) => () => {
+    b ??= sugar ? new api.Backoff({ ...options, seed }) : new api.Backoff(policy, seed);
+    const arg = op.slice(1);
+    let got;
+    switch (op[0]) {
+      case 'n':
+        got = b.nextDelay();
+        break;
+      case 'h':
+        got = b.nextDelayWithHint(Number(arg));
+        break;
+      case 'x':
+        got = b.nextDelay({ doNotRetry: true });
+        break;
+      case 't':
+        got = b.nextDelay({ elapsedMs: BigInt(arg) });
+        break;
+      case 'r':
+        got = b.reset() ?? null;
+        break;
+      case 's': {
+        const bytes = api.snapshot(b);
+        if (!(bytes instanceof Uint8Array)) throw new Error('snapshot() did not return a Uint8Array');
+        got = hex(bytes);
+        b = api.restore(sugar ? options : policy, fromHex(got));
+        break;
       }
-      if (got === null && op[0] !== 'r') got = b.giveUpReason;
-      same(got, c.expect[i], `${file.name} case ${ci} (seed ${c.seed}) op ${i} '${op}'`);
-      checks++;
-    });
-    b.free();
+      default:
+        throw new Error(`unknown op ${op}`);
+    }
+    if (got === null && op[0] !== 'r') got = b.giveUpReason;
+    same(got, c.expect[i], `${file.name} case ${ci} (seed ${c.seed}) op ${i} '${op}'`);
+    return 1;
   });
+}
+
+/** Every case's steps, for one schedule file. */
+function scheduleSteps(api, file) {
+  const options = optionsOf(file.policy);
+  const policy = new api.Policy(options);
+  return file.cases.map((c, ci) => scheduleCase(api, file, policy, options, c, ci));
+}
+
+function schedule(api, file) {
+  let checks = 0;
+  for (const steps of scheduleSteps(api, file)) for (const step of steps) checks += step();
+  return checks;
+}
+
+/**
+ * The cases of every schedule file in `files`, each under its own file's Policy, stepped in turn
+ * (one op of each live case, round robin): every step runs right after a step of another Backoff,
+ * under another Policy most of the time. Results must still be Rust's. Returns the checks made.
+ */
+export function replayInterleaved(api, files) {
+  const queues = files.filter((f) => f.kind === 'schedule').flatMap((f) => scheduleSteps(api, f));
+  let checks = 0;
+  for (let live = queues; live.length; live = live.filter((q) => q.length)) {
+    for (const q of live) checks += q.shift()();
+  }
   return checks;
 }
 
@@ -114,7 +144,6 @@ function budget(api, file) {
       same(b.tokensMilli, et, `budget case ${ci} op ${i} '${op}' tokens`);
       checks++;
     });
-    b.free();
   });
   return checks;
 }

@@ -15,6 +15,10 @@ before(async () => {
     '/down': [[503]],
     '/missing': [[404]],
     '/bad-hint': [[503, { 'retry-after': 'soon' }], [200]],
+    // Longer than the parser's 256-byte buffer: ignored like any unparseable value (were it read,
+    // 300 nines of seconds would be clamped to maxBackoffMs, 2000 ms).
+    '/huge-hint-import': [[503, { 'retry-after': '9'.repeat(300) }], [200]],
+    '/huge-hint-require': [[503, { 'retry-after': '9'.repeat(300) }], [200]],
   });
 });
 after(() => server.close());
@@ -70,6 +74,19 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     assert.equal(res.status, 404);
     const ok = await api.retry(() => fetch(server.url + '/bad-hint'), POLICY);
     assert.equal(ok.status, 200);
+  });
+
+  test(`${how}: a Retry-After too long for the parser is ignored, not an error`, async () => {
+    const retries = [];
+    const res = await api.retry(() => fetch(`${server.url}/huge-hint-${how}`), {
+      ...POLICY,
+      shouldRetry: () => assert.fail('shouldRetry is for thrown errors'),
+      onRetry: (info) => retries.push(info),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(retries.length, 1);
+    assert.equal(retries[0].error.status, 503);
+    assert.equal(retries[0].delayMs, new api.Backoff(POLICY).nextDelay());
   });
 
   test(`${how}: thrown errors, async shouldRetry, budget`, async () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import * as esm from 'seeded-backoff';
-import { expectedChecks, replayFile } from './replay.mjs';
+import { expectedChecks, replayFile, replayInterleaved } from './replay.mjs';
 import { vectorFiles } from './vectors-fs.mjs';
 
 const cjs = createRequire(import.meta.url)('seeded-backoff');
@@ -18,6 +18,13 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
       assert.ok(checks > 0);
     });
   }
+
+  test(`${how}: every schedule case of every file, stepped in turn, still gives Rust's results`, () => {
+    const schedules = files.map((f) => f.json).filter((f) => f.kind === 'schedule');
+    const expected = schedules.reduce((n, f) => n + expectedChecks(f), 0);
+    assert.ok(schedules.length >= 20 && expected > 1000, `${schedules.length} files, ${expected} ops`);
+    assert.equal(replayInterleaved(api, schedules), expected);
+  });
 }
 
 test('import and require are different builds (ESM and CommonJS)', () => {

@@ -1,221 +1,273 @@
-//! The binding layer in a real JS engine (Node, via wasm-bindgen-test-runner): option fields to
-//! policies, seed halves, the i32 step encoding, snapshots and budgets, and the JS error objects.
-#![cfg(target_arch = "wasm32")]
+//! The binding layer against the core it translates: options words to policies, seeds, the step
+//! encoding, the shared area's round trips, snapshots and budgets. Runs on the host (`cargo test`)
+//! and in Node as wasm (`wasm-bindgen-test-runner`, scripts/test.d/20-wasm.sh).
 
-use js_sys::RangeError;
-use seeded_backoff::{Backoff, Policy, ServerHint, Step};
-use seeded_backoff_wasm::backoff::{
-    backoff_reset, backoff_restore, backoff_snapshot, snapshot_error,
+use seeded_backoff::{
+    Backoff, BudgetConfig, FailureKind, Jitter, Policy, PolicyError, PolicyOptions, Preset,
+    RetryBudget, ServerHint, Step, StepInput,
 };
-use seeded_backoff_wasm::budget::{
-    budget_aws_quota, budget_free, budget_grpc, budget_tokens_milli, budget_try_acquire,
-};
-use seeded_backoff_wasm::options::field;
-use seeded_backoff_wasm::{headers, BackoffState};
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_test::wasm_bindgen_test;
+use seeded_backoff_wasm::io::option;
+use seeded_backoff_wasm::rt::io;
+use seeded_backoff_wasm::{budget, date, errors, snapshot, step};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
-const GOOGLE: u32 = 1;
-const GRPC: u32 = 4;
-
-fn state(preset: u32, present: u32, values: [u32; 10], seed: u64) -> Result<BackoffState, JsValue> {
-    let [a, b, c, d, e, f, g, h, i, j] = values;
-    BackoffState::new(
-        preset,
-        present,
-        a,
-        b,
-        c,
-        d,
-        e,
-        f,
-        g,
-        h,
-        i,
-        j,
-        seed as u32,
-        (seed >> 32) as u32,
-    )
+/// Writes options (`(index, value)` pairs) to the shared words.
+fn set_options(given: &[(usize, u32)]) {
+    io(|io| {
+        io.options = [0; 12];
+        for &(i, v) in given {
+            io.options[option::PRESENT] |= 1 << i;
+            io.options[option::FIRST + i] = v;
+        }
+    });
 }
 
-fn preset(preset: u32, seed: u64) -> BackoffState {
-    state(preset, 0, [0; 10], seed).unwrap()
+fn expect(step: Step) -> i32 {
+    match step {
+        Step::Retry { delay_ms, .. } => delay_ms as i32,
+        Step::GiveUp(r) => -(r.code() as i32),
+    }
 }
 
-fn message(err: &JsValue) -> String {
-    err.dyn_ref::<js_sys::Error>().unwrap().message().into()
+#[test]
+fn options_words_resolve_to_the_cores_policy() {
+    set_options(&[(option::PRESET, 3), (option::MULTIPLIER, 1500), (3, 60_000)]);
+    assert_eq!(step::policy_resolve(), 0);
+    let core = PolicyOptions {
+        preset: Some(Preset::Grpc),
+        multiplier: Some((3, 2)),
+        max_backoff_ms: Some(60_000),
+        ..PolicyOptions::default()
+    }
+    .build()
+    .unwrap();
+    step::backoff_init(7, 0);
+    let mut b = Backoff::new(&core, 7);
+    for _ in 0..12 {
+        assert_eq!(
+            step::backoff_step(0, 0, false, 0, 0),
+            expect(b.next_delay(&core))
+        );
+    }
 }
 
-#[wasm_bindgen_test]
+#[test]
+fn policy_errors_cross_as_their_index_plus_one() {
+    for (given, error) in [
+        (vec![(option::INITIAL_MS, 0)], PolicyError::InitialMs),
+        (
+            vec![(option::MULTIPLIER, 999)],
+            PolicyError::MultiplierBelowOne,
+        ),
+        (
+            vec![(option::JITTER, 2), (6, 5)],
+            PolicyError::JitterMsNotApplicable,
+        ),
+        (vec![(option::JITTER, 6)], PolicyError::UnknownJitter),
+    ] {
+        set_options(&given);
+        let got = step::policy_resolve();
+        assert_eq!(errors::POLICY[got as usize - 1], error, "{given:?}");
+    }
+}
+
+#[test]
 fn seed_halves_make_the_cores_u64_seed() {
-    for seed in [0, 1, 42, 1 << 32, (1 << 32) + 7, u64::MAX] {
-        let policy = Policy::google();
-        let mut core = Backoff::new(&policy, seed);
-        let mut bound = preset(GOOGLE, seed);
-        for _ in 0..12 {
-            let expect = match core.next_delay(&policy) {
-                Step::Retry { delay_ms, .. } => delay_ms as i32,
-                Step::GiveUp(reason) => -(reason.code() as i32),
-            };
-            assert_eq!(bound.next_delay(), expect, "seed {seed}");
+    set_options(&[]);
+    assert_eq!(step::policy_resolve(), 0);
+    let p = Policy::google();
+    for seed in [0u64, 1, 42, 1 << 32, (1 << 32) + 7, u64::MAX] {
+        step::backoff_init(seed as u32, (seed >> 32) as u32);
+        let mut b = Backoff::new(&p, seed);
+        for _ in 0..11 {
+            assert_eq!(
+                step::backoff_step(0, 0, false, 0, 0),
+                expect(b.next_delay(&p)),
+                "seed {seed}"
+            );
         }
     }
 }
 
-#[wasm_bindgen_test]
-fn give_up_is_minus_its_code() {
-    let mut b = state(0, field::MAX_RETRIES, [0, 0, 0, 1, 0, 0, 0, 0, 0, 0], 3).unwrap();
-    assert!(b.next_delay() >= 1000);
-    assert_eq!(b.next_delay(), -1);
-    assert_eq!(b.give_up_code(), 1);
-    backoff_reset(&mut b);
-    assert_eq!(b.give_up_code(), 0);
-    assert_eq!(b.step(2, 0, false, 0, 0, 0, false), -4);
-    assert_eq!(b.give_up_code(), 4);
-}
-
-#[wasm_bindgen_test]
-fn hints_and_elapsed_reach_the_core() {
-    let policy = Policy::google();
-    let mut core = Backoff::new(&policy, 5);
-    let mut bound = preset(GOOGLE, 5);
-    let core_step = core.next_delay_with_hint(&policy, ServerHint::RetryAfterMs(20_000));
-    assert_eq!(core_step.delay_ms(), Some(20_000));
-    assert_eq!(bound.step(1, 20_000, false, 0, 0, 0, false), 20_000);
-    // elapsed u64::MAX as halves saturates in the core, as the vectors' t18446744073709551615.
-    let mut deadline = state(
-        0,
-        field::MAX_ELAPSED_MS,
-        [0, 0, 0, 0, 0, 0, 0, 0, 20_000, 0],
-        1,
-    )
-    .unwrap();
-    assert_eq!(deadline.step(0, 0, true, u32::MAX, u32::MAX, 0, false), -2);
-}
-
-#[wasm_bindgen_test]
-fn policy_errors_are_range_errors_with_js_names() {
-    let cases = [
-        (
-            field::INITIAL_MS,
-            [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-            "initialMs",
-        ),
-        (
-            field::MAX_BACKOFF_MS,
-            [0, 0, 10, 0, 0, 0, 0, 0, 0, 0],
-            "maxBackoffMs",
-        ),
-        (
-            field::MULTIPLIER,
-            [0, 500, 0, 0, 0, 0, 0, 0, 0, 0],
-            "multiplier",
-        ),
-        (
-            field::JITTER_MS,
-            [0, 0, 0, 0, 0, 99_999, 0, 0, 0, 0],
-            "jitterMs",
-        ),
-        (
-            field::MAX_HINT_MS,
-            [0, 0, 0, 0, 0, 0, 0, u32::MAX, 0, 0],
-            "maxHintMs",
-        ),
-    ];
-    for (present, values, name) in cases {
-        let err = state(0, present, values, 0).err().expect(name);
-        assert!(err.is_instance_of::<RangeError>(), "{name}");
-        assert!(message(&err).starts_with(name), "{}", message(&err));
+#[test]
+fn hints_clocks_and_give_ups_are_the_general_step() {
+    set_options(&[(9, 5_000)]); // maxElapsedMs
+    assert_eq!(step::policy_resolve(), 0);
+    let p = PolicyOptions {
+        max_elapsed_ms: Some(5_000),
+        ..PolicyOptions::default()
     }
-}
-
-#[wasm_bindgen_test]
-fn multiplier_milli_is_the_cores_fraction() {
-    // 1.6 from JS arrives as 1600 and must be the gRPC preset's 8/5, fingerprint included.
-    let grpc = preset(GRPC, 9);
-    let custom = state(
-        0,
-        field::INITIAL_MS
-            | field::MULTIPLIER
-            | field::MAX_BACKOFF_MS
-            | field::JITTER
-            | field::SPREAD_PER_MILLE,
-        [1000, 1600, 120_000, 0, 5, 0, 200, 0, 0, 0],
-        9,
-    )
+    .build()
     .unwrap();
-    assert_eq!(backoff_snapshot(&grpc), backoff_snapshot(&custom));
-}
-
-#[wasm_bindgen_test]
-fn snapshots_round_trip_and_errors_cross_as_the_cores_kind() {
-    let mut live = preset(GOOGLE, 77);
-    live.next_delay();
-    let bytes = backoff_snapshot(&live);
-    assert_eq!(bytes.len(), 40);
-    let restore = |bytes: &[u8], p: u32| backoff_restore(p, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, bytes);
-    let mut resumed = restore(&bytes, GOOGLE).unwrap();
-    assert_eq!(resumed.next_delay(), live.next_delay());
-    let name = |err: JsValue| {
-        let text = snapshot_error(err.as_f64().unwrap() as u32);
-        text.split(' ').next().unwrap().to_string()
+    step::backoff_init(3, 0);
+    let mut b = Backoff::new(&p, 3);
+    let input = |hint, elapsed| StepInput {
+        hint,
+        elapsed_ms: elapsed,
+        budget: None,
     };
+    let got = step::backoff_step(1, 2_500, true, 10, 0);
     assert_eq!(
-        name(restore(&bytes, GRPC).err().unwrap()),
-        "policy_mismatch"
+        got,
+        expect(b.next_delay_with(&p, input(Some(ServerHint::RetryAfterMs(2_500)), Some(10))))
     );
-    let mut damaged = bytes.clone();
-    damaged[25] ^= 0x40;
+    let got = step::backoff_step(0, 0, true, 4_000, 0);
+    assert_eq!(got, expect(b.next_delay_with(&p, input(None, Some(4_000)))));
+    assert_eq!(got, -2, "the deadline gives up");
+    step::backoff_reset();
     assert_eq!(
-        name(restore(&damaged, GOOGLE).err().unwrap()),
-        "bad_checksum"
+        step::backoff_step(2, 0, false, 0, 0),
+        -4,
+        "do not retry: server_stop"
     );
-    assert_eq!(
-        name(restore(&bytes[..39], GOOGLE).err().unwrap()),
-        "wrong_length"
-    );
-    // A bad policy is still a RangeError naming the option, before the bytes are looked at.
-    let err = backoff_restore(0, field::INITIAL_MS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, &bytes)
-        .err()
-        .unwrap();
-    assert!(err.is_instance_of::<RangeError>());
 }
 
-#[wasm_bindgen_test]
-fn budgets_by_id() {
-    let budget = budget_grpc(4, 500).unwrap();
-    let mut b = preset(GOOGLE, 1);
-    assert!(b.step(0, 0, false, 0, 0, budget, false) > 0);
-    assert_eq!(budget_tokens_milli(budget), 3000);
-    assert_eq!(b.step(0, 0, false, 0, 0, budget, false), -3);
-    let err = budget_grpc(0, 1).err().unwrap();
-    assert!(err.is_instance_of::<RangeError>());
-    assert!(message(&err).starts_with("maxTokens"));
-    // Absent AWS fields are the SDK defaults; a timeout costs 10 tokens.
-    let aws = budget_aws_quota(0, 0, 0, 0, 0).unwrap();
-    assert!(budget_try_acquire(aws, true));
-    assert_eq!(budget_tokens_milli(aws), 490_000);
-    assert!(budget_aws_quota(1, 0, 0, 0, 0).is_err());
-    // A freed id is no budget: its slot is reused by the next one.
-    budget_free(budget);
-    assert_eq!(budget_tokens_milli(budget), 0);
-    assert!(!budget_try_acquire(budget, false));
-    let again = budget_grpc(10, 100).unwrap();
-    assert_eq!(again, budget);
-    assert_eq!(budget_tokens_milli(again), 10_000);
+#[test]
+fn a_state_saved_and_loaded_continues_the_same_schedule() {
+    set_options(&[]);
+    step::policy_resolve();
+    step::backoff_init(11, 0);
+    let first = step::backoff_step(0, 0, false, 0, 0);
+    step::backoff_save();
+    let saved = io(|io| io.state);
+    step::backoff_init(99, 0); // another state takes the slot
+    step::backoff_step(0, 0, false, 0, 0);
+    io(|io| io.state = saved);
+    assert_eq!(step::backoff_load(), 0);
+    let p = Policy::google();
+    let mut b = Backoff::new(&p, 11);
+    assert_eq!(first, expect(b.next_delay(&p)));
+    assert_eq!(
+        step::backoff_step(0, 0, false, 0, 0),
+        expect(b.next_delay(&p))
+    );
+    // A state the policy cannot reach is refused, and the slot keeps its state.
+    io(|io| io.state.level = 0);
+    assert_ne!(step::backoff_load(), 0);
+    assert_eq!(
+        step::backoff_step(0, 0, false, 0, 0),
+        expect(b.next_delay(&p))
+    );
 }
 
-#[wasm_bindgen_test]
-fn header_errors_cross_as_the_cores_kind() {
-    assert_eq!(headers::parse_retry_after(b"120", 0.0), 120_000.0);
-    let code = headers::parse_retry_after(b"Sun, 30 Feb 2025 00:00:00 GMT", 0.0);
-    assert!(code < 0.0);
-    let text = headers::retry_after_error((-code - 1.0) as u32);
-    assert_eq!(text, "bad_day HTTP-date day must be within the month");
-    assert_eq!(headers::classify_http(503), 1);
-    assert_eq!(headers::classify_grpc(14), 1);
-    assert_eq!(headers::classify_http(200), 0);
-    assert_eq!(headers::classify_http(404), 2);
-    assert_eq!(headers::classify_http(99), 3);
-    assert!(headers::memory_bytes() >= 65536.0);
+fn put_bytes(text: &[u8]) -> u32 {
+    io(|io| io.bytes[..text.len()].copy_from_slice(text));
+    text.len() as u32
+}
+
+#[test]
+fn retry_after_seconds_and_dates() {
+    let n = put_bytes(b" 120 ");
+    assert_eq!(step::retry_after_seconds(n), 120_000.0);
+    let n = put_bytes(b"99999999999");
+    assert_eq!(
+        step::retry_after_seconds(n),
+        f64::from(u32::MAX),
+        "saturates"
+    );
+    let n = put_bytes(b"Sun, 06 Nov 1994 08:49:37 GMT");
+    let not_seconds = step::retry_after_seconds(n);
+    assert_eq!(
+        errors::PARSE[(-not_seconds - 1.0) as usize],
+        seeded_backoff::ParseError::InvalidFormat
+    );
+    assert_eq!(date::retry_after(n, 784_111_777 - 30, 0), 30_000.0);
+    let n = put_bytes(b"Sun, 30 Feb 2025 00:00:00 GMT");
+    let bad = date::retry_after(n, 0, 0);
+    assert_eq!(
+        errors::PARSE[(-bad - 1.0) as usize],
+        seeded_backoff::ParseError::BadDay
+    );
+    // A length past the buffer reads the whole buffer rather than trapping.
+    assert!(step::retry_after_seconds(10_000) < 0.0);
+}
+
+#[test]
+fn snapshots_round_trip_and_refusals_cross_as_indexes() {
+    set_options(&[(option::PRESET, 0)]);
+    let p = Policy::google();
+    let mut b = Backoff::new(&p, 5);
+    b.next_delay(&p);
+    io(|io| io.state = b.to_raw());
+    assert_eq!(snapshot::snapshot_take(), 0);
+    let bytes: [u8; 40] = io(|io| io.bytes[..40].try_into().unwrap());
+    assert_eq!(bytes, b.snapshot(&p));
+    io(|io| io.state = Default::default());
+    assert_eq!(snapshot::snapshot_restore(40), 0);
+    assert_eq!(io(|io| io.state), b.to_raw());
+    // Restored under another policy: policy_mismatch.
+    set_options(&[(option::PRESET, 1)]);
+    let got = snapshot::snapshot_restore(40);
+    assert_eq!(
+        errors::SNAPSHOT[got as usize - 1],
+        seeded_backoff::SnapshotError::PolicyMismatch
+    );
+    assert_ne!(snapshot::snapshot_restore(39), 0);
+}
+
+#[test]
+fn budgets_are_the_cores() {
+    assert_eq!(budget::budget_new(false, 0b11, 10, 100, 0, 0), 0);
+    let core = RetryBudget::new(BudgetConfig::grpc(10, 100).unwrap());
+    for op in [0u32, 1, 2, 0, 0, 1] {
+        let got = budget::budget_op(op, false, true);
+        let expect = match op {
+            0 => {
+                seeded_backoff::RetryGate::record_failure(&core, FailureKind::Error);
+                0
+            }
+            1 => u32::from(seeded_backoff::RetryGate::try_acquire(
+                &core,
+                FailureKind::Error,
+            )),
+            _ => {
+                seeded_backoff::RetryGate::record_success(&core, Some(FailureKind::Error));
+                0
+            }
+        };
+        assert_eq!(got, expect);
+        assert_eq!(io(|io| io.budget[5]), core.tokens_milli());
+    }
+    let bad = budget::budget_new(false, 0b11, 1001, 100, 0, 0);
+    assert_eq!(
+        errors::BUDGET[bad as usize - 1],
+        seeded_backoff::BudgetError::MaxTokens
+    );
+    // The AWS quota with defaults: 500 tokens.
+    assert_eq!(budget::budget_new(true, 0, 0, 0, 0, 0), 0);
+    assert_eq!(io(|io| io.budget[5]), 500_000);
+}
+
+#[test]
+fn the_budget_step_records_the_failure_and_charges_the_retry() {
+    set_options(&[]);
+    let p = Policy::google();
+    assert_eq!(budget::budget_new(true, 0, 0, 0, 0, 0), 0);
+    let b = Backoff::new(&p, 1);
+    io(|io| io.state = b.to_raw());
+    let d = budget::budget_step(0, 0, false, 0, 0, false);
+    let core = RetryBudget::aws_default();
+    let mut c = Backoff::new(&p, 1);
+    let expect_d = expect(c.next_delay_with_budget(&p, &core, FailureKind::Error));
+    assert_eq!(d, expect_d);
+    assert_eq!(io(|io| io.budget[5]), core.tokens_milli());
+    assert_eq!(io(|io| io.state), c.to_raw());
+    assert!(matches!(p.jitter(), Jitter::Google { .. }));
+}
+
+#[test]
+fn fleet_seeds_and_startup_delays_are_the_cores() {
+    use seeded_backoff_wasm::fleet;
+    let n = put_bytes(b"kiosk-0042");
+    fleet::fleet_seed(n, 7);
+    let seed = io(|io| u64::from(io.options[1]) << 32 | u64::from(io.options[0]));
+    assert_eq!(seed, seeded_backoff::seed_from_device(b"kiosk-0042", 7));
+    let (lo, hi) = (seed as u32, (seed >> 32) as u32);
+    let got = fleet::fleet_startup_delay(lo, hi, 60_000);
+    assert_eq!(
+        got,
+        f64::from(seeded_backoff::startup_delay_ms(seed, 60_000).unwrap())
+    );
+    assert_eq!(fleet::fleet_startup_delay(lo, hi, 1 << 31), -1.0);
 }

@@ -1,5 +1,7 @@
-// Types of the npm package `seeded-backoff`. Every delay is computed by the Rust core (compiled to
-// WebAssembly); SPEC.md in the repository has every formula.
+// Types and documentation of the npm package `seeded-backoff`. Every delay, parsed header, budget
+// decision and snapshot byte is computed by the Rust core (compiled to WebAssembly); SPEC.md in the
+// repository has every formula. In Node the package is ready on import; in a browser call
+// `await init()` once before the synchronous API (`retry` and `fetchWithBackoff` do it themselves).
 
 // `Symbol.dispose` for projects whose `lib` predates it (as @types/node declares it).
 declare global {
@@ -32,18 +34,17 @@ export type GiveUpReason = 'max_retries' | 'deadline' | 'budget' | 'server_stop'
 /** A seed: a non-negative safe integer, or a bigint up to 2^64 − 1. */
 export type Seed = number | bigint;
 
+/** What failed, for the AWS quota's costs. */
+export type FailureKind = 'error' | 'timeout';
+
 /**
- * The retry policy. Every field is optional: without a preset the defaults are Google's
- * (1 s, ×2, 32 s cap, 10 retries, 0–1000 ms jitter). Unknown keys are rejected (a typo).
+ * A preset and overrides. Every field is optional: without a preset the defaults are Google's
+ * (1 s, ×2, 32 s cap, 10 retries, 0–1000 ms jitter). Unknown keys are refused (a typo), inherited
+ * keys are read like own ones, and each value is read once.
  */
-export interface BackoffOptions {
+export interface PolicyOptions {
   /** Start from a preset; the other options override its fields. */
   preset?: Preset;
-  /**
-   * The jitter seed. Omitted, it is drawn from `crypto.getRandomValues`. Equal seeds give equal
-   * schedules in every language (use that in tests, not in production).
-   */
-  seed?: Seed;
   /** The first delay's base in ms, 1..=2147483647. */
   initialMs?: number;
   /** The growth factor, 1..=1000 with at most three decimals (gRPC's 1.6 is exact). */
@@ -52,25 +53,56 @@ export interface BackoffOptions {
   maxBackoffMs?: number;
   /** Retries before giving up (0 = never retry), 0..=4294967295. */
   maxRetries?: number;
-  /** The jitter strategy. */
+  /** The jitter strategy (default: the preset's). */
   jitter?: Jitter;
-  /** Width of `'google'` jitter in ms, 0..=maxBackoffMs (default 1000). */
+  /** Width of `'google'` jitter in ms, 0..=maxBackoffMs (default 1000); only with that jitter. */
   jitterMs?: number;
-  /** Half-width of `'proportional'` jitter in thousandths, 0..=1000 (default 200). */
+  /** Half-width of `'proportional'` jitter in thousandths, 0..=1000 (default 200); only with it. */
   spreadPerMille?: number;
-  /** Time budget in ms since the first attempt, 0 = none. */
-  maxElapsedMs?: number;
-  /** The largest Retry-After honoured, in ms, 0..=2147483647 (default: maxBackoffMs). */
+  /** The largest Retry-After honoured, in ms, 0..=2147483647 (default: maxBackoffMs); 0 ignores hints. */
   maxHintMs?: number;
+  /** Time budget in ms since the first attempt, 0..=4294967295; 0 = none. */
+  maxElapsedMs?: number;
   /** A delay that would cross `maxElapsedMs`: give up (default) or shorten it to fit. */
   deadline?: 'give_up' | 'clamp';
 }
 
+/** Policy options and a seed: the sugar `new Backoff({ ...options, seed })`. */
+export interface BackoffOptions extends PolicyOptions {
+  /**
+   * The jitter seed. Omitted, it is drawn from `crypto.getRandomValues` (and readable afterwards as
+   * `backoff.seed`). Equal seeds give equal schedules in every language: use them in tests.
+   */
+  seed?: Seed;
+}
+
+/**
+ * A retry policy, checked once by the core and then shared by any number of Backoffs (and
+ * `retry()` calls). Immutable: later changes to the options object do nothing.
+ *
+ * @throws TypeError for a wrong type or an unknown key; RangeError naming the option and its
+ * range, e.g. `initialMs must be in 1..=2147483647, got 0`.
+ *
+ * @example
+ * ```
+ * import { Backoff, Policy } from 'seeded-backoff';
+ *
+ * const policy = new Policy({ preset: 'grpc', maxRetries: 5 });
+ * const a = new Backoff(policy);
+ * const b = new Backoff(policy, 42n); // a fixed seed: the same delays every run
+ * ```
+ */
+export class Policy {
+  // Nominal: an options object is not a Policy.
+  #private;
+  constructor(options?: PolicyOptions);
+}
+
 /** What one step can be told besides "the last attempt failed". */
 export interface StepInput {
-  /** The server's Retry-After in ms: a lower bound on the delay (clamped to maxHintMs). */
+  /** The server's Retry-After in ms, 0..=4294967295: a lower bound on the delay (clamped to maxHintMs). */
   retryAfterMs?: number;
-  /** The server said not to retry: gives up with `'server_stop'`. */
+  /** The server said not to retry: gives up with `'server_stop'`. Not with `retryAfterMs`. */
   doNotRetry?: boolean;
   /** Your clock: ms since the first attempt (counts request time against maxElapsedMs). */
   elapsedMs?: number | bigint;
@@ -80,40 +112,109 @@ export interface StepInput {
   failureKind?: FailureKind;
 }
 
-export type FailureKind = 'error' | 'timeout';
-
 /**
- * One request's retry state (32 bytes in wasm memory). Call `free()` (or `using`) when done; a
- * forgotten one is freed by the garbage collector.
+ * One request's retry schedule. Its 32-byte state lives in this object: nothing to free.
  *
  * @example
- * const b = new Backoff({ preset: 'google', seed: 42 });
- * b.nextDelay(); // 1000..2000 (ms)
+ * ```
+ * import { Backoff, Policy } from 'seeded-backoff';
+ *
+ * const policy = new Policy({ preset: 'google' });
+ * const backoff = new Backoff(policy);
+ * for (let delay; (delay = backoff.nextDelay()) !== null; ) {
+ *   await new Promise((r) => setTimeout(r, delay));
+ *   if (await tryAgain()) break;
+ * }
+ * console.log(backoff.giveUpReason); // 'max_retries' if every try failed
+ * ```
  */
 export class Backoff implements Iterable<number> {
+  #private;
+  /** A schedule under `policy`, seeded with `seed` (random if omitted). */
+  constructor(policy: Policy, seed?: Seed);
+  /**
+   * The sugar: a Policy is built for this one Backoff (make one Policy and share it when making
+   * many). The seed goes in the options.
+   *
+   * @example
+   * ```
+   * new Backoff({ preset: 'google', maxRetries: 5, seed: 42 }).nextDelay(); // 1000..=2000
+   * ```
+   */
   constructor(options?: BackoffOptions);
-  /** Rebuilds a Backoff from `snapshot()` bytes, under the same policy options. */
-  static restore(options: BackoffOptions, bytes: Uint8Array): Backoff;
-  /** The delay in ms before the next retry, or `null` to give up (see `giveUpReason`). */
+  /** The policy it follows. */
+  readonly policy: Policy;
+  /**
+   * The seed it was drawn from, random ones too: `new Backoff(policy, b.seed)` replays it. `null`
+   * for a Backoff from `restore()` (a snapshot holds the generator's state, not the seed).
+   */
+  readonly seed: bigint | null;
+  /**
+   * The delay in ms before the next retry, or `null` to give up (see `giveUpReason`).
+   *
+   * @example
+   * ```
+   * const delay = backoff.nextDelay({ retryAfterMs: 5000, elapsedMs: performance.now() - start });
+   * ```
+   */
   nextDelay(input?: StepInput): number | null;
   /** `nextDelay({ retryAfterMs })`. */
   nextDelayWithHint(retryAfterMs: number): number | null;
-  /** Why it gave up, or `null`. */
+  /** Why it gave up, or `null` while it has not. */
   readonly giveUpReason: GiveUpReason | null;
   /** Retries issued since creation or the last `reset()`. */
   readonly retries: number;
-  /** The sum of issued delays (or your clock plus the last delay), in ms. */
+  /** The sum of issued delays (or your clock plus the last delay), in ms, saturating at 2^32 − 1. */
   readonly elapsedMs: number;
   /** Start over after a success (the random stream continues). */
   reset(): void;
-  /** The state in 40 bytes, e.g. for sessionStorage across a reload. */
-  snapshot(): Uint8Array;
   /** The delays until giving up. */
   [Symbol.iterator](): Iterator<number>;
-  /** Releases the wasm memory; later calls throw. */
+  /** Nothing to free: a no-op, kept for code written for earlier versions; the Backoff keeps working. */
   free(): void;
+  /** A no-op, as `free()`. */
   [Symbol.dispose](): void;
 }
+
+/** Why `restore()` refused bytes: the `code` of its RangeError. */
+export type SnapshotErrorCode =
+  | 'wrong_length'
+  | 'unknown_version'
+  | 'bad_checksum'
+  | 'policy_mismatch'
+  | 'zero_rng_state'
+  | 'invalid_state';
+
+/**
+ * The 40-byte snapshot of a Backoff's state (SPEC.md §9), e.g. for sessionStorage across a reload.
+ * Loads the snapshot part (its own wasm file) in Node; in a browser, after `await init()`.
+ *
+ * @example
+ * ```
+ * import { snapshot } from 'seeded-backoff/snapshot';
+ *
+ * sessionStorage.setItem('backoff', btoa(String.fromCharCode(...snapshot(backoff))));
+ * ```
+ */
+export function snapshot(backoff: Backoff): Uint8Array;
+
+/**
+ * A Backoff rebuilt from `snapshot()` bytes, under the policy it was taken with (a Policy, or the
+ * same options). It continues the schedule where the snapshot left it.
+ *
+ * @throws RangeError with `code` (a {@link SnapshotErrorCode}), e.g. `'policy_mismatch'`; also for
+ * bytes over 256 long (`bytes must be at most 256 bytes, got 300`). TypeError if `bytes` is not a
+ * Uint8Array.
+ *
+ * @example
+ * ```
+ * import { restore } from 'seeded-backoff/snapshot';
+ *
+ * const bytes = Uint8Array.from(atob(sessionStorage.getItem('backoff')), (c) => c.charCodeAt(0));
+ * const backoff = restore(policy, bytes);
+ * ```
+ */
+export function restore(policy: Policy | PolicyOptions, bytes: Uint8Array): Backoff;
 
 /** gRFC A6 retry throttling: a failure costs a token, retries only while more than half remain. */
 export interface GrpcBudgetOptions {
@@ -137,44 +238,107 @@ export interface AwsQuotaBudgetOptions {
   noRetryIncrement?: number;
 }
 
-/** A token bucket shared by every request to one server, so a struggling server is not buried. */
+/**
+ * A token bucket shared by every request to one server, so that a struggling server is not buried
+ * in retries. Pass it to `nextDelay({ budget })` or `retry(fn, { budget })`. Its state lives in
+ * this object: nothing to free.
+ *
+ * @example
+ * ```
+ * import { retry } from 'seeded-backoff';
+ * import { RetryBudget } from 'seeded-backoff/budget';
+ *
+ * const budget = new RetryBudget({ mode: 'grpc', maxTokens: 10, tokenRatio: 0.1 });
+ * await retry(() => fetch('/api'), { budget });
+ * ```
+ */
 export class RetryBudget {
+  #private;
   constructor(options?: GrpcBudgetOptions | AwsQuotaBudgetOptions);
+  /** A failed attempt (that is not followed by a retry through `tryAcquire`). */
   recordFailure(kind?: FailureKind): void;
   /** Asks for a retry; `false` means give up. */
   tryAcquire(kind?: FailureKind): boolean;
   /** A success; `retriedKind` is what the successful retry followed, if it was a retry. */
   recordSuccess(retriedKind?: FailureKind): void;
+  /** The tokens left. */
   readonly tokens: number;
+  /** The tokens left, in thousandths (an integer). */
   readonly tokensMilli: number;
+  /** Nothing to free: a no-op; the budget keeps working. */
   free(): void;
+  /** A no-op, as `free()`. */
   [Symbol.dispose](): void;
 }
 
+/** Why `parseRetryAfter()` refused a value: the `code` of its SyntaxError. */
+export type RetryAfterErrorCode =
+  | 'empty'
+  | 'negative'
+  | 'invalid_format'
+  | 'bad_day_name'
+  | 'bad_month'
+  | 'bad_day'
+  | 'bad_hour'
+  | 'bad_minute'
+  | 'bad_second'
+  | 'bad_year';
+
 /**
- * Milliseconds to wait for a `Retry-After` value (delta-seconds or any of the three HTTP-date
- * formats), from `nowMs` (Unix ms, default `Date.now()`). A date in the past gives 0.
- * @throws SyntaxError with `code` (`'empty'`, `'invalid_format'`, `'bad_day'`, …) if it does not parse.
+ * Milliseconds to wait for a `Retry-After` value (delta-seconds or any of RFC 9110's three
+ * HTTP-date forms), from `nowMs` (Unix ms, default `Date.now()`). A date in the past gives 0.
+ * The first HTTP-date loads the date part (its own wasm file).
+ *
+ * @throws SyntaxError with `code` (a {@link RetryAfterErrorCode}) if it does not parse;
+ * RangeError for a value over 256 bytes.
+ *
+ * @example
+ * ```
+ * import { parseRetryAfter } from 'seeded-backoff/retry-after';
+ *
+ * parseRetryAfter('120'); // 120000
+ * parseRetryAfter('Sun, 06 Nov 1994 08:49:37 GMT', Date.UTC(1994, 10, 6, 8, 48, 7)); // 90000
+ * ```
  */
 export function parseRetryAfter(value: string | Uint8Array, nowMs?: number): number;
 
-/** 429 and 5xx. */
+/**
+ * 429 and 5xx.
+ *
+ * @example
+ * ```
+ * if (isRetryableStatus(res.status)) await sleep(backoff.nextDelay());
+ * ```
+ */
 export function isRetryableStatus(status: number): boolean;
 
+/** An HTTP status's or gRPC code's class; `'invalid'` for an integer outside the defined ones. */
 export type Classification = 'success' | 'retry' | 'do_not_retry' | 'invalid';
+
+/**
+ * The class of an HTTP status: `classifyStatus(503) === 'retry'`, `classifyStatus(404) === 'do_not_retry'`.
+ * @throws TypeError for a non-number, RangeError for a non-integer.
+ */
 export function classifyStatus(status: number): Classification;
+
+/**
+ * The class of a gRPC status code: `classifyGrpcCode(14) === 'retry'` (UNAVAILABLE).
+ * @throws TypeError for a non-number, RangeError for a non-integer.
+ */
 export function classifyGrpcCode(code: number): Classification;
 
-/** The wasm heap's size in bytes (diagnostics: it only grows). */
-export function wasmMemoryBytes(): number;
-
+/** What `retry()` passes to `fn`. */
 export interface Attempt {
   /** 0 for the first call. */
   attempt: number;
+  /** The `signal` of the options, for passing on (e.g. to `fetch`). */
   signal?: AbortSignal;
 }
 
-export interface RetryOptions extends BackoffOptions {
+/** What `retry()` and `fetchWithBackoff()` take besides the policy. */
+export interface RetryHooks {
+  /** The jitter seed (default: random). */
+  seed?: Seed;
   /** Aborts the whole retry, including a sleep, at once; rejects with `signal.reason`. */
   signal?: AbortSignal;
   /** Return (or resolve) false to stop on a thrown error: it is rethrown as is. */
@@ -185,7 +349,14 @@ export interface RetryOptions extends BackoffOptions {
   budget?: RetryBudget;
 }
 
-/** retry() gave up: `cause` is the last error (or the last retryable Response). */
+/** Options for `retry()`: a shared `policy`, or policy options (not both). */
+export type RetryOptions = RetryHooks &
+  ((PolicyOptions & { policy?: undefined }) | ({ policy: Policy } & { [K in keyof PolicyOptions]?: undefined }));
+
+/**
+ * `retry()` gave up. `cause` is the last error (or the last retryable Response); the message says
+ * what it was: `gave up after 3 attempts (max_retries): HTTP 503`, `…: threw 5`.
+ */
 export class RetryError extends Error {
   readonly name: 'RetryError';
   readonly cause: unknown;
@@ -198,21 +369,86 @@ export class RetryError extends Error {
  * Calls `fn` until it succeeds. A thrown error, or a returned Response with status 429 or 5xx, is
  * retried after the core's delay (a Retry-After header is honoured). Resolves with fn's value;
  * rejects with a RetryError when the policy gives up, or with `signal.reason` when aborted.
+ *
+ * @example
+ * ```
+ * import { Policy, retry } from 'seeded-backoff';
+ *
+ * const policy = new Policy({ preset: 'aws_standard' });
+ * const res = await retry(({ signal }) => fetch('/api', { signal }), { policy, signal: AbortSignal.timeout(30000) });
+ * ```
  */
 export function retry<T>(fn: (attempt: Attempt) => T | Promise<T>, options?: RetryOptions): Promise<T>;
 
-/** `fetch` with retry(): the Response of the last attempt that was not retried. */
-export function fetchWithBackoff(
-  input: RequestInfo | URL,
-  init?: RequestInit,
-  options?: RetryOptions,
-): Promise<Response>;
+/**
+ * `fetch` with `retry()`: resolves with the Response of the last attempt that was not retried.
+ *
+ * @example
+ * ```
+ * const res = await fetchWithBackoff('/api', { method: 'GET' }, { maxRetries: 3 });
+ * ```
+ */
+export function fetchWithBackoff(input: RequestInfo | URL, init?: RequestInit, options?: RetryOptions): Promise<Response>;
 
 /**
- * Browsers: instantiate the wasm once before using the synchronous API (`retry` and
- * `fetchWithBackoff` call it themselves). In Node it is already done. `input` defaults to
- * `seeded_backoff_bg.wasm` next to the module.
+ * Browsers: loads the wasm parts the program imports, each fetched from `baseUrl` (default: next to
+ * the module) as `seeded_backoff_<part>.wasm`. Await it once before the synchronous API. In Node
+ * it does nothing that is not already done.
+ *
+ * @example
+ * ```
+ * import { Backoff, init } from 'seeded-backoff';
+ *
+ * await init();
+ * new Backoff({ preset: 'google' }).nextDelay();
+ * ```
  */
-export function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
-/** Instantiates the wasm from bytes you already have, synchronously. */
-export function initSync(module: BufferSource | WebAssembly.Module): void;
+export function init(baseUrl?: string | URL): Promise<void>;
+
+/** The wasm parts' bytes or compiled modules, for `initSync()`; give those the program uses. */
+export interface WasmParts {
+  main?: BufferSource | WebAssembly.Module;
+  date?: BufferSource | WebAssembly.Module;
+  snapshot?: BufferSource | WebAssembly.Module;
+  budget?: BufferSource | WebAssembly.Module;
+  fleet?: BufferSource | WebAssembly.Module;
+}
+
+/**
+ * Instantiates the wasm parts from bytes you already have, synchronously. (A browser's main thread
+ * compiles only modules under 4 KB from bytes: pass a compiled `WebAssembly.Module` there.)
+ */
+export function initSync(modules: WasmParts): void;
+
+/**
+ * A seed (SPEC.md §12.1) for a device without a hardware random number generator, from its unique
+ * id (bytes, or a string as UTF-8, at most 256 bytes) and a counter it keeps across reboots: the
+ * same in Rust (`seed_from_device`) and C (`sb_seed_from_device`), distinct for every boot.
+ * Loads the fleet part (its own wasm file) in Node; in a browser, after `await init()`.
+ *
+ * @throws TypeError if `id` is not a string or a Uint8Array; RangeError for an id over 256 bytes
+ * or a `bootCounter` outside 0..=4294967295.
+ *
+ * @example
+ * ```
+ * import { Backoff, Policy, seedFromDevice } from 'seeded-backoff';
+ *
+ * const backoff = new Backoff(new Policy(), seedFromDevice('kiosk-0042', bootCount));
+ * ```
+ */
+export function seedFromDevice(id: string | Uint8Array, bootCounter: number): bigint;
+
+/**
+ * How long to wait, in ms, uniform in 0..=windowMs (SPEC.md §12.2), before the first connection
+ * after every device lost power at once, so that the fleet reconnects spread over the window.
+ *
+ * @throws RangeError: `windowMs must be in 0..=2147483647, got …`.
+ *
+ * @example
+ * ```
+ * import { seedFromDevice, startupDelay } from 'seeded-backoff/fleet';
+ *
+ * await new Promise((r) => setTimeout(r, startupDelay(seedFromDevice('kiosk-0042', bootCount), 60_000)));
+ * ```
+ */
+export function startupDelay(seed: Seed, windowMs: number): number;

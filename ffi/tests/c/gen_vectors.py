@@ -62,11 +62,13 @@ def c_bytes(data):
 
 def main(vector_dir, header_path, out_path):
     h = Header(header_path)
-    files = sorted(pathlib.Path(vector_dir).glob("*.json"))
+    # The CLI writes *.json; the fleet vectors (SPEC.md section 12) come from the Python model.
+    files = sorted(pathlib.Path(vector_dir).glob("*.json")) + sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
     if not files:
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
     schedules, cases, ops, snapshots = [], [], [], []
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
+    fleet_seeds, startup_delays = [], []
     for path in files:
         doc = json.loads(path.read_text())
         kind = doc["kind"]
@@ -140,6 +142,18 @@ def main(vector_dir, header_path, out_path):
             for table, rows in (("http", http), ("grpc", grpc)):
                 for code, cls in doc[table]:
                     rows.append(f"{{{u32(code)}, {h.const('SB_CLASS_', cls)}}}")
+        elif kind == "fleet":
+            for case in doc["seeds"]:
+                raw = bytes.fromhex(case["id_hex"])
+                fleet_seeds.append(f"{{{c_bytes(raw)}, {len(raw)}u, {u32(case['boot_counter'])}, "
+                                   f"{u64(int(case['seed']))}}}")
+            for case in doc["startup_delays"]:
+                if "error" in case:
+                    status, ms = h.const("SB_ERR_FLEET_", case["error"]), "0u"
+                else:
+                    status, ms = "SB_OK", u32(case["expect_ms"])
+                startup_delays.append(f"{{{u64(int(case['seed']))}, {u32(case['window_ms'])}, "
+                                      f"{status}, {ms}}}")
         else:
             sys.exit(f"gen_vectors: {path.name}: unknown kind {kind!r}")
 
@@ -161,6 +175,8 @@ def main(vector_dir, header_path, out_path):
            table("vec_budget_op", "vec_budget_ops", budget_ops),
            table("vec_class", "vec_http", http),
            table("vec_class", "vec_grpc", grpc),
+           table("vec_fleet_seed", "vec_fleet_seeds", fleet_seeds),
+           table("vec_startup_delay", "vec_startup_delays", startup_delays),
            table("int32_t", "vec_all_status", h.status),
            "/* Every function the header declares, so a firmware that takes this table links all of",
            " * them (the no-panic link proof covers the whole API). */",
@@ -170,7 +186,8 @@ def main(vector_dir, header_path, out_path):
     print(f"gen_vectors: {len(files)} files: {len(schedules)} schedules, {len(cases)} cases, "
           f"{len(ops)} ops, {len(snapshots)} snapshots, {len(retry_after)} Retry-After values, "
           f"{len(budget_cases)} budgets with {len(budget_ops)} ops, "
-          f"{len(http)} HTTP + {len(grpc)} gRPC classifications")
+          f"{len(http)} HTTP + {len(grpc)} gRPC classifications, "
+          f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays")
 
 
 if __name__ == "__main__":

@@ -60,6 +60,20 @@ typedef struct {
 } vec_retry_after;
 
 typedef struct {
+    const char *id;
+    uint32_t len;
+    uint32_t boot_counter;
+    uint64_t seed;
+} vec_fleet_seed;
+
+typedef struct {
+    uint64_t seed;
+    uint32_t window_ms;
+    int32_t status;
+    uint32_t ms;
+} vec_startup_delay;
+
+typedef struct {
     uint32_t mode;
     uint32_t params[4];
     uint32_t first_op, n_ops;
@@ -85,6 +99,7 @@ typedef void (*vec_fail_fn)(const char *what, const char *name, uint32_t a, uint
 typedef struct {
     uint32_t checked; /* expectations compared */
     uint32_t failed;  /* of which mismatched */
+    uint32_t skipped; /* cases left out because the library build returns SB_ERR_UNSUPPORTED */
 } vec_stats;
 
 /* Replays every table; returns the totals. */

@@ -20,8 +20,8 @@ use core::hint::black_box;
 use seeded_backoff::{
     classify_grpc, classify_http, crc32, is_retryable_http, jitter_bounds, parse_grpc_pushback,
     parse_retry_after, Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter,
-    Policy, RawBackoff, RetryBudget, RetryGate, Schedule, ServerHint, SnapshotError, Step,
-    StepInput,
+    Policy, RawBackoff, Retry, RetryBudget, RetryGate, Schedule, ServerHint, SnapshotError, Step,
+    StepInput, Verdict,
 };
 
 /// A `fmt::Write` that keeps only a checksum, so `Display` impls run without a buffer.
@@ -193,15 +193,41 @@ fn hints_and_classes() {
     }
     sink(parse_grpc_pushback(black_box(b" 1500 ")));
     let status = u32_in();
-    let class = classify_http(status);
+    let class = classify_http(status as u16);
     sink((
         class,
         class.name(),
-        is_retryable_http(status),
+        is_retryable_http(status as u16),
         classify_grpc(status),
     ));
     sink(crc32(black_box(b"123456789")));
     sink(seeded_backoff::VERSION);
+    let seed = seeded_backoff::seed_from_device(black_box(&b"device-0042"[..]), u32_in());
+    match seeded_backoff::startup_delay_ms(seed, u32_in()) {
+        Ok(ms) => sink(ms),
+        Err(e) => sink((e.name(), e.message())),
+    }
+}
+
+/// The retry loop (blocking form: the async one is the same future, polled once) with a budget
+/// and a clock, and the errors' `Display`.
+fn retry_loop(policy: &Policy) {
+    let budget = RetryBudget::grpc(10, 100).ok();
+    let now = core::cell::Cell::new(u64_in());
+    let retry = Retry::new(policy, u64_in()).clock(|| black_box(now.get()));
+    let result = match &budget {
+        Some(budget) => retry.budget(budget).run_blocking(
+            |d| now.set(now.get().wrapping_add(d.as_millis() as u64)),
+            |attempt| if attempt < u32_in() { Err(attempt) } else { Ok(attempt) },
+            |e| Verdict::with_hint(ServerHint::RetryAfterMs(*e)),
+        ),
+        None => retry.run_blocking(|_| {}, |a| Err(a), |_| true),
+    };
+    if let Err(e) = result {
+        let mut out = Sink(0);
+        let _ = write!(out, "{e}");
+        sink((out.0, e.attempts, e.gave_up));
+    }
 }
 
 #[cfg(sb_proof_panic)]
@@ -231,6 +257,7 @@ pub extern "C" fn _start() -> ! {
     loop {
         if let Some(policy) = policies() {
             backoffs(&policy);
+            retry_loop(&policy);
         }
         budgets();
         hints_and_classes();

@@ -1,7 +1,8 @@
 // Headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core; no browser download):
 //  1. test/browser/index.html replays every vector through the browser build (dist/index.js) and
 //     runs fetchWithBackoff() against this server's /flaky (503, 503 + Retry-After: 1, 200);
-//  2. examples/browser/ draws a schedule; its screenshot is saved to artifacts/wasm/.
+//  2. test/browser/lazy.html imports retry() alone: only the wasm parts it uses are fetched;
+//  3. examples/browser/ draws a schedule; its screenshot is saved to artifacts/wasm/.
 // Exits non-zero on any failure.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -41,7 +42,16 @@ function serveFile(req, res, path) {
   return true;
 }
 
-const server = await startServer({ '/flaky': FLAKY }, serveFile);
+// /dated: a 503 whose Retry-After is an IMF-fixdate 2 s ahead, then 200.
+let datedHits = 0;
+function serve(req, res, path) {
+  if (path !== '/dated') return serveFile(req, res, path);
+  const headers = { 'access-control-allow-origin': '*' };
+  if (datedHits++ === 0) res.writeHead(503, { ...headers, 'retry-after': new Date(Date.now() + 2000).toUTCString() }).end();
+  else res.writeHead(200, headers).end('ok');
+  return true;
+}
+const server = await startServer({ '/flaky': FLAKY, '/flaky-lazy': FLAKY }, serve);
 const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -73,6 +83,23 @@ try {
   assert.equal(r.abortErr, 'stop');
   assert.ok(r.abortMs < 50, `abort took ${r.abortMs} ms`);
   console.log(`browser: abort during a 60 s sleep rejected after ${r.abortMs.toFixed(1)} ms`);
+
+  // Pay for what you use: a page that imports only retry() fetches the main part; the date part
+  // only once an HTTP-date Retry-After arrives; never the snapshot, budget or fleet parts.
+  const lazy = await context.newPage();
+  lazy.on('pageerror', (e) => errors.push(String(e)));
+  await lazy.goto(`${server.url}/test/browser/lazy.html`);
+  await lazy.waitForFunction(() => window.testResult, null, { timeout: 60000 });
+  const l = await lazy.evaluate(() => window.testResult);
+  if (!l.ok) throw new Error(`lazy page failed: ${l.error}`);
+  const wasm = (paths) => paths.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop()).sort();
+  assert.deepEqual(l.statuses, [200, 200]);
+  assert.deepEqual(wasm(l.beforeDate), ['seeded_backoff_main.wasm']);
+  assert.deepEqual(wasm(l.after), ['seeded_backoff_date.wasm', 'seeded_backoff_main.wasm']);
+  // Delays: 1 ms, then Retry-After: 1 (1000 ms); then the date's 1000..=2000 ms.
+  assert.deepEqual(l.delays.slice(0, 2), [1, 1000]);
+  assert.ok(l.delays[2] >= 1000 && l.delays[2] <= 2000, `HTTP-date wait ${l.delays[2]} ms`);
+  console.log(`browser: retry() alone fetched ${wasm(l.beforeDate).join(', ')}; an HTTP-date Retry-After then fetched the date part (wait ${l.delays[2]} ms)`);
 
   await page.setViewportSize({ width: 960, height: 700 });
   await page.goto(`${server.url}/examples/browser/index.html?preset=grpc&maxRetries=10&seed=1`);

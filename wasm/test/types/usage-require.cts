@@ -1,8 +1,21 @@
 // The CommonJS side of the types (exports "require" -> dist/index.d.cts).
 import sb = require('seeded-backoff');
 
-const b = new sb.Backoff({ preset: 'grpc', seed: 1 });
+const policy = new sb.Policy({ preset: 'grpc' });
+const b = new sb.Backoff(policy, 1);
 const d: number | null = b.nextDelay();
-console.log(d, sb.isRetryableStatus(503));
+const bytes: Uint8Array = sb.snapshot(b);
+const again: sb.Backoff = sb.restore(policy, bytes);
+console.log(d, again.seed, sb.isRetryableStatus(503));
 // @ts-expect-error unknown preset
-new sb.Backoff({ preset: 'azure' });
+new sb.Policy({ preset: 'azure' });
+// @ts-expect-error snapshot is a function of the package, not a method
+b.snapshot();
+
+// A CommonJS sub-entry's objects are the main entry's.
+import fleet = require('seeded-backoff/fleet');
+import snap = require('seeded-backoff/snapshot');
+const fromRequire: number = fleet.startupDelay(fleet.seedFromDevice('kiosk', 1), 1000);
+import main = require('seeded-backoff');
+const bytesRequire: Uint8Array = snap.snapshot(new main.Backoff());
+void [fromRequire, bytesRequire];

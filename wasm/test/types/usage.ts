@@ -1,54 +1,126 @@
 // Compiled with tsc --noEmit --strict against the built package's .d.ts (scripts/test.d/20-wasm.sh):
-// the documented usage type-checks, and misuse does not (the @ts-expect-error lines).
+// the documented usage type-checks, and misuse does not (the @ts-expect-error lines: each fails the
+// compile if the line it marks type-checks).
 import {
   Backoff,
   type BackoffOptions,
+  type Classification,
+  classifyGrpcCode,
+  classifyStatus,
   fetchWithBackoff,
+  type GiveUpReason,
+  init,
+  initSync,
+  isRetryableStatus,
   parseRetryAfter,
+  Policy,
+  type PolicyOptions,
+  restore,
   retry,
   RetryBudget,
   RetryError,
-  type GiveUpReason,
+  type RetryOptions,
+  snapshot,
+  type SnapshotErrorCode,
 } from 'seeded-backoff';
 
-const options: BackoffOptions = { preset: 'google', maxRetries: 5, seed: 42n, jitter: 'full' };
-const b = new Backoff(options);
+const options: PolicyOptions = { preset: 'google', maxRetries: 5, jitter: 'full' };
+const policy = new Policy(options);
+const b = new Backoff(policy, 42n);
+const sugar = new Backoff({ ...options, seed: 42 } satisfies BackoffOptions);
+const random = new Backoff(policy);
+const seed: bigint | null = random.seed;
+const same: Policy = b.policy;
 const d: number | null = b.nextDelay();
 const h: number | null = b.nextDelayWithHint(5000);
+const stepped: number | null = b.nextDelay({ retryAfterMs: 100, elapsedMs: 5n, failureKind: 'timeout' });
 const reason: GiveUpReason | null = b.giveUpReason;
-const bytes: Uint8Array = b.snapshot();
-const again: Backoff = Backoff.restore(options, bytes);
+const counts: number = b.retries + b.elapsedMs;
+const bytes: Uint8Array = snapshot(b);
+const again: Backoff = restore(policy, bytes);
+const fromOptions: Backoff = restore(options, bytes);
 for (const ms of again) console.log(ms.toFixed(0));
+b.reset();
 b.free();
+sugar[Symbol.dispose]();
 
 const budget = new RetryBudget({ mode: 'grpc', maxTokens: 10, tokenRatio: 0.1 });
-const n: number = budget.tokens;
+const aws = new RetryBudget({ capacity: 100, retryCost: 5 });
+aws.recordFailure('timeout');
+const allowed: boolean = aws.tryAcquire();
+budget.recordSuccess('error');
+const n: number = budget.tokens + budget.tokensMilli;
 const ms: number = parseRetryAfter('120', Date.now());
+const fromBytes: number = parseRetryAfter(new TextEncoder().encode('120'));
+const classes: Classification[] = [classifyStatus(503), classifyGrpcCode(14)];
+const retryable: boolean = isRetryableStatus(429);
+const code: SnapshotErrorCode = 'policy_mismatch';
 
 async function main(): Promise<void> {
+  await init();
+  await init(new URL('https://cdn.example/seeded-backoff/'));
+  initSync({ main: new Uint8Array(0) });
   const controller = new AbortController();
   const value: string = await retry(async ({ attempt, signal }) => `${attempt} ${signal?.aborted}`, {
     preset: 'aws_standard',
     signal: controller.signal,
     budget,
+    seed: 7n,
     onRetry: ({ delayMs }) => console.log(delayMs),
     shouldRetry: async (e) => !(e instanceof SyntaxError),
   });
+  const shared: number = await retry(() => 1, { policy, onRetry: ({ attempt }) => console.log(attempt) });
   const res: Response = await fetchWithBackoff('/api', { method: 'GET' }, { maxRetries: 3 });
+  const viaPolicy: Response = await fetchWithBackoff(new URL('https://example.com'), undefined, { policy });
+  const retryOptions: RetryOptions = { policy, seed: 1 };
   try {
-    await retry(() => Promise.reject(new Error('x')));
+    await retry(() => Promise.reject(new Error('x')), retryOptions);
   } catch (e) {
     if (e instanceof RetryError) console.log(e.attempts, e.reason satisfies GiveUpReason, e.cause);
   }
-  console.log(value, res.status, d, h, reason, n, ms);
+  console.log(value, shared, res.status, viaPolicy.status);
 }
 void main;
+console.log(seed, same, d, h, stepped, reason, counts, fromOptions, allowed, n, ms, fromBytes, classes, retryable, code);
 
 // @ts-expect-error unknown jitter name
-new Backoff({ jitter: 'fulll' });
+new Policy({ jitter: 'fulll' });
 // @ts-expect-error misspelled option
-new Backoff({ maxRetry: 3 });
+new Policy({ maxRetry: 3 });
 // @ts-expect-error a string is not a number
 new Backoff({ initialMs: '1000' });
+// @ts-expect-error a seed is not a Policy option
+new Policy({ seed: 1 });
+// @ts-expect-error the seed goes in the options when there is no Policy
+new Backoff({ preset: 'google' }, 42);
+// @ts-expect-error the seed is a number or a bigint
+new Backoff(policy, '42');
 // @ts-expect-error grpc budgets need maxTokens and tokenRatio
 new RetryBudget({ mode: 'grpc' });
+// @ts-expect-error a policy and policy options do not mix
+void retry(() => 1, { policy, maxRetries: 3 });
+// @ts-expect-error restore takes bytes from snapshot()
+restore(policy, [1, 2, 3]);
+// @ts-expect-error snapshot is a function now, not a method
+b.snapshot();
+// @ts-expect-error Backoff.restore is now restore()
+Backoff.restore(options, bytes);
+// @ts-expect-error seed is read-only
+b.seed = 1n;
+// @ts-expect-error failureKind is 'error' or 'timeout'
+b.nextDelay({ failureKind: 'slow' });
+
+// The sub-entries give the same types as the main entry.
+import { RetryBudget as SubBudget } from 'seeded-backoff/budget';
+import { seedFromDevice, startupDelay } from 'seeded-backoff/fleet';
+import { parseRetryAfter as subParse } from 'seeded-backoff/retry-after';
+import { restore as subRestore, snapshot as subSnapshot } from 'seeded-backoff/snapshot';
+
+const fleetSeed: bigint = seedFromDevice(new Uint8Array([1, 2, 3]), 7);
+const firstWait: number = startupDelay(fleetSeed, 60_000);
+const fromSub: Backoff = subRestore(policy, subSnapshot(b));
+const subMs: number = subParse('120');
+const subBudget: SubBudget = new SubBudget();
+// @ts-expect-error: the boot counter is a number
+seedFromDevice('kiosk', 7n);
+void [firstWait, fromSub, subMs, subBudget];

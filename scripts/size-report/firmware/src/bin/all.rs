@@ -64,7 +64,7 @@ pub extern "C" fn entry(x: u32, seed: u64, header: &[u8; 32], out: &mut [u32; 16
     backoff.fast_forward(&policy, x);
     backoff.reset(&policy);
     out[7] = jitter_bounds(&policy, x).1;
-    out[8] = classify_http(x) as u32 + classify_grpc(x) as u32;
+    out[8] = classify_http(x as u16) as u32 + classify_grpc(x) as u32;
     out[9] = parse_grpc_pushback(header).unwrap_or(0);
     out[10] = policy.fingerprint() ^ policy.base_delay_ms(x);
     let mut schedule = Schedule::new(&policy, seed);

@@ -1,0 +1,323 @@
+//! Presets and option overrides: the one place that turns "a preset plus the options a user gave"
+//! into a [`Policy`].
+//!
+//! Every binding (the npm package, the CLI) calls [`PolicyOptions::build`] rather than keeping its
+//! own copy of the rules, so that an option combination is accepted or refused the same way
+//! everywhere: an option the chosen strategy has no use for (`jitter_ms` with full jitter) is an
+//! error, not silently ignored; a strategy's parameter defaults to the reference value (Google's
+//! 1000 ms, gRPC's ±20 %) unless the preset already uses that strategy; the hint limit follows an
+//! overridden cap unless given.
+
+use crate::policy::{DeadlineMode, Jitter, Policy, PolicyError};
+
+/// A named starting point for [`PolicyOptions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// [`Policy::google`]: Google Cloud's reference, 32 s cap.
+    Google,
+    /// [`Policy::google_64s`]: the same with a 64 s cap.
+    Google64s,
+    /// [`Policy::aws_standard`]: the AWS SDKs' standard mode.
+    AwsStandard,
+    /// [`Policy::grpc`]: gRPC connection backoff.
+    Grpc,
+}
+
+impl Preset {
+    /// Every preset's name, in code order (code = index): the names every binding accepts.
+    pub const NAMES: [&'static str; 4] = ["google", "google_64s", "aws_standard", "grpc"];
+
+    /// The preset with code `code` (its index in [`Preset::NAMES`]).
+    pub const fn from_code(code: u8) -> Option<Preset> {
+        match code {
+            0 => Some(Preset::Google),
+            1 => Some(Preset::Google64s),
+            2 => Some(Preset::AwsStandard),
+            3 => Some(Preset::Grpc),
+            _ => None,
+        }
+    }
+
+    /// Looks a preset up by name.
+    ///
+    /// ```
+    /// use seeded_backoff::Preset;
+    /// assert_eq!(Preset::from_name("google_64s"), Some(Preset::Google64s));
+    /// assert_eq!(Preset::from_name("google-64s"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Preset> {
+        let code = Self::NAMES.iter().position(|n| *n == name)?;
+        Self::from_code(code as u8)
+    }
+
+    /// The preset's policy.
+    pub const fn policy(self) -> Policy {
+        match self {
+            Preset::Google => Policy::google(),
+            Preset::Google64s => Policy::google_64s(),
+            Preset::AwsStandard => Policy::aws_standard(),
+            Preset::Grpc => Policy::grpc(),
+        }
+    }
+}
+
+/// Google's jitter width: `jitter_ms` when Google jitter is chosen over a preset without it.
+const DEFAULT_JITTER_MS: u32 = 1000;
+/// gRPC's ±20 %: `spread_per_mille` when proportional jitter is chosen over a preset without it.
+const DEFAULT_SPREAD_PER_MILLE: u32 = 200;
+
+/// A preset (or the builder's defaults, which are Google's) and the options that override it.
+/// Each `None` keeps the preset's value.
+///
+/// ```
+/// use seeded_backoff::{Jitter, PolicyError, PolicyOptions, Preset};
+///
+/// let options = PolicyOptions {
+///     preset: Some(Preset::Grpc),
+///     multiplier: Some((1500, 1000)),
+///     max_backoff_ms: Some(60_000),
+///     ..PolicyOptions::default()
+/// };
+/// let policy = options.build().unwrap();
+/// assert_eq!(policy.multiplier(), (3, 2)); // reduced: the same policy as 3/2
+/// assert_eq!(policy.max_hint_ms(), 60_000); // follows the overridden cap
+///
+/// let full_with_width = PolicyOptions {
+///     jitter: Some(Jitter::Full.code()),
+///     jitter_ms: Some(500),
+///     ..PolicyOptions::default()
+/// };
+/// assert_eq!(full_with_width.build(), Err(PolicyError::JitterMsNotApplicable));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolicyOptions {
+    /// The starting point; `None` is [`Policy::builder`]'s defaults.
+    pub preset: Option<Preset>,
+    /// First delay's base, ms.
+    pub initial_ms: Option<u32>,
+    /// Growth factor `num / den`, reduced before use (1600/1000 is 8/5).
+    pub multiplier: Option<(u32, u32)>,
+    /// Cap on every delay, ms.
+    pub max_backoff_ms: Option<u32>,
+    /// Retries before giving up.
+    pub max_retries: Option<u32>,
+    /// The strategy, by [`Jitter::code`].
+    pub jitter: Option<u8>,
+    /// Google jitter's width, ms; only with Google jitter.
+    pub jitter_ms: Option<u32>,
+    /// Proportional jitter's half-width, ‰; only with proportional jitter.
+    pub spread_per_mille: Option<u32>,
+    /// Largest server hint honoured, ms.
+    pub max_hint_ms: Option<u32>,
+    /// Time budget, ms (0: none).
+    pub max_elapsed_ms: Option<u32>,
+    /// What a delay crossing the time budget does.
+    pub deadline: Option<DeadlineMode>,
+}
+
+impl PolicyOptions {
+    /// The preset with the options applied, validated as [`PolicyBuilder::build`] does, plus the
+    /// applicability rules (SPEC.md §2.1).
+    ///
+    /// [`PolicyBuilder::build`]: crate::PolicyBuilder::build
+    pub fn build(&self) -> Result<Policy, PolicyError> {
+        // No preset: the builder's defaults, which are Google's (test `a_preset_alone_is_the_preset`).
+        let base = match self.preset {
+            Some(p) => p.policy(),
+            None => Policy::google(),
+        };
+        let mut b = base.to_builder();
+        if let Some(ms) = self.initial_ms {
+            b = b.initial_ms(ms);
+        }
+        if let Some((num, den)) = self.multiplier {
+            let g = gcd(num, den);
+            b = b.multiplier(num / g, den / g);
+        }
+        if let Some(ms) = self.max_backoff_ms {
+            b = b.max_backoff_ms(ms);
+        }
+        if let Some(n) = self.max_retries {
+            b = b.max_retries(n);
+        }
+        if let Some(ms) = self.max_elapsed_ms {
+            b = b.max_elapsed_ms(ms);
+        }
+        if let Some(mode) = self.deadline {
+            b = b.deadline(mode);
+        }
+        b = b.jitter(self.jitter(base.jitter())?);
+        b = b.max_hint_ms(match (self.max_hint_ms, self.max_backoff_ms) {
+            (Some(ms), _) | (None, Some(ms)) => ms,
+            (None, None) => base.max_hint_ms(),
+        });
+        b.build()
+    }
+
+    fn jitter(&self, base: Jitter) -> Result<Jitter, PolicyError> {
+        let code = self.jitter.unwrap_or(base.code());
+        // The preset's parameter carries over only while its strategy is kept.
+        let param = |given: Option<u32>, default| match given {
+            Some(v) => v,
+            None if base.code() == code => base.param(),
+            None => default,
+        };
+        let google = Jitter::Google { jitter_ms: 0 }.code();
+        let proportional = Jitter::Proportional {
+            spread_per_mille: 0,
+        }
+        .code();
+        if self.jitter_ms.is_some() && code != google {
+            return Err(PolicyError::JitterMsNotApplicable);
+        }
+        if self.spread_per_mille.is_some() && code != proportional {
+            return Err(PolicyError::SpreadNotApplicable);
+        }
+        let p = if code == google {
+            param(self.jitter_ms, DEFAULT_JITTER_MS)
+        } else {
+            param(self.spread_per_mille, DEFAULT_SPREAD_PER_MILLE)
+        };
+        Jitter::from_code(code, p).ok_or(PolicyError::UnknownJitter)
+    }
+}
+
+fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(f: impl FnOnce(&mut PolicyOptions)) -> Result<Policy, PolicyError> {
+        let mut o = PolicyOptions::default();
+        f(&mut o);
+        o.build()
+    }
+
+    #[test]
+    fn a_preset_alone_is_the_preset() {
+        for (code, name) in Preset::NAMES.iter().enumerate() {
+            let preset = Preset::from_code(code as u8).unwrap();
+            assert_eq!(Preset::from_name(name), Some(preset));
+            assert_eq!(build(|o| o.preset = Some(preset)), Ok(preset.policy()));
+        }
+        assert_eq!(Preset::from_code(4), None);
+        assert_eq!(build(|_| {}), Ok(Policy::google()));
+    }
+
+    #[test]
+    fn the_multiplier_is_reduced() {
+        for (given, expect) in [
+            ((1600, 1000), (8, 5)),
+            ((2000, 1000), (2, 1)),
+            ((3, 2), (3, 2)),
+        ] {
+            let p = build(|o| o.multiplier = Some(given)).unwrap();
+            assert_eq!(p.multiplier(), expect);
+        }
+        assert_eq!(
+            build(|o| o.multiplier = Some((999, 1000))),
+            Err(PolicyError::MultiplierBelowOne)
+        );
+        assert_eq!(
+            build(|o| o.multiplier = Some((0, 0))),
+            Err(PolicyError::MultiplierDen)
+        );
+    }
+
+    #[test]
+    fn the_hint_limit_follows_an_overridden_cap_unless_given() {
+        let p = build(|o| o.max_backoff_ms = Some(60_000)).unwrap();
+        assert_eq!(p.max_hint_ms(), 60_000);
+        let p = build(|o| {
+            o.max_backoff_ms = Some(60_000);
+            o.max_hint_ms = Some(5);
+        })
+        .unwrap();
+        assert_eq!(p.max_hint_ms(), 5);
+        let p = build(|o| o.preset = Some(Preset::Google64s)).unwrap();
+        assert_eq!(p.max_hint_ms(), 64_000);
+    }
+
+    #[test]
+    fn options_a_strategy_has_no_use_for_are_refused() {
+        let full = Some(Jitter::Full.code());
+        assert_eq!(
+            build(|o| {
+                o.jitter = full;
+                o.jitter_ms = Some(1);
+            }),
+            Err(PolicyError::JitterMsNotApplicable)
+        );
+        assert_eq!(
+            build(|o| o.spread_per_mille = Some(100)),
+            Err(PolicyError::SpreadNotApplicable)
+        );
+        assert_eq!(
+            build(|o| {
+                o.preset = Some(Preset::Grpc);
+                o.jitter_ms = Some(1);
+            }),
+            Err(PolicyError::JitterMsNotApplicable)
+        );
+        assert_eq!(
+            build(|o| o.jitter = Some(6)),
+            Err(PolicyError::UnknownJitter)
+        );
+    }
+
+    #[test]
+    fn strategy_parameters_default_or_carry_over() {
+        let p = build(|o| {
+            o.preset = Some(Preset::AwsStandard);
+            o.jitter = Some(1);
+        })
+        .unwrap();
+        assert_eq!(p.jitter(), Jitter::Google { jitter_ms: 1000 });
+        let p = build(|o| {
+            o.preset = Some(Preset::Grpc);
+            o.spread_per_mille = Some(100);
+        })
+        .unwrap();
+        assert_eq!(
+            p.jitter(),
+            Jitter::Proportional {
+                spread_per_mille: 100
+            }
+        );
+        let p = build(|o| o.jitter = Some(5)).unwrap();
+        assert_eq!(
+            p.jitter(),
+            Jitter::Proportional {
+                spread_per_mille: 200
+            }
+        );
+        let p = build(|o| o.jitter_ms = Some(250)).unwrap();
+        assert_eq!(p.jitter(), Jitter::Google { jitter_ms: 250 });
+    }
+
+    #[test]
+    fn range_errors_are_the_builders() {
+        assert_eq!(
+            build(|o| o.initial_ms = Some(0)),
+            Err(PolicyError::InitialMs)
+        );
+        assert_eq!(
+            build(|o| o.max_backoff_ms = Some(10)),
+            Err(PolicyError::MaxBackoffMs)
+        );
+        assert_eq!(
+            build(|o| o.jitter_ms = Some(40_000)),
+            Err(PolicyError::JitterMs)
+        );
+        assert_eq!(
+            build(|o| o.max_hint_ms = Some(u32::MAX)),
+            Err(PolicyError::MaxHintMs)
+        );
+    }
+}

@@ -1,0 +1,31 @@
+//! Why a header value was not understood: shared by the hint parsers and the HTTP-date parser, so
+//! neither depends on the other for it.
+
+use crate::error_enum::error_enum;
+
+error_enum! {
+    /// Why a header value was not understood.
+    pub enum ParseError {
+        /// Nothing but whitespace.
+        Empty => "empty", "retry hint is empty";
+        /// A leading minus sign.
+        Negative => "negative", "retry hint is negative";
+        /// Neither delta-seconds nor any of the three HTTP-date formats.
+        InvalidFormat => "invalid_format",
+            "retry hint is neither delta-seconds nor an HTTP-date (IMF-fixdate, RFC 850, asctime)";
+        /// A day name that is not `Mon`…`Sun` (or `Monday`…`Sunday` in RFC 850 dates).
+        BadDayName => "bad_day_name", "HTTP-date day name must be Mon..Sun";
+        /// A month that is not `Jan`…`Dec`.
+        BadMonth => "bad_month", "HTTP-date month must be Jan..Dec";
+        /// A day of month outside the month (e.g. Feb 30, or Feb 29 outside a leap year).
+        BadDay => "bad_day", "HTTP-date day must be within the month";
+        /// An hour above 23.
+        BadHour => "bad_hour", "HTTP-date hour must be in 0..=23";
+        /// A minute above 59.
+        BadMinute => "bad_minute", "HTTP-date minute must be in 0..=59";
+        /// A second above 60.
+        BadSecond => "bad_second", "HTTP-date second must be in 0..=60";
+        /// The four-digit year 0000.
+        BadYear => "bad_year", "HTTP-date year must be in 0001..=9999";
+    }
+}

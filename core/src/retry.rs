@@ -1,0 +1,332 @@
+//! A retry loop for any runtime, or none: the caller brings the sleep (any future), the clock and
+//! the budget; the loop brings the policy's decisions (SPEC.md §5). `no_std`, no allocation.
+
+use core::fmt;
+use core::future::Future;
+use core::pin::pin;
+use core::task::{Context, Poll, Waker};
+use core::time::Duration;
+
+use crate::backoff::{Backoff, GiveUpReason, Step, StepInput};
+use crate::budget::{FailureKind, RetryGate};
+use crate::hint::ServerHint;
+use crate::policy::Policy;
+
+/// What the classifier says about a failed attempt. `true` converts to [`Verdict::RETRY`] and
+/// `false` to [`Verdict::Stop`], so a plain `|e| e.is_transient()` is a classifier too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Do not retry: the error is returned to the caller now.
+    Stop,
+    /// Retry after the backoff's delay.
+    Retry {
+        /// The server's hint (a parsed `Retry-After` is a lower bound; `DoNotRetry` gives up).
+        hint: Option<ServerHint>,
+        /// What kind of failure it was, for a retry budget.
+        kind: FailureKind,
+    },
+}
+
+impl Verdict {
+    /// Retry an ordinary error, with no hint.
+    pub const RETRY: Verdict = Verdict::Retry {
+        hint: None,
+        kind: FailureKind::Error,
+    };
+
+    /// Retry, honouring the server's hint.
+    ///
+    /// ```
+    /// use seeded_backoff::{parse_retry_after, ServerHint, Verdict};
+    /// let ms = parse_retry_after(b"3", 0).unwrap();
+    /// let verdict = Verdict::with_hint(ServerHint::RetryAfterMs(ms));
+    /// assert!(matches!(verdict, Verdict::Retry { hint: Some(ServerHint::RetryAfterMs(3000)), .. }));
+    /// ```
+    pub const fn with_hint(hint: ServerHint) -> Verdict {
+        Verdict::Retry {
+            hint: Some(hint),
+            kind: FailureKind::Error,
+        }
+    }
+}
+
+impl From<bool> for Verdict {
+    fn from(retry: bool) -> Verdict {
+        if retry {
+            Verdict::RETRY
+        } else {
+            Verdict::Stop
+        }
+    }
+}
+
+/// Why a retry loop stopped without a success: the last error, how many attempts were made, and
+/// the give-up reason (`None` when the classifier said [`Verdict::Stop`]).
+#[derive(Debug, PartialEq, Eq)]
+pub struct RetryError<E> {
+    /// The error of the last attempt.
+    pub error: E,
+    /// Attempts made, the first one included.
+    pub attempts: u32,
+    /// Why the backoff gave up; `None` if the classifier said the error is permanent.
+    pub gave_up: Option<GiveUpReason>,
+}
+
+impl<E: fmt::Display> fmt::Display for RetryError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.gave_up {
+            Some(reason) => write!(
+                f,
+                "gave up after {} attempts ({reason}): {}",
+                self.attempts, self.error
+            ),
+            None => write!(
+                f,
+                "permanent error after {} attempts: {}",
+                self.attempts, self.error
+            ),
+        }
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> core::error::Error for RetryError<E> {}
+
+/// The budget of a [`Retry`] without one: it never refuses. A zero-sized, `Sync` stand-in, so a
+/// loop without a budget stays `Send`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoBudget;
+
+impl RetryGate for NoBudget {
+    fn record_failure(&self, _kind: FailureKind) {}
+    fn try_acquire(&self, _kind: FailureKind) -> bool {
+        true
+    }
+    fn record_success(&self, _retried: Option<FailureKind>) {}
+}
+
+/// One request's retry loop: a policy, its per-request [`Backoff`], and optionally a monotonic
+/// clock (so time spent in attempts counts against `max_elapsed_ms`) and a shared retry budget.
+///
+/// Run it with [`Retry::run`] (async, any runtime: pass its sleep) or [`Retry::run_blocking`].
+/// Dropping the future of `run` stops the loop: no further attempt is made.
+///
+/// ```
+/// use std::cell::Cell;
+/// use core::time::Duration;
+/// use seeded_backoff::{Jitter, Policy, Retry, RetryBudget};
+///
+/// let policy = Policy::google().to_builder().jitter(Jitter::None).build().unwrap();
+/// let budget = RetryBudget::grpc(10, 100).unwrap();
+/// let now = Cell::new(0u64); // a virtual clock in ms: the sleeps advance it
+/// let result = Retry::new(&policy, 7)
+///     .budget(&budget)
+///     .clock(|| now.get())
+///     .run_blocking(
+///         |d: Duration| now.set(now.get() + d.as_millis() as u64),
+///         |attempt| if attempt < 2 { Err("busy") } else { Ok(attempt) },
+///         |_e| true,
+///     );
+/// assert_eq!(result, Ok(2));
+/// assert_eq!(now.get(), 1000 + 2000);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Retry<'a, G = NoBudget, C = fn() -> u64> {
+    policy: &'a Policy,
+    backoff: Backoff,
+    budget: Option<&'a G>,
+    clock: Option<C>,
+}
+
+impl<'a> Retry<'a> {
+    /// A loop with a fresh [`Backoff`] seeded from `seed`, no clock and no budget.
+    pub fn new(policy: &'a Policy, seed: u64) -> Self {
+        Retry::from_backoff(policy, Backoff::new(policy, seed))
+    }
+
+    /// A loop continuing an existing state (e.g. one restored from a snapshot).
+    pub fn from_backoff(policy: &'a Policy, backoff: Backoff) -> Self {
+        Retry {
+            policy,
+            backoff,
+            budget: None,
+            clock: None,
+        }
+    }
+}
+
+impl<'a, G: RetryGate, C: FnMut() -> u64> Retry<'a, G, C> {
+    /// Shares a retry budget ([`RetryBudget`](crate::RetryBudget),
+    /// [`AtomicRetryBudget`](crate::AtomicRetryBudget) or your own [`RetryGate`]): each failure
+    /// is recorded, each retry asks it, and the success is recorded.
+    pub fn budget<G2: RetryGate>(self, budget: &'a G2) -> Retry<'a, G2, C> {
+        Retry {
+            policy: self.policy,
+            backoff: self.backoff,
+            budget: Some(budget),
+            clock: self.clock,
+        }
+    }
+
+    /// A monotonic clock in milliseconds (any origin): the time since the first attempt, attempts
+    /// included, counts against the policy's `max_elapsed_ms`. Without it the sum of the delays
+    /// stands in.
+    pub fn clock<C2: FnMut() -> u64>(self, clock: C2) -> Retry<'a, G, C2> {
+        Retry {
+            policy: self.policy,
+            backoff: self.backoff,
+            budget: self.budget,
+            clock: Some(clock),
+        }
+    }
+
+    /// The per-request state as it is now.
+    pub fn backoff(&self) -> &Backoff {
+        &self.backoff
+    }
+
+    fn now(&mut self) -> Option<u64> {
+        self.clock.as_mut().map(|clock| clock())
+    }
+
+    /// The step after a failed attempt: the delay to sleep and the failure's kind, or why to stop.
+    fn after_failure(
+        &mut self,
+        start: Option<u64>,
+        verdict: Verdict,
+    ) -> Result<(u32, FailureKind), Option<GiveUpReason>> {
+        let Verdict::Retry { hint, kind } = verdict else {
+            return Err(None);
+        };
+        let elapsed_ms = match (self.now(), start) {
+            (Some(now), Some(start)) => Some(now.saturating_sub(start)),
+            _ => None,
+        };
+        let budget = self.budget.map(|b| (b as &dyn RetryGate, kind));
+        let input = StepInput {
+            hint,
+            elapsed_ms,
+            budget,
+        };
+        match self.backoff.next_delay_with(self.policy, input) {
+            Step::Retry { delay_ms, .. } => Ok((delay_ms, kind)),
+            Step::GiveUp(reason) => Err(Some(reason)),
+        }
+    }
+
+    /// Runs `op(attempt)` until it succeeds, awaiting `sleep(delay)` between attempts. `classify`
+    /// turns each error into a [`Verdict`] (or a `bool`). Works with any executor: pass
+    /// `tokio::time::sleep`, `async_io::Timer::after`, `embassy_time::Timer::after`, or a virtual
+    /// clock's sleep in tests. Cancellation-safe: dropping the future stops the loop.
+    pub async fn run<T, E, F, Fut, S, SFut, K, V>(
+        mut self,
+        mut sleep: S,
+        mut op: F,
+        mut classify: K,
+    ) -> Result<T, RetryError<E>>
+    where
+        F: FnMut(u32) -> Fut,
+        Fut: Future<Output = Result<T, E>>,
+        S: FnMut(Duration) -> SFut,
+        SFut: Future<Output = ()>,
+        K: FnMut(&E) -> V,
+        V: Into<Verdict>,
+    {
+        let start = self.now();
+        let mut attempt: u32 = 0;
+        let mut retried: Option<FailureKind> = None;
+        loop {
+            let error = match op(attempt).await {
+                Ok(value) => {
+                    if let Some(budget) = self.budget {
+                        budget.record_success(retried);
+                    }
+                    return Ok(value);
+                }
+                Err(error) => error,
+            };
+            let attempts = attempt.saturating_add(1);
+            match self.after_failure(start, classify(&error).into()) {
+                Ok((delay_ms, kind)) => {
+                    retried = Some(kind);
+                    sleep(Duration::from_millis(delay_ms.into())).await;
+                }
+                Err(gave_up) => {
+                    return Err(RetryError {
+                        error,
+                        attempts,
+                        gave_up,
+                    })
+                }
+            }
+            attempt = attempts;
+        }
+    }
+
+    /// [`Retry::run`] for synchronous code: `sleep` blocks (e.g. `std::thread::sleep`, or a
+    /// firmware's delay loop) and `op` returns its result directly.
+    pub fn run_blocking<T, E, F, S, K, V>(
+        self,
+        mut sleep: S,
+        mut op: F,
+        classify: K,
+    ) -> Result<T, RetryError<E>>
+    where
+        F: FnMut(u32) -> Result<T, E>,
+        S: FnMut(Duration),
+        K: FnMut(&E) -> V,
+        V: Into<Verdict>,
+    {
+        let future = self.run(
+            |delay| {
+                sleep(delay);
+                core::future::ready(())
+            },
+            |attempt| core::future::ready(op(attempt)),
+            classify,
+        );
+        // Every future inside is ready at once, so the first poll completes; the loop only keeps
+        // the code free of a panicking path.
+        let mut future = pin!(future);
+        let mut cx = Context::from_waker(Waker::noop());
+        loop {
+            if let Poll::Ready(result) = future.as_mut().poll(&mut cx) {
+                return result;
+            }
+        }
+    }
+}
+
+/// [`Retry::run`] with a fresh backoff, no clock and no budget: the loop most callers need.
+///
+/// ```
+/// # async fn demo() {
+/// use seeded_backoff::{retry_async, Policy};
+/// let policy = Policy::google();
+/// let body = retry_async(
+///     &policy,
+///     0x5eed,
+///     |d| async move { /* tokio::time::sleep(d).await */ let _ = d; },
+///     |_attempt| async { Ok::<_, &str>("ok") },
+///     |_e| true,
+/// )
+/// .await;
+/// assert_eq!(body, Ok("ok"));
+/// # }
+/// ```
+pub async fn retry_async<T, E, F, Fut, S, SFut, K, V>(
+    policy: &Policy,
+    seed: u64,
+    sleep: S,
+    op: F,
+    classify: K,
+) -> Result<T, RetryError<E>>
+where
+    F: FnMut(u32) -> Fut,
+    Fut: Future<Output = Result<T, E>>,
+    S: FnMut(Duration) -> SFut,
+    SFut: Future<Output = ()>,
+    K: FnMut(&E) -> V,
+    V: Into<Verdict>,
+{
+    Retry::new(policy, seed).run(sleep, op, classify).await
+}

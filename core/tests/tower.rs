@@ -1,0 +1,102 @@
+//! The `tower` feature: `TowerPolicy` drives tower 0.5's `Retry` middleware around a mock service,
+//! on Tokio's paused (virtual) clock, with the delays of the vector files.
+#![cfg(feature = "tower")]
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use seeded_backoff::{AtomicRetryBudget, Policy, RetryGate, ServerHint, TowerPolicy, Verdict};
+use tower::{service_fn, ServiceExt};
+
+/// A mock service answering from a script of statuses, recording when each call arrives.
+fn scripted(
+    script: &'static [u16],
+) -> (
+    impl tower::Service<&'static str, Response = u16, Error = &'static str, Future: Send> + Clone,
+    Arc<Mutex<Vec<u64>>>,
+) {
+    let start = tokio::time::Instant::now();
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&calls);
+    let service = service_fn(move |_req: &'static str| {
+        let mut calls = seen.lock().unwrap();
+        let status = script.get(calls.len()).copied().unwrap_or(200);
+        calls.push(start.elapsed().as_millis() as u64);
+        async move { Ok(status) }
+    });
+    (service, calls)
+}
+
+fn classify(result: &Result<u16, &'static str>) -> Verdict {
+    match result {
+        Ok(429) => Verdict::with_hint(ServerHint::RetryAfterMs(10_000)),
+        Ok(s) if *s >= 500 => Verdict::RETRY,
+        Err(_) => Verdict::RETRY,
+        Ok(_) => Verdict::Stop,
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn retries_503_with_the_vector_delays_then_returns_200() {
+    // schedule-preset-google.json, seed 0: 1274, 2451 ms.
+    let (service, calls) = scripted(&[503, 503, 200]);
+    let policy = TowerPolicy::new(Policy::google(), 0, classify);
+    let retry = tower::retry::Retry::new(policy, service);
+    assert_eq!(retry.oneshot("GET /").await, Ok(200));
+    assert_eq!(*calls.lock().unwrap(), [0, 1274, 1274 + 2451]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn gives_up_after_max_retries_with_the_last_response() {
+    // schedule-preset-aws.json, seed 0: 27, 90 ms, then max_retries (2).
+    let (service, calls) = scripted(&[500, 500, 500, 500]);
+    let policy = TowerPolicy::new(Policy::aws_standard(), 0, classify);
+    let out = tower::retry::Retry::new(policy, service)
+        .oneshot("GET /")
+        .await;
+    assert_eq!(out, Ok(500));
+    assert_eq!(*calls.lock().unwrap(), [0, 27, 27 + 90]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_retry_after_hint_is_a_lower_bound() {
+    let (service, calls) = scripted(&[429]);
+    let policy = TowerPolicy::new(Policy::google(), 0, classify);
+    let out = tower::retry::Retry::new(policy, service)
+        .oneshot("GET /")
+        .await;
+    assert_eq!(out, Ok(200));
+    assert_eq!(*calls.lock().unwrap(), [0, 10_000]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn each_request_gets_its_own_backoff_and_the_budget_is_shared() {
+    // seeds 0 and 1 (schedule-preset-google.json): first delays 1274 and 1500 ms.
+    let budget = Arc::new(AtomicRetryBudget::grpc(10, 1000).unwrap());
+    let hits = Arc::new(AtomicU32::new(0));
+    let start = tokio::time::Instant::now();
+    let times = Arc::new(Mutex::new(Vec::new()));
+    let (h, t) = (Arc::clone(&hits), Arc::clone(&times));
+    let service = service_fn(move |req: u32| {
+        let n = h.fetch_add(1, Ordering::SeqCst);
+        t.lock()
+            .unwrap()
+            .push((req, start.elapsed().as_millis() as u64));
+        async move { Ok::<u16, &'static str>(if n < 2 { 503 } else { 200 }) }
+    });
+    let policy = TowerPolicy::new(Policy::google(), 0, |r: &Result<u16, &str>| match r {
+        Ok(503) => Verdict::RETRY,
+        _ => Verdict::Stop,
+    })
+    .with_budget(Arc::clone(&budget));
+    let retry = tower::retry::Retry::new(policy, service);
+    let (a, b) = tokio::join!(retry.clone().oneshot(1), retry.oneshot(2));
+    assert_eq!((a, b), (Ok(200), Ok(200)));
+    let mut times = times.lock().unwrap().clone();
+    times.sort();
+    assert_eq!(times, [(1, 0), (1, 1274), (2, 0), (2, 1500)]);
+    // Two failures cost 2 tokens; two successes after a retry refund 1 each (ratio 1000).
+    assert_eq!(budget.tokens_milli(), 10_000);
+    budget.record_failure(seeded_backoff::FailureKind::Error);
+    assert_eq!(budget.tokens_milli(), 9_000);
+}

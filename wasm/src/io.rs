@@ -1,0 +1,136 @@
+//! The numbers of [`Io`](crate::rt::Io) and the conversions between them and the core's types.
+//!
+//! A JS `Policy` keeps the options it was made from (validated once, by the core); a part that
+//! needs the policy resolves those words again, so there is one conversion, not a second encoding
+//! of resolved policies.
+
+use seeded_backoff::{
+    Backoff, DeadlineMode, ParseError, Policy, PolicyError, PolicyOptions, Preset, SnapshotError,
+    Step,
+};
+
+/// Indexes of the option words: `options[PRESENT]` has bit `i` set when option `i` (at
+/// `options[FIRST + i]`) was given.
+pub mod option {
+    /// The word of presence bits.
+    pub const PRESENT: usize = 0;
+    /// The word of option 0.
+    pub const FIRST: usize = 1;
+    /// `preset`: a code of `Preset::NAMES`.
+    pub const PRESET: usize = 0;
+    /// `initialMs`.
+    pub const INITIAL_MS: usize = 1;
+    /// `multiplier`, in thousandths.
+    pub const MULTIPLIER: usize = 2;
+    /// `jitter`: a code of `Jitter::NAMES`.
+    pub const JITTER: usize = 5;
+    /// `deadline`: a code of `DeadlineMode`.
+    pub const DEADLINE: usize = 10;
+    /// The options' names in the core's spelling, by index.
+    pub const NAMES: [&str; 11] = [
+        "preset",
+        "initial_ms",
+        "multiplier",
+        "max_backoff_ms",
+        "max_retries",
+        "jitter",
+        "jitter_ms",
+        "spread_per_mille",
+        "max_hint_ms",
+        "max_elapsed_ms",
+        "deadline",
+    ];
+}
+
+/// The policy of the option words (the core's preset + overrides + rules).
+///
+/// Unknown preset, jitter or deadline codes read as absent or refused: JS only writes codes from
+/// the generated name tables.
+pub fn policy(words: &[u32; 12]) -> Result<Policy, PolicyError> {
+    let [present, w @ ..] = *words;
+    let given = |i: usize| (present >> i & 1 == 1).then(|| w.get(i).copied().unwrap_or(0));
+    let code = |i: usize| given(i).map(|v| u8::try_from(v).unwrap_or(u8::MAX));
+    PolicyOptions {
+        preset: code(option::PRESET).and_then(Preset::from_code),
+        initial_ms: given(option::INITIAL_MS),
+        multiplier: given(option::MULTIPLIER).map(|milli| (milli, 1000)),
+        max_backoff_ms: given(3),
+        max_retries: given(4),
+        jitter: code(option::JITTER),
+        jitter_ms: given(6),
+        spread_per_mille: given(7),
+        max_hint_ms: given(8),
+        max_elapsed_ms: given(9),
+        deadline: code(option::DEADLINE).and_then(DeadlineMode::from_code),
+    }
+    .build()
+}
+
+/// The state JS passed, checked against `policy` as the core checks any raw state.
+pub fn state(io: &crate::rt::Io, policy: &Policy) -> Result<Backoff, SnapshotError> {
+    Backoff::from_raw(policy, io.state)
+}
+
+/// 0 for success, else 1 + the error's index in [`crate::errors::POLICY`].
+pub fn policy_status<T>(r: Result<T, PolicyError>) -> u32 {
+    r.map_or_else(
+        |e| 1 + crate::errors::index(&crate::errors::POLICY, &e),
+        |_| 0,
+    )
+}
+
+/// 0 for success, else 1 + the error's index in [`crate::errors::SNAPSHOT`].
+pub fn snapshot_status(r: Result<(), SnapshotError>) -> u32 {
+    r.map_or_else(
+        |e| 1 + crate::errors::index(&crate::errors::SNAPSHOT, &e),
+        |()| 0,
+    )
+}
+
+/// A step as one number: the delay (≤ 2^31 − 1, so it fits) or minus the give-up code (−1…−4).
+pub fn encode(step: Step) -> i32 {
+    match step {
+        Step::Retry { delay_ms, .. } => i32::try_from(delay_ms).unwrap_or(i32::MAX),
+        Step::GiveUp(reason) => -i32::from(reason.code()),
+    }
+}
+
+/// A parse result as one number: milliseconds (up to 2^32 − 1, exact in an f64) or
+/// −(1 + the error's index in [`crate::errors::PARSE`]).
+pub fn encode_parse(r: Result<u32, ParseError>) -> f64 {
+    match r {
+        Ok(ms) => f64::from(ms),
+        Err(e) => -1.0 - f64::from(crate::errors::index(&crate::errors::PARSE, &e)),
+    }
+}
+
+/// The `hint_kind` of a step.
+pub mod hint {
+    /// No hint.
+    pub const NONE: u32 = 0;
+    /// `Retry-After`: `hint_ms` milliseconds.
+    pub const RETRY_AFTER: u32 = 1;
+    /// The server said not to retry.
+    pub const DO_NOT_RETRY: u32 = 2;
+}
+
+/// The step input of the general step: a hint (a [`hint`] kind, with `hint_ms`) and the caller's
+/// elapsed ms, if `has_elapsed`, as u64 halves.
+pub fn step_input(
+    hint_kind: u32,
+    hint_ms: u32,
+    has_elapsed: bool,
+    elapsed_lo: u32,
+    elapsed_hi: u32,
+) -> seeded_backoff::StepInput<'static> {
+    use seeded_backoff::ServerHint;
+    seeded_backoff::StepInput {
+        hint: match hint_kind {
+            hint::RETRY_AFTER => Some(ServerHint::RetryAfterMs(hint_ms)),
+            hint::DO_NOT_RETRY => Some(ServerHint::DoNotRetry),
+            _ => None,
+        },
+        elapsed_ms: has_elapsed.then(|| u64::from(elapsed_hi) << 32 | u64::from(elapsed_lo)),
+        budget: None,
+    }
+}

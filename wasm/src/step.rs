@@ -1,0 +1,105 @@
+//! The main part: what `Policy`, `Backoff`, `retry()` and `fetchWithBackoff()` need.
+//!
+//! One policy and one state are active at a time ([`crate::rt::Slot`]); JS loads another only
+//! when it steps another, so the common case (one `Backoff` stepped until it succeeds or gives up)
+//! is one call per delay with nothing copied.
+
+use seeded_backoff::{Backoff, Classification};
+use wasm_bindgen::prelude::*;
+
+use crate::io::{self, encode, step_input};
+use crate::rt::{io as shared, slot};
+
+/// The address of the shared numbers and bytes.
+#[wasm_bindgen]
+pub fn io() -> u32 {
+    crate::rt::io_address()
+}
+
+/// Resolves the options in the shared words (the core's preset + overrides + rules) and makes the
+/// policy active. Returns 0, or 1 + the index of the core's `PolicyError`.
+#[wasm_bindgen(js_name = policyResolve)]
+pub fn policy_resolve() -> u32 {
+    let policy = shared(|io| io::policy(&io.options));
+    io::policy_status(policy.map(|p| slot(|s| s.policy = p)))
+}
+
+/// A fresh state under the active policy, seeded from the u64 `hi:lo`.
+#[wasm_bindgen(js_name = backoffInit)]
+pub fn backoff_init(lo: u32, hi: u32) {
+    slot(|s| s.state = Some(Backoff::new(&s.policy, u64::from(hi) << 32 | u64::from(lo))));
+}
+
+/// Writes the active state to the shared words.
+#[wasm_bindgen(js_name = backoffSave)]
+pub fn backoff_save() {
+    slot(|s| {
+        if let Some(state) = &s.state {
+            shared(|io| io.state = state.to_raw());
+        }
+    });
+}
+
+/// Makes the shared state active, checked against the active policy. Returns 0, or 1 + the
+/// index of the core's `SnapshotError` (`InvalidState` for a state the policy cannot reach).
+#[wasm_bindgen(js_name = backoffLoad)]
+pub fn backoff_load() -> u32 {
+    slot(|s| {
+        let state = shared(|io| io::state(io, &s.policy));
+        io::snapshot_status(state.map(|b| s.state = Some(b)))
+    })
+}
+
+/// A step of the active state (SPEC.md §5) without a budget; see [`io::step_input`]. Answers a
+/// delay, or minus the give-up code.
+#[wasm_bindgen(js_name = backoffStep)]
+pub fn backoff_step(hint_kind: u32, hint_ms: u32, has_elapsed: bool, lo: u32, hi: u32) -> i32 {
+    let input = step_input(hint_kind, hint_ms, has_elapsed, lo, hi);
+    slot(|s| match &mut s.state {
+        Some(state) => encode(state.next_delay_with(&s.policy, input)),
+        None => i32::MIN,
+    })
+}
+
+/// Starts the active state over after a success (the random stream continues).
+#[wasm_bindgen(js_name = backoffReset)]
+pub fn backoff_reset() {
+    slot(|s| {
+        if let Some(state) = &mut s.state {
+            state.reset(&s.policy);
+        }
+    });
+}
+
+fn class(c: Classification) -> u32 {
+    match c {
+        Classification::Success => 0,
+        Classification::Retry => 1,
+        Classification::DoNotRetry => 2,
+        _ => 3,
+    }
+}
+
+/// The class of an HTTP status (SPEC.md §7): 0 success, 1 retry, 2 do not retry, 3 invalid (the
+/// order of the generated `CLASSES`).
+#[wasm_bindgen(js_name = classifyHttp)]
+pub fn classify_http(status: u32) -> u32 {
+    // The core takes HTTP's u16; a wider value is no status at all.
+    class(u16::try_from(status).map_or(Classification::Invalid, seeded_backoff::classify_http))
+}
+
+/// The class of a gRPC status code, coded as for [`classify_http`].
+#[wasm_bindgen(js_name = classifyGrpc)]
+pub fn classify_grpc(code: u32) -> u32 {
+    class(seeded_backoff::classify_grpc(code))
+}
+
+/// `Retry-After` in delta-seconds from the first `len` shared bytes; an HTTP-date answers
+/// `InvalidFormat` (the date part parses it). See [`io::encode_parse`].
+#[wasm_bindgen(js_name = retryAfterSeconds)]
+pub fn retry_after_seconds(len: u32) -> f64 {
+    shared(|io| {
+        let bytes = io.bytes.get(..len as usize).unwrap_or(&io.bytes);
+        io::encode_parse(seeded_backoff::parse_retry_after_seconds(bytes))
+    })
+}

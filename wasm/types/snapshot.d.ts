@@ -1,0 +1,3 @@
+// `seeded-backoff/snapshot`: snapshot() and restore() alone (the snapshot wasm part). The
+// documentation of each export is in index.d.ts.
+export { restore, snapshot, type SnapshotErrorCode } from './index.js';
