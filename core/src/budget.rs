@@ -98,6 +98,38 @@ impl BudgetConfig {
         })
     }
 
+    /// [`BudgetConfig::aws_quota`] with each `None` the SDKs' default ([`BudgetConfig::AWS_DEFAULT`]):
+    /// the rule for bindings whose fields are optional.
+    ///
+    /// ```
+    /// use seeded_backoff::BudgetConfig;
+    /// assert_eq!(BudgetConfig::aws_quota_or_default(None, None, None, None), Ok(BudgetConfig::AWS_DEFAULT));
+    /// let small = BudgetConfig::aws_quota_or_default(Some(50), None, None, None).unwrap();
+    /// assert_eq!(small, BudgetConfig::aws_quota(50, 5, 10, 1).unwrap());
+    /// ```
+    pub fn aws_quota_or_default(
+        capacity: Option<u32>,
+        retry_cost: Option<u32>,
+        timeout_cost: Option<u32>,
+        no_retry_increment: Option<u32>,
+    ) -> Result<Self, BudgetError> {
+        let BudgetConfig::AwsQuota {
+            capacity_milli,
+            retry_cost_milli,
+            timeout_cost_milli,
+            no_retry_increment_milli,
+        } = BudgetConfig::AWS_DEFAULT
+        else {
+            return Err(BudgetError::Capacity);
+        };
+        BudgetConfig::aws_quota(
+            capacity.unwrap_or(capacity_milli / 1000),
+            retry_cost.unwrap_or(retry_cost_milli / 1000),
+            timeout_cost.unwrap_or(timeout_cost_milli / 1000),
+            no_retry_increment.unwrap_or(no_retry_increment_milli / 1000),
+        )
+    }
+
     /// The AWS SDKs' retry quota: 500 tokens, a retry costs 5, a timeout 10, a first-try success
     /// adds 1.
     pub const AWS_DEFAULT: BudgetConfig = BudgetConfig::AwsQuota {

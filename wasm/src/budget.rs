@@ -75,28 +75,8 @@ fn read(io: &Io) -> RetryBudget {
 #[wasm_bindgen(js_name = budgetNew)]
 pub fn budget_new(aws: bool, present: u32, a: u32, b: u32, c: u32, d: u32) -> u32 {
     let config = if aws {
-        let defaults = match BudgetConfig::AWS_DEFAULT {
-            BudgetConfig::AwsQuota {
-                capacity_milli,
-                retry_cost_milli,
-                timeout_cost_milli,
-                no_retry_increment_milli,
-            } => [
-                capacity_milli,
-                retry_cost_milli,
-                timeout_cost_milli,
-                no_retry_increment_milli,
-            ],
-            BudgetConfig::Grpc { .. } => [0; 4],
-        };
-        let pick = |i: usize, v: u32| {
-            if present >> i & 1 == 1 {
-                v
-            } else {
-                defaults[i] / 1000
-            }
-        };
-        BudgetConfig::aws_quota(pick(0, a), pick(1, b), pick(2, c), pick(3, d))
+        let given = |i: u32, v: u32| (present >> i & 1 == 1).then_some(v);
+        BudgetConfig::aws_quota_or_default(given(0, a), given(1, b), given(2, c), given(3, d))
     } else {
         BudgetConfig::grpc(a, b)
     };

@@ -1,40 +1,17 @@
-//! The core's errors in the order their indexes cross to JS. The JS tables are generated from
-//! these lists (`examples/js_tables.rs`), so an index means the same error on both sides.
+//! The core's errors in the order their indexes cross to JS: the core's own `ALL` lists. The JS
+//! tables are generated from the same lists (`examples/js_tables.rs`), so an index means the same
+//! error on both sides.
 
 use seeded_backoff::{BudgetError, ParseError, PolicyError, SnapshotError};
 
 /// `Retry-After` errors.
-pub const PARSE: [ParseError; 10] = [
-    ParseError::Empty,
-    ParseError::Negative,
-    ParseError::InvalidFormat,
-    ParseError::BadDayName,
-    ParseError::BadMonth,
-    ParseError::BadDay,
-    ParseError::BadHour,
-    ParseError::BadMinute,
-    ParseError::BadSecond,
-    ParseError::BadYear,
-];
+pub const PARSE: [ParseError; ParseError::ALL.len()] = ParseError::ALL;
 
 /// Snapshot errors.
-pub const SNAPSHOT: [SnapshotError; 6] = [
-    SnapshotError::WrongLength,
-    SnapshotError::UnknownVersion,
-    SnapshotError::BadChecksum,
-    SnapshotError::PolicyMismatch,
-    SnapshotError::ZeroRngState,
-    SnapshotError::InvalidState,
-];
+pub const SNAPSHOT: [SnapshotError; SnapshotError::ALL.len()] = SnapshotError::ALL;
 
 /// Budget errors.
-pub const BUDGET: [BudgetError; 5] = [
-    BudgetError::MaxTokens,
-    BudgetError::TokenRatio,
-    BudgetError::Capacity,
-    BudgetError::Cost,
-    BudgetError::NoRetryIncrement,
-];
+pub const BUDGET: [BudgetError; BudgetError::ALL.len()] = BudgetError::ALL;
 
 /// Policy errors.
 pub const POLICY: [PolicyError; PolicyError::ALL.len()] = PolicyError::ALL;
