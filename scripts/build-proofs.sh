@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build proofs for the core (issue 6): no alloc, no float, no panic, no unsafe. Each proof also runs
+# Build proofs for the core: no alloc, no float, no panic, no unsafe. Each proof also runs
 # a negative twin (one offending line behind a --cfg in scripts/proofs/src/main.rs) and requires it
 # to be caught, so a proof that silently stopped working fails here too.
 #

@@ -1,4 +1,4 @@
-//! Side-by-side measurements of seeded-backoff and its peer crates (issue 7).
+//! Side-by-side measurements of seeded-backoff and its peer crates.
 //!
 //! The benches (`cargo bench -p seeded-backoff-bench`) time one request's schedule of Google's ten
 //! delays for each of the core's six strategies and for each peer, configured here as close to

@@ -1,4 +1,4 @@
-//! Long-running behaviour (issue 6): one `Backoff` driven through 10^7 steps per strategy, and an
+//! Long-running behaviour: one `Backoff` driven through 10^7 steps per strategy, and an
 //! `AtomicRetryBudget` hammered from several threads.
 //!
 //! The 10^7-step test is `#[ignore]`d because it needs a release build; `scripts/test.d/40-hardening.sh`

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hardening (issue 6): build proofs (no panic / alloc / float / unsafe), Miri over core and ffi,
+# Hardening: build proofs (no panic / alloc / float / unsafe), Miri over core and ffi,
 # the long-running tests in release (10^7 steps per strategy, a budget hammered from threads), and
 # a fuzz smoke of about 20 s per target. Runs every part, then fails if any part failed.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Performance tooling smoke test (issue 7), no timing assertions: the simulator runs, its shape
+# Performance tooling smoke test, no timing assertions: the simulator runs, its shape
 # tests pass (no jitter worst in contention; Google re-synchronizes at the cap in the outage), the
 # benches and their peer configurations compile and run once, the size report runs.
 # Figures are printed; BENCHMARKS.md holds a full run.
