@@ -109,7 +109,14 @@ if [ -f python/pyproject.toml ]; then
   "$tmp/venv/bin/pip" install -q --disable-pip-version-check "$wheel"
   installed=$("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("seeded-backoff"))')
   [ "$installed" = "$version" ] || fail "the wheel installs version $installed"
-  # The package's own README examples, run in the venv outside the repository.
+  # One schedule by the package's own documented example (its module docstring, run as a doctest
+  # by the installed package, outside the repository), then the README's Python blocks.
+  (cd "$tmp" && "$tmp/venv/bin/python" -c '
+import doctest, seeded_backoff
+r = doctest.testmod(seeded_backoff)
+assert r.attempted and not r.failed, r
+print(f"seeded_backoff {seeded_backoff.__version__}: its docstring example ran ({r.attempted} checks)")') ||
+    fail "the installed wheel's example failed"
   python3 - "$root/python/README.md" "$tmp/py" <<'PY'
 import os, sys
 text = open(sys.argv[1]).read()
@@ -118,8 +125,11 @@ os.makedirs(sys.argv[2])
 for i, b in enumerate(blocks):
     open(os.path.join(sys.argv[2], f"readme_{i}.py"), "w").write(b)
 PY
-  (cd "$tmp/py" && for f in readme_*.py; do "$tmp/venv/bin/python" "$f" >/dev/null || fail "python/README.md block $f"; done)
-  echo "wheel $(basename "$wheel"): installed, version $installed, $(ls "$tmp/py" | wc -l) README blocks ran"
+  for f in "$tmp"/py/readme_*.py; do
+    [ -e "$f" ] || continue
+    (cd "$tmp/py" && "$tmp/venv/bin/python" "$f" >/dev/null) || fail "python/README.md's block $(basename "$f") failed"
+  done
+  echo "wheel $(basename "$wheel"): installed in a new venv as $installed; $(ls "$tmp/py" | wc -l) README blocks ran"
 else
   echo "no python/pyproject.toml: no wheel to test"
 fi
