@@ -105,6 +105,11 @@ step "Python wheel in a new venv"
 if [ -f python/pyproject.toml ]; then
   wheel=$(ls dist/*.whl 2>/dev/null | head -n 1)
   [ -n "$wheel" ] || fail "python/pyproject.toml exists but dist/ has no wheel"
+  python3 - "$wheel" <<'PY' || fail "$wheel does not carry LICENSE-MIT and LICENSE-APACHE"
+import sys, zipfile
+names = [n.rsplit("/", 1)[-1] for n in zipfile.ZipFile(sys.argv[1]).namelist()]
+sys.exit(not {"LICENSE-MIT", "LICENSE-APACHE"} <= set(names))
+PY
   python3 -m venv "$tmp/venv"
   "$tmp/venv/bin/pip" install -q --disable-pip-version-check "$wheel"
   installed=$("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("seeded-backoff"))')
