@@ -11,7 +11,8 @@
 #     the thumbv7m one linked into the firmware and run in qemu; thumbv6m and thumbv7em linked
 #   - the CLI by `cargo install --locked --path cli`; the Python wheel (when python/ exists) in a
 #     new venv
-# Standalone: bash scripts/test.d/80-dist.sh (from anywhere). About 2 minutes once built.
+# Standalone: bash scripts/test.d/80-dist.sh (from anywhere). About 40 s when the earlier steps of
+# ./test.sh have built the libraries; a cold machine adds the release builds (the CLI the longest).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
