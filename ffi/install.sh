@@ -1,24 +1,51 @@
 #!/usr/bin/env bash
 # Builds the C library in release mode and installs it under PREFIX:
 #   PREFIX/include/seeded_backoff.h
-#   PREFIX/lib/libseeded_backoff_ffi.a  (debug info stripped) and the shared library (.so/.dylib)
+#   PREFIX/lib/libseeded_backoff_ffi.a  (debug info stripped) and, on the host, the shared library
 #   PREFIX/lib/pkgconfig/seeded-backoff.pc
 #   PREFIX/lib/cmake/seeded_backoff/seeded_backoffConfig.cmake (+ ConfigVersion.cmake)
-# usage: ffi/install.sh PREFIX
+# usage: ffi/install.sh PREFIX [--target TRIPLE] [--static-only]
+#   --target       a Rust target (e.g. thumbv7m-none-eabi) instead of the host
+#   --static-only  no shared library (scripts/dist.sh's SDK archives ship the static one only)
 #
 # The static library bundles the parts of Rust's standard library the C layer may call, so that a
 # C linker needs nothing else; the linker keeps only what a program uses. Its debug info is
-# stripped here (most of its size; symbols stay).
+# stripped here (most of its size; symbols stay). The pkg-config and CMake files find the prefix
+# from their own location, so the tree can be moved or unpacked anywhere.
 set -euo pipefail
-prefix=${1:?usage: ffi/install.sh PREFIX}
+prefix=
+target=
+static_only=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --target) target=${2:?--target needs a Rust target triple}; shift 2 ;;
+    --static-only) static_only=1; shift ;;
+    -*) echo "install.sh: unknown option $1" >&2; exit 2 ;;
+    *) prefix=$1; shift ;;
+  esac
+done
+[ -n "$prefix" ] || { echo "usage: ffi/install.sh PREFIX [--target TRIPLE] [--static-only]" >&2; exit 2; }
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 cd "$(dirname "$0")/.."
 
-# The system libraries Rust's std needs when linking the static library, as rustc reports them.
-libs_private=$(cargo rustc -q --release -p seeded-backoff-ffi --crate-type staticlib -- \
+target_args=()
+build_dir=release
+strip_tool=strip
+if [ -n "$target" ]; then
+  target_args=(--target "$target")
+  build_dir=$target/release
+  # The host's strip reads only the host's object format; Cortex-M archives need the ARM one.
+  case $target in thumb*) strip_tool=arm-none-eabi-strip ;; esac
+fi
+
+# The system libraries Rust's std needs when linking the static library, as rustc reports them
+# (none on bare metal).
+libs_private=$(cargo rustc -q --release -p seeded-backoff-ffi "${target_args[@]}" --crate-type staticlib -- \
   --print native-static-libs 2>&1 | sed -n 's/.*native-static-libs: //p' | head -n 1)
-cargo build -q --release -p seeded-backoff-ffi
+# Bare-metal targets cannot build the cdylib crate type; Cargo skips it with a warning that says
+# nothing to a C user, so it is filtered out.
+cargo build -q --release -p seeded-backoff-ffi "${target_args[@]}" 2>&1 | { grep -v 'cdylib' >&2 || true; }
 target_dir=$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 version=$(cargo metadata --format-version 1 --no-deps | python3 -c '
@@ -27,17 +54,19 @@ print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] =
 
 mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/lib/cmake/seeded_backoff"
 cp ffi/include/seeded_backoff.h "$prefix/include/"
-cp "$target_dir/release/libseeded_backoff_ffi.a" "$prefix/lib/"
-strip --strip-debug "$prefix/lib/libseeded_backoff_ffi.a" 2>/dev/null ||
-  echo "install.sh: strip not found; the static library keeps its debug info" >&2
+cp "$target_dir/$build_dir/libseeded_backoff_ffi.a" "$prefix/lib/"
+"$strip_tool" --strip-debug "$prefix/lib/libseeded_backoff_ffi.a" 2>/dev/null ||
+  echo "install.sh: $strip_tool not found; the static library keeps its debug info" >&2
 shared_name=
-for shared in "$target_dir"/release/libseeded_backoff_ffi.so "$target_dir"/release/libseeded_backoff_ffi.dylib; do
-  if [ -e "$shared" ]; then
-    cp "$shared" "$prefix/lib/"
-    shared_name=$(basename "$shared")
-  fi
-done
-sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" -e "s|@LIBS_PRIVATE@|$libs_private|" \
+if [ -z "$static_only" ]; then
+  for shared in "$target_dir/$build_dir"/libseeded_backoff_ffi.so "$target_dir/$build_dir"/libseeded_backoff_ffi.dylib; do
+    if [ -e "$shared" ]; then
+      cp "$shared" "$prefix/lib/"
+      shared_name=$(basename "$shared")
+    fi
+  done
+fi
+sed -e "s|@VERSION@|$version|" -e "s|@LIBS_PRIVATE@|$libs_private|" \
   ffi/seeded-backoff.pc.in >"$prefix/lib/pkgconfig/seeded-backoff.pc"
 sed -e "s|@LIBS_PRIVATE_CMAKE@|$(tr -s ' ' ';' <<<"$libs_private")|" -e "s|@SHARED_NAME@|$shared_name|" \
   ffi/seeded_backoffConfig.cmake.in >"$prefix/lib/cmake/seeded_backoff/seeded_backoffConfig.cmake"
@@ -59,7 +88,7 @@ else()
   endif()
 endif()
 CMAKE
-echo "installed seeded-backoff $version C library under $prefix"
+echo "installed seeded-backoff $version C library${target:+ for $target} under $prefix"
 
 # A program linked against the shared library finds it at run time only if the loader searches
 # PREFIX/lib: refresh the loader's cache when that is a directory it searches (e.g. /usr/local/lib

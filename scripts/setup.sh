@@ -23,9 +23,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-# Rust: cross targets, lint components, and Miri on nightly for the UB checks.
+# Rust: cross targets (each Cortex-M one has a C SDK in scripts/dist.sh), lint components, and Miri on nightly for the UB checks.
 installed_targets=$(rustup target list --installed)
-for target in thumbv6m-none-eabi thumbv7m-none-eabi wasm32-unknown-unknown; do
+for target in thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf wasm32-unknown-unknown; do
   grep -qx "$target" <<<"$installed_targets" || rustup target add "$target"
 done
 grep -q '^clippy' <<<"$(rustup component list --installed)" || rustup component add clippy

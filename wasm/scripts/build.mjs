@@ -6,12 +6,13 @@
 //                              the program imports), unbundled so a bundler drops what is unused
 //   node.mjs / node.cjs        Node, ESM and CommonJS; each part loads synchronously on first use
 //   pkg/tables.js              names and messages generated from the core (examples/js_tables.rs)
-// and wasm/README.md, the package's README: the JavaScript section of the repository's README.
+// and wasm/README.md, the package's README (npm-readme.mjs).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { npmReadme } from './npm-readme.mjs';
 import { FORBIDDEN, functionNames } from './wasm-names.mjs';
 
 const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -88,12 +89,6 @@ for (const name of readdirSync(join(wasmDir, 'types'))) {
   copyFileSync(join(wasmDir, 'types', name), join(dist, name));
 }
 copyFileSync(join(wasmDir, 'types', 'index.d.ts'), join(dist, 'index.d.cts'));
-// The package's README is the repository README's JavaScript section, so the two never differ.
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const start = readme.indexOf('## JavaScript and TypeScript');
-const end = readme.indexOf('\n## ', start + 1);
-if (start < 0 || end < 0) throw new Error('README.md has no JavaScript section');
-writeFileSync(join(wasmDir, 'README.md'), `# seeded-backoff\n\n${readme.slice(start, end).replace(/^## .*\n/, '')
-  // Links to the repository's other files have no target in the npm package: keep their text.
-  .replace(/\[([^\]]+)\]\([^)]+\.md\)/g, '$1')}`);
+writeFileSync(join(wasmDir, 'README.md'), npmReadme(readFileSync(join(root, 'README.md'), 'utf8'),
+  JSON.parse(readFileSync(join(wasmDir, 'package.json'), 'utf8'))));
 console.log(`built ${dist}: wasm ${sizes.join(', ')}`);

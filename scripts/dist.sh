@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Builds every installable package into dist/ (gitignored), as a user would install it:
+#   seeded-backoff-VERSION.tgz                  the npm package (`npm pack` of the built package)
+#   seeded-backoff-VERSION.crate                the Rust crate (`cargo package`, checked by
+#                                               `cargo publish --dry-run`)
+#   seeded-backoff-c-VERSION-TARGET.tar.gz      the C SDK, one per target (scripts/release/c-sdk.sh)
+#   seeded_backoff-VERSION-*.whl                the Python wheel, when python/pyproject.toml exists
+#   SHA256SUMS                                  over all of them
+# Every artifact carries LICENSE-MIT and LICENSE-APACHE. The CLI is not among them: it depends on
+# the unpublished crates of this workspace, so `cargo package` cannot resolve it; it installs from
+# a clone with `cargo install --locked --path cli`.
+# Archives are reproducible (sorted, zero mtimes and owners, gzip -n), so SHA256SUMS changes only
+# when a package does. Reruns are fast: Cargo and the npm build reuse their builds.
+# usage: scripts/dist.sh [OUT_DIR]   (after scripts/setup.sh on a fresh machine)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out=${1:-$root/dist}
+export CARGO_TERM_COLOR=never
+target_dir=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+# Scratch space for the layouts that get archived: in target/, so dist/ holds only the artifacts.
+stage=$target_dir/dist-stage
+host=$(rustc -vV | sed -n 's/^host: //p')
+sdk_targets=("$host" thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf)
+
+log() { echo "dist: $*"; }
+# archive DIR FILE: DIR's contents under DIR's own name, reproducibly.
+archive() {
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$(dirname "$1")" \
+    -cf - "$(basename "$1")" | gzip -n -9 >"$2"
+}
+
+version=$(bash scripts/release/check-version.sh)
+log "version $version"
+rm -rf "$out" "$stage"
+mkdir -p "$out" "$stage"
+
+log "npm package"
+npm --prefix wasm run build >"$stage/npm-build.log" 2>&1 || { cat "$stage/npm-build.log"; exit 1; }
+node scripts/release/npm-stage.mjs "$stage/npm"
+(cd "$stage/npm" && npm pack --silent --pack-destination "$out" >/dev/null)
+
+log "Rust crate"
+# cargo package builds the packaged sources alone (the check that it stands without the
+# workspace); publish --dry-run adds the registry's checks without uploading. --allow-dirty: a
+# working tree with edits packs as it is (cargo records that in .cargo_vcs_info.json).
+cargo package -q -p seeded-backoff --allow-dirty
+# Its warning that the manifest names no repository stays visible: the project has no public URL
+# yet; once [workspace.package] repository is set, the npm package gets it too (npm-stage.mjs).
+cargo publish --dry-run --no-verify -p seeded-backoff --allow-dirty 2>&1 |
+  { grep -E '^(warning|error)' | grep -v 'aborting upload due to dry run' || true; }
+cp "$target_dir/package/seeded-backoff-$version.crate" "$out/"
+
+for target in "${sdk_targets[@]}"; do
+  log "C SDK for $target"
+  name=seeded-backoff-c-$version-$target
+  bash scripts/release/c-sdk.sh "$target" "$stage/$name"
+  archive "$stage/$name" "$out/$name.tar.gz"
+done
+
+if [ -f python/pyproject.toml ]; then
+  log "Python wheel"
+  [ -x .venv/bin/maturin ] || { echo "dist: .venv/bin/maturin is missing (scripts/setup.sh installs it)" >&2; exit 1; }
+  (cd python && ../.venv/bin/maturin build --quiet --release --out "$out")
+fi
+
+(cd "$out" && sha256sum -- $(ls | grep -vx SHA256SUMS) >SHA256SUMS)
+log "wrote $out:"
+(cd "$out" && ls -l --block-size=K | tail -n +2 | awk '{ print "  " $5 "  " $NF }')

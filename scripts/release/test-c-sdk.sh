@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The C SDK archives unpacked in DIR, each used by the lines of its own README ("Build the
+# example"), with nothing from the repository: the host one (pkg-config, the plain compiler line,
+# CMake find_package; each program's delays compared with EXPECTED), the thumbv7m one linked into
+# the firmware and run in qemu, the thumbv6m and thumbv7em ones linked for their CPUs. Part of
+# scripts/test.d/80-dist.sh.
+# usage: scripts/release/test-c-sdk.sh DIST VERSION DIR EXPECTED
+set -euo pipefail
+dist=${1:?usage: test-c-sdk.sh DIST VERSION DIR EXPECTED}
+version=${2:?}
+dir=${3:?}
+expected=${4:?}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { echo "FAIL (dist C SDK): $*" >&2; exit 1; }
+host=$(rustc -vV | sed -n 's/^host: //p')
+mkdir -p "$dir"
+
+# unpack TARGET: the SDK's directory, after checking what any SDK must hold.
+unpack() {
+  local sdk=$dir/seeded-backoff-c-$version-$1
+  tar xzf "$dist/seeded-backoff-c-$version-$1.tar.gz" -C "$dir"
+  for f in include/seeded_backoff.h lib/libseeded_backoff_ffi.a lib/pkgconfig/seeded-backoff.pc \
+    lib/cmake/seeded_backoff/seeded_backoffConfig.cmake LICENSE-MIT LICENSE-APACHE README.md; do
+    [ -f "$sdk/$f" ] || fail "$1: the SDK has no $f"
+  done
+  # Stripped: no member of the archive keeps DWARF sections (the unstripped one is most of 22 MB).
+  local readelf=readelf
+  case $1 in thumb*) readelf=arm-none-eabi-readelf ;; esac
+  if "$readelf" -S -W "$sdk/lib/libseeded_backoff_ffi.a" | grep -q '\.debug_info'; then
+    fail "$1: the static library keeps its debug info"
+  fi
+  echo "$sdk"
+}
+# run_readme SDK: the SDK README's build lines, in the SDK's directory, as a user pastes them.
+run_readme() {
+  python3 "$root/scripts/release/readme-block.py" "$1/README.md" '## Build the example' >"$1/.build.sh"
+  (cd "$1" && bash -euo pipefail .build.sh)
+}
+
+sdk=$(unpack "$host")
+pc=$(PKG_CONFIG_PATH="$sdk/lib/pkgconfig" pkg-config --cflags --libs --static seeded-backoff)
+[[ $pc == *"$sdk/"* && $pc != *"$root"* ]] || fail "pkg-config points outside the SDK: $pc"
+[ "$(PKG_CONFIG_PATH="$sdk/lib/pkgconfig" pkg-config --modversion seeded-backoff)" = "$version" ] ||
+  fail "the .pc file's version is not $version"
+out=$(run_readme "$sdk" 2>&1) || { echo "$out"; fail "$host: the SDK README's lines failed"; }
+delays=$(grep -oE 'retrying in [0-9]+ ms' <<<"$out" | grep -oE '[0-9]+' | paste -sd' ')
+want=$(cut -d' ' -f1-2 <<<"$expected")
+[ "$delays" = "$want $want $want" ] || { echo "$out"; fail "$host: the three builds printed '$delays'"; }
+grep -q seeded_backoff <<<"$(ldd "$sdk/retry_http")" && fail "$host: the example needs a shared library"
+echo "$host SDK: pkg-config, plain cc and CMake builds of retry_http each printed $want (static, $(du -k "$sdk/lib/libseeded_backoff_ffi.a" | cut -f1) KB library)"
+
+sdk=$(unpack thumbv7m-none-eabi)
+out=$(run_readme "$sdk" 2>/dev/null) || fail "thumbv7m-none-eabi: the SDK README's lines failed"
+[ "$(sed 's/ *$//' <<<"$out" | grep -E '^[0-9 ]+$')" = "$expected" ] ||
+  fail "thumbv7m-none-eabi: the firmware printed '$out' in qemu, the model $expected"
+echo "thumbv7m-none-eabi SDK: the firmware linked by its README's line printed $expected in qemu (lm3s6965evb)"
+
+for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
+  sdk=$(unpack "$target")
+  run_readme "$sdk" >/dev/null || fail "$target: the SDK README's lines failed"
+  attrs=$(arm-none-eabi-readelf -A "$sdk/google.elf")
+  case $target in
+    thumbv6m-none-eabi) grep -q 'Tag_CPU_arch: v6S-M' <<<"$attrs" || fail "$target: not an ARMv6-M image" ;;
+    thumbv7em-none-eabihf) grep -q 'Tag_ABI_VFP_args: VFP registers' <<<"$attrs" || fail "$target: not a hard-float image" ;;
+  esac
+  echo "$target SDK: the firmware links by its README's line ($(arm-none-eabi-size "$sdk/google.elf" | awk 'NR == 2 { print $1 + $2 }') B flash)"
+done

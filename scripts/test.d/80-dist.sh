@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The packages as a user gets them: builds dist/ by the README's "Packages" lines (scripts/dist.sh),
+# then installs and uses every artifact from the artifact alone, each in a fresh directory outside
+# the repository, and runs the README's install lines as written. Each program's delays (Google
+# preset, seed 42) are compared with the independent Python model of SPEC.md.
+#   - one version everywhere (scripts/release/check-version.sh); SHA256SUMS; licenses in each
+#   - npm tarball: ESM import, CJS require, TypeScript nodenext type-check, an esbuild bundle in a
+#     page in headless Chromium
+#   - .crate: unpacked, built and run as a path dependency of a new crate, offline
+#   - C SDKs: the host one by its README's lines (pkg-config, no pkg-config, CMake find_package);
+#     the thumbv7m one linked into the firmware and run in qemu; thumbv6m and thumbv7em linked
+#   - the CLI by `cargo install --locked --path cli`; the Python wheel (when python/ exists) in a
+#     new venv
+# Standalone: bash scripts/test.d/80-dist.sh (from anywhere). About 40 s when the earlier steps of
+# ./test.sh have built the libraries; a cold machine adds the release builds (the CLI the longest).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+export CARGO_TERM_COLOR=never
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/seeded-backoff-dist-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+start=$SECONDS
+step() { echo; echo "--- dist ($((SECONDS - start)) s): $*"; }
+fail() { echo "FAIL (dist): $*" >&2; exit 1; }
+block() { python3 scripts/release/readme-block.py "$root/${2:-README.md}" "$1"; }
+# run_block HEADING DIR [README]: the README's lines under HEADING, run in DIR by bash -e.
+run_block() { block "$1" "${3:-README.md}" >"$tmp/block.sh" && (cd "$2" && bash -euo pipefail "$tmp/block.sh"); }
+
+# The expected schedule, from the model rather than from the code under test.
+expected=$(PYTHONPATH=tests/model python3 -c '
+import spec_model as m
+b = m.Backoff(m.preset("google"), 42)
+out = []
+while (d := getattr(b.next(), "delay_ms", None)) is not None:
+    out.append(d)
+print(" ".join(map(str, out)))')
+echo "model: Google preset, seed 42: $expected"
+first_two=$(cut -d' ' -f1-2 <<<"$expected")
+same() { [ "$(tr -s ' \n' '  ' <<<"$2" | sed 's/^ *//; s/ *$//')" = "$expected" ] || fail "$1 printed '$2', the model $expected"; }
+
+step "one version"
+version=$(bash scripts/release/check-version.sh)
+echo "version $version everywhere"
+
+step "README 'Packages': setup, scripts/dist.sh, checksums"
+dist_start=$SECONDS
+run_block '## Packages' "$root" | grep -v ': OK$' || true
+(cd dist && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS does not match dist/"
+echo "dist/ built and checked in $((SECONDS - dist_start)) s"
+host=$(rustc -vV | sed -n 's/^host: //p')
+tgz=dist/seeded-backoff-$version.tgz
+crate=dist/seeded-backoff-$version.crate
+for f in "$tgz" "$crate" dist/seeded-backoff-c-"$version"-{"$host",thumbv6m-none-eabi,thumbv7m-none-eabi,thumbv7em-none-eabihf}.tar.gz; do
+  [ -f "$f" ] || fail "$f is missing"
+  listing=$(tar tzf "$f")
+  for lic in LICENSE-MIT LICENSE-APACHE; do grep -q "/$lic$" <<<"$listing" || fail "$f has no $lic"; done
+  grep -q "/README.md$" <<<"$listing" || fail "$f has no README.md"
+  [ "$(sha256sum <"$f" | cut -d' ' -f1)" = "$(sed -n "s|  $(basename "$f")$||p" dist/SHA256SUMS)" ] ||
+    fail "$f is not in SHA256SUMS"
+done
+echo "every artifact has LICENSE-MIT, LICENSE-APACHE, a README and its checksum"
+
+step "npm tarball in a new Node project"
+bash "$root/scripts/release/test-npm.sh" "$root/$tgz" "$tmp/npm" "$expected"
+
+step "README 'Install from this repository' (npm)"
+out=$(run_block '### Install from this repository' "$root" | tail -n 1)
+[ "$out" = "${first_two%% *}" ] || fail "the README's npm install lines printed '$out'"
+echo "printed $out"
+
+step ".crate as a path dependency of a new crate, offline"
+mkdir -p "$tmp/crate/vendor"
+tar xzf "$crate" -C "$tmp/crate/vendor"
+(cd "$tmp/crate" && cargo new -q --vcs none app)
+cat >>"$tmp/crate/app/Cargo.toml" <<TOML
+seeded-backoff = { path = "../vendor/seeded-backoff-$version", features = ["std"] }
+TOML
+# The crate's own README example is the program (it prints the schedule).
+python3 - "$tmp/crate/vendor/seeded-backoff-$version/README.md" >"$tmp/crate/app/src/main.rs" <<'PY'
+import sys
+print(open(sys.argv[1]).read().split("```rust\n", 1)[1].split("```", 1)[0], end="")
+PY
+same "the crate" "$(cd "$tmp/crate/app" && CARGO_TARGET_DIR="$tmp/crate/target" cargo run -q --offline)"
+echo "the crate README's program, run --offline in a new crate: $expected"
+
+step "README 'Install from the crate archive'"
+CARGO_TARGET_DIR="$tmp/crate/target" run_block '### Install from the crate archive' "$root"
+echo "ran as written"
+
+step "CLI: README's cargo install --locked --path cli"
+out=$(CARGO_INSTALL_ROOT="$tmp/cargo-root" PATH="$tmp/cargo-root/bin:$PATH" run_block '### Install the CLI' "$root" 2>&1 |
+  grep -E '^ +[0-9]+ +[0-9]+ +[0-9]+$' | awk '{ print $2 }' | paste -sd' ')
+[ "$out" = "$(cut -d' ' -f1-3 <<<"$expected")" ] || fail "the installed CLI printed '$out'"
+echo "installed CLI: $out"
+
+step "C SDK for $host: its README's lines, with only the SDK's files"
+bash "$root/scripts/release/test-c-sdk.sh" "$root/dist" "$version" "$tmp/c" "$expected"
+
+step "README 'Install from the SDK archive'"
+out=$(run_block '### Install from the SDK archive' "$root" 2>&1 | grep -oE 'retrying in [0-9]+' | grep -oE '[0-9]+$' | paste -sd' ')
+[ "$out" = "$first_two $first_two" ] || fail "the README's C lines printed '$out', not $first_two twice"
+echo "the pkg-config and the CMake builds each printed $first_two"
+
+step "Python wheel in a new venv"
+if [ -f python/pyproject.toml ]; then
+  wheel=$(ls dist/*.whl 2>/dev/null | head -n 1)
+  [ -n "$wheel" ] || fail "python/pyproject.toml exists but dist/ has no wheel"
+  python3 - "$wheel" <<'PY' || fail "$wheel does not carry LICENSE-MIT and LICENSE-APACHE"
+import sys, zipfile
+names = [n.rsplit("/", 1)[-1] for n in zipfile.ZipFile(sys.argv[1]).namelist()]
+sys.exit(not {"LICENSE-MIT", "LICENSE-APACHE"} <= set(names))
+PY
+  python3 -m venv "$tmp/venv"
+  "$tmp/venv/bin/pip" install -q --disable-pip-version-check "$wheel"
+  installed=$("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("seeded-backoff"))')
+  [ "$installed" = "$version" ] || fail "the wheel installs version $installed"
+  # One schedule by the package's own documented example (its module docstring, run as a doctest
+  # by the installed package, outside the repository), then the README's Python blocks.
+  (cd "$tmp" && "$tmp/venv/bin/python" -c '
+import doctest, seeded_backoff
+r = doctest.testmod(seeded_backoff)
+assert r.attempted and not r.failed, r
+print(f"seeded_backoff {seeded_backoff.__version__}: its docstring example ran ({r.attempted} checks)")') ||
+    fail "the installed wheel's example failed"
+  python3 - "$root/python/README.md" "$tmp/py" <<'PY'
+import os, sys
+text = open(sys.argv[1]).read()
+blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+os.makedirs(sys.argv[2])
+for i, b in enumerate(blocks):
+    open(os.path.join(sys.argv[2], f"readme_{i}.py"), "w").write(b)
+PY
+  for f in "$tmp"/py/readme_*.py; do
+    [ -e "$f" ] || continue
+    (cd "$tmp/py" && "$tmp/venv/bin/python" "$f" >/dev/null) || fail "python/README.md's block $(basename "$f") failed"
+  done
+  echo "wheel $(basename "$wheel"): installed in a new venv as $installed; $(ls "$tmp/py" | wc -l) README blocks ran"
+else
+  echo "no python/pyproject.toml: no wheel to test"
+fi
+
+echo
+echo "dist: every artifact installed and used from itself in $((SECONDS - start)) s"
