@@ -25,6 +25,26 @@ macro_rules! row_message {
     };
 }
 
+/// A row's core name (`sb_status_name`): the name of the core variant it stands for, else NULL.
+macro_rules! row_name {
+    ($group:ident, $variant:ident) => {
+        c_str!($group::$variant.name())
+    };
+    ($group:tt,) => {
+        core::ptr::null()
+    };
+}
+
+/// A row's policy option (`sb_policy_error_field`): the field a policy error is about, else NULL.
+macro_rules! row_field {
+    (PolicyError, $variant:ident) => {
+        c_str!(PolicyError::$variant.field())
+    };
+    ($group:tt, $($variant:ident)?) => {
+        core::ptr::null()
+    };
+}
+
 /// `impl From<Group> for sb_status` for a group of rows that stand for a core type's variants;
 /// nothing for the rows of `_`. A variant the core adds later maps to `SB_ERR_OTHER`.
 macro_rules! group_from {
@@ -69,6 +89,20 @@ macro_rules! statuses {
         fn message(status: sb_status) -> *const c_char {
             match status {
                 $($(sb_status::$name => c_str!(row_message!($group, $($variant)?, $message)),)*)*
+            }
+        }
+
+        /// The core's snake_case name for the give-up reason or error a status stands for.
+        fn core_name(status: sb_status) -> *const c_char {
+            match status {
+                $($(sb_status::$name => row_name!($group, $($variant)?),)*)*
+            }
+        }
+
+        /// The policy option an `SB_ERR_POLICY_*` status is about.
+        fn policy_field(status: sb_status) -> *const c_char {
+            match status {
+                $($(sb_status::$name => row_field!($group, $($variant)?),)*)*
             }
         }
 
@@ -128,12 +162,20 @@ statuses! {
         SB_ERR_POLICY_SPREAD_PER_MILLE = 116 if SpreadPerMille => core;
         /// Policy: `max_hint_ms` must be in 0..=2147483647.
         SB_ERR_POLICY_MAX_HINT_MS = 117 if MaxHintMs => core;
+        /// Policy: `jitter` must be one of the `SB_JITTER_*` codes (0..=5).
+        SB_ERR_POLICY_JITTER = 118 if UnknownJitter => "jitter must be an SB_JITTER_* code in 0..=5";
+        /// Policy options: `jitter_ms` given for a strategy other than Google's
+        /// (`sb_policy_from_options`).
+        SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE = 160 if JitterMsNotApplicable => core;
+        /// Policy options: `spread_per_mille` given for a strategy other than proportional
+        /// (`sb_policy_from_options`).
+        SB_ERR_POLICY_SPREAD_NOT_APPLICABLE = 161 if SpreadNotApplicable => core;
     }
     _ {
-        /// Policy: `jitter` must be one of the `SB_JITTER_*` codes (0..=5).
-        SB_ERR_POLICY_JITTER = 118 => "jitter must be an SB_JITTER_* code in 0..=5";
         /// Policy: `deadline` must be `SB_DEADLINE_GIVE_UP` (0) or `SB_DEADLINE_CLAMP` (1).
         SB_ERR_POLICY_DEADLINE = 119 => "deadline must be SB_DEADLINE_GIVE_UP (0) or SB_DEADLINE_CLAMP (1)";
+        /// Policy options: `preset` must be one of the `SB_PRESET_*` codes (0..=3).
+        SB_ERR_POLICY_PRESET = 162 => "preset must be an SB_PRESET_* code in 0..=3";
     }
     SnapshotError {
         /// Snapshot: not exactly `SB_SNAPSHOT_SIZE` bytes.
@@ -224,10 +266,36 @@ impl sb_status {
 /// ```
 #[no_mangle]
 pub extern "C" fn sb_strerror(code: i32) -> *const c_char {
-    match ALL.iter().find(|s| **s as i32 == code) {
-        Some(&status) => message(status),
+    match lookup(code) {
+        Some(status) => message(status),
         None => c_str!("unknown status code"),
     }
+}
+
+/// The status for `code`, if it is one.
+fn lookup(code: i32) -> Option<sb_status> {
+    ALL.iter().find(|s| **s as i32 == code).copied()
+}
+
+/// The core's snake_case name for what a status stands for: the give-up reason of an
+/// `SB_GIVE_UP_*` status ("max_retries", ...) or the core error of an `SB_ERR_*` status
+/// ("bad_day", "initial_ms", ...), as the test vectors and the other bindings name them. NULL for
+/// a status that stands for no core variant (`SB_OK`, `SB_ERR_NULL`, ...) and for unknown codes.
+///
+/// ```c
+/// if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_SERVER_STOP) log("gave up: %s", sb_status_name(rc));
+/// ```
+#[no_mangle]
+pub extern "C" fn sb_status_name(code: i32) -> *const c_char {
+    lookup(code).map_or(core::ptr::null(), core_name)
+}
+
+/// The policy option an `SB_ERR_POLICY_*` status is about, as SPEC.md section 2 names it
+/// ("initial_ms", "multiplier", "jitter_ms", ...), so a binding can show the value at fault. NULL
+/// for any other code, `SB_ERR_POLICY_DEADLINE` and `SB_ERR_POLICY_PRESET` included.
+#[no_mangle]
+pub extern "C" fn sb_policy_error_field(code: i32) -> *const c_char {
+    lookup(code).map_or(core::ptr::null(), policy_field)
 }
 
 #[cfg(test)]
@@ -296,6 +364,53 @@ mod tests {
         assert_eq!(
             sb_status::from(BudgetError::NoRetryIncrement),
             sb_status::SB_ERR_BUDGET_NO_RETRY_INCREMENT
+        );
+    }
+
+    fn c(p: *const c_char) -> Option<&'static str> {
+        // SAFETY: a non-NULL result is a static NUL-terminated string.
+        (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_str().unwrap())
+    }
+
+    #[test]
+    fn names_and_fields_are_the_cores() {
+        use sb_status::*;
+        assert_eq!(
+            c(sb_status_name(SB_GIVE_UP_SERVER_STOP as i32)),
+            Some("server_stop")
+        );
+        assert_eq!(
+            c(sb_status_name(SB_ERR_PARSE_BAD_DAY as i32)),
+            Some(ParseError::BadDay.name())
+        );
+        assert_eq!(
+            c(sb_status_name(SB_ERR_POLICY_MULTIPLIER_BELOW_ONE as i32)),
+            Some("multiplier_below_one")
+        );
+        assert_eq!(
+            c(sb_policy_error_field(
+                SB_ERR_POLICY_MULTIPLIER_BELOW_ONE as i32
+            )),
+            Some("multiplier")
+        );
+        assert_eq!(
+            c(sb_policy_error_field(
+                SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE as i32
+            )),
+            Some("jitter_ms")
+        );
+        for s in [SB_OK, SB_ERR_NULL, SB_ERR_POLICY_DEADLINE, SB_ERR_OTHER] {
+            assert_eq!(c(sb_status_name(s as i32)), None, "{s:?}");
+        }
+        assert_eq!(c(sb_policy_error_field(SB_ERR_PARSE_BAD_DAY as i32)), None);
+        assert_eq!(c(sb_status_name(-1)), None);
+        assert_eq!(
+            sb_status::from(PolicyError::UnknownJitter),
+            SB_ERR_POLICY_JITTER
+        );
+        assert_eq!(
+            sb_status::from(PolicyError::SpreadNotApplicable),
+            SB_ERR_POLICY_SPREAD_NOT_APPLICABLE
         );
     }
 

@@ -49,6 +49,66 @@
 #define SB_FAILURE_TIMEOUT 1
 
 /**
+ * `sb_policy_from_options` preset: Google Cloud's reference (`sb_policy_google`).
+ */
+#define SB_PRESET_GOOGLE 0
+
+/**
+ * `sb_policy_from_options` preset: Google's reference with the 64 s cap.
+ */
+#define SB_PRESET_GOOGLE_64S 1
+
+/**
+ * `sb_policy_from_options` preset: the AWS SDKs' standard mode.
+ */
+#define SB_PRESET_AWS 2
+
+/**
+ * `sb_policy_from_options` preset: gRPC connection backoff.
+ */
+#define SB_PRESET_GRPC 3
+
+/**
+ * `given` bit: `values->initial_ms` overrides the preset.
+ */
+
+/**
+ * `given` bit: `values->multiplier_num` / `multiplier_den` (reduced) override the preset.
+ */
+
+/**
+ * `given` bit: `values->max_backoff_ms` (the hint limit follows it unless also given).
+ */
+
+/**
+ * `given` bit: `values->max_retries`.
+ */
+
+/**
+ * `given` bit: `values->jitter` (its parameter defaults to the reference value).
+ */
+
+/**
+ * `given` bit: `values->jitter_ms` (Google jitter only).
+ */
+
+/**
+ * `given` bit: `values->spread_per_mille` (proportional jitter only).
+ */
+
+/**
+ * `given` bit: `values->max_hint_ms`.
+ */
+
+/**
+ * `given` bit: `values->max_elapsed_ms`.
+ */
+
+/**
+ * `given` bit: `values->deadline`.
+ */
+
+/**
  * No jitter: the un-jittered exponential base.
  */
 #define SB_JITTER_NONE 0
@@ -199,9 +259,23 @@ enum sb_status
    */
   SB_ERR_POLICY_JITTER = 118,
   /**
+   * Policy options: `jitter_ms` given for a strategy other than Google's
+   * (`sb_policy_from_options`).
+   */
+  SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE = 160,
+  /**
+   * Policy options: `spread_per_mille` given for a strategy other than proportional
+   * (`sb_policy_from_options`).
+   */
+  SB_ERR_POLICY_SPREAD_NOT_APPLICABLE = 161,
+  /**
    * Policy: `deadline` must be `SB_DEADLINE_GIVE_UP` (0) or `SB_DEADLINE_CLAMP` (1).
    */
   SB_ERR_POLICY_DEADLINE = 119,
+  /**
+   * Policy options: `preset` must be one of the `SB_PRESET_*` codes (0..=3).
+   */
+  SB_ERR_POLICY_PRESET = 162,
   /**
    * Snapshot: not exactly `SB_SNAPSHOT_SIZE` bytes.
    */
@@ -687,6 +761,63 @@ sb_status sb_parse_retry_after(const char *s, uintptr_t len, uint64_t now_unix_s
 sb_status sb_parse_grpc_pushback(const char *s, uintptr_t len, uint32_t *out_ms);
 
 /**
+ * The name of the preset with code `code` (an `SB_PRESET_*` value): "google", "google_64s",
+ * "aws_standard", "grpc"; NULL for any other code.
+ *
+ * ```c
+ * for (uint32_t i = 0; sb_preset_name(i) != NULL; i++) puts(sb_preset_name(i));
+ * ```
+ */
+const char *sb_preset_name(uint32_t code);
+
+/**
+ * The name of the jitter strategy with code `code` (an `SB_JITTER_*` value): "none", "google",
+ * "full", "equal", "decorrelated", "proportional"; NULL for any other code.
+ */
+const char *sb_jitter_name(uint32_t code);
+
+/**
+ * The name of the deadline mode with code `code` (an `SB_DEADLINE_*` value): "give_up",
+ * "clamp"; NULL for any other code.
+ */
+const char *sb_deadline_name(uint32_t code);
+
+/**
+ * The name of a class (an `sb_class` value, as `sb_classify_http` returns it): "success",
+ * "retry", "do_not_retry", "invalid"; NULL for any other value.
+ */
+const char *sb_class_name(int32_t class_);
+
+/**
+ * Writes to `*out` the preset `preset` (an `SB_PRESET_*` code) with the fields of `*values` whose
+ * `SB_OPTION_*` bit is set in `given` overriding it, by the rules every binding shares: an option
+ * the chosen strategy has no use for is refused (`jitter_ms` with full jitter:
+ * `SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE`); a newly chosen strategy's parameter defaults to the
+ * reference value (Google's 1000 ms, gRPC's 200 per mille); the hint limit follows an overridden
+ * cap unless given; the multiplier is reduced (1600/1000 becomes 8/5). Fields without their bit
+ * are not read for their value; other bits of `given` are ignored.
+ *
+ * Returns `SB_OK`, `SB_ERR_NULL`, `SB_ERR_POLICY_PRESET`, an `SB_ERR_POLICY_*` code naming the
+ * field at fault, or `SB_ERR_UNSUPPORTED` (a build without `runtime-policy`, or a strategy or
+ * time budget left out of this build). `*out` is written only on `SB_OK`.
+ *
+ * ```c
+ * sb_policy values = {0}, p;
+ * values.max_retries = 5;
+ * values.jitter = SB_JITTER_FULL;
+ * if (sb_policy_from_options(&p, SB_PRESET_GOOGLE, &values, SB_OPTION_MAX_RETRIES | SB_OPTION_JITTER) != SB_OK)
+ *     return; // e.g. SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE
+ * ```
+ *
+ * # Safety
+ * `out` is NULL or valid for writes of an `sb_policy`; `values` is NULL or readable.
+ */
+sb_status sb_policy_from_options(struct sb_policy *out,
+                                 uint32_t preset,
+                                 const struct sb_policy *values,
+                                 uint32_t given);
+
+/**
  * Google Cloud's reference: 1 s, x2, jitter 0..1000 ms, cap 32 s, 10 retries.
  *
  * ```c
@@ -775,6 +906,25 @@ sb_status sb_backoff_restore(struct sb_backoff *b,
  * ```
  */
 const char *sb_strerror(int32_t code);
+
+/**
+ * The core's snake_case name for what a status stands for: the give-up reason of an
+ * `SB_GIVE_UP_*` status ("max_retries", ...) or the core error of an `SB_ERR_*` status
+ * ("bad_day", "initial_ms", ...), as the test vectors and the other bindings name them. NULL for
+ * a status that stands for no core variant (`SB_OK`, `SB_ERR_NULL`, ...) and for unknown codes.
+ *
+ * ```c
+ * if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_SERVER_STOP) log("gave up: %s", sb_status_name(rc));
+ * ```
+ */
+const char *sb_status_name(int32_t code);
+
+/**
+ * The policy option an `SB_ERR_POLICY_*` status is about, as SPEC.md section 2 names it
+ * ("initial_ms", "multiplier", "jitter_ms", ...), so a binding can show the value at fault. NULL
+ * for any other code, `SB_ERR_POLICY_DEADLINE` and `SB_ERR_POLICY_PRESET` included.
+ */
+const char *sb_policy_error_field(int32_t code);
 
 /**
  * The library's version as a static string, e.g. "0.1.0". Compare with `SB_VERSION_*` to detect

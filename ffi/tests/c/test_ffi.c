@@ -9,6 +9,8 @@
 
 static unsigned checks, failures;
 
+unsigned test_names_and_options(void); /* test_names.c */
+
 #define CHECK(cond)                                                                       \
     do {                                                                                  \
         checks++;                                                                         \
@@ -650,6 +652,7 @@ int main(void) {
     test_elapsed_near_u64_max();
     test_foreign_snapshots();
     test_given_up_refuses();
+    failures += test_names_and_options();
     printf("%s: %u checks, %u failed\n", failures ? "FAIL" : "PASS", checks, failures);
     return failures ? 1 : 0;
 }

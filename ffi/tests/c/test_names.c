@@ -1,0 +1,96 @@
+/* Host tests of the name tables and of sb_policy_from_options: the tables a language binding
+ * reads instead of typing the names again, and the preset-plus-overrides rules it shares with
+ * the npm package and the CLI. Linked into test_ffi.c's program; returns its failure count. */
+#include <stdio.h>
+#include <string.h>
+
+#include "seeded_backoff.h"
+
+static unsigned n_checks, n_failures;
+
+#define CHECK_N(cond)                                                                     \
+    do {                                                                                  \
+        n_checks++;                                                                       \
+        if (!(cond)) {                                                                    \
+            n_failures++;                                                                 \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);      \
+        }                                                                                 \
+    } while (0)
+
+static int same(const char *a, const char *b) { return a != NULL && strcmp(a, b) == 0; }
+
+/* Counts a table's names: the first NULL ends it. */
+static uint32_t count(const char *(*name)(uint32_t)) {
+    uint32_t n = 0;
+    while (n < 100 && name(n) != NULL) n++;
+    return n;
+}
+
+static void test_tables(void) {
+    CHECK_N(count(sb_preset_name) == 4);
+    CHECK_N(same(sb_preset_name(SB_PRESET_GOOGLE_64S), "google_64s"));
+    CHECK_N(same(sb_preset_name(SB_PRESET_AWS), "aws_standard"));
+    CHECK_N(count(sb_jitter_name) == 6);
+    CHECK_N(same(sb_jitter_name(SB_JITTER_NONE), "none"));
+    CHECK_N(same(sb_jitter_name(SB_JITTER_PROPORTIONAL), "proportional"));
+    CHECK_N(count(sb_deadline_name) == 2);
+    CHECK_N(same(sb_deadline_name(SB_DEADLINE_CLAMP), "clamp"));
+    CHECK_N(sb_jitter_name(UINT32_MAX) == NULL);
+    CHECK_N(same(sb_class_name(SB_CLASS_DO_NOT_RETRY), "do_not_retry"));
+    CHECK_N(same(sb_class_name(sb_classify_http(503)), "retry"));
+    CHECK_N(sb_class_name(4) == NULL && sb_class_name(-1) == NULL);
+    CHECK_N(same(sb_status_name(SB_GIVE_UP_MAX_RETRIES), "max_retries"));
+    CHECK_N(same(sb_status_name(SB_ERR_PARSE_BAD_MONTH), "bad_month"));
+    CHECK_N(same(sb_status_name(SB_ERR_BUDGET_COST), "cost"));
+    CHECK_N(sb_status_name(SB_OK) == NULL && sb_status_name(SB_ERR_NULL) == NULL);
+    CHECK_N(sb_status_name(12345) == NULL);
+    CHECK_N(same(sb_policy_error_field(SB_ERR_POLICY_MULTIPLIER_TOO_LARGE), "multiplier"));
+    CHECK_N(same(sb_policy_error_field(SB_ERR_POLICY_SPREAD_NOT_APPLICABLE), "spread_per_mille"));
+    CHECK_N(sb_policy_error_field(SB_ERR_PARSE_EMPTY) == NULL);
+    CHECK_N(sb_policy_error_field(SB_ERR_POLICY_DEADLINE) == NULL);
+}
+
+static void test_options(void) {
+    sb_policy values, out, before, google = sb_policy_google();
+    memset(&values, 0, sizeof values);
+    /* No override: the preset itself. */
+    CHECK_N(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values, 0) == SB_OK);
+    CHECK_N(memcmp(&out, &google, sizeof out) == 0);
+    /* Choosing Google jitter over the AWS preset brings Google's 1000 ms width. */
+    values.jitter = SB_JITTER_GOOGLE;
+    CHECK_N(sb_policy_from_options(&out, SB_PRESET_AWS, &values, SB_OPTION_JITTER) == SB_OK);
+    CHECK_N(out.jitter == SB_JITTER_GOOGLE && out.jitter_ms == 1000 && out.initial_ms == 100);
+    /* The hint limit follows an overridden cap; the multiplier is reduced. */
+    values.max_backoff_ms = 60000;
+    values.multiplier_num = 1600;
+    values.multiplier_den = 1000;
+    CHECK_N(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values,
+                                   SB_OPTION_MAX_BACKOFF_MS | SB_OPTION_MULTIPLIER) == SB_OK);
+    CHECK_N(out.max_hint_ms == 60000 && out.multiplier_num == 8 && out.multiplier_den == 5);
+    /* Errors name the field and leave *out alone. */
+    before = out;
+    values.jitter = SB_JITTER_FULL;
+    values.jitter_ms = 5;
+    CHECK_N(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values,
+                                   SB_OPTION_JITTER | SB_OPTION_JITTER_MS) ==
+            SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE);
+    CHECK_N(same(sb_strerror(SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE),
+                 "jitter_ms applies only to jitter 'google'"));
+    values.initial_ms = 0;
+    CHECK_N(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values, SB_OPTION_INITIAL_MS) ==
+            SB_ERR_POLICY_INITIAL_MS);
+    CHECK_N(sb_policy_from_options(&out, 4, &values, 0) == SB_ERR_POLICY_PRESET);
+    values.deadline = 7;
+    CHECK_N(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values, SB_OPTION_DEADLINE) ==
+            SB_ERR_POLICY_DEADLINE);
+    CHECK_N(memcmp(&out, &before, sizeof out) == 0);
+    CHECK_N(sb_policy_from_options(NULL, SB_PRESET_GOOGLE, &values, 0) == SB_ERR_NULL);
+    CHECK_N(sb_policy_from_options(&out, SB_PRESET_GOOGLE, NULL, 0) == SB_ERR_NULL);
+}
+
+unsigned test_names_and_options(void) {
+    test_tables();
+    test_options();
+    printf("names and options: %u checks, %u failed\n", n_checks, n_failures);
+    return n_failures;
+}
