@@ -26,6 +26,9 @@ def cffi_declarations(text):
             skipping = True
         elif skipping:
             skipping = not stripped.startswith("#endif")
+        elif stripped.startswith("#define ") and len(stripped.split()) > 2 and not DEFINE.match(stripped):
+            # A constant cffi cannot read would vanish from the package: make cbindgen emit a literal.
+            raise SystemExit(f"gen_cffi_header: not an integer literal: {stripped}")
         elif stripped.startswith("#") and not DEFINE.match(stripped):
             continue
         else:

@@ -40,6 +40,7 @@ mod classify;
 mod cstr;
 mod fleet;
 mod hint;
+mod input;
 mod names;
 mod options;
 #[cfg(all(target_os = "none", not(test)))]
@@ -63,6 +64,10 @@ pub use budget::{
 pub use classify::{sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_is_retryable};
 pub use fleet::{sb_seed_from_device, sb_startup_delay};
 pub use hint::{sb_parse_grpc_pushback, sb_parse_retry_after};
+pub use input::{
+    sb_backoff_next_with, sb_step_input, SB_INPUT_BUDGET, SB_INPUT_DO_NOT_RETRY, SB_INPUT_ELAPSED,
+    SB_INPUT_RETRY_AFTER,
+};
 pub use names::{sb_class_name, sb_deadline_name, sb_jitter_name, sb_preset_name};
 pub use options::{
     sb_policy_from_options, SB_OPTION_DEADLINE, SB_OPTION_INITIAL_MS, SB_OPTION_JITTER,

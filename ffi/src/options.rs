@@ -18,25 +18,25 @@ pub const SB_PRESET_AWS: u32 = 2;
 pub const SB_PRESET_GRPC: u32 = 3;
 
 /// `given` bit: `values->initial_ms` overrides the preset.
-pub const SB_OPTION_INITIAL_MS: u32 = 1 << 0;
+pub const SB_OPTION_INITIAL_MS: u32 = 1;
 /// `given` bit: `values->multiplier_num` / `multiplier_den` (reduced) override the preset.
-pub const SB_OPTION_MULTIPLIER: u32 = 1 << 1;
+pub const SB_OPTION_MULTIPLIER: u32 = 2;
 /// `given` bit: `values->max_backoff_ms` (the hint limit follows it unless also given).
-pub const SB_OPTION_MAX_BACKOFF_MS: u32 = 1 << 2;
+pub const SB_OPTION_MAX_BACKOFF_MS: u32 = 4;
 /// `given` bit: `values->max_retries`.
-pub const SB_OPTION_MAX_RETRIES: u32 = 1 << 3;
+pub const SB_OPTION_MAX_RETRIES: u32 = 8;
 /// `given` bit: `values->jitter` (its parameter defaults to the reference value).
-pub const SB_OPTION_JITTER: u32 = 1 << 4;
+pub const SB_OPTION_JITTER: u32 = 16;
 /// `given` bit: `values->jitter_ms` (Google jitter only).
-pub const SB_OPTION_JITTER_MS: u32 = 1 << 5;
+pub const SB_OPTION_JITTER_MS: u32 = 32;
 /// `given` bit: `values->spread_per_mille` (proportional jitter only).
-pub const SB_OPTION_SPREAD_PER_MILLE: u32 = 1 << 6;
+pub const SB_OPTION_SPREAD_PER_MILLE: u32 = 64;
 /// `given` bit: `values->max_hint_ms`.
-pub const SB_OPTION_MAX_HINT_MS: u32 = 1 << 7;
+pub const SB_OPTION_MAX_HINT_MS: u32 = 128;
 /// `given` bit: `values->max_elapsed_ms`.
-pub const SB_OPTION_MAX_ELAPSED_MS: u32 = 1 << 8;
+pub const SB_OPTION_MAX_ELAPSED_MS: u32 = 256;
 /// `given` bit: `values->deadline`.
-pub const SB_OPTION_DEADLINE: u32 = 1 << 9;
+pub const SB_OPTION_DEADLINE: u32 = 512;
 
 // The header's preset codes are literals (cbindgen cannot evaluate paths); these pin them to the
 // core's preset table.

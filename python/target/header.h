@@ -49,6 +49,26 @@
 #define SB_FAILURE_TIMEOUT 1
 
 /**
+ * `sb_step_input.flags` bit: `retry_after_ms` is a server hint (a lower bound on the delay).
+ */
+#define SB_INPUT_RETRY_AFTER 1
+
+/**
+ * `sb_step_input.flags` bit: the server said not to retry (wins over `SB_INPUT_RETRY_AFTER`).
+ */
+#define SB_INPUT_DO_NOT_RETRY 2
+
+/**
+ * `sb_step_input.flags` bit: `elapsed_ms` is the caller's clock since the first attempt.
+ */
+#define SB_INPUT_ELAPSED 4
+
+/**
+ * `sb_step_input.flags` bit: charge `*budget` with a failure of kind `failure_kind`.
+ */
+#define SB_INPUT_BUDGET 8
+
+/**
  * `sb_policy_from_options` preset: Google Cloud's reference (`sb_policy_google`).
  */
 #define SB_PRESET_GOOGLE 0
@@ -71,42 +91,52 @@
 /**
  * `given` bit: `values->initial_ms` overrides the preset.
  */
+#define SB_OPTION_INITIAL_MS 1
 
 /**
  * `given` bit: `values->multiplier_num` / `multiplier_den` (reduced) override the preset.
  */
+#define SB_OPTION_MULTIPLIER 2
 
 /**
  * `given` bit: `values->max_backoff_ms` (the hint limit follows it unless also given).
  */
+#define SB_OPTION_MAX_BACKOFF_MS 4
 
 /**
  * `given` bit: `values->max_retries`.
  */
+#define SB_OPTION_MAX_RETRIES 8
 
 /**
  * `given` bit: `values->jitter` (its parameter defaults to the reference value).
  */
+#define SB_OPTION_JITTER 16
 
 /**
  * `given` bit: `values->jitter_ms` (Google jitter only).
  */
+#define SB_OPTION_JITTER_MS 32
 
 /**
  * `given` bit: `values->spread_per_mille` (proportional jitter only).
  */
+#define SB_OPTION_SPREAD_PER_MILLE 64
 
 /**
  * `given` bit: `values->max_hint_ms`.
  */
+#define SB_OPTION_MAX_HINT_MS 128
 
 /**
  * `given` bit: `values->max_elapsed_ms`.
  */
+#define SB_OPTION_MAX_ELAPSED_MS 256
 
 /**
  * `given` bit: `values->deadline`.
  */
+#define SB_OPTION_DEADLINE 512
 
 /**
  * No jitter: the un-jittered exponential base.
@@ -503,6 +533,28 @@ typedef struct sb_budget {
   uint32_t tokens_milli;
 } sb_budget;
 
+/**
+ * The inputs of one `sb_backoff_next_with` step. Fields whose flag is not set are not read.
+ */
+typedef struct sb_step_input {
+  /**
+   * `SB_INPUT_*` bits: which of the fields below are given.
+   */
+  uint32_t flags;
+  /**
+   * With `SB_INPUT_RETRY_AFTER`: the server's Retry-After, ms (see `sb_parse_retry_after`).
+   */
+  uint32_t retry_after_ms;
+  /**
+   * With `SB_INPUT_ELAPSED`: ms since the first attempt by the caller's monotonic clock.
+   */
+  uint64_t elapsed_ms;
+  /**
+   * With `SB_INPUT_BUDGET`: `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
+   */
+  uint32_t failure_kind;
+} sb_step_input;
+
 
 /**
  * Starts a request's retry state under `policy`, its jitter seeded from `seed` (use a different
@@ -759,6 +811,27 @@ sb_status sb_parse_retry_after(const char *s, uintptr_t len, uint64_t now_unix_s
  * `s` is NULL or valid for reads of `len` bytes; `out_ms` is NULL or writable.
  */
 sb_status sb_parse_grpc_pushback(const char *s, uintptr_t len, uint32_t *out_ms);
+
+/**
+ * `sb_backoff_next` with any combination of inputs (`*input`): a hint, the caller's clock, and
+ * `*budget` (read only with `SB_INPUT_BUDGET`; otherwise it may be NULL). Returns `SB_RETRY` with
+ * `*delay_ms` set, an `SB_GIVE_UP_*` reason, or an error (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`,
+ * `SB_ERR_FAILURE_KIND`, `SB_ERR_UNSUPPORTED` for an input whose feature this build leaves out)
+ * that changes neither struct.
+ *
+ * ```c
+ * sb_step_input in = {SB_INPUT_RETRY_AFTER | SB_INPUT_ELAPSED, 5000, now_ms() - start_ms, 0};
+ * if (sb_backoff_next_with(&b, &in, NULL, &delay_ms) == SB_RETRY) sleep_ms(delay_ms);
+ * ```
+ *
+ * # Safety
+ * `b` and `delay_ms` are NULL or valid for reads and writes; `input` is NULL or readable;
+ * with `SB_INPUT_BUDGET`, `budget` is NULL or valid for reads and writes.
+ */
+sb_status sb_backoff_next_with(struct sb_backoff *b,
+                               const struct sb_step_input *input,
+                               struct sb_budget *budget,
+                               uint32_t *delay_ms);
 
 /**
  * The name of the preset with code `code` (an `SB_PRESET_*` value): "google", "google_64s",

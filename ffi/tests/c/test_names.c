@@ -1,6 +1,7 @@
-/* Host tests of the name tables and of sb_policy_from_options: the tables a language binding
- * reads instead of typing the names again, and the preset-plus-overrides rules it shares with
- * the npm package and the CLI. Linked into test_ffi.c's program; returns its failure count. */
+/* Host tests of what language bindings use: the name tables they read instead of typing the
+ * names again, sb_policy_from_options (the preset-plus-overrides rules they share with the npm
+ * package and the CLI) and sb_backoff_next_with (several inputs in one step). Linked into
+ * test_ffi.c's program; returns its failure count. */
 #include <stdio.h>
 #include <string.h>
 
@@ -88,9 +89,45 @@ static void test_options(void) {
     CHECK_N(sb_policy_from_options(&out, SB_PRESET_GOOGLE, NULL, 0) == SB_ERR_NULL);
 }
 
+static void test_step_with(void) {
+    sb_policy p = sb_policy_google();
+    sb_backoff a, b, before;
+    sb_budget budget;
+    sb_step_input in;
+    uint32_t da = 0, db = 0;
+    p.max_elapsed_ms = 60000;
+    CHECK_N(sb_backoff_init(&a, &p, 7) == SB_OK && sb_backoff_init(&b, &p, 7) == SB_OK);
+    /* One input: the same as the single-input function. */
+    memset(&in, 0, sizeof in);
+    in.flags = SB_INPUT_RETRY_AFTER;
+    in.retry_after_ms = 9000;
+    CHECK_N(sb_backoff_next_with_hint(&a, 9000, &da) == SB_RETRY);
+    CHECK_N(sb_backoff_next_with(&b, &in, NULL, &db) == SB_RETRY && da == db && da >= 9000);
+    /* A hint and the clock in one step: the clock says the budget is nearly spent. */
+    in.flags = SB_INPUT_RETRY_AFTER | SB_INPUT_ELAPSED;
+    in.elapsed_ms = 56000;
+    CHECK_N(sb_backoff_next_with(&b, &in, NULL, &db) == SB_GIVE_UP_DEADLINE);
+    /* A budget: NULL or a bad kind is an error that changes nothing. */
+    CHECK_N(sb_budget_init_grpc(&budget, 10, 100) == SB_OK);
+    in.flags = SB_INPUT_BUDGET | SB_INPUT_ELAPSED;
+    in.elapsed_ms = 1000;
+    in.failure_kind = 9;
+    before = a;
+    CHECK_N(sb_backoff_next_with(&a, &in, NULL, &da) == SB_ERR_NULL);
+    CHECK_N(sb_backoff_next_with(&a, &in, &budget, &da) == SB_ERR_FAILURE_KIND);
+    CHECK_N(memcmp(&a, &before, sizeof a) == 0);
+    in.failure_kind = SB_FAILURE_ERROR;
+    CHECK_N(sb_backoff_next_with(&a, &in, &budget, &da) == SB_RETRY);
+    CHECK_N(budget.tokens_milli == 9000);
+    CHECK_N(sb_backoff_next_with(&a, NULL, &budget, &da) == SB_ERR_NULL);
+    in.flags = SB_INPUT_DO_NOT_RETRY;
+    CHECK_N(sb_backoff_next_with(&a, &in, NULL, &da) == SB_GIVE_UP_SERVER_STOP);
+}
+
 unsigned test_names_and_options(void) {
     test_tables();
     test_options();
-    printf("names and options: %u checks, %u failed\n", n_checks, n_failures);
+    test_step_with();
+    printf("names, options and combined steps: %u checks, %u failed\n", n_checks, n_failures);
     return n_failures;
 }
