@@ -59,10 +59,11 @@ pub unsafe extern "C" fn sb_backoff_next_with(
         // SAFETY: forwarded from this function's contract.
         let input = unsafe { ptr::read(input) }?;
         let has = |bit: u32| input.flags & bit != 0;
-        if (has(SB_INPUT_RETRY_AFTER | SB_INPUT_DO_NOT_RETRY) && !cfg!(feature = "hints"))
-            || (has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget"))
-            || (has(SB_INPUT_BUDGET) && !cfg!(feature = "budget"))
-        {
+        // Each check sits next to the part it guards, so a build without the part drops its code.
+        if has(SB_INPUT_RETRY_AFTER | SB_INPUT_DO_NOT_RETRY) && !cfg!(feature = "hints") {
+            return Err(sb_status::SB_ERR_UNSUPPORTED);
+        }
+        if has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget") {
             return Err(sb_status::SB_ERR_UNSUPPORTED);
         }
         let hint = if has(SB_INPUT_DO_NOT_RETRY) {
@@ -79,6 +80,9 @@ pub unsafe extern "C" fn sb_backoff_next_with(
             };
             // SAFETY: forwarded from this function's contract.
             return Ok(unsafe { step(b, delay_ms, step_input) });
+        }
+        if !cfg!(feature = "budget") {
+            return Err(sb_status::SB_ERR_UNSUPPORTED);
         }
         // As sb_backoff_next_with_budget: the step works on a copy of the budget, stored back only
         // if the step itself succeeded.
