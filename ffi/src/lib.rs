@@ -68,7 +68,10 @@ pub use input::{
     sb_backoff_next_with, sb_step_input, SB_INPUT_BUDGET, SB_INPUT_DO_NOT_RETRY, SB_INPUT_ELAPSED,
     SB_INPUT_RETRY_AFTER,
 };
-pub use names::{sb_class_name, sb_deadline_name, sb_jitter_name, sb_preset_name};
+pub use names::{
+    sb_class_name, sb_deadline_name, sb_jitter_name, sb_policy_error_field, sb_preset_name,
+    sb_status_name,
+};
 pub use options::{
     sb_policy_from_options, SB_OPTION_DEADLINE, SB_OPTION_INITIAL_MS, SB_OPTION_JITTER,
     SB_OPTION_JITTER_MS, SB_OPTION_MAX_BACKOFF_MS, SB_OPTION_MAX_ELAPSED_MS, SB_OPTION_MAX_HINT_MS,
@@ -82,5 +85,5 @@ pub use policy::{
     SB_MAX_DELAY_MS,
 };
 pub use snapshot::{sb_backoff_restore, sb_backoff_snapshot, SB_SNAPSHOT_SIZE};
-pub use status::{sb_policy_error_field, sb_status, sb_status_name, sb_strerror};
+pub use status::{sb_status, sb_strerror};
 pub use version::{sb_version, SB_VERSION_MAJOR, SB_VERSION_MINOR, SB_VERSION_PATCH};

@@ -1,5 +1,5 @@
 //! The core's names for codes the C ABI carries as numbers (presets, strategies, deadline modes,
-//! classes), so that a language binding over this library reads its tables of names from here
+//! classes, give-up reasons and errors), so that a language binding over this library reads its tables of names from here
 //! rather than typing them again. Each function returns a static NUL-terminated string, or NULL
 //! for a code past the end of its table: a caller lists a table by counting up from 0 to NULL.
 
@@ -10,6 +10,7 @@ use seeded_backoff::{Classification, DeadlineMode, Jitter, Preset};
 
 use crate::classify::sb_class;
 use crate::cstr::c_str;
+use crate::status::{core_name, lookup, policy_field};
 
 /// `match code { 0 => NAMES[0], ... }` as C strings, NULL past the listed indexes.
 macro_rules! name_at {
@@ -66,6 +67,27 @@ pub extern "C" fn sb_class_name(class: i32) -> *const c_char {
     }
 }
 
+/// The core's snake_case name for what a status stands for: the give-up reason of an
+/// `SB_GIVE_UP_*` status ("max_retries", ...) or the core error of an `SB_ERR_*` status
+/// ("bad_day", "initial_ms", ...), as the test vectors and the other bindings name them. NULL for
+/// a status that stands for no core variant (`SB_OK`, `SB_ERR_NULL`, ...) and for unknown codes.
+///
+/// ```c
+/// if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_SERVER_STOP) log("gave up: %s", sb_status_name(rc));
+/// ```
+#[no_mangle]
+pub extern "C" fn sb_status_name(code: i32) -> *const c_char {
+    lookup(code).map_or(core::ptr::null(), core_name)
+}
+
+/// The policy option an `SB_ERR_POLICY_*` status is about, as SPEC.md section 2 names it
+/// ("initial_ms", "multiplier", "jitter_ms", ...), so a binding can show the value at fault. NULL
+/// for any other code, `SB_ERR_POLICY_DEADLINE` and `SB_ERR_POLICY_PRESET` included.
+#[no_mangle]
+pub extern "C" fn sb_policy_error_field(code: i32) -> *const c_char {
+    lookup(code).map_or(core::ptr::null(), policy_field)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +117,54 @@ mod tests {
             assert!(sb_deadline_name(code).is_null());
         }
         assert!(sb_class_name(-1).is_null());
+    }
+
+    fn c(p: *const c_char) -> Option<&'static str> {
+        // SAFETY: a non-NULL result is a static NUL-terminated string.
+        (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_str().unwrap())
+    }
+
+    #[test]
+    fn names_and_fields_are_the_cores() {
+        use crate::status::sb_status;
+        use crate::status::sb_status::*;
+        use seeded_backoff::{ParseError, PolicyError};
+        assert_eq!(
+            c(sb_status_name(SB_GIVE_UP_SERVER_STOP as i32)),
+            Some("server_stop")
+        );
+        assert_eq!(
+            c(sb_status_name(SB_ERR_PARSE_BAD_DAY as i32)),
+            Some(ParseError::BadDay.name())
+        );
+        assert_eq!(
+            c(sb_status_name(SB_ERR_POLICY_MULTIPLIER_BELOW_ONE as i32)),
+            Some("multiplier_below_one")
+        );
+        assert_eq!(
+            c(sb_policy_error_field(
+                SB_ERR_POLICY_MULTIPLIER_BELOW_ONE as i32
+            )),
+            Some("multiplier")
+        );
+        assert_eq!(
+            c(sb_policy_error_field(
+                SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE as i32
+            )),
+            Some("jitter_ms")
+        );
+        for s in [SB_OK, SB_ERR_NULL, SB_ERR_POLICY_DEADLINE, SB_ERR_OTHER] {
+            assert_eq!(c(sb_status_name(s as i32)), None, "{s:?}");
+        }
+        assert_eq!(c(sb_policy_error_field(SB_ERR_PARSE_BAD_DAY as i32)), None);
+        assert_eq!(c(sb_status_name(-1)), None);
+        assert_eq!(
+            sb_status::from(PolicyError::UnknownJitter),
+            SB_ERR_POLICY_JITTER
+        );
+        assert_eq!(
+            sb_status::from(PolicyError::SpreadNotApplicable),
+            SB_ERR_POLICY_SPREAD_NOT_APPLICABLE
+        );
     }
 }

@@ -93,14 +93,14 @@ macro_rules! statuses {
         }
 
         /// The core's snake_case name for the give-up reason or error a status stands for.
-        fn core_name(status: sb_status) -> *const c_char {
+        pub(crate) fn core_name(status: sb_status) -> *const c_char {
             match status {
                 $($(sb_status::$name => row_name!($group, $($variant)?),)*)*
             }
         }
 
         /// The policy option an `SB_ERR_POLICY_*` status is about.
-        fn policy_field(status: sb_status) -> *const c_char {
+        pub(crate) fn policy_field(status: sb_status) -> *const c_char {
             match status {
                 $($(sb_status::$name => row_field!($group, $($variant)?),)*)*
             }
@@ -273,29 +273,8 @@ pub extern "C" fn sb_strerror(code: i32) -> *const c_char {
 }
 
 /// The status for `code`, if it is one.
-fn lookup(code: i32) -> Option<sb_status> {
+pub(crate) fn lookup(code: i32) -> Option<sb_status> {
     ALL.iter().find(|s| **s as i32 == code).copied()
-}
-
-/// The core's snake_case name for what a status stands for: the give-up reason of an
-/// `SB_GIVE_UP_*` status ("max_retries", ...) or the core error of an `SB_ERR_*` status
-/// ("bad_day", "initial_ms", ...), as the test vectors and the other bindings name them. NULL for
-/// a status that stands for no core variant (`SB_OK`, `SB_ERR_NULL`, ...) and for unknown codes.
-///
-/// ```c
-/// if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_SERVER_STOP) log("gave up: %s", sb_status_name(rc));
-/// ```
-#[no_mangle]
-pub extern "C" fn sb_status_name(code: i32) -> *const c_char {
-    lookup(code).map_or(core::ptr::null(), core_name)
-}
-
-/// The policy option an `SB_ERR_POLICY_*` status is about, as SPEC.md section 2 names it
-/// ("initial_ms", "multiplier", "jitter_ms", ...), so a binding can show the value at fault. NULL
-/// for any other code, `SB_ERR_POLICY_DEADLINE` and `SB_ERR_POLICY_PRESET` included.
-#[no_mangle]
-pub extern "C" fn sb_policy_error_field(code: i32) -> *const c_char {
-    lookup(code).map_or(core::ptr::null(), policy_field)
 }
 
 #[cfg(test)]
@@ -364,53 +343,6 @@ mod tests {
         assert_eq!(
             sb_status::from(BudgetError::NoRetryIncrement),
             sb_status::SB_ERR_BUDGET_NO_RETRY_INCREMENT
-        );
-    }
-
-    fn c(p: *const c_char) -> Option<&'static str> {
-        // SAFETY: a non-NULL result is a static NUL-terminated string.
-        (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_str().unwrap())
-    }
-
-    #[test]
-    fn names_and_fields_are_the_cores() {
-        use sb_status::*;
-        assert_eq!(
-            c(sb_status_name(SB_GIVE_UP_SERVER_STOP as i32)),
-            Some("server_stop")
-        );
-        assert_eq!(
-            c(sb_status_name(SB_ERR_PARSE_BAD_DAY as i32)),
-            Some(ParseError::BadDay.name())
-        );
-        assert_eq!(
-            c(sb_status_name(SB_ERR_POLICY_MULTIPLIER_BELOW_ONE as i32)),
-            Some("multiplier_below_one")
-        );
-        assert_eq!(
-            c(sb_policy_error_field(
-                SB_ERR_POLICY_MULTIPLIER_BELOW_ONE as i32
-            )),
-            Some("multiplier")
-        );
-        assert_eq!(
-            c(sb_policy_error_field(
-                SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE as i32
-            )),
-            Some("jitter_ms")
-        );
-        for s in [SB_OK, SB_ERR_NULL, SB_ERR_POLICY_DEADLINE, SB_ERR_OTHER] {
-            assert_eq!(c(sb_status_name(s as i32)), None, "{s:?}");
-        }
-        assert_eq!(c(sb_policy_error_field(SB_ERR_PARSE_BAD_DAY as i32)), None);
-        assert_eq!(c(sb_status_name(-1)), None);
-        assert_eq!(
-            sb_status::from(PolicyError::UnknownJitter),
-            SB_ERR_POLICY_JITTER
-        );
-        assert_eq!(
-            sb_status::from(PolicyError::SpreadNotApplicable),
-            SB_ERR_POLICY_SPREAD_NOT_APPLICABLE
         );
     }
 

@@ -862,6 +862,25 @@ const char *sb_deadline_name(uint32_t code);
 const char *sb_class_name(int32_t class_);
 
 /**
+ * The core's snake_case name for what a status stands for: the give-up reason of an
+ * `SB_GIVE_UP_*` status ("max_retries", ...) or the core error of an `SB_ERR_*` status
+ * ("bad_day", "initial_ms", ...), as the test vectors and the other bindings name them. NULL for
+ * a status that stands for no core variant (`SB_OK`, `SB_ERR_NULL`, ...) and for unknown codes.
+ *
+ * ```c
+ * if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_SERVER_STOP) log("gave up: %s", sb_status_name(rc));
+ * ```
+ */
+const char *sb_status_name(int32_t code);
+
+/**
+ * The policy option an `SB_ERR_POLICY_*` status is about, as SPEC.md section 2 names it
+ * ("initial_ms", "multiplier", "jitter_ms", ...), so a binding can show the value at fault. NULL
+ * for any other code, `SB_ERR_POLICY_DEADLINE` and `SB_ERR_POLICY_PRESET` included.
+ */
+const char *sb_policy_error_field(int32_t code);
+
+/**
  * Writes to `*out` the preset `preset` (an `SB_PRESET_*` code) with the fields of `*values` whose
  * `SB_OPTION_*` bit is set in `given` overriding it, by the rules every binding shares: an option
  * the chosen strategy has no use for is refused (`jitter_ms` with full jitter:
@@ -979,25 +998,6 @@ sb_status sb_backoff_restore(struct sb_backoff *b,
  * ```
  */
 const char *sb_strerror(int32_t code);
-
-/**
- * The core's snake_case name for what a status stands for: the give-up reason of an
- * `SB_GIVE_UP_*` status ("max_retries", ...) or the core error of an `SB_ERR_*` status
- * ("bad_day", "initial_ms", ...), as the test vectors and the other bindings name them. NULL for
- * a status that stands for no core variant (`SB_OK`, `SB_ERR_NULL`, ...) and for unknown codes.
- *
- * ```c
- * if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_SERVER_STOP) log("gave up: %s", sb_status_name(rc));
- * ```
- */
-const char *sb_status_name(int32_t code);
-
-/**
- * The policy option an `SB_ERR_POLICY_*` status is about, as SPEC.md section 2 names it
- * ("initial_ms", "multiplier", "jitter_ms", ...), so a binding can show the value at fault. NULL
- * for any other code, `SB_ERR_POLICY_DEADLINE` and `SB_ERR_POLICY_PRESET` included.
- */
-const char *sb_policy_error_field(int32_t code);
 
 /**
  * The library's version as a static string, e.g. "0.1.0". Compare with `SB_VERSION_*` to detect
