@@ -8,7 +8,7 @@ use seeded_backoff::{RetryBudget, RetryGate, ServerHint, StepInput};
 use crate::backoff::{sb_backoff, step};
 use crate::budget::{failure_kind, sb_budget};
 use crate::ptr;
-use crate::status::sb_status;
+use crate::status::{require_feature, sb_status};
 
 /// `sb_step_input.flags` bit: `retry_after_ms` is a server hint (a lower bound on the delay).
 pub const SB_INPUT_RETRY_AFTER: u32 = 1;
@@ -37,8 +37,8 @@ pub struct sb_step_input {
 /// `sb_backoff_next` with any combination of inputs (`*input`): a hint, the caller's clock, and
 /// `*budget` (read only with `SB_INPUT_BUDGET`; otherwise it may be NULL). Returns `SB_RETRY` with
 /// `*delay_ms` set, an `SB_GIVE_UP_*` reason, or an error (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`,
-/// `SB_ERR_FAILURE_KIND`, `SB_ERR_UNSUPPORTED` for an input whose feature this build leaves out)
-/// that changes neither struct.
+/// `SB_ERR_FAILURE_KIND`, `SB_ERR_UNSUPPORTED` in a build without `bindings` or for an input whose
+/// feature this build leaves out) that changes neither struct.
 ///
 /// ```c
 /// sb_step_input in = {SB_INPUT_RETRY_AFTER | SB_INPUT_ELAPSED, 5000, now_ms() - start_ms, 0};
@@ -55,6 +55,7 @@ pub unsafe extern "C" fn sb_backoff_next_with(
     budget: *mut sb_budget,
     delay_ms: *mut u32,
 ) -> sb_status {
+    require_feature!("bindings");
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
         let input = unsafe { ptr::read(input) }?;
@@ -108,6 +109,7 @@ pub unsafe extern "C" fn sb_backoff_next_with(
 
 #[cfg(all(
     test,
+    feature = "bindings",
     feature = "runtime-policy",
     feature = "time-budget",
     feature = "hints",

@@ -2,6 +2,7 @@
 //! classes, give-up reasons and errors), so that a language binding over this library reads its tables of names from here
 //! rather than typing them again. Each function returns a static NUL-terminated string, or NULL
 //! for a code past the end of its table: a caller lists a table by counting up from 0 to NULL.
+//! A build without the `bindings` feature returns NULL for every code.
 
 use core::ffi::c_char;
 use core::ptr::null;
@@ -32,6 +33,9 @@ macro_rules! name_at {
 /// ```
 #[no_mangle]
 pub extern "C" fn sb_preset_name(code: u32) -> *const c_char {
+    if !cfg!(feature = "bindings") {
+        return null();
+    }
     name_at!(Preset::NAMES, code, 0 1 2 3)
 }
 
@@ -39,6 +43,9 @@ pub extern "C" fn sb_preset_name(code: u32) -> *const c_char {
 /// "full", "equal", "decorrelated", "proportional"; NULL for any other code.
 #[no_mangle]
 pub extern "C" fn sb_jitter_name(code: u32) -> *const c_char {
+    if !cfg!(feature = "bindings") {
+        return null();
+    }
     name_at!(Jitter::NAMES, code, 0 1 2 3 4 5)
 }
 
@@ -46,6 +53,9 @@ pub extern "C" fn sb_jitter_name(code: u32) -> *const c_char {
 /// "clamp"; NULL for any other code.
 #[no_mangle]
 pub extern "C" fn sb_deadline_name(code: u32) -> *const c_char {
+    if !cfg!(feature = "bindings") {
+        return null();
+    }
     match u8::try_from(code).ok().and_then(DeadlineMode::from_code) {
         Some(DeadlineMode::GiveUp) => c_str!(DeadlineMode::GiveUp.name()),
         Some(DeadlineMode::Clamp) => c_str!(DeadlineMode::Clamp.name()),
@@ -57,6 +67,9 @@ pub extern "C" fn sb_deadline_name(code: u32) -> *const c_char {
 /// "retry", "do_not_retry", "invalid"; NULL for any other value.
 #[no_mangle]
 pub extern "C" fn sb_class_name(class: i32) -> *const c_char {
+    if !cfg!(feature = "bindings") {
+        return null();
+    }
     use sb_class::*;
     match class {
         c if c == SB_CLASS_SUCCESS as i32 => c_str!(Classification::Success.name()),
@@ -77,6 +90,9 @@ pub extern "C" fn sb_class_name(class: i32) -> *const c_char {
 /// ```
 #[no_mangle]
 pub extern "C" fn sb_status_name(code: i32) -> *const c_char {
+    if !cfg!(feature = "bindings") {
+        return null();
+    }
     lookup(code).map_or(core::ptr::null(), core_name)
 }
 
@@ -85,10 +101,13 @@ pub extern "C" fn sb_status_name(code: i32) -> *const c_char {
 /// for any other code, `SB_ERR_POLICY_DEADLINE` and `SB_ERR_POLICY_PRESET` included.
 #[no_mangle]
 pub extern "C" fn sb_policy_error_field(code: i32) -> *const c_char {
+    if !cfg!(feature = "bindings") {
+        return null();
+    }
     lookup(code).map_or(core::ptr::null(), policy_field)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "bindings"))]
 mod tests {
     use super::*;
     use core::ffi::CStr;

@@ -68,8 +68,8 @@ const _: () = {
 /// are not read for their value; other bits of `given` are ignored.
 ///
 /// Returns `SB_OK`, `SB_ERR_NULL`, `SB_ERR_POLICY_PRESET`, an `SB_ERR_POLICY_*` code naming the
-/// field at fault, or `SB_ERR_UNSUPPORTED` (a build without `runtime-policy`, or a strategy or
-/// time budget left out of this build). `*out` is written only on `SB_OK`.
+/// field at fault, or `SB_ERR_UNSUPPORTED` (a build without `bindings` or `runtime-policy`, or a
+/// strategy or time budget left out of this build). `*out` is written only on `SB_OK`.
 ///
 /// ```c
 /// sb_policy values = {0}, p;
@@ -88,6 +88,7 @@ pub unsafe extern "C" fn sb_policy_from_options(
     values: *const sb_policy,
     given: u32,
 ) -> sb_status {
+    require_feature!("bindings");
     require_feature!("runtime-policy");
     // SAFETY: forwarded from this function's contract.
     let values = match unsafe { ptr::read(values) } {
@@ -152,7 +153,7 @@ fn resolve(preset: u32, v: &sb_policy, given: u32) -> Result<sb_policy, sb_statu
     Ok(sb_policy::from_core(&policy))
 }
 
-#[cfg(all(test, feature = "runtime-policy"))]
+#[cfg(all(test, feature = "runtime-policy", feature = "bindings"))]
 mod tests {
     use super::*;
     use crate::policy::{sb_policy_google, SB_JITTER_FULL, SB_JITTER_GOOGLE};
