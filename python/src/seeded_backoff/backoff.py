@@ -1,6 +1,9 @@
 """Backoff: one request's retry state (the C ABI's `sb_backoff`), stepped by the core."""
 
+from __future__ import annotations
+
 import secrets
+from typing import Iterator, Optional, Union
 
 from ._check import boolean, integer, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, status_name
@@ -33,7 +36,7 @@ class Backoff:
 
     __slots__ = ("_c", "_policy", "_seed")
 
-    def __init__(self, policy, seed=None):
+    def __init__(self, policy: Policy, seed: Optional[int] = None) -> None:
         policy = _policy(policy)
         # An omitted seed is drawn from the OS: never a constant, or clients retry in step.
         seed = secrets.randbits(64) if seed is None else u64("seed", seed)
@@ -44,24 +47,24 @@ class Backoff:
         self._c, self._policy, self._seed = c, policy, seed
 
     @property
-    def policy(self):
+    def policy(self) -> Policy:
         """The policy this state follows."""
         return self._policy
 
     @property
-    def seed(self):
+    def seed(self) -> Optional[int]:
         """The seed (None for a state restored from a snapshot)."""
         return self._seed
 
     @property
-    def retries(self):
+    def retries(self) -> int:
         """Retries issued since the start or the last reset()."""
         out = ffi.new("uint32_t *")
         self._check(lib.sb_backoff_retries(self._c, out))
         return out[0]
 
     @property
-    def give_up_reason(self):
+    def give_up_reason(self) -> Optional[str]:
         """None while retrying, else 'max_retries', 'deadline', 'budget' or 'server_stop'."""
         if self._c.gave_up == 0:
             return None
@@ -69,8 +72,9 @@ class Backoff:
         probe = ffi.new("sb_backoff *", self._c[0])
         return status_name(lib.sb_backoff_next(probe, ffi.new("uint32_t *")))
 
-    def next_delay(self, *, retry_after_ms=None, elapsed_ms=None, do_not_retry=False, budget=None,
-                   failure="error"):
+    def next_delay(self, *, retry_after_ms: Optional[int] = None, elapsed_ms: Optional[int] = None,
+                   do_not_retry: bool = False, budget: Optional[RetryBudget] = None,
+                   failure: str = "error") -> Optional[int]:
         """The delay in ms before the next retry, or None to give up (then `give_up_reason` says
         why, and every later call answers None until reset()). Any combination of inputs:
 
@@ -112,11 +116,11 @@ class Backoff:
         self._check(status)
         return None
 
-    def reset(self):
+    def reset(self) -> None:
         """Starts over after a success; the random stream continues."""
         self._check(lib.sb_backoff_reset(self._c))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         """The remaining delays, until the policy gives up."""
         while True:
             d = self.next_delay()
@@ -124,14 +128,14 @@ class Backoff:
                 return
             yield d
 
-    def snapshot(self):
+    def snapshot(self) -> bytes:
         """The state as SB_SNAPSHOT_SIZE (40) bytes: versioned, CRC-protected, tied to the policy."""
         out = ffi.new("uint8_t[]", SNAPSHOT_SIZE)
         self._check(lib.sb_backoff_snapshot(self._c, out))
         return bytes(ffi.buffer(out))
 
     @classmethod
-    def restore(cls, policy, data):
+    def restore(cls, policy: Policy, data: Union[bytes, bytearray, memoryview]) -> "Backoff":
         """A state rebuilt from `snapshot()` bytes taken under `policy`; it continues exactly
         where the snapshot left off. Raises SnapshotError (with `.code`) for damaged bytes, another
         policy's snapshot or another format."""
@@ -152,5 +156,5 @@ class Backoff:
         if status >= lib.SB_ERR_NULL:
             raise CoreError(status)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Backoff retries={self.retries} give_up_reason={self.give_up_reason!r} seed={self._seed}>"

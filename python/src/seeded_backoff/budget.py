@@ -1,6 +1,8 @@
 """RetryBudget: a token bucket shared by every request to one server (gRFC A6 retry throttling or
 the AWS SDKs' retry quota), held in the C ABI's `sb_budget`. Thread-safe: a lock guards it."""
 
+from __future__ import annotations
+
 import threading
 
 from ._check import integer, show
@@ -38,7 +40,7 @@ class RetryBudget:
 
     __slots__ = ("_c", "_lock")
 
-    def __init__(self):
+    def __init__(self) -> None:
         raise TypeError("use RetryBudget.grpc(...), RetryBudget.aws_quota(...) or RetryBudget.aws_default()")
 
     @classmethod
@@ -50,7 +52,7 @@ class RetryBudget:
         return self
 
     @classmethod
-    def grpc(cls, max_tokens, token_ratio):
+    def grpc(cls, max_tokens: int, token_ratio: float) -> "RetryBudget":
         """gRFC A6 throttling: `max_tokens` (1..=1000) tokens, a failure spends one, a success
         refunds `token_ratio` (a number with at most 3 decimals, e.g. 0.1); retries stop while at
         most half the tokens are left."""
@@ -63,7 +65,8 @@ class RetryBudget:
         return cls._new(lambda c: lib.sb_budget_init_grpc(c, tokens, milli))
 
     @classmethod
-    def aws_quota(cls, capacity, retry_cost, timeout_cost, no_retry_increment):
+    def aws_quota(cls, capacity: int, retry_cost: int, timeout_cost: int,
+                  no_retry_increment: int) -> "RetryBudget":
         """An AWS SDK retry quota in whole tokens."""
         args = [integer(n, v) for n, v in (("capacity", capacity), ("retry_cost", retry_cost),
                                             ("timeout_cost", timeout_cost),
@@ -71,7 +74,7 @@ class RetryBudget:
         return cls._new(lambda c: lib.sb_budget_init_aws_quota(c, *args))
 
     @classmethod
-    def aws_default(cls):
+    def aws_default(cls) -> "RetryBudget":
         """The AWS SDKs' default quota: 500 tokens, a retry costs 5, a timeout 10."""
         return cls._new(lib.sb_budget_init_aws_default)
 
@@ -81,17 +84,17 @@ class RetryBudget:
         if status != lib.SB_OK:
             raise BudgetError(status)
 
-    def record_failure(self, kind="error"):
+    def record_failure(self, kind: str = "error") -> None:
         """Records a failed attempt (next_delay(budget=...) does this itself)."""
         self._call(lib.sb_budget_record_failure, failure_kind("kind", kind))
 
-    def try_acquire(self, kind="error"):
+    def try_acquire(self, kind: str = "error") -> bool:
         """Asks to retry: True or False (next_delay(budget=...) does this itself)."""
         allowed = ffi.new("bool *")
         self._call(lib.sb_budget_try_acquire, failure_kind("kind", kind), allowed)
         return bool(allowed[0])
 
-    def record_success(self, retried=False, kind="error"):
+    def record_success(self, retried: bool = False, kind: str = "error") -> None:
         """Records a success; `retried` is False for a first-try success, else `kind` is the kind of
         failure the successful retry followed."""
         if not isinstance(retried, bool):
@@ -99,16 +102,16 @@ class RetryBudget:
         self._call(lib.sb_budget_record_success, retried, failure_kind("kind", kind))
 
     @property
-    def tokens_milli(self):
+    def tokens_milli(self) -> int:
         """Tokens left, in thousandths (exact)."""
         out = ffi.new("uint32_t *")
         self._call(lib.sb_budget_tokens_milli, out)
         return out[0]
 
     @property
-    def tokens(self):
+    def tokens(self) -> float:
         """Tokens left."""
         return self.tokens_milli / 1000
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<RetryBudget tokens={self.tokens}>"

@@ -1,9 +1,12 @@
 """HTTP and gRPC helpers: Retry-After parsing (RFC 9110: delta-seconds and the three HTTP-date
 forms) and status classification, all decided by the core."""
 
+from __future__ import annotations
+
 import datetime
 import math
 import time
+from typing import Union
 
 from ._check import integer, show
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, table, text
@@ -28,7 +31,8 @@ def _now_s(now):
     return math.floor(now)
 
 
-def parse_retry_after(value, now=None):
+def parse_retry_after(value: Union[str, bytes, bytearray, memoryview],
+                      now: Union[datetime.datetime, int, float, None] = None) -> int:
     """A Retry-After header value as milliseconds from `now` (a datetime, or Unix seconds; default:
     the system clock): delta-seconds ("120") or an HTTP-date in any of its three forms; a past date
     gives 0. Raises RetryAfterError (a ValueError, with `.code` such as 'bad_month') otherwise.
@@ -58,16 +62,16 @@ def _code(name, value):
     return v if 0 <= v <= U32_MAX else U32_MAX
 
 
-def is_retryable_status(status):
+def is_retryable_status(status: int) -> bool:
     """True for the HTTP statuses worth retrying: 429 and 5xx."""
     return bool(lib.sb_http_status_is_retryable(_code("status", status)))
 
 
-def classify_status(status):
+def classify_status(status: int) -> str:
     """'success' (2xx), 'retry' (429, 5xx), 'do_not_retry' (other 1xx-5xx) or 'invalid'."""
     return text(lib.sb_class_name(lib.sb_classify_http(_code("status", status))))
 
 
-def classify_grpc_code(code):
+def classify_grpc_code(code: int) -> str:
     """'success' (0), 'retry' (8, 14), 'do_not_retry' (other 1..=16) or 'invalid'."""
     return text(lib.sb_class_name(lib.sb_classify_grpc(_code("code", code))))

@@ -1,7 +1,10 @@
 """Policy: a preset with keyword overrides, resolved and validated by the core
 (`sb_policy_from_options`, the same rules as the npm package and the CLI)."""
 
+from __future__ import annotations
+
 from fractions import Fraction
+from typing import Optional, Tuple, Union
 
 from ._check import integer, one_of, show
 from ._ffi import DEADLINES, JITTERS, PRESETS, STATUS, U32_MAX, ffi, lib, message, text
@@ -82,9 +85,12 @@ class Policy:
 
     __slots__ = ("_c",)
 
-    def __init__(self, preset="google", *, initial_ms=None, multiplier=None, max_backoff_ms=None,
-                 max_retries=None, jitter=None, jitter_ms=None, spread_per_mille=None,
-                 max_hint_ms=None, max_elapsed_ms=None, deadline=None):
+    def __init__(self, preset: str = "google", *, initial_ms: Optional[int] = None,
+                 multiplier: Union[int, float, Fraction, Tuple[int, int], None] = None,
+                 max_backoff_ms: Optional[int] = None, max_retries: Optional[int] = None,
+                 jitter: Optional[str] = None, jitter_ms: Optional[int] = None,
+                 spread_per_mille: Optional[int] = None, max_hint_ms: Optional[int] = None,
+                 max_elapsed_ms: Optional[int] = None, deadline: Optional[str] = None) -> None:
         given = {k: v for k, v in (
             ("initial_ms", initial_ms), ("multiplier", multiplier), ("max_backoff_ms", max_backoff_ms),
             ("max_retries", max_retries), ("jitter", jitter), ("jitter_ms", jitter_ms),
@@ -124,19 +130,53 @@ class Policy:
         return p
 
     # Read-only views of the resolved policy.
-    initial_ms = property(lambda self: self._c.initial_ms, doc="The first delay's base, ms.")
-    max_backoff_ms = property(lambda self: self._c.max_backoff_ms, doc="The cap on every delay, ms.")
-    max_retries = property(lambda self: self._c.max_retries, doc="Retries before giving up.")
-    max_hint_ms = property(lambda self: self._c.max_hint_ms, doc="The largest Retry-After honoured, ms.")
-    max_elapsed_ms = property(lambda self: self._c.max_elapsed_ms, doc="Time budget, ms (0: none).")
-    jitter_ms = property(lambda self: self._c.jitter_ms, doc="Google jitter's width, ms (else 0).")
-    spread_per_mille = property(lambda self: self._c.spread_per_mille,
-                                doc="Proportional jitter's half-width, per mille (else 0).")
-    jitter = property(lambda self: JITTERS[self._c.jitter], doc="The jitter strategy's name.")
-    deadline = property(lambda self: DEADLINES[self._c.deadline], doc="'give_up' or 'clamp'.")
+    @property
+    def initial_ms(self) -> int:
+        """The first delay's base, ms."""
+        return self._c.initial_ms
 
     @property
-    def multiplier(self):
+    def max_backoff_ms(self) -> int:
+        """The cap on every delay, ms."""
+        return self._c.max_backoff_ms
+
+    @property
+    def max_retries(self) -> int:
+        """Retries before giving up."""
+        return self._c.max_retries
+
+    @property
+    def max_hint_ms(self) -> int:
+        """The largest Retry-After honoured, ms."""
+        return self._c.max_hint_ms
+
+    @property
+    def max_elapsed_ms(self) -> int:
+        """Time budget since the first attempt, ms (0: none)."""
+        return self._c.max_elapsed_ms
+
+    @property
+    def jitter_ms(self) -> int:
+        """Google jitter's width, ms (0 for the other strategies)."""
+        return self._c.jitter_ms
+
+    @property
+    def spread_per_mille(self) -> int:
+        """Proportional jitter's half-width, per mille (0 for the others)."""
+        return self._c.spread_per_mille
+
+    @property
+    def jitter(self) -> str:
+        """The jitter strategy's name (one of Policy.JITTERS)."""
+        return JITTERS[self._c.jitter]
+
+    @property
+    def deadline(self) -> str:
+        """What a delay crossing max_elapsed_ms does: 'give_up' or 'clamp'."""
+        return DEADLINES[self._c.deadline]
+
+    @property
+    def multiplier(self) -> Fraction:
         """The growth factor per retry, as the exact fraction the core uses."""
         return Fraction(self._c.multiplier_num, self._c.multiplier_den)
 
@@ -145,13 +185,13 @@ class Policy:
         return (c.initial_ms, c.multiplier_num, c.multiplier_den, c.max_backoff_ms, c.max_retries,
                 c.jitter, c.jitter_ms, c.spread_per_mille, c.max_hint_ms, c.max_elapsed_ms, c.deadline)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Policy) and self._key() == other._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         extra = {"google": f", jitter_ms={self.jitter_ms}",
                  "proportional": f", spread_per_mille={self.spread_per_mille}"}.get(self.jitter, "")
         elapsed = f", max_elapsed_ms={self.max_elapsed_ms}, deadline={self.deadline!r}" if self.max_elapsed_ms else ""
