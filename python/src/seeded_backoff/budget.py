@@ -4,6 +4,7 @@ the AWS SDKs' retry quota), held in the C ABI's `sb_budget`. Thread-safe: a lock
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from ._check import integer, show
 from ._ffi import ffi, lib
@@ -39,6 +40,8 @@ class RetryBudget:
     """
 
     __slots__ = ("_c", "_lock")
+    _c: Any  # the sb_budget, owned by cffi
+    _lock: threading.Lock
 
     def __init__(self) -> None:
         raise TypeError("use RetryBudget.grpc(...), RetryBudget.aws_quota(...) or RetryBudget.aws_default()")

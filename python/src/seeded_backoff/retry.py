@@ -79,7 +79,16 @@ class _Attempts:
 
 
 class _Options:
-    __slots__ = ("policy", "seed", "retry_on", "retry_if_result", "budget", "sleep", "clock", "on_retry")
+    """The decorator's checked arguments."""
+
+    policy: Policy
+    seed: Optional[int]
+    retry_on: Tuple[Type[BaseException], ...]
+    retry_if_result: Optional[Callable[[Any], bool]]
+    budget: Optional[RetryBudget]
+    sleep: Optional[Callable[[float], Any]]
+    clock: Callable[[], float]
+    on_retry: Optional[Callable[[int, int, Any], Any]]
 
 
 def _callable(name, value, required=False):
