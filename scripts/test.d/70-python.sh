@@ -3,7 +3,7 @@
 # cdylib into a temporary directory; installed into .venv, pytest runs python/tests (every vector
 # file, bad input for every argument, retry() against a real HTTP server on 127.0.0.1 with requests
 # and httpx) and the doctests; and `pip install ./python` in a fresh venv runs the README's Python
-# example, whose printed delays must be the independent model's.
+# example and python/README.md's, whose printed delays must be the independent model's.
 # Standalone: bash scripts/test.d/70-python.sh (after scripts/setup.sh made .venv).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -53,6 +53,14 @@ print(b.next(hint=m.RetryAfter(30000)).delay_ms)
 PY
 diff -u "$out/example.expected" "$out/example.out" || fail "the README's example printed other delays than the model"
 cat "$out/example.out"
+# python/README.md (the wheel's description) has the same first two delays.
+python3 - "$out/wheel_readme.py" <<'PY'
+import sys
+block = open("python/README.md", encoding="utf-8").read().split("```python\n", 1)[1].split("```", 1)[0]
+open(sys.argv[1], "w").write(block)
+PY
+(cd "$out" && "$out/fresh/bin/python" wheel_readme.py) >"$out/wheel_readme.out" || fail "python/README.md's example failed"
+head -n 1 "$out/example.expected" | diff -u - "$out/wheel_readme.out" || fail "python/README.md's example printed other delays"
 
 echo
 echo "python: wheel built, tests passed, pip install ./python and the README example work"

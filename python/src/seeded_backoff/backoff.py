@@ -25,7 +25,8 @@ def _policy(policy):
 class Backoff:
     """The delays of one request's retries under `policy`, seeded by `seed` (an int in
     0..=2**64-1; omitted, a random one, readable back as `.seed`). The same policy and seed give
-    the same delays as the Rust crate, the npm package and the C library.
+    the same delays as the Rust crate, the npm package and the C library. One per request: a
+    Backoff is not shared between threads (a RetryBudget is).
 
     >>> b = Backoff(Policy("google"), seed=42)
     >>> b.next_delay(), b.next_delay()
