@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Optional, Tuple, Union
+from typing import Any, Optional, Tuple, Union
 
 from ._check import integer, one_of, show
 from ._ffi import DEADLINES, JITTERS, PRESETS, STATUS, U32_MAX, ffi, lib, message, text
@@ -64,6 +64,21 @@ def _multiplier(value):
             raise ValueError(f"{_MULTIPLIER_RULE}, got {show(value)}")
         return (value.numerator, value.denominator)
     raise TypeError(f"{_MULTIPLIER_RULE}, got {show(value)} ({type(value).__name__})")
+
+
+class _Field:
+    """A read-only integer field of the resolved `sb_policy`, under the same name."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, policy: Any, owner: Any = None) -> int:
+        if policy is None:  # looked up on the class: the descriptor itself (for help())
+            return self  # type: ignore[return-value]
+        return int(getattr(policy._c, self.name))
 
 
 class Policy:
@@ -130,40 +145,13 @@ class Policy:
         return p
 
     # Read-only views of the resolved policy.
-    @property
-    def initial_ms(self) -> int:
-        """The first delay's base, ms."""
-        return self._c.initial_ms
-
-    @property
-    def max_backoff_ms(self) -> int:
-        """The cap on every delay, ms."""
-        return self._c.max_backoff_ms
-
-    @property
-    def max_retries(self) -> int:
-        """Retries before giving up."""
-        return self._c.max_retries
-
-    @property
-    def max_hint_ms(self) -> int:
-        """The largest Retry-After honoured, ms."""
-        return self._c.max_hint_ms
-
-    @property
-    def max_elapsed_ms(self) -> int:
-        """Time budget since the first attempt, ms (0: none)."""
-        return self._c.max_elapsed_ms
-
-    @property
-    def jitter_ms(self) -> int:
-        """Google jitter's width, ms (0 for the other strategies)."""
-        return self._c.jitter_ms
-
-    @property
-    def spread_per_mille(self) -> int:
-        """Proportional jitter's half-width, per mille (0 for the others)."""
-        return self._c.spread_per_mille
+    initial_ms = _Field("The first delay's base, ms.")
+    max_backoff_ms = _Field("The cap on every delay, ms.")
+    max_retries = _Field("Retries before giving up.")
+    max_hint_ms = _Field("The largest Retry-After honoured, ms.")
+    max_elapsed_ms = _Field("Time budget since the first attempt, ms (0: none).")
+    jitter_ms = _Field("Google jitter's width, ms (0 for the other strategies).")
+    spread_per_mille = _Field("Proportional jitter's half-width, per mille (0 for the others).")
 
     @property
     def jitter(self) -> str:
