@@ -142,3 +142,32 @@ def test_retry_error_message():
 
     with pytest.raises(RetryError, match=r"gave up after 1 attempts \(max_retries\); last: OSError"):
         down()
+
+
+class FakeResponse:
+    """What retry() reads of a requests or httpx response: status_code and headers."""
+
+    def __init__(self, status_code, retry_after=None):
+        self.status_code = status_code
+        self.headers = {} if retry_after is None else {"Retry-After": retry_after}
+
+
+@pytest.mark.parametrize("retry_after,first_delay", [
+    ("Fri, 31 Dec 9999 23:59:59 GMT", 32_000),   # IMF-fixdate far ahead: clamped to max_hint_ms
+    ("Friday, 31-Dec-99 23:59:59 GMT", None),     # RFC 850 (1999): in the past, no lower bound
+    ("Sun Nov  6 08:49:37 1994", None),           # asctime, in the past
+    ("soon", None),                               # not a Retry-After: ignored
+    ("40", 32_000),                               # delta-seconds above the hint limit: clamped
+])
+def test_retry_after_forms_in_responses(retry_after, first_delay):
+    responses = [FakeResponse(503, retry_after), FakeResponse(200)]
+    sleeps = []
+    result = retry(seed=9, sleep=sleeps.append)(lambda: responses.pop(0))()
+    assert result.status_code == 200
+    model = m.Backoff(m.preset("google"), 9).next()
+    assert round(sleeps[0] * 1000) == (first_delay if first_delay is not None else model.delay_ms)
+
+
+def test_non_retryable_responses_are_returned():
+    for status in (200, 404, 301):
+        assert retry(seed=1, sleep=lambda s: None)(lambda: FakeResponse(status))().status_code == status
