@@ -19,8 +19,10 @@ trap 'rm -rf "$out"' EXIT
 step "python/target/header.h is ffi/include/seeded_backoff.h as cffi reads it"
 python3 python/gen_cffi_header.py --check || fail "stale cffi header"
 
-step "maturin build --release (the command scripts/dist.sh uses)"
-(cd python && "$venv/bin/maturin" build --release --out "$out/wheels" 2>&1 | tail -n 3)
+step "maturin build --release in the activated .venv (the command scripts/dist.sh uses)"
+# Activated, so that maturin writes the cffi declarations with the venv's Python, which has cffi
+# (a system python3 may not).
+(. "$venv/bin/activate" && cd python && maturin build --release --out "$out/wheels" 2>&1 | tail -n 3)
 wheel=$(ls "$out"/wheels/seeded_backoff-*.whl)
 cargo_version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 case $(basename "$wheel") in
