@@ -62,7 +62,9 @@ done
 if [ -f python/pyproject.toml ]; then
   log "Python wheel"
   [ -x .venv/bin/maturin ] || { echo "dist: .venv/bin/maturin is missing (scripts/setup.sh installs it)" >&2; exit 1; }
-  (cd python && ../.venv/bin/maturin build --quiet --release --out "$out")
+  # maturin writes the cffi declarations with the python3 on PATH, which must have cffi: the venv's.
+  # python/.cargo/config.toml keeps its build in python/target, next to the cffi header.
+  (. .venv/bin/activate && cd python && env -u CARGO_TARGET_DIR maturin build --quiet --release --out "$out")
 fi
 
 (cd "$out" && sha256sum -- $(ls | grep -vx SHA256SUMS) >SHA256SUMS)

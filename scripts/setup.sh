@@ -11,8 +11,9 @@ export DEBIAN_FRONTEND=noninteractive
 # wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
 # The simulator's tests: rsvg-convert (librsvg2-bin) renders its chart to PNG, nginx is the real
 # rate-limited server of the storm test, GNU time measures peak memory in scripts/simulate-scale.sh.
+# python3-venv creates the .venv of the Python package's build and tests.
 apt_packages=(chromium chromium-driver qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi
-  libnewlib-arm-none-eabi valgrind g++ python3 pkg-config cmake librsvg2-bin nginx time)
+  libnewlib-arm-none-eabi valgrind g++ python3 python3-venv pkg-config cmake librsvg2-bin nginx time)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -55,4 +56,11 @@ for lock in $(git ls-files '*package-lock.json'); do
     (cd "$dir" && npm ci --no-audit --no-fund)
   fi
 done
+# Python: .venv at the repository root with maturin, cffi and the test tools of the Python package
+# (python/requirements-dev.txt), from PyPI; skipped while the requirements are what it was made from.
+if ! cmp -s python/requirements-dev.txt .venv/requirements-dev.txt 2>/dev/null || [ ! -x .venv/bin/maturin ]; then
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
+  cp python/requirements-dev.txt .venv/requirements-dev.txt
+fi
 echo "setup: everything needed is installed"

@@ -120,7 +120,11 @@ unsafe fn step_with(
 /// # Safety
 /// As [`step_with`].
 #[inline(never)]
-unsafe fn step(b: *mut sb_backoff, delay_ms: *mut u32, input: StepInput<'_>) -> sb_status {
+pub(crate) unsafe fn step(
+    b: *mut sb_backoff,
+    delay_ms: *mut u32,
+    input: StepInput<'_>,
+) -> sb_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
         step_with(b, delay_ms, |state, policy| {

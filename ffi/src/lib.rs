@@ -40,6 +40,9 @@ mod classify;
 mod cstr;
 mod fleet;
 mod hint;
+mod input;
+mod names;
+mod options;
 #[cfg(all(target_os = "none", not(test)))]
 mod panic_handler;
 mod policy;
@@ -61,6 +64,20 @@ pub use budget::{
 pub use classify::{sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_is_retryable};
 pub use fleet::{sb_seed_from_device, sb_startup_delay};
 pub use hint::{sb_parse_grpc_pushback, sb_parse_retry_after};
+pub use input::{
+    sb_backoff_next_with, sb_step_input, SB_INPUT_BUDGET, SB_INPUT_DO_NOT_RETRY, SB_INPUT_ELAPSED,
+    SB_INPUT_RETRY_AFTER,
+};
+pub use names::{
+    sb_class_name, sb_deadline_name, sb_jitter_name, sb_policy_error_field, sb_preset_name,
+    sb_status_name,
+};
+pub use options::{
+    sb_policy_from_options, SB_OPTION_DEADLINE, SB_OPTION_INITIAL_MS, SB_OPTION_JITTER,
+    SB_OPTION_JITTER_MS, SB_OPTION_MAX_BACKOFF_MS, SB_OPTION_MAX_ELAPSED_MS, SB_OPTION_MAX_HINT_MS,
+    SB_OPTION_MAX_RETRIES, SB_OPTION_MULTIPLIER, SB_OPTION_SPREAD_PER_MILLE, SB_PRESET_AWS,
+    SB_PRESET_GOOGLE, SB_PRESET_GOOGLE_64S, SB_PRESET_GRPC,
+};
 pub use policy::{
     sb_policy, sb_policy_aws, sb_policy_google, sb_policy_google_64s, sb_policy_grpc,
     sb_policy_validate, SB_DEADLINE_CLAMP, SB_DEADLINE_GIVE_UP, SB_JITTER_DECORRELATED,

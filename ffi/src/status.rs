@@ -25,6 +25,26 @@ macro_rules! row_message {
     };
 }
 
+/// A row's core name (`sb_status_name`): the name of the core variant it stands for, else NULL.
+macro_rules! row_name {
+    ($group:ident, $variant:ident) => {
+        c_str!($group::$variant.name())
+    };
+    ($group:tt,) => {
+        core::ptr::null()
+    };
+}
+
+/// A row's policy option (`sb_policy_error_field`): the field a policy error is about, else NULL.
+macro_rules! row_field {
+    (PolicyError, $variant:ident) => {
+        c_str!(PolicyError::$variant.field())
+    };
+    ($group:tt, $($variant:ident)?) => {
+        core::ptr::null()
+    };
+}
+
 /// `impl From<Group> for sb_status` for a group of rows that stand for a core type's variants;
 /// nothing for the rows of `_`. A variant the core adds later maps to `SB_ERR_OTHER`.
 macro_rules! group_from {
@@ -69,6 +89,20 @@ macro_rules! statuses {
         fn message(status: sb_status) -> *const c_char {
             match status {
                 $($(sb_status::$name => c_str!(row_message!($group, $($variant)?, $message)),)*)*
+            }
+        }
+
+        /// The core's snake_case name for the give-up reason or error a status stands for.
+        pub(crate) fn core_name(status: sb_status) -> *const c_char {
+            match status {
+                $($(sb_status::$name => row_name!($group, $($variant)?),)*)*
+            }
+        }
+
+        /// The policy option an `SB_ERR_POLICY_*` status is about.
+        pub(crate) fn policy_field(status: sb_status) -> *const c_char {
+            match status {
+                $($(sb_status::$name => row_field!($group, $($variant)?),)*)*
             }
         }
 
@@ -128,12 +162,20 @@ statuses! {
         SB_ERR_POLICY_SPREAD_PER_MILLE = 116 if SpreadPerMille => core;
         /// Policy: `max_hint_ms` must be in 0..=2147483647.
         SB_ERR_POLICY_MAX_HINT_MS = 117 if MaxHintMs => core;
+        /// Policy: `jitter` must be one of the `SB_JITTER_*` codes (0..=5).
+        SB_ERR_POLICY_JITTER = 118 if UnknownJitter => "jitter must be an SB_JITTER_* code in 0..=5";
+        /// Policy options: `jitter_ms` given for a strategy other than Google's
+        /// (`sb_policy_from_options`).
+        SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE = 160 if JitterMsNotApplicable => core;
+        /// Policy options: `spread_per_mille` given for a strategy other than proportional
+        /// (`sb_policy_from_options`).
+        SB_ERR_POLICY_SPREAD_NOT_APPLICABLE = 161 if SpreadNotApplicable => core;
     }
     _ {
-        /// Policy: `jitter` must be one of the `SB_JITTER_*` codes (0..=5).
-        SB_ERR_POLICY_JITTER = 118 => "jitter must be an SB_JITTER_* code in 0..=5";
         /// Policy: `deadline` must be `SB_DEADLINE_GIVE_UP` (0) or `SB_DEADLINE_CLAMP` (1).
         SB_ERR_POLICY_DEADLINE = 119 => "deadline must be SB_DEADLINE_GIVE_UP (0) or SB_DEADLINE_CLAMP (1)";
+        /// Policy options: `preset` must be one of the `SB_PRESET_*` codes (0..=3).
+        SB_ERR_POLICY_PRESET = 162 => "preset must be an SB_PRESET_* code in 0..=3";
     }
     SnapshotError {
         /// Snapshot: not exactly `SB_SNAPSHOT_SIZE` bytes.
@@ -224,10 +266,15 @@ impl sb_status {
 /// ```
 #[no_mangle]
 pub extern "C" fn sb_strerror(code: i32) -> *const c_char {
-    match ALL.iter().find(|s| **s as i32 == code) {
-        Some(&status) => message(status),
+    match lookup(code) {
+        Some(status) => message(status),
         None => c_str!("unknown status code"),
     }
+}
+
+/// The status for `code`, if it is one.
+pub(crate) fn lookup(code: i32) -> Option<sb_status> {
+    ALL.iter().find(|s| **s as i32 == code).copied()
 }
 
 #[cfg(test)]

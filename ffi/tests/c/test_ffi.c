@@ -5,29 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "vectors_data.h"
 
-static unsigned checks, failures;
-
-#define CHECK(cond)                                                                       \
-    do {                                                                                  \
-        checks++;                                                                         \
-        if (!(cond)) {                                                                    \
-            failures++;                                                                   \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);      \
-        }                                                                                 \
-    } while (0)
-
-#define CHECK_RC(expr, want)                                                              \
-    do {                                                                                  \
-        int32_t rc_ = (int32_t)(expr);                                                    \
-        checks++;                                                                         \
-        if (rc_ != (int32_t)(want)) {                                                     \
-            failures++;                                                                   \
-            fprintf(stderr, "%s:%d: %s returned %d (%s), want %d\n", __FILE__, __LINE__,  \
-                    #expr, (int)rc_, sb_strerror(rc_), (int)(want));                      \
-        }                                                                                 \
-    } while (0)
+/* The check counters, shared with test_names.c through check.h. */
+unsigned checks, failures;
 
 static void on_vector_fail(const char *what, const char *name, uint32_t a, uint32_t b,
                            uint64_t got, uint64_t want) {
@@ -650,6 +632,7 @@ int main(void) {
     test_elapsed_near_u64_max();
     test_foreign_snapshots();
     test_given_up_refuses();
+    test_names_and_options();
     printf("%s: %u checks, %u failed\n", failures ? "FAIL" : "PASS", checks, failures);
     return failures ? 1 : 0;
 }

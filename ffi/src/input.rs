@@ -1,0 +1,221 @@
+//! `sb_backoff_next_with`: one step with any combination of a server hint, the caller's clock and
+//! a shared budget, as the core's `StepInput` takes them (the single-input `sb_backoff_next_*`
+//! functions are its special cases). Language bindings use it for a retry loop that honours a
+//! `Retry-After`, counts the time spent in requests and charges a budget in the same step.
+
+use seeded_backoff::{RetryBudget, RetryGate, ServerHint, StepInput};
+
+use crate::backoff::{sb_backoff, step};
+use crate::budget::{failure_kind, sb_budget};
+use crate::ptr;
+use crate::status::{require_feature, sb_status};
+
+/// `sb_step_input.flags` bit: `retry_after_ms` is a server hint (a lower bound on the delay).
+pub const SB_INPUT_RETRY_AFTER: u32 = 1;
+/// `sb_step_input.flags` bit: the server said not to retry (wins over `SB_INPUT_RETRY_AFTER`).
+pub const SB_INPUT_DO_NOT_RETRY: u32 = 2;
+/// `sb_step_input.flags` bit: `elapsed_ms` is the caller's clock since the first attempt.
+pub const SB_INPUT_ELAPSED: u32 = 4;
+/// `sb_step_input.flags` bit: charge `*budget` with a failure of kind `failure_kind`.
+pub const SB_INPUT_BUDGET: u32 = 8;
+
+/// The inputs of one `sb_backoff_next_with` step. Fields whose flag is not set are not read.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_step_input {
+    /// `SB_INPUT_*` bits: which of the fields below are given.
+    pub flags: u32,
+    /// With `SB_INPUT_RETRY_AFTER`: the server's Retry-After, ms (see `sb_parse_retry_after`).
+    pub retry_after_ms: u32,
+    /// With `SB_INPUT_ELAPSED`: ms since the first attempt by the caller's monotonic clock.
+    pub elapsed_ms: u64,
+    /// With `SB_INPUT_BUDGET`: `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
+    pub failure_kind: u32,
+}
+
+/// `sb_backoff_next` with any combination of inputs (`*input`): a hint, the caller's clock, and
+/// `*budget` (read only with `SB_INPUT_BUDGET`; otherwise it may be NULL). Returns `SB_RETRY` with
+/// `*delay_ms` set, an `SB_GIVE_UP_*` reason, or an error (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`,
+/// `SB_ERR_FAILURE_KIND`, `SB_ERR_UNSUPPORTED` in a build without `bindings` or for an input whose
+/// feature this build leaves out) that changes neither struct.
+///
+/// ```c
+/// sb_step_input in = {SB_INPUT_RETRY_AFTER | SB_INPUT_ELAPSED, 5000, now_ms() - start_ms, 0};
+/// if (sb_backoff_next_with(&b, &in, NULL, &delay_ms) == SB_RETRY) sleep_ms(delay_ms);
+/// ```
+///
+/// # Safety
+/// `b` and `delay_ms` are NULL or valid for reads and writes; `input` is NULL or readable;
+/// with `SB_INPUT_BUDGET`, `budget` is NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_next_with(
+    b: *mut sb_backoff,
+    input: *const sb_step_input,
+    budget: *mut sb_budget,
+    delay_ms: *mut u32,
+) -> sb_status {
+    require_feature!("bindings");
+    ptr::status((|| {
+        // SAFETY: forwarded from this function's contract.
+        let input = unsafe { ptr::read(input) }?;
+        let has = |bit: u32| input.flags & bit != 0;
+        // Each check sits next to the part it guards, so a build without the part drops its code.
+        if has(SB_INPUT_RETRY_AFTER | SB_INPUT_DO_NOT_RETRY) && !cfg!(feature = "hints") {
+            return Err(sb_status::SB_ERR_UNSUPPORTED);
+        }
+        if has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget") {
+            return Err(sb_status::SB_ERR_UNSUPPORTED);
+        }
+        let hint = if has(SB_INPUT_DO_NOT_RETRY) {
+            Some(ServerHint::DoNotRetry)
+        } else {
+            has(SB_INPUT_RETRY_AFTER).then_some(ServerHint::RetryAfterMs(input.retry_after_ms))
+        };
+        let elapsed_ms = has(SB_INPUT_ELAPSED).then_some(input.elapsed_ms);
+        if !has(SB_INPUT_BUDGET) {
+            let step_input = StepInput {
+                hint,
+                elapsed_ms,
+                budget: None,
+            };
+            // SAFETY: forwarded from this function's contract.
+            return Ok(unsafe { step(b, delay_ms, step_input) });
+        }
+        if !cfg!(feature = "budget") {
+            return Err(sb_status::SB_ERR_UNSUPPORTED);
+        }
+        // As sb_backoff_next_with_budget: the step works on a copy of the budget, stored back only
+        // if the step itself succeeded.
+        // SAFETY: forwarded from this function's contract.
+        let c_budget = unsafe { ptr::read(budget) }?;
+        let core_budget: RetryBudget = c_budget.to_core()?;
+        let kind = failure_kind(input.failure_kind)?;
+        let step_input = StepInput {
+            hint,
+            elapsed_ms,
+            budget: Some((&core_budget as &dyn RetryGate, kind)),
+        };
+        // SAFETY: forwarded from this function's contract.
+        let status = unsafe { step(b, delay_ms, step_input) };
+        if status.is_error() {
+            return Err(status);
+        }
+        // SAFETY: read above, so non-NULL and valid by this function's contract.
+        unsafe { ptr::write(budget, c_budget.with_tokens(&core_budget)) }?;
+        Ok(status)
+    })())
+}
+
+#[cfg(all(
+    test,
+    feature = "bindings",
+    feature = "runtime-policy",
+    feature = "time-budget",
+    feature = "hints",
+    feature = "budget"
+))]
+mod tests {
+    use super::*;
+    use crate::backoff::{sb_backoff_init, sb_backoff_next_at, sb_backoff_next_with_hint};
+    use crate::budget::sb_budget_init_grpc;
+    use crate::policy::sb_policy_google;
+
+    fn fresh() -> sb_backoff {
+        let mut p = sb_policy_google();
+        p.max_elapsed_ms = 60_000;
+        // SAFETY: the struct is zeroed plain integers, then initialised.
+        let mut b: sb_backoff = unsafe { core::mem::zeroed() };
+        // SAFETY: pointers to live locals.
+        assert_eq!(unsafe { sb_backoff_init(&mut b, &p, 7) }, sb_status::SB_OK);
+        b
+    }
+
+    fn with(b: &mut sb_backoff, input: sb_step_input, budget: *mut sb_budget) -> (sb_status, u32) {
+        let mut d = 0;
+        // SAFETY: pointers to live locals (or NULL, which the contract allows).
+        (
+            unsafe { sb_backoff_next_with(b, &input, budget, &mut d) },
+            d,
+        )
+    }
+
+    #[test]
+    fn single_inputs_are_the_single_input_functions() {
+        let (mut a, mut b) = (fresh(), fresh());
+        let input = sb_step_input {
+            flags: SB_INPUT_RETRY_AFTER,
+            retry_after_ms: 9000,
+            elapsed_ms: 0,
+            failure_kind: 0,
+        };
+        let mut d = 0;
+        // SAFETY: pointers to live locals.
+        let rc = unsafe { sb_backoff_next_with_hint(&mut a, 9000, &mut d) };
+        assert_eq!(with(&mut b, input, core::ptr::null_mut()), (rc, d));
+        let input = sb_step_input {
+            flags: SB_INPUT_ELAPSED,
+            retry_after_ms: 0,
+            elapsed_ms: 59_000,
+            failure_kind: 0,
+        };
+        // SAFETY: as above.
+        let rc = unsafe { sb_backoff_next_at(&mut a, 59_000, &mut d) };
+        assert_eq!(with(&mut b, input, core::ptr::null_mut()).0, rc);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn combined_inputs_and_errors() {
+        let mut b = fresh();
+        // A hint and the clock together: the hint is a lower bound, the clock counts.
+        let input = sb_step_input {
+            flags: SB_INPUT_RETRY_AFTER | SB_INPUT_ELAPSED,
+            retry_after_ms: 5000,
+            elapsed_ms: 56_000,
+            failure_kind: 0,
+        };
+        assert_eq!(
+            with(&mut b, input, core::ptr::null_mut()).0,
+            sb_status::SB_GIVE_UP_DEADLINE
+        );
+        let mut b = fresh();
+        let before = b;
+        let input = sb_step_input {
+            flags: SB_INPUT_BUDGET,
+            retry_after_ms: 0,
+            elapsed_ms: 0,
+            failure_kind: 0,
+        };
+        assert_eq!(
+            with(&mut b, input, core::ptr::null_mut()).0,
+            sb_status::SB_ERR_NULL
+        );
+        // SAFETY: zeroed plain integers, then initialised.
+        let mut budget: sb_budget = unsafe { core::mem::zeroed() };
+        // SAFETY: pointer to a live local.
+        assert_eq!(
+            unsafe { sb_budget_init_grpc(&mut budget, 10, 100) },
+            sb_status::SB_OK
+        );
+        let bad = sb_step_input {
+            failure_kind: 9,
+            ..input
+        };
+        assert_eq!(
+            with(&mut b, bad, &mut budget).0,
+            sb_status::SB_ERR_FAILURE_KIND
+        );
+        assert_eq!(b, before);
+        assert_eq!(with(&mut b, input, &mut budget).0, sb_status::SB_RETRY);
+        assert_eq!(budget.tokens_milli, 9000);
+        let stop = sb_step_input {
+            flags: SB_INPUT_DO_NOT_RETRY | SB_INPUT_RETRY_AFTER,
+            ..input
+        };
+        assert_eq!(
+            with(&mut b, stop, core::ptr::null_mut()).0,
+            sb_status::SB_GIVE_UP_SERVER_STOP
+        );
+    }
+}

@@ -1,0 +1,122 @@
+/* Host tests of what language bindings use: the name tables they read instead of typing the
+ * names again, sb_policy_from_options (the preset-plus-overrides rules they share with the npm
+ * package and the CLI) and sb_backoff_next_with (several inputs in one step). Linked into
+ * test_ffi.c's program, whose counters it adds to. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+static int same(const char *a, const char *b) { return a != NULL && strcmp(a, b) == 0; }
+
+/* Counts a table's names: the first NULL ends it. */
+static uint32_t count(const char *(*name)(uint32_t)) {
+    uint32_t n = 0;
+    while (n < 100 && name(n) != NULL) n++;
+    return n;
+}
+
+static void test_tables(void) {
+    CHECK(count(sb_preset_name) == 4);
+    CHECK(same(sb_preset_name(SB_PRESET_GOOGLE_64S), "google_64s"));
+    CHECK(same(sb_preset_name(SB_PRESET_AWS), "aws_standard"));
+    CHECK(count(sb_jitter_name) == 6);
+    CHECK(same(sb_jitter_name(SB_JITTER_NONE), "none"));
+    CHECK(same(sb_jitter_name(SB_JITTER_PROPORTIONAL), "proportional"));
+    CHECK(count(sb_deadline_name) == 2);
+    CHECK(same(sb_deadline_name(SB_DEADLINE_CLAMP), "clamp"));
+    CHECK(sb_jitter_name(UINT32_MAX) == NULL);
+    CHECK(same(sb_class_name(SB_CLASS_DO_NOT_RETRY), "do_not_retry"));
+    CHECK(same(sb_class_name(sb_classify_http(503)), "retry"));
+    CHECK(sb_class_name(4) == NULL && sb_class_name(-1) == NULL);
+    CHECK(same(sb_status_name(SB_GIVE_UP_MAX_RETRIES), "max_retries"));
+    CHECK(same(sb_status_name(SB_ERR_PARSE_BAD_MONTH), "bad_month"));
+    CHECK(same(sb_status_name(SB_ERR_BUDGET_COST), "cost"));
+    CHECK(sb_status_name(SB_OK) == NULL && sb_status_name(SB_ERR_NULL) == NULL);
+    CHECK(sb_status_name(12345) == NULL);
+    CHECK(same(sb_policy_error_field(SB_ERR_POLICY_MULTIPLIER_TOO_LARGE), "multiplier"));
+    CHECK(same(sb_policy_error_field(SB_ERR_POLICY_SPREAD_NOT_APPLICABLE), "spread_per_mille"));
+    CHECK(sb_policy_error_field(SB_ERR_PARSE_EMPTY) == NULL);
+    CHECK(sb_policy_error_field(SB_ERR_POLICY_DEADLINE) == NULL);
+}
+
+static void test_options(void) {
+    sb_policy values, out, before, google = sb_policy_google();
+    memset(&values, 0, sizeof values);
+    /* No override: the preset itself. */
+    CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values, 0) == SB_OK);
+    CHECK(memcmp(&out, &google, sizeof out) == 0);
+    /* Choosing Google jitter over the AWS preset brings Google's 1000 ms width. */
+    values.jitter = SB_JITTER_GOOGLE;
+    CHECK(sb_policy_from_options(&out, SB_PRESET_AWS, &values, SB_OPTION_JITTER) == SB_OK);
+    CHECK(out.jitter == SB_JITTER_GOOGLE && out.jitter_ms == 1000 && out.initial_ms == 100);
+    /* The hint limit follows an overridden cap; the multiplier is reduced. */
+    values.max_backoff_ms = 60000;
+    values.multiplier_num = 1600;
+    values.multiplier_den = 1000;
+    CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values,
+                                   SB_OPTION_MAX_BACKOFF_MS | SB_OPTION_MULTIPLIER) == SB_OK);
+    CHECK(out.max_hint_ms == 60000 && out.multiplier_num == 8 && out.multiplier_den == 5);
+    /* Errors name the field and leave *out alone. */
+    before = out;
+    values.jitter = SB_JITTER_FULL;
+    values.jitter_ms = 5;
+    CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values,
+                                   SB_OPTION_JITTER | SB_OPTION_JITTER_MS) ==
+            SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE);
+    CHECK(same(sb_strerror(SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE),
+                 "jitter_ms applies only to jitter 'google'"));
+    values.initial_ms = 0;
+    CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values, SB_OPTION_INITIAL_MS) ==
+            SB_ERR_POLICY_INITIAL_MS);
+    CHECK(sb_policy_from_options(&out, 4, &values, 0) == SB_ERR_POLICY_PRESET);
+    values.deadline = 7;
+    CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values, SB_OPTION_DEADLINE) ==
+            SB_ERR_POLICY_DEADLINE);
+    CHECK(memcmp(&out, &before, sizeof out) == 0);
+    CHECK(sb_policy_from_options(NULL, SB_PRESET_GOOGLE, &values, 0) == SB_ERR_NULL);
+    CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, NULL, 0) == SB_ERR_NULL);
+}
+
+static void test_step_with(void) {
+    sb_policy p = sb_policy_google();
+    sb_backoff a, b, before;
+    sb_budget budget;
+    sb_step_input in;
+    uint32_t da = 0, db = 0;
+    p.max_elapsed_ms = 60000;
+    CHECK(sb_backoff_init(&a, &p, 7) == SB_OK && sb_backoff_init(&b, &p, 7) == SB_OK);
+    /* One input: the same as the single-input function. */
+    memset(&in, 0, sizeof in);
+    in.flags = SB_INPUT_RETRY_AFTER;
+    in.retry_after_ms = 9000;
+    CHECK(sb_backoff_next_with_hint(&a, 9000, &da) == SB_RETRY);
+    CHECK(sb_backoff_next_with(&b, &in, NULL, &db) == SB_RETRY && da == db && da >= 9000);
+    /* A hint and the clock in one step: the clock says the budget is nearly spent. */
+    in.flags = SB_INPUT_RETRY_AFTER | SB_INPUT_ELAPSED;
+    in.elapsed_ms = 56000;
+    CHECK(sb_backoff_next_with(&b, &in, NULL, &db) == SB_GIVE_UP_DEADLINE);
+    /* A budget: NULL or a bad kind is an error that changes nothing. */
+    CHECK(sb_budget_init_grpc(&budget, 10, 100) == SB_OK);
+    in.flags = SB_INPUT_BUDGET | SB_INPUT_ELAPSED;
+    in.elapsed_ms = 1000;
+    in.failure_kind = 9;
+    before = a;
+    CHECK(sb_backoff_next_with(&a, &in, NULL, &da) == SB_ERR_NULL);
+    CHECK(sb_backoff_next_with(&a, &in, &budget, &da) == SB_ERR_FAILURE_KIND);
+    CHECK(memcmp(&a, &before, sizeof a) == 0);
+    in.failure_kind = SB_FAILURE_ERROR;
+    CHECK(sb_backoff_next_with(&a, &in, &budget, &da) == SB_RETRY);
+    CHECK(budget.tokens_milli == 9000);
+    CHECK(sb_backoff_next_with(&a, NULL, &budget, &da) == SB_ERR_NULL);
+    in.flags = SB_INPUT_DO_NOT_RETRY;
+    CHECK(sb_backoff_next_with(&a, &in, NULL, &da) == SB_GIVE_UP_SERVER_STOP);
+}
+
+void test_names_and_options(void) {
+    unsigned before = checks;
+    test_tables();
+    test_options();
+    test_step_with();
+    printf("names, options and combined steps: %u checks\n", checks - before);
+}

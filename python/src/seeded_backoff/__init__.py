@@ -1,0 +1,39 @@
+"""seeded_backoff: seeded exponential backoff, the same delays in Python, Rust, JavaScript and C.
+
+Google Cloud's retry algorithm exactly (plus five more jitter strategies), Retry-After in all three
+RFC 9110 forms, retry budgets and 40-byte snapshots. Every decision is made by the project's Rust
+core through its C library; this package translates Python values and errors.
+
+>>> from seeded_backoff import Backoff, Policy
+>>> b = Backoff(Policy("google"), seed=42)
+>>> [b.next_delay() for _ in range(3)]
+[1616, 2410, 4380]
+"""
+
+from ._ffi import ffi as _ffi, lib as _lib, text as _text
+from .backoff import SNAPSHOT_SIZE, Backoff
+from .budget import FAILURE_KINDS, RetryBudget
+from .errors import BudgetError, CoreError, PolicyError, RetryAfterError, RetryError, SnapshotError
+from .fleet import seed_from_device, startup_delay
+from .http import classify_grpc_code, classify_status, is_retryable_status, parse_retry_after
+from .policy import Policy
+from .retry import retry
+
+__version__ = _text(_lib.sb_version())
+"""The version of the library inside: the Rust crate's version, which is also the package's."""
+
+PRESETS = Policy.PRESETS
+JITTERS = Policy.JITTERS
+DEADLINES = Policy.DEADLINES
+GIVE_UP_REASONS = tuple(
+    _text(_lib.sb_status_name(code)) for name, code in sorted(_ffi.typeof("enum sb_status").relements.items(), key=lambda kv: kv[1])
+    if name.startswith("SB_GIVE_UP_"))
+"""'max_retries', 'deadline', 'budget', 'server_stop'."""
+
+__all__ = [
+    "Backoff", "Policy", "RetryBudget", "retry", "RetryError", "parse_retry_after",
+    "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device",
+    "startup_delay", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
+    "PRESETS", "JITTERS", "DEADLINES", "GIVE_UP_REASONS", "FAILURE_KINDS", "SNAPSHOT_SIZE",
+    "__version__",
+]

@@ -1,0 +1,77 @@
+"""HTTP and gRPC helpers: Retry-After parsing (RFC 9110: delta-seconds and the three HTTP-date
+forms) and status classification, all decided by the core."""
+
+from __future__ import annotations
+
+import datetime
+import math
+import time
+from typing import Union
+
+from ._check import integer, show
+from ._ffi import U32_MAX, U64_MAX, ffi, lib, table, text
+from .errors import RetryAfterError
+
+__all__ = ["parse_retry_after", "is_retryable_status", "classify_status", "classify_grpc_code"]
+
+CLASSES = table(lib.sb_class_name)
+
+
+def _now_s(now):
+    if now is None:
+        return int(time.time())
+    if isinstance(now, datetime.datetime):
+        if now.tzinfo is None:
+            raise ValueError("now must be a timezone-aware datetime (e.g. datetime.now(timezone.utc)), got a naive one")
+        return max(0, math.floor(now.timestamp()))
+    if isinstance(now, bool) or not isinstance(now, (int, float)):
+        raise TypeError(f"now must be a datetime or Unix seconds (an int or float), got {show(now)}")
+    if not (isinstance(now, int) or math.isfinite(now)) or not 0 <= now <= U64_MAX:
+        raise ValueError(f"now must be Unix seconds in 0..=18446744073709551615, got {show(now)}")
+    return math.floor(now)
+
+
+def parse_retry_after(value: Union[str, bytes, bytearray, memoryview],
+                      now: Union[datetime.datetime, int, float, None] = None) -> int:
+    """A Retry-After header value as milliseconds from `now` (a datetime, or Unix seconds; default:
+    the system clock): delta-seconds ("120") or an HTTP-date in any of its three forms; a past date
+    gives 0. Raises RetryAfterError (a ValueError, with `.code` such as 'bad_month') otherwise.
+
+    >>> parse_retry_after("120")
+    120000
+    >>> parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT", now=784111777 - 30)
+    30000
+    """
+    if isinstance(value, str):
+        data = value.encode("utf-8")
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+    else:
+        raise TypeError(f"value must be a str or bytes, got {show(value)} ({type(value).__name__})")
+    now_s = _now_s(now)
+    out = ffi.new("uint32_t *")
+    status = lib.sb_parse_retry_after(data, len(data), now_s, out)
+    if status != lib.SB_OK:
+        raise RetryAfterError(status, f", got {show(value)}")
+    return out[0]
+
+
+def _code(name, value):
+    # Any int is a question with an answer: beyond u32 it is no status at all ('invalid').
+    v = integer(name, value, -(2**63), 2**63)
+    return v if 0 <= v <= U32_MAX else U32_MAX
+
+
+def is_retryable_status(status: int) -> bool:
+    """True for the HTTP statuses worth retrying: 429 and 5xx."""
+    return bool(lib.sb_http_status_is_retryable(_code("status", status)))
+
+
+def classify_status(status: int) -> str:
+    """'success' (2xx), 'retry' (429, 5xx), 'do_not_retry' (other 1xx-5xx) or 'invalid'."""
+    return text(lib.sb_class_name(lib.sb_classify_http(_code("status", status))))
+
+
+def classify_grpc_code(code: int) -> str:
+    """'success' (0), 'retry' (8, 14), 'do_not_retry' (other 1..=16) or 'invalid'."""
+    return text(lib.sb_class_name(lib.sb_classify_grpc(_code("code", code))))

@@ -1,0 +1,210 @@
+"""retry: a decorator that retries a function (plain or `async def`) with a seeded backoff.
+
+It retries the exceptions named by `retry_on`, and responses with a retryable HTTP status (429 or
+5xx, read duck-typed from `status_code`, as requests and httpx give it) whose `Retry-After` header
+is a lower bound on the next delay. Every delay comes from the core (`Backoff.next_delay`), which
+also counts the time spent in the calls against `max_elapsed_ms` and charges a shared budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import time
+from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
+
+from ._check import show, u64
+from .backoff import Backoff
+from .budget import RetryBudget
+from .errors import RetryAfterError, RetryError
+from .http import is_retryable_status, parse_retry_after
+from .policy import Policy
+
+__all__ = ["retry"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+Exceptions = Union[Type[BaseException], Tuple[Type[BaseException], ...]]
+
+
+def _retry_after_ms(result, now_s):
+    """The response's Retry-After in ms, or None (absent, or not a valid value: then ignored)."""
+    headers = getattr(result, "headers", None)
+    value = headers.get("Retry-After") if headers is not None and hasattr(headers, "get") else None
+    if not isinstance(value, (str, bytes)):
+        return None
+    try:
+        # Larger than the core's u32 milliseconds only with a far-future date: the policy's
+        # max_hint_ms clamps it anyway.
+        return parse_retry_after(value, now=now_s)
+    except RetryAfterError:
+        return None
+
+
+class _Attempts:
+    """One call's retry loop, shared by the sync and async wrappers: it classifies each outcome
+    and asks the core for the next delay."""
+
+    def __init__(self, options):
+        self.o = options
+        self.backoff = Backoff(options.policy, options.seed)
+        self.start = options.clock()
+        self.attempts = 0
+
+    def outcome(self, result):
+        """False when `result` is final; to retry it, its Retry-After in ms or None."""
+        status = getattr(result, "status_code", None)
+        if isinstance(status, int) and not isinstance(status, bool) and is_retryable_status(status):
+            return _retry_after_ms(result, time.time())
+        if self.o.retry_if_result is not None and self.o.retry_if_result(result):
+            return None
+        return False
+
+    def delay_after(self, last, hint_ms):
+        """The delay in ms before the next attempt; raises RetryError when the core gives up."""
+        elapsed_ms = max(0, int((self.o.clock() - self.start) * 1000))
+        delay = self.backoff.next_delay(retry_after_ms=hint_ms, elapsed_ms=elapsed_ms, budget=self.o.budget)
+        if delay is None:
+            error = RetryError(self.attempts, self.backoff.give_up_reason, last)
+            if isinstance(last, BaseException):
+                raise error from last
+            raise error
+        if self.o.on_retry is not None:
+            self.o.on_retry(self.attempts, delay, last)
+        return delay
+
+    def succeeded(self):
+        if self.o.budget is not None:
+            self.o.budget.record_success(retried=self.attempts > 1)
+
+
+class _Options:
+    """The decorator's checked arguments."""
+
+    policy: Policy
+    seed: Optional[int]
+    retry_on: Tuple[Type[BaseException], ...]
+    retry_if_result: Optional[Callable[[Any], bool]]
+    budget: Optional[RetryBudget]
+    sleep: Optional[Callable[[float], Any]]
+    clock: Callable[[], float]
+    on_retry: Optional[Callable[[int, int, Any], Any]]
+
+
+def _callable(name, value, required=False):
+    if value is None and not required:
+        return None
+    if not callable(value):
+        raise TypeError(f"{name} must be callable, got {show(value)}")
+    return value
+
+
+def _exceptions(value):
+    classes = value if isinstance(value, tuple) else (value,)
+    if not classes or not all(isinstance(c, type) and issubclass(c, BaseException) for c in classes):
+        raise TypeError(f"retry_on must be an exception class or a tuple of them, got {show(value)}")
+    return classes
+
+
+def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Optional[int] = None,
+          retry_on: Exceptions = Exception, retry_if_result: Optional[Callable[[Any], bool]] = None,
+          budget: Optional[RetryBudget] = None, sleep: Optional[Callable[[float], Any]] = None,
+          clock: Callable[[], float] = time.monotonic,
+          on_retry: Optional[Callable[[int, int, Any], Any]] = None, **policy_options: Any):
+    """Retries `fn` by `policy` (or a Policy built from `policy_options`, e.g. `preset='aws_standard',
+    max_retries=5`; default: Google's).
+
+    - `retry_on`: the exception class(es) to retry; others propagate at once.
+    - A returned object with a retryable `status_code` (429, 5xx) is retried, its `Retry-After`
+      header honoured; `retry_if_result(result)` may ask to retry other results.
+    - `seed`: the same seed gives every call the same delays (tests); omitted, each call draws one.
+    - `sleep(seconds)`: time.sleep or asyncio.sleep by default; an async function's `sleep` may
+      return an awaitable. `clock()`: monotonic seconds (time spent in calls counts against
+      max_elapsed_ms).
+    - `budget`: a RetryBudget shared between calls; `on_retry(attempt, delay_ms, last)` is told
+      of each retry.
+
+    Giving up raises RetryError(attempts, reason, last), chained to the last exception.
+
+    >>> calls = []
+    >>> @retry(seed=42, sleep=calls.append, retry_on=ConnectionError)
+    ... def flaky():
+    ...     if len(calls) < 2:
+    ...         raise ConnectionError("refused")
+    ...     return "ok"
+    >>> flaky(), calls
+    ('ok', [1.616, 2.41])
+    """
+    if policy is not None and policy_options:
+        raise TypeError("give either policy or policy options, not both")
+    if policy is None:
+        policy = Policy(**policy_options)
+    elif not isinstance(policy, Policy):
+        raise TypeError(f"policy must be a Policy, got {show(policy)}")
+    o = _Options()
+    o.policy = policy
+    o.seed = None if seed is None else u64("seed", seed)
+    o.retry_on = _exceptions(retry_on)
+    o.retry_if_result = _callable("retry_if_result", retry_if_result)
+    if budget is not None and not isinstance(budget, RetryBudget):
+        raise TypeError(f"budget must be a RetryBudget, got {show(budget)}")
+    o.budget = budget
+    o.sleep = _callable("sleep", sleep)
+    o.clock = _callable("clock", clock, required=True)
+    o.on_retry = _callable("on_retry", on_retry)
+
+    def decorate(f):
+        _callable("the decorated function", f, required=True)
+        if inspect.iscoroutinefunction(f):
+            return _async_wrapper(f, o)
+        return _sync_wrapper(f, o)
+
+    return decorate if fn is None else decorate(fn)
+
+
+def _sync_wrapper(f, o):
+    sleep = o.sleep or time.sleep
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        run = _Attempts(o)
+        while True:
+            run.attempts += 1
+            try:
+                result = f(*args, **kwargs)
+            except o.retry_on as e:
+                delay = run.delay_after(e, None)
+            else:
+                hint = run.outcome(result)
+                if hint is False:
+                    run.succeeded()
+                    return result
+                delay = run.delay_after(result, hint)
+            sleep(delay / 1000)
+
+    return wrapper
+
+
+def _async_wrapper(f, o):
+    sleep = o.sleep or asyncio.sleep
+
+    @functools.wraps(f)
+    async def wrapper(*args, **kwargs):
+        run = _Attempts(o)
+        while True:
+            run.attempts += 1
+            try:
+                result = await f(*args, **kwargs)
+            except o.retry_on as e:
+                delay = run.delay_after(e, None)
+            else:
+                hint = run.outcome(result)
+                if hint is False:
+                    run.succeeded()
+                    return result
+                delay = run.delay_after(result, hint)
+            pending = sleep(delay / 1000)
+            if inspect.isawaitable(pending):
+                await pending
+
+    return wrapper

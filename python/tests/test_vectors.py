@@ -1,0 +1,147 @@
+"""Every file of tests/vectors replayed through the package, bit for bit (the format is the one
+tests/model/check_vectors.py reads)."""
+
+import glob
+import json
+import os
+from fractions import Fraction
+
+import pytest
+
+from conftest import VECTORS
+from seeded_backoff import (Backoff, CoreError, Policy, RetryAfterError, RetryBudget, classify_grpc_code,
+                            classify_status, parse_retry_after, seed_from_device, startup_delay)
+
+FILES = sorted(glob.glob(os.path.join(VECTORS, "**", "*.json"), recursive=True))
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_every_vector_file_is_replayed():
+    kinds = {load(p)["kind"] for p in FILES}
+    assert len(FILES) >= 26 and kinds <= set(REPLAY), kinds - set(REPLAY)
+
+
+def policy_of(v):
+    """The vector's policy through the package's keyword options, checked field for field."""
+    opts = dict(initial_ms=v["initial_ms"], multiplier=(v["multiplier_num"], v["multiplier_den"]),
+                max_backoff_ms=v["max_backoff_ms"], max_retries=v["max_retries"], jitter=v["jitter"],
+                max_hint_ms=v["max_hint_ms"], max_elapsed_ms=v["max_elapsed_ms"], deadline=v["deadline"])
+    if v["jitter"] == "google":
+        opts["jitter_ms"] = v["jitter_ms"]
+    if v["jitter"] == "proportional":
+        opts["spread_per_mille"] = v["spread_per_mille"]
+    p = Policy(**opts)
+    got = {k: getattr(p, k) for k in ("initial_ms", "max_backoff_ms", "max_retries", "jitter", "jitter_ms",
+                                      "spread_per_mille", "max_hint_ms", "max_elapsed_ms", "deadline")}
+    assert got == {k: v[k] for k in got}
+    assert p.multiplier == Fraction(v["multiplier_num"], v["multiplier_den"])
+    return p
+
+
+def replay_schedule(doc):
+    policy = policy_of(doc["policy"])
+    checks = 0
+    for case in doc["cases"]:
+        b = Backoff(policy, seed=int(case["seed"]))
+        for i, (op, want) in enumerate(zip(case["ops"], case["expect"], strict=True)):
+            where = f"seed {case['seed']} op {i} {op!r}"
+            if op == "r":
+                b.reset()
+                got = None
+            elif op == "s":
+                snap = b.snapshot()
+                got = snap.hex()
+                b = Backoff.restore(policy, snap)
+            else:
+                kw = {"x": dict(do_not_retry=True)}.get(op, {})
+                if op[0] == "h":
+                    kw = dict(retry_after_ms=int(op[1:]))
+                elif op[0] == "t":
+                    kw = dict(elapsed_ms=int(op[1:]))
+                got = b.next_delay(**kw)
+                if got is None:
+                    got = b.give_up_reason
+            assert got == want, where
+            checks += 1
+    return checks
+
+
+def replay_retry_after(doc):
+    for case in doc["cases"]:
+        value = bytes.fromhex(case["value_hex"]) if "value_hex" in case else case["value"]
+        if "error" in case:
+            with pytest.raises(RetryAfterError) as e:
+                parse_retry_after(value, now=int(case["now"]))
+            assert e.value.code == case["error"], case
+        else:
+            assert parse_retry_after(value, now=int(case["now"])) == case["expect_ms"], case
+    return len(doc["cases"])
+
+
+def replay_budget(doc):
+    checks = 0
+    for case in doc["cases"]:
+        spec = dict(case["budget"])
+        kind = spec.pop("kind")
+        if kind == "grpc":
+            budget = RetryBudget.grpc(spec["max_tokens"], spec["token_ratio_milli"] / 1000)
+        else:
+            assert kind == "aws_quota"
+            budget = RetryBudget.aws_quota(**spec)
+        names = {"e": "error", "t": "timeout"}
+        for op, want in zip(case["ops"], case["expect"], strict=True):
+            allowed = 1
+            if op[0] == "f":
+                budget.record_failure(names[op[1]])
+            elif op[0] == "a":
+                allowed = int(budget.try_acquire(names[op[1]]))
+            elif op == "s":
+                budget.record_success()
+            else:
+                budget.record_success(retried=True, kind=names[op[1]])
+            assert [allowed, budget.tokens_milli] == want, (case["budget"], op)
+            checks += 1
+    return checks
+
+
+def replay_classify(doc):
+    for code, cls in doc["http"]:
+        assert classify_status(code) == cls, code
+    for code, cls in doc["grpc"]:
+        assert classify_grpc_code(code) == cls, code
+    return len(doc["http"]) + len(doc["grpc"])
+
+
+def replay_fleet(doc):
+    for case in doc["seeds"]:
+        assert seed_from_device(bytes.fromhex(case["id_hex"]), case["boot_counter"]) == int(case["seed"]), case
+    for case in doc["startup_delays"]:
+        if "error" in case:
+            with pytest.raises(CoreError) as e:
+                startup_delay(int(case["seed"]), case["window_ms"])
+            assert e.value.code == case["error"]
+        else:
+            assert startup_delay(int(case["seed"]), case["window_ms"]) == case["expect_ms"], case
+    return len(doc["seeds"]) + len(doc["startup_delays"])
+
+
+REPLAY = {"schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
+          "classify": replay_classify, "fleet": replay_fleet}
+
+
+@pytest.mark.parametrize("path", FILES, ids=[os.path.relpath(p, VECTORS) for p in FILES])
+def test_vector_file(path):
+    doc = load(path)
+    assert REPLAY[doc["kind"]](doc) > 0
+
+
+def test_a_wrong_vector_fails(tmp_path):
+    """The replay can fail: one expected delay off by one is caught."""
+    doc = load(os.path.join(VECTORS, "schedule-preset-google.json"))
+    doc["cases"][0]["expect"][0] += 1
+    with pytest.raises(AssertionError):
+        replay_schedule(doc)
