@@ -112,7 +112,9 @@ names = [n.rsplit("/", 1)[-1] for n in zipfile.ZipFile(sys.argv[1]).namelist()]
 sys.exit(not {"LICENSE-MIT", "LICENSE-APACHE"} <= set(names))
 PY
   python3 -m venv "$tmp/venv"
-  "$tmp/venv/bin/pip" install -q --disable-pip-version-check "$wheel"
+  # The README's install line, as written, in the new venv.
+  (. "$tmp/venv/bin/activate" && PIP_QUIET=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    run_block '### Install the Python package' "$root") || fail "README 'Install the Python package' failed"
   installed=$("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("seeded-backoff"))')
   [ "$installed" = "$version" ] || fail "the wheel installs version $installed"
   # One schedule by the package's own documented example (its module docstring, run as a doctest
