@@ -6,6 +6,7 @@ mod policy_args;
 mod schedule_cmd;
 mod simulate;
 mod vectors;
+mod vectors_rate_limit;
 
 use std::process::ExitCode;
 

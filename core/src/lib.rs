@@ -59,6 +59,7 @@ mod jitter;
 mod options;
 mod parse_error;
 mod policy;
+mod rate_limit;
 mod retry;
 mod rng;
 mod schedule;
@@ -85,6 +86,7 @@ pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
     MAX_MULTIPLIER_DEN,
 };
+pub use rate_limit::{parse_rate_limit, RateLimitHeader, RATE_LIMIT_HEADERS};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use schedule::Schedule;
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
