@@ -86,7 +86,7 @@ pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
     MAX_MULTIPLIER_DEN,
 };
-pub use rate_limit::{parse_rate_limit, RateLimitHeader, RATE_LIMIT_HEADERS};
+pub use rate_limit::{parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use schedule::Schedule;
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};

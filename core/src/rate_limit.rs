@@ -88,6 +88,18 @@ impl RateLimitHeader {
     }
 }
 
+/// Whether a response with this HTTP status is read for rate-limit headers: only a 429 (SPEC.md
+/// §8.3; on a 5xx the reset time describes a quota, not the server's recovery).
+///
+/// ```
+/// use seeded_backoff::rate_limit_applies;
+/// assert!(rate_limit_applies(429));
+/// assert!(!rate_limit_applies(503));
+/// ```
+pub const fn rate_limit_applies(status: u16) -> bool {
+    status == 429
+}
+
 /// Epoch seconds start above this many seconds (about 31.7 years): a smaller reset is a delay.
 const EPOCH_THRESHOLD_S: u64 = 1_000_000_000;
 
@@ -95,98 +107,82 @@ fn sat32(ms: u64) -> u32 {
     u32::try_from(ms).unwrap_or(u32::MAX)
 }
 
-/// Digits to a number, saturating at `u64::MAX`, or `None` if empty or not all digits.
-fn digits(bytes: &[u8]) -> Option<u64> {
-    if bytes.is_empty() || !bytes.iter().all(u8::is_ascii_digit) {
-        return None;
+/// `n · k`, saturating. The bound is a constant per call site, so no 128-bit multiply (a wasm
+/// libcall) is needed to detect overflow.
+#[inline(always)]
+fn times(n: u64, k: u64) -> u64 {
+    if n > u64::MAX / k {
+        u64::MAX
+    } else {
+        n * k
     }
-    Some(bytes.iter().fold(0u64, |n, &b| {
-        n.saturating_mul(10).saturating_add(u64::from(b - b'0'))
-    }))
 }
 
-/// A fraction's digits as whole milliseconds, rounded up (0 ..= 1000), without floats.
-fn fraction_ms_ceil(frac: &[u8]) -> u64 {
-    let (head, tail) = frac.split_at(frac.len().min(3));
-    let mut ms = 0u64;
-    for i in 0..3 {
-        let d = head.get(i).map_or(0, |b| u64::from(b - b'0'));
-        ms = ms * 10 + d;
+/// `n · 10 + digit`, saturating.
+#[inline(always)]
+fn push_digit(n: u64, digit: u8) -> u64 {
+    times(n, 10).saturating_add(u64::from(digit))
+}
+
+/// Digits to a number, saturating at `u64::MAX`, or `None` if empty or not all digits.
+fn digits(bytes: &[u8]) -> Option<u64> {
+    let mut n = 0u64;
+    for &b in bytes {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = push_digit(n, d);
     }
-    ms + u64::from(tail.iter().any(|&b| b != b'0'))
+    (!bytes.is_empty()).then_some(n)
 }
 
 /// A reset value (`RateLimit-Reset`, `X-RateLimit-Retry-After`, `X-RateLimit-Reset`), SPEC.md
-/// §8.3.2: seconds with an optional fraction; above 10^9 s, a Unix time.
+/// §8.3.2: seconds with an optional fraction (rounded up to whole ms); above 10^9 s, a Unix time.
 fn parse_reset(value: &[u8], now_unix_s: u64) -> Result<u32, ParseError> {
     let value = trim(value);
-    if value.is_empty() {
-        return Err(ParseError::Empty);
+    match value.first() {
+        None => return Err(ParseError::Empty),
+        Some(b'-') => return Err(ParseError::Negative),
+        _ => {}
     }
-    if value.first() == Some(&b'-') {
-        return Err(ParseError::Negative);
-    }
-    let (int, frac) = match value.iter().position(|&b| b == b'.') {
-        Some(dot) => (
-            value.get(..dot).unwrap_or(&[]),
-            Some(value.get(dot + 1..).unwrap_or(&[])),
-        ),
-        None => (value, None),
-    };
-    let seconds = digits(int).ok_or(ParseError::InvalidFormat)?;
-    let frac_ms = match frac {
-        None => 0,
-        Some(f) => {
-            digits(f).ok_or(ParseError::InvalidFormat)?;
-            fraction_ms_ceil(f)
+    let (mut seconds, mut int_digits) = (0u64, 0u32);
+    // The fraction: its first three digits as ms, how many digits, and whether any later one is
+    // not 0 (then the ms round up).
+    let (mut frac_ms, mut frac_digits, mut round_up, mut dot) = (0u64, 0u32, false, false);
+    for &b in value {
+        if b == b'.' && !dot {
+            dot = true;
+            continue;
         }
-    };
-    let ms = seconds.saturating_mul(1000).saturating_add(frac_ms);
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return Err(ParseError::InvalidFormat);
+        }
+        if !dot {
+            seconds = push_digit(seconds, d);
+            int_digits += 1;
+        } else {
+            if frac_digits < 3 {
+                frac_ms = frac_ms * 10 + u64::from(d);
+            } else {
+                round_up |= d != 0;
+            }
+            frac_digits = frac_digits.saturating_add(1);
+        }
+    }
+    if int_digits == 0 || (dot && frac_digits == 0) {
+        return Err(ParseError::InvalidFormat);
+    }
+    for _ in frac_digits..3 {
+        frac_ms *= 10;
+    }
+    let ms = times(seconds, 1000).saturating_add(frac_ms + u64::from(round_up));
     if seconds > EPOCH_THRESHOLD_S {
-        Ok(sat32(ms.saturating_sub(now_unix_s.saturating_mul(1000))))
+        Ok(sat32(ms.saturating_sub(times(now_unix_s, 1000))))
     } else {
         Ok(sat32(ms))
     }
-}
-
-/// Splits at `sep` bytes outside double-quoted strings (where `\` escapes the next byte).
-struct SplitOutsideQuotes<'a> {
-    rest: Option<&'a [u8]>,
-    sep: u8,
-}
-
-impl<'a> Iterator for SplitOutsideQuotes<'a> {
-    type Item = &'a [u8];
-    fn next(&mut self) -> Option<&'a [u8]> {
-        let s = self.rest?;
-        let (mut quoted, mut escaped) = (false, false);
-        for (i, &b) in s.iter().enumerate() {
-            if escaped {
-                escaped = false;
-            } else if quoted && b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                quoted = !quoted;
-            } else if !quoted && b == self.sep {
-                self.rest = s.get(i + 1..);
-                return s.get(..i);
-            }
-        }
-        self.rest = None;
-        Some(s)
-    }
-}
-
-fn split(s: &[u8], sep: u8) -> SplitOutsideQuotes<'_> {
-    SplitOutsideQuotes { rest: Some(s), sep }
-}
-
-/// `key=value` (the first `=` outside quotes), both trimmed, or `None` without one.
-fn pair(piece: &[u8]) -> Option<(&[u8], &[u8])> {
-    let mut it = split(piece, b'=');
-    let key = it.next()?;
-    let value = piece.get(key.len() + 1..)?;
-    Some((trim(key), trim(value)))
 }
 
 /// One quota's reset and remaining count, as far as given.
@@ -198,9 +194,10 @@ struct Quota {
 
 impl Quota {
     fn apply(&mut self, key: &[u8], value: &[u8]) {
+        let Some(n) = digits(value) else { return };
         match key {
-            b"t" | b"reset" => self.reset = digits(value).or(self.reset),
-            b"r" | b"remaining" => self.remaining = digits(value).or(self.remaining),
+            b"t" | b"reset" => self.reset = Some(n),
+            b"r" | b"remaining" => self.remaining = Some(n),
             _ => {}
         }
     }
@@ -216,39 +213,61 @@ struct Resets {
 impl Resets {
     fn add(&mut self, q: Quota) {
         let Some(reset) = q.reset else { return };
-        self.any = Some(self.any.map_or(reset, |m| m.max(reset)));
+        self.any = self.any.max(Some(reset));
         if q.remaining == Some(0) {
-            self.exhausted = Some(self.exhausted.map_or(reset, |m| m.max(reset)));
+            self.exhausted = self.exhausted.max(Some(reset));
         }
     }
 }
 
-/// The `RateLimit` structured field, SPEC.md §8.3.3.
+/// The `RateLimit` structured field, SPEC.md §8.3.3, in one pass: pieces end at `;`, members at
+/// `,` (both outside double quotes, where `\` escapes the next byte) and at the end.
 fn parse_structured(value: &[u8]) -> Result<u32, ParseError> {
     if trim(value).is_empty() {
         return Err(ParseError::Empty);
     }
     let mut resets = Resets::default();
-    let mut dictionary = Quota::default();
-    for member in split(value, b',') {
-        let mut pieces = split(member, b';');
-        let item = pieces.next().unwrap_or(&[]);
-        if let Some((key, v)) = pair(item) {
-            // The older dictionary form: each member is one key of a single quota.
-            dictionary.apply(key, v);
-            continue;
+    let (mut dictionary, mut quota) = (Quota::default(), Quota::default());
+    let (mut quoted, mut escaped) = (false, false);
+    // The current piece's start and first `=`; whether it is its member's first piece, and
+    // whether that member is a dictionary member (its first piece a pair).
+    let (mut start, mut eq) = (0usize, None);
+    let (mut first, mut in_dictionary) = (true, false);
+    for i in 0..=value.len() {
+        let b = value.get(i).copied();
+        match b {
+            Some(_) if escaped => escaped = false,
+            Some(b'\\') if quoted => escaped = true,
+            Some(b'"') => quoted = !quoted,
+            Some(_) if quoted => {}
+            Some(b'=') => eq = eq.or(Some(i)),
+            Some(b';' | b',') | None => {
+                if let Some(e) = eq {
+                    let key = trim(value.get(start..e).unwrap_or(&[]));
+                    let v = trim(value.get(e + 1..i).unwrap_or(&[]));
+                    in_dictionary |= first;
+                    match (first, in_dictionary) {
+                        (true, _) => dictionary.apply(key, v),
+                        (false, false) => quota.apply(key, v),
+                        (false, true) => {}
+                    }
+                }
+                (start, eq, first) = (i + 1, None, false);
+                if b != Some(b';') {
+                    if !in_dictionary {
+                        resets.add(quota);
+                    }
+                    (quota, first, in_dictionary) = (Quota::default(), true, false);
+                }
+            }
+            Some(_) => {}
         }
-        let mut quota = Quota::default();
-        for (key, v) in pieces.filter_map(pair) {
-            quota.apply(key, v);
-        }
-        resets.add(quota);
     }
     resets.add(dictionary);
     resets
         .exhausted
         .or(resets.any)
-        .map(|s| sat32(s.saturating_mul(1000)))
+        .map(|s| sat32(times(s, 1000)))
         .ok_or(ParseError::InvalidFormat)
 }
 
@@ -301,7 +320,7 @@ impl ServerHint {
         if let Some(Ok(ms)) = retry_after.map(|v| crate::hint::parse_retry_after(v, now_unix_s)) {
             return Some(ServerHint::RetryAfterMs(ms));
         }
-        if status != 429 {
+        if !rate_limit_applies(status) {
             return None;
         }
         RATE_LIMIT_HEADERS.into_iter().find_map(|h| {
