@@ -216,6 +216,29 @@ pub unsafe extern "C" fn sb_backoff_next_with_hint(
     unsafe { step(b, delay_ms, input) }
 }
 
+/// `sb_backoff_next` after a 429 whose rate-limit quota resets in `reset_ms` (from
+/// `sb_parse_rate_limit`): the delay is at least `min(reset_ms, policy.max_hint_ms)` plus an
+/// upward jitter of up to 1 s + 10 % of that, so clients told the same reset time do not return
+/// together (SPEC.md section 5, step 6). Takes one random draw, and does not change later delays'
+/// growth. `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
+///
+/// # Safety
+/// As `sb_backoff_next`.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_next_with_rate_limit(
+    b: *mut sb_backoff,
+    reset_ms: u32,
+    delay_ms: *mut u32,
+) -> sb_status {
+    require_feature!("hints");
+    let input = StepInput {
+        hint: Some(ServerHint::RateLimitResetMs(reset_ms)),
+        ..StepInput::default()
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { step(b, delay_ms, input) }
+}
+
 /// The server said not to retry (e.g. an unparseable gRPC pushback): gives up with
 /// `SB_GIVE_UP_SERVER_STOP`, or the reason the state had already given up with.
 /// `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.

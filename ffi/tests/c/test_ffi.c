@@ -650,6 +650,7 @@ int main(void) {
     test_elapsed_near_u64_max();
     test_foreign_snapshots();
     test_given_up_refuses();
+    test_rate_limit(&checks, &failures);
     printf("%s: %u checks, %u failed\n", failures ? "FAIL" : "PASS", checks, failures);
     return failures ? 1 : 0;
 }
