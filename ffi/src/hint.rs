@@ -170,3 +170,20 @@ unsafe fn parse_into(
         Ok(sb_status::SB_OK)
     })())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_c_names_are_the_cores_header_names() {
+        for (header, (name, code)) in RATE_LIMIT_HEADERS.iter().zip(RATE_LIMIT_CONSTANTS) {
+            let want = std::format!(
+                "SB_RATE_LIMIT_{}",
+                header.name().to_ascii_uppercase().replace('-', "_")
+            );
+            assert_eq!(name, want);
+            assert_eq!(code, u32::from(header.code()));
+        }
+    }
+}
