@@ -13,7 +13,8 @@
  * strategies), runtime-policy (any valid policy; without it only the preset-google,
  * preset-google-64s, preset-aws and preset-grpc features' presets, unchanged), time-budget
  * (max_elapsed_ms, sb_backoff_next_at), hints (sb_backoff_next_with_hint,
- * sb_backoff_next_do_not_retry, sb_parse_grpc_pushback), retry-after (sb_parse_retry_after),
+ * sb_backoff_next_with_rate_limit, sb_backoff_next_do_not_retry, sb_parse_grpc_pushback),
+ * retry-after (sb_parse_retry_after, sb_parse_rate_limit),
  * budget (sb_budget_*, sb_backoff_next_with_budget), snapshot (sb_backoff_snapshot/_restore),
  * fleet (sb_seed_from_device, sb_startup_delay) and long-messages (sb_strerror's sentences;
  * without it, the status's name). Every function links in every build; one whose part is left
