@@ -161,7 +161,7 @@ fn parse_reset(value: &[u8], now_unix_s: u64) -> Result<u32, ParseError> {
         }
         if !dot {
             seconds = push_digit(seconds, d);
-            int_digits += 1;
+            int_digits = int_digits.saturating_add(1);
         } else {
             if frac_digits < 3 {
                 frac_ms = frac_ms * 10 + u64::from(d);
