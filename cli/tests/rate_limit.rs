@@ -85,40 +85,25 @@ fn an_unknown_header_is_bad_usage_listing_the_cores_names() {
 fn schedule_steps_with_a_rate_limit_hint() {
     // Seed 0, strategy none: the hint's draw is the first, 0x4653DAA3; uniform(1000 + 10000 / 10)
     // = 0x4653DAA3 * 2001 >> 32 = 549, so the first delay is 10000 + 549.
-    let out = run(&[
-        "schedule",
-        "--seed",
-        "0",
-        "--jitter",
-        "none",
-        "--rate-limit",
-        "x-ratelimit-reset=10",
-        "--limit",
-        "1",
-        "--format",
-        "json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["delays_ms"][0], 10_549);
+    // Seed 0, strategy none, one retry: its delay.
+    let first_delay = |extra: &[&str]| {
+        let mut args = vec![
+            "schedule", "--seed", "0", "--jitter", "none", "--limit", "1",
+        ];
+        args.extend_from_slice(&["--format", "json"]);
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["delays_ms"][0].clone()
+    };
+    assert_eq!(
+        first_delay(&["--rate-limit", "x-ratelimit-reset=10"]),
+        10_549
+    );
     // A Retry-After hint wins where both are given.
-    let out = run(&[
-        "schedule",
-        "--seed",
-        "0",
-        "--jitter",
-        "none",
-        "--rate-limit",
-        "x-ratelimit-reset=10",
-        "--retry-after",
-        "4",
-        "--limit",
-        "1",
-        "--format",
-        "json",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["delays_ms"][0], 4_000);
+    let both = ["--rate-limit", "x-ratelimit-reset=10", "--retry-after", "4"];
+    assert_eq!(first_delay(&both), 4_000);
     for (arg, needle) in [
         ("nope=1", "NAME one of ratelimit"),
         ("ratelimit-reset", "NAME=VALUE"),

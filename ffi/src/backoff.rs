@@ -208,12 +208,8 @@ pub unsafe extern "C" fn sb_backoff_next_with_hint(
     delay_ms: *mut u32,
 ) -> sb_status {
     require_feature!("hints");
-    let input = StepInput {
-        hint: Some(ServerHint::RetryAfterMs(retry_after_ms)),
-        ..StepInput::default()
-    };
     // SAFETY: forwarded from this function's contract.
-    unsafe { step(b, delay_ms, input) }
+    unsafe { step_with_hint(b, delay_ms, ServerHint::RetryAfterMs(retry_after_ms)) }
 }
 
 /// `sb_backoff_next` after a 429 whose rate-limit quota resets in `reset_ms` (from
@@ -231,8 +227,17 @@ pub unsafe extern "C" fn sb_backoff_next_with_rate_limit(
     delay_ms: *mut u32,
 ) -> sb_status {
     require_feature!("hints");
+    // SAFETY: forwarded from this function's contract.
+    unsafe { step_with_hint(b, delay_ms, ServerHint::RateLimitResetMs(reset_ms)) }
+}
+
+/// The general step with a hint and nothing else.
+///
+/// # Safety
+/// As `sb_backoff_next`.
+unsafe fn step_with_hint(b: *mut sb_backoff, delay_ms: *mut u32, hint: ServerHint) -> sb_status {
     let input = StepInput {
-        hint: Some(ServerHint::RateLimitResetMs(reset_ms)),
+        hint: Some(hint),
         ..StepInput::default()
     };
     // SAFETY: forwarded from this function's contract.

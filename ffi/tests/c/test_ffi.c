@@ -5,29 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "vectors_data.h"
 
 static unsigned checks, failures;
-
-#define CHECK(cond)                                                                       \
-    do {                                                                                  \
-        checks++;                                                                         \
-        if (!(cond)) {                                                                    \
-            failures++;                                                                   \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);      \
-        }                                                                                 \
-    } while (0)
-
-#define CHECK_RC(expr, want)                                                              \
-    do {                                                                                  \
-        int32_t rc_ = (int32_t)(expr);                                                    \
-        checks++;                                                                         \
-        if (rc_ != (int32_t)(want)) {                                                     \
-            failures++;                                                                   \
-            fprintf(stderr, "%s:%d: %s returned %d (%s), want %d\n", __FILE__, __LINE__,  \
-                    #expr, (int)rc_, sb_strerror(rc_), (int)(want));                      \
-        }                                                                                 \
-    } while (0)
 
 static void on_vector_fail(const char *what, const char *name, uint32_t a, uint32_t b,
                            uint64_t got, uint64_t want) {
