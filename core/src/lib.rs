@@ -2,7 +2,7 @@
 //!
 //! One verified exponential-backoff engine: Google Cloud's algorithm exactly
 //! (`min(2^n s + U[0, 1000] ms, maximum_backoff)`), five more jitter strategies, `Retry-After`
-//! hints, time and retry budgets, and 40-byte snapshots, with **bit-identical schedules for the
+//! and rate-limit header hints, time and retry budgets, and 40-byte snapshots, with **bit-identical schedules for the
 //! same seed** on servers, in browsers (the npm package) and on microcontrollers (the C library).
 //!
 //! The core is `no_std`, allocation-free, integer-only and panic-free; the build proves each of
