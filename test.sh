@@ -54,7 +54,7 @@ step "core builds without std (default features)" cargo build -q -p seeded-backo
 step "core for thumbv6m-none-eabi" cargo build -q -p seeded-backoff --release --target thumbv6m-none-eabi
 step "core for wasm32-unknown-unknown" cargo build -q -p seeded-backoff --release --target wasm32-unknown-unknown
 step "vectors are what the CLI generates" vectors_up_to_date
-step "independent model: self-tests" python3 -m unittest tests/model/test_spec_model.py
+step "independent model: self-tests" python3 -m unittest tests/model/test_spec_model.py tests/model/test_rate_limit_model.py
 step "independent model: every vector file" python3 tests/model/check_vectors.py tests/vectors
 step "independent model: fleet helpers (SPEC.md §12)" python3 tests/model/fleet_model.py check
 step "independent model: CLI schedule --format json" python3 tests/model/check_cli.py

@@ -6,6 +6,7 @@ mod policy_args;
 mod schedule_cmd;
 mod simulate;
 mod vectors;
+mod vectors_rate_limit;
 
 use std::process::ExitCode;
 
@@ -32,18 +33,28 @@ enum Command {
         #[arg(long, default_value = "tests/vectors")]
         out: std::path::PathBuf,
     },
-    /// Parse a Retry-After value and print the delay in ms.
+    /// Parse a Retry-After (or rate-limit header) value and print the delay in ms.
     ParseRetryAfter {
         /// The header value, e.g. "120" or "Sun, 06 Nov 1994 08:49:37 GMT" (a bad value, "-5"
         /// included, is a parse error: exit 1).
         #[arg(allow_hyphen_values = true)]
         value: String,
+        /// Which header the value is from: retry-after, or a rate-limit header of a 429 (the
+        /// core's list, SPEC.md §8.3). Any case.
+        #[arg(long, default_value = "retry-after", ignore_case = true, value_parser = header_names())]
+        header: String,
         /// The current time as Unix seconds (default: the system clock).
         #[arg(long = "now-s", alias = "now", value_parser = policy_args::parse_seed, allow_hyphen_values = true)]
         now: Option<u64>,
     },
     /// Simulate many clients retrying against one server, per jitter strategy.
     Simulate(simulate::SimulateArgs),
+}
+
+/// `retry-after` and the core's rate-limit header names, for `--header`.
+fn header_names() -> clap::builder::PossibleValuesParser {
+    let rate_limit = seeded_backoff::RATE_LIMIT_HEADERS.map(|h| h.name());
+    clap::builder::PossibleValuesParser::new(std::iter::once("retry-after").chain(rate_limit))
 }
 
 /// Exit status 2 for bad usage (as clap, a missing subcommand included), 1 for a failed
@@ -79,13 +90,17 @@ fn main() -> ExitCode {
         Command::Schedule(args) => schedule_cmd::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Vectors { out } => vectors::write_all(&out).map_err(|e| (1, e)),
-        Command::ParseRetryAfter { value, now } => {
+        Command::ParseRetryAfter { value, now, header } => {
             let now = now.unwrap_or_else(|| {
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_secs())
             });
-            match seeded_backoff::parse_retry_after(value.as_bytes(), now) {
+            let parsed = match seeded_backoff::RateLimitHeader::from_name(&header) {
+                Some(h) => seeded_backoff::parse_rate_limit(h, value.as_bytes(), now),
+                None => seeded_backoff::parse_retry_after(value.as_bytes(), now),
+            };
+            match parsed {
                 Ok(ms) => {
                     println!("{ms}");
                     if ms == u32::MAX {
@@ -97,7 +112,12 @@ fn main() -> ExitCode {
                 }
                 Err(e) => Err((
                     1,
-                    format!("error: {} ({}): {value:?}", e.message(), e.name()),
+                    format!(
+                        "error: {}: {} ({}): {value:?}",
+                        header.to_ascii_lowercase(),
+                        e.message(),
+                        e.name()
+                    ),
                 )),
             }
         }

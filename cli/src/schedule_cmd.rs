@@ -2,8 +2,8 @@
 
 use clap::{Args, ValueEnum};
 use seeded_backoff::{
-    parse_retry_after, Backoff, BudgetConfig, FailureKind, RetryBudget, RetryGate, ServerHint,
-    Step, StepInput,
+    parse_rate_limit, parse_retry_after, Backoff, BudgetConfig, FailureKind, RateLimitHeader,
+    RetryBudget, RetryGate, ServerHint, Step, StepInput, RATE_LIMIT_HEADERS,
 };
 use serde_json::json;
 
@@ -33,6 +33,11 @@ pub struct ScheduleArgs {
     /// A Retry-After value for retry N only (0-based), as N=VALUE; repeatable.
     #[arg(long, value_parser = parse_at, allow_hyphen_values = true)]
     retry_after_at: Vec<(u32, String)>,
+    /// A rate-limit header every failure carries, as NAME=VALUE (NAME one of the core's rate-limit
+    /// headers, e.g. x-ratelimit-reset=30): the failures are 429s, and the hint applies to those
+    /// without a Retry-After hint (SPEC.md §8.3).
+    #[arg(long, value_parser = parse_rate_limit_arg, allow_hyphen_values = true)]
+    rate_limit: Option<(RateLimitHeader, String)>,
     /// The current time in Unix seconds, for HTTP-date hints (default: the system clock).
     #[arg(long = "now-s", alias = "now", value_parser = parse_seed, allow_hyphen_values = true)]
     now: Option<u64>,
@@ -59,6 +64,16 @@ fn parse_at(text: &str) -> Result<(u32, String), String> {
         .parse::<u32>()
         .map_err(|_| format!("expected N=VALUE with N in 0..=4294967295 (got '{text}')"))?;
     Ok((n, value.to_string()))
+}
+
+fn parse_rate_limit_arg(text: &str) -> Result<(RateLimitHeader, String), String> {
+    let names = RATE_LIMIT_HEADERS.map(|h| h.name()).join(", ");
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=VALUE with NAME one of {names} (got '{text}')"))?;
+    let header = RateLimitHeader::from_name(name)
+        .ok_or_else(|| format!("expected NAME=VALUE with NAME one of {names} (got '{text}')"))?;
+    Ok((header, value.to_string()))
 }
 
 fn parse_budget(text: &str) -> Result<BudgetConfig, String> {
@@ -124,6 +139,16 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
         Some(v) => Some(hint_ms(v, now, "--retry-after")?),
         None => None,
     };
+    let rate_limit = match &args.rate_limit {
+        Some((header, v)) => Some(parse_rate_limit(*header, v.as_bytes(), now).map_err(|e| {
+            let name = header.name();
+            (
+                2,
+                format!("error: --rate-limit {name}: {} (got '{v}')", e.message()),
+            )
+        })?),
+        None => None,
+    };
     let mut at = Vec::new();
     for (n, v) in &args.retry_after_at {
         at.push((*n, hint_ms(v, now, "--retry-after-at")?));
@@ -161,7 +186,8 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
             .find(|(n, _)| *n == retry)
             .map(|(_, ms)| *ms)
             .or(every)
-            .map(ServerHint::RetryAfterMs);
+            .map(ServerHint::RetryAfterMs)
+            .or(rate_limit.map(ServerHint::RateLimitResetMs));
         if args.snapshot_after == Some(retry) && snapshot.is_none() {
             snapshot = Some(hex(&backoff.snapshot(&policy)));
         }

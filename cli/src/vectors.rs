@@ -483,7 +483,14 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
             schedule_file(stem, description, &policy, &ops)?,
         ));
     }
+    for (stem, description, policy, ops) in crate::vectors_rate_limit::schedule_specs() {
+        files.push((
+            stem.to_string(),
+            schedule_file(stem, description, &policy, &ops)?,
+        ));
+    }
     files.push(("retry-after".to_string(), retry_after_file()));
+    files.push(("rate-limit".to_string(), crate::vectors_rate_limit::file()));
     files.push(("budget".to_string(), budget_file()?));
     files.push(("classify".to_string(), classify_file()));
     for (stem, value) in &files {

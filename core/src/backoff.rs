@@ -5,7 +5,7 @@ use core::fmt;
 use crate::budget::{FailureKind, RetryGate};
 use crate::hint::ServerHint;
 use crate::jitter::delay_and_next_level;
-use crate::policy::{DeadlineMode, Policy};
+use crate::policy::{DeadlineMode, Policy, MAX_DELAY_MS};
 use crate::rng::SpecRng;
 
 /// Why a [`Backoff`] stopped retrying. Once given up, it answers the same reason until
@@ -220,8 +220,9 @@ impl Backoff {
     }
 
     /// [`Backoff::next_delay`] honouring a server hint: `Retry-After` is a lower bound (clamped to
-    /// `max_hint_ms`), `DoNotRetry` gives up with [`GiveUpReason::ServerStop`]. A hint takes no
-    /// random draw and does not change later delays.
+    /// `max_hint_ms`), `DoNotRetry` gives up with [`GiveUpReason::ServerStop`]. A `Retry-After`
+    /// hint takes no random draw; a rate-limit reset takes one, for its upward jitter (SPEC.md §5
+    /// step 6). Neither changes the level, so later delays grow as without the hint.
     ///
     /// ```
     /// use seeded_backoff::{Backoff, Policy, ServerHint, Step};
@@ -229,6 +230,9 @@ impl Backoff {
     /// let mut b = Backoff::new(&p, 1);
     /// let step = b.next_delay_with_hint(&p, ServerHint::RetryAfterMs(20_000));
     /// assert_eq!(step, Step::Retry { delay_ms: 20_000, retry: 0 });
+    /// // The quota resets in 20 s: wait 20 s plus up to 1 s + 10 % (3 s).
+    /// let step = b.next_delay_with_hint(&p, ServerHint::RateLimitResetMs(20_000));
+    /// assert!(matches!(step, Step::Retry { delay_ms: 20_000..=23_000, retry: 1 }));
     /// ```
     pub fn next_delay_with_hint(&mut self, policy: &Policy, hint: ServerHint) -> Step {
         self.next_delay_with(
@@ -295,8 +299,18 @@ impl Backoff {
         }
         let mut rng = self.rng.clone();
         let (mut delay, level) = delay_and_next_level(policy, self.level, &mut rng);
-        if let Some(ServerHint::RetryAfterMs(hint_ms)) = input.hint {
-            delay = delay.max(hint_ms.min(policy.max_hint_ms()));
+        match input.hint {
+            Some(ServerHint::RetryAfterMs(hint_ms)) => {
+                delay = delay.max(hint_ms.min(policy.max_hint_ms()));
+            }
+            Some(ServerHint::RateLimitResetMs(hint_ms)) => {
+                // Upward jitter: clients told the same reset time spread over the 1 s + 10 % after
+                // it instead of returning at that instant; never earlier than the reset.
+                let hint_ms = hint_ms.min(policy.max_hint_ms());
+                let spread = rng.uniform(1000 + hint_ms / 10);
+                delay = delay.max(hint_ms.saturating_add(spread).min(MAX_DELAY_MS));
+            }
+            _ => {}
         }
         let elapsed = match input.elapsed_ms {
             Some(ms) => u32::try_from(ms).unwrap_or(u32::MAX),

@@ -1,5 +1,5 @@
 //! Server hints: `Retry-After` (RFC 9110 §10.2.3) and gRPC's `grpc-retry-pushback-ms`, parsed
-//! without allocation (SPEC.md §8).
+//! without allocation (SPEC.md §8); the rate-limit headers are in `rate_limit.rs`.
 
 use crate::parse_error::ParseError;
 
@@ -8,6 +8,10 @@ use crate::parse_error::ParseError;
 pub enum ServerHint {
     /// Wait at least this long (a lower bound on the computed delay, clamped to `max_hint_ms`).
     RetryAfterMs(u32),
+    /// A rate-limit quota resets in this many ms (SPEC.md §8.3): wait at least that long (clamped
+    /// to `max_hint_ms`) plus an upward jitter of up to 1 s + 10 %, so that clients told the same
+    /// reset time do not all return at that instant. From [`parse_rate_limit`](crate::parse_rate_limit).
+    RateLimitResetMs(u32),
     /// Do not retry at all.
     DoNotRetry,
 }
@@ -30,7 +34,7 @@ impl ServerHint {
     }
 }
 
-fn trim(value: &[u8]) -> &[u8] {
+pub(crate) fn trim(value: &[u8]) -> &[u8] {
     let is_ws = |b: &u8| *b == b' ' || *b == b'\t';
     let start = value.iter().position(|b| !is_ws(b)).unwrap_or(value.len());
     let end = value

@@ -2,7 +2,7 @@
 //!
 //! One verified exponential-backoff engine: Google Cloud's algorithm exactly
 //! (`min(2^n s + U[0, 1000] ms, maximum_backoff)`), five more jitter strategies, `Retry-After`
-//! hints, time and retry budgets, and 40-byte snapshots, with **bit-identical schedules for the
+//! and rate-limit header hints, time and retry budgets, and 40-byte snapshots, with **bit-identical schedules for the
 //! same seed** on servers, in browsers (the npm package) and on microcontrollers (the C library).
 //!
 //! The core is `no_std`, allocation-free, integer-only and panic-free; the build proves each of
@@ -59,6 +59,7 @@ mod jitter;
 mod options;
 mod parse_error;
 mod policy;
+mod rate_limit;
 mod retry;
 mod rng;
 mod schedule;
@@ -85,6 +86,7 @@ pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
     MAX_MULTIPLIER_DEN,
 };
+pub use rate_limit::{parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use schedule::Schedule;
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};

@@ -10,9 +10,11 @@ error_enum! {
         Empty => "empty", "retry hint is empty";
         /// A leading minus sign.
         Negative => "negative", "retry hint is negative";
-        /// Neither delta-seconds nor any of the three HTTP-date formats.
+        /// Not in the header's format: for `Retry-After`, neither delta-seconds nor any of the
+        /// three HTTP-date formats; for a rate-limit reset, not seconds (`12`, `1.5`); for
+        /// `RateLimit`, no quota with a reset (`t=`).
         InvalidFormat => "invalid_format",
-            "retry hint is neither delta-seconds nor an HTTP-date (IMF-fixdate, RFC 850, asctime)";
+            "retry hint is not in its header's format (Retry-After: delta-seconds or an HTTP-date; rate-limit reset: seconds; RateLimit: a t= reset)";
         /// A day name that is not `Mon`…`Sun` (or `Monday`…`Sunday` in RFC 850 dates).
         BadDayName => "bad_day_name", "HTTP-date day name must be Mon..Sun";
         /// A month that is not `Jan`…`Dec`.

@@ -69,6 +69,9 @@ fn the_async_loop_sleeps_exactly_the_vector_delays_on_a_virtual_clock() {
                             "h" => Err(Verdict::with_hint(ServerHint::RetryAfterMs(
                                 arg.parse().unwrap(),
                             ))),
+                            "l" => Err(Verdict::with_hint(ServerHint::RateLimitResetMs(
+                                arg.parse().unwrap(),
+                            ))),
                             "x" => Err(Verdict::with_hint(ServerHint::DoNotRetry)),
                             "t" => {
                                 clock.set(arg.parse().unwrap());

@@ -4,7 +4,8 @@
 //! op language is the one the CLI records with (`seeded-backoff-test-support`).
 
 use seeded_backoff::{
-    classify_grpc, classify_http, parse_retry_after, Backoff, Classification, RetryBudget,
+    classify_grpc, classify_http, parse_rate_limit, parse_retry_after, Backoff, Classification,
+    RateLimitHeader, RetryBudget, RATE_LIMIT_HEADERS,
 };
 use seeded_backoff_test_support::{
     budget_config_from_json, policy_from_json, run_budget_op, run_op, seed_of, vector_files,
@@ -53,6 +54,27 @@ fn every_vector_file_replays_bit_identically() {
                         None => hex_bytes(case["value_hex"].as_str().unwrap()),
                     };
                     let got = parse_retry_after(&bytes, case["now"].as_u64().unwrap());
+                    match (got, case.get("expect_ms")) {
+                        (Ok(ms), Some(e)) => assert_eq!(Some(ms as u64), e.as_u64(), "{case}"),
+                        (Err(err), None) => {
+                            assert_eq!(Some(err.name()), case["error"].as_str(), "{case}")
+                        }
+                        (got, _) => panic!("{case}: got {got:?}"),
+                    }
+                    checks += 1;
+                }
+            }
+            "rate_limit" => {
+                let names: Vec<&str> = RATE_LIMIT_HEADERS.iter().map(|h| h.name()).collect();
+                assert_eq!(file["headers"], serde_json::json!(names));
+                for case in file["cases"].as_array().unwrap() {
+                    let bytes = match case["value"].as_str() {
+                        Some(s) => s.as_bytes().to_vec(),
+                        None => hex_bytes(case["value_hex"].as_str().unwrap()),
+                    };
+                    let header = RateLimitHeader::from_name(case["header"].as_str().unwrap());
+                    let got =
+                        parse_rate_limit(header.unwrap(), &bytes, case["now"].as_u64().unwrap());
                     match (got, case.get("expect_ms")) {
                         (Ok(ms), Some(e)) => assert_eq!(Some(ms as u64), e.as_u64(), "{case}"),
                         (Err(err), None) => {

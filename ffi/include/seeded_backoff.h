@@ -13,7 +13,8 @@
  * strategies), runtime-policy (any valid policy; without it only the preset-google,
  * preset-google-64s, preset-aws and preset-grpc features' presets, unchanged), time-budget
  * (max_elapsed_ms, sb_backoff_next_at), hints (sb_backoff_next_with_hint,
- * sb_backoff_next_do_not_retry, sb_parse_grpc_pushback), retry-after (sb_parse_retry_after),
+ * sb_backoff_next_with_rate_limit, sb_backoff_next_do_not_retry, sb_parse_grpc_pushback),
+ * retry-after (sb_parse_retry_after, sb_parse_rate_limit),
  * budget (sb_budget_*, sb_backoff_next_with_budget), snapshot (sb_backoff_snapshot/_restore),
  * fleet (sb_seed_from_device, sb_startup_delay), long-messages (sb_strerror's sentences;
  * without it, the status's name) and bindings (what language bindings use:
@@ -51,6 +52,32 @@
  * The failure was a timeout (the AWS quota charges it more).
  */
 #define SB_FAILURE_TIMEOUT 1
+
+/**
+ * `RateLimit` (IETF structured field): the largest reset `t` among quotas with `r=0`.
+ */
+#define SB_RATE_LIMIT_RATELIMIT 0
+
+/**
+ * `RateLimit-Reset`: seconds until the quota resets.
+ */
+#define SB_RATE_LIMIT_RATELIMIT_RESET 1
+
+/**
+ * `X-RateLimit-Retry-After`: seconds, or a Unix time above 10^9.
+ */
+#define SB_RATE_LIMIT_X_RATELIMIT_RETRY_AFTER 2
+
+/**
+ * `X-RateLimit-Reset`: seconds (fractions allowed), or a Unix time above 10^9.
+ */
+#define SB_RATE_LIMIT_X_RATELIMIT_RESET 3
+
+/**
+ * How many rate-limit headers there are: their codes are 0..SB_RATE_LIMIT_COUNT, in the order a
+ * 429 response is searched (the first present one that parses gives the hint).
+ */
+#define SB_RATE_LIMIT_COUNT 4
 
 /**
  * `sb_step_input.flags` bit: `retry_after_ms` is a server hint (a lower bound on the delay).
@@ -259,6 +286,10 @@ enum sb_status
    * of the library (see the Cargo features in ffi/Cargo.toml).
    */
   SB_ERR_UNSUPPORTED = 103,
+  /**
+   * A rate-limit header kind other than the `SB_RATE_LIMIT_*` codes.
+   */
+  SB_ERR_RATE_LIMIT_HEADER = 104,
   /**
    * Policy: `initial_ms` must be in 1..=2147483647.
    */
@@ -621,6 +652,20 @@ sb_status sb_backoff_next_with_hint(struct sb_backoff *b,
                                     uint32_t *delay_ms);
 
 /**
+ * `sb_backoff_next` after a 429 whose rate-limit quota resets in `reset_ms` (from
+ * `sb_parse_rate_limit`): the delay is at least `min(reset_ms, policy.max_hint_ms)` plus an
+ * upward jitter of up to 1 s + 10 % of that, so clients told the same reset time do not return
+ * together (SPEC.md section 5, step 6). Takes one random draw, and does not change later delays'
+ * growth. `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
+ *
+ * # Safety
+ * As `sb_backoff_next`.
+ */
+sb_status sb_backoff_next_with_rate_limit(struct sb_backoff *b,
+                                          uint32_t reset_ms,
+                                          uint32_t *delay_ms);
+
+/**
  * The server said not to retry (e.g. an unparseable gRPC pushback): gives up with
  * `SB_GIVE_UP_SERVER_STOP`, or the reason the state had already given up with.
  * `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
@@ -818,6 +863,42 @@ sb_status sb_startup_delay(uint64_t seed, uint32_t window_ms, uint32_t *delay_ms
  * `s` is NULL or valid for reads of `len` bytes; `out_ms` is NULL or writable.
  */
 sb_status sb_parse_retry_after(const char *s, uintptr_t len, uint64_t now_unix_s, uint32_t *out_ms);
+
+/**
+ * Parses a rate-limit header's value (`len` bytes at `s`) into milliseconds until the quota
+ * resets, from `now_unix_s`. `header_kind` is an `SB_RATE_LIMIT_*` code. Read these headers only
+ * for a 429 (`sb_rate_limit_applies`) without a valid `Retry-After`, in code order, and step
+ * with the first that parses (`sb_backoff_next_with_rate_limit`). Returns `SB_OK` with `*out_ms`
+ * set, `SB_ERR_NULL`, `SB_ERR_RATE_LIMIT_HEADER`, or `SB_ERR_PARSE_EMPTY`, `_NEGATIVE` or
+ * `_INVALID_FORMAT` (`SB_ERR_UNSUPPORTED` in a build without the `retry-after` feature).
+ *
+ * ```c
+ * static const char *const names[SB_RATE_LIMIT_COUNT] = {"ratelimit", "ratelimit-reset",
+ *     "x-ratelimit-retry-after", "x-ratelimit-reset"};
+ * uint32_t ms;
+ * for (uint32_t k = 0; k < SB_RATE_LIMIT_COUNT; k++) {
+ *     const char *v = find_header(response, names[k]);
+ *     if (v && sb_parse_rate_limit(k, v, strlen(v), (uint64_t)time(NULL), &ms) == SB_OK) {
+ *         rc = sb_backoff_next_with_rate_limit(&b, ms, &delay_ms);
+ *         break;
+ *     }
+ * }
+ * ```
+ *
+ * # Safety
+ * `s` is NULL or valid for reads of `len` bytes; `out_ms` is NULL or writable.
+ */
+sb_status sb_parse_rate_limit(uint32_t header_kind,
+                              const char *s,
+                              uintptr_t len,
+                              uint64_t now_unix_s,
+                              uint32_t *out_ms);
+
+/**
+ * True for the HTTP statuses whose rate-limit headers are read: 429 only (on a 5xx the reset
+ * time describes a quota, not the server's recovery).
+ */
+bool sb_rate_limit_applies(uint32_t status);
 
 /**
  * Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds (saturating).

@@ -212,8 +212,36 @@ pub unsafe extern "C" fn sb_backoff_next_with_hint(
     delay_ms: *mut u32,
 ) -> sb_status {
     require_feature!("hints");
+    // SAFETY: forwarded from this function's contract.
+    unsafe { step_with_hint(b, delay_ms, ServerHint::RetryAfterMs(retry_after_ms)) }
+}
+
+/// `sb_backoff_next` after a 429 whose rate-limit quota resets in `reset_ms` (from
+/// `sb_parse_rate_limit`): the delay is at least `min(reset_ms, policy.max_hint_ms)` plus an
+/// upward jitter of up to 1 s + 10 % of that, so clients told the same reset time do not return
+/// together (SPEC.md section 5, step 6). Takes one random draw, and does not change later delays'
+/// growth. `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
+///
+/// # Safety
+/// As `sb_backoff_next`.
+#[no_mangle]
+pub unsafe extern "C" fn sb_backoff_next_with_rate_limit(
+    b: *mut sb_backoff,
+    reset_ms: u32,
+    delay_ms: *mut u32,
+) -> sb_status {
+    require_feature!("hints");
+    // SAFETY: forwarded from this function's contract.
+    unsafe { step_with_hint(b, delay_ms, ServerHint::RateLimitResetMs(reset_ms)) }
+}
+
+/// The general step with a hint and nothing else.
+///
+/// # Safety
+/// As `sb_backoff_next`.
+unsafe fn step_with_hint(b: *mut sb_backoff, delay_ms: *mut u32, hint: ServerHint) -> sb_status {
     let input = StepInput {
-        hint: Some(ServerHint::RetryAfterMs(retry_after_ms)),
+        hint: Some(hint),
         ..StepInput::default()
     };
     // SAFETY: forwarded from this function's contract.

@@ -53,7 +53,8 @@ mod version;
 
 pub use backoff::{
     sb_backoff, sb_backoff_init, sb_backoff_next, sb_backoff_next_at, sb_backoff_next_do_not_retry,
-    sb_backoff_next_with_budget, sb_backoff_next_with_hint, sb_backoff_reset, sb_backoff_retries,
+    sb_backoff_next_with_budget, sb_backoff_next_with_hint, sb_backoff_next_with_rate_limit,
+    sb_backoff_reset, sb_backoff_retries,
 };
 pub use budget::{
     sb_budget, sb_budget_init_aws_default, sb_budget_init_aws_quota, sb_budget_init_grpc,
@@ -63,7 +64,12 @@ pub use budget::{
 };
 pub use classify::{sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_is_retryable};
 pub use fleet::{sb_seed_from_device, sb_startup_delay};
-pub use hint::{sb_parse_grpc_pushback, sb_parse_retry_after};
+pub use hint::{
+    sb_parse_grpc_pushback, sb_parse_rate_limit, sb_parse_retry_after, sb_rate_limit_applies,
+    RATE_LIMIT_CONSTANTS, SB_RATE_LIMIT_COUNT, SB_RATE_LIMIT_RATELIMIT,
+    SB_RATE_LIMIT_RATELIMIT_RESET, SB_RATE_LIMIT_X_RATELIMIT_RESET,
+    SB_RATE_LIMIT_X_RATELIMIT_RETRY_AFTER,
+};
 pub use input::{
     sb_backoff_next_with, sb_step_input, SB_INPUT_BUDGET, SB_INPUT_DO_NOT_RETRY, SB_INPUT_ELAPSED,
     SB_INPUT_RETRY_AFTER,

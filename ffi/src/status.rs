@@ -144,6 +144,8 @@ statuses! {
         /// The function, or the jitter strategy the policy names, is not compiled into this build
         /// of the library (see the Cargo features in ffi/Cargo.toml).
         SB_ERR_UNSUPPORTED = 103 => "not compiled into this build of the library (see its Cargo features)";
+        /// A rate-limit header kind other than the `SB_RATE_LIMIT_*` codes.
+        SB_ERR_RATE_LIMIT_HEADER = 104 => "header kind must be an SB_RATE_LIMIT_* code in 0..=3";
     }
     PolicyError {
         /// Policy: `initial_ms` must be in 1..=2147483647.

@@ -16,6 +16,7 @@ use seeded_backoff_fuzz::model::{ModelBackoff, ModelBudget, ModelHint, ModelPoli
 #[derive(Arbitrary, Debug, Clone, Copy)]
 enum Hint {
     RetryAfter(u32),
+    RateLimit(u32),
     DoNotRetry,
 }
 
@@ -51,6 +52,7 @@ struct Input {
 fn spread_hint(h: Hint) -> Hint {
     match h {
         Hint::RetryAfter(ms) => Hint::RetryAfter(seeded_backoff_fuzz::inputs::spread(ms)),
+        Hint::RateLimit(ms) => Hint::RateLimit(seeded_backoff_fuzz::inputs::spread(ms)),
         other => other,
     }
 }
@@ -58,6 +60,7 @@ fn spread_hint(h: Hint) -> Hint {
 fn to_core(h: Hint) -> ServerHint {
     match h {
         Hint::RetryAfter(ms) => ServerHint::RetryAfterMs(ms),
+        Hint::RateLimit(ms) => ServerHint::RateLimitResetMs(ms),
         Hint::DoNotRetry => ServerHint::DoNotRetry,
     }
 }
@@ -65,6 +68,7 @@ fn to_core(h: Hint) -> ServerHint {
 fn to_model(h: Hint) -> ModelHint {
     match h {
         Hint::RetryAfter(ms) => ModelHint::RetryAfter(ms),
+        Hint::RateLimit(ms) => ModelHint::RateLimit(ms),
         Hint::DoNotRetry => ModelHint::DoNotRetry,
     }
 }
@@ -93,7 +97,12 @@ fn check_bounds(
     elapsed: Option<u64>,
 ) {
     let cap = policy.max_backoff_ms();
-    let ceiling = cap.max(policy.max_hint_ms());
+    // SPEC.md §5's bound: a rate-limit hint may add up to 1 s + 10 % of max_hint_ms.
+    let max_hint = policy.max_hint_ms();
+    let ceiling = match hint {
+        Some(Hint::RateLimit(_)) => cap.max((max_hint + 1000 + max_hint / 10).min(MAX_DELAY_MS)),
+        _ => cap.max(max_hint),
+    };
     assert!(ceiling <= MAX_DELAY_MS);
     if let Some(reason) = before.gave_up() {
         assert_eq!(step, Step::GiveUp(reason), "give-up must be sticky");
@@ -109,11 +118,15 @@ fn check_bounds(
         "delay {delay_ms} above max(cap, max_hint) {ceiling}"
     );
     let (lo, hi) = jitter_bounds(policy, before.to_raw().level);
-    let hinted = match hint {
-        Some(Hint::RetryAfter(h)) => h.min(policy.max_hint_ms()),
-        _ => 0,
+    let (hinted_lo, hinted_hi) = match hint {
+        Some(Hint::RetryAfter(h)) => (h.min(max_hint), h.min(max_hint)),
+        Some(Hint::RateLimit(h)) => {
+            let h_c = h.min(max_hint);
+            (h_c, (h_c + 1000 + h_c / 10).min(MAX_DELAY_MS))
+        }
+        _ => (0, 0),
     };
-    let (mut lo, mut hi) = (lo.max(hinted), hi.max(hinted));
+    let (mut lo, mut hi) = (lo.max(hinted_lo), hi.max(hinted_hi));
     if policy.max_elapsed_ms() > 0 {
         let e = elapsed.map_or(before.elapsed_ms(), |e| e.min(u32::MAX as u64) as u32);
         let remaining = policy.max_elapsed_ms().saturating_sub(e);

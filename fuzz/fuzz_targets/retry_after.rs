@@ -5,7 +5,10 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{parse_grpc_pushback, parse_retry_after, ParseError, ServerHint};
+use seeded_backoff::{
+    parse_grpc_pushback, parse_rate_limit, parse_retry_after, ParseError, RateLimitHeader,
+    ServerHint, RATE_LIMIT_HEADERS,
+};
 
 /// 9999-12-31T23:59:59Z, the last instant a four-digit year can name.
 const LAST_FOUR_DIGIT_YEAR_S: u64 = 253_402_300_799;
@@ -168,6 +171,46 @@ fn check_raw(bytes: &[u8], now: u64) {
     }
     if !trimmed.is_empty() && trimmed.iter().all(u8::is_ascii_digit) {
         assert!(push.is_ok());
+    }
+    check_rate_limit(bytes, trimmed, now);
+}
+
+/// The rate-limit headers (SPEC.md §8.3): any bytes, any clock, no panic; a reset value of plain
+/// digits is seconds (a delay up to 10^9, else a Unix time); `RateLimit` parses only with a `t`
+/// or `reset` key in it.
+fn check_rate_limit(bytes: &[u8], trimmed: &[u8], now: u64) {
+    for h in RATE_LIMIT_HEADERS {
+        let got = parse_rate_limit(h, bytes, now);
+        if let Err(e) = got {
+            assert!(matches!(
+                e,
+                ParseError::Empty | ParseError::Negative | ParseError::InvalidFormat
+            ));
+        }
+        if h == RateLimitHeader::RateLimit {
+            if got.is_ok() {
+                // A reset needs a key `t` or `reset` and an `=`.
+                assert!(bytes.contains(&b'=') && bytes.contains(&b't'), "{bytes:?}");
+            }
+            continue;
+        }
+        if !trimmed.is_empty() && trimmed.iter().all(u8::is_ascii_digit) {
+            let mut secs: u128 = 0;
+            for &d in trimmed {
+                secs = (secs * 10 + (d - b'0') as u128).min(u64::MAX as u128);
+            }
+            let ms = (secs * 1000).min(u64::MAX as u128);
+            let want = if secs > 1_000_000_000 {
+                ms.saturating_sub((now as u128 * 1000).min(u64::MAX as u128))
+            } else {
+                ms
+            };
+            assert_eq!(
+                got,
+                Ok(want.min(u32::MAX as u128) as u32),
+                "{h:?} {trimmed:?}"
+            );
+        }
     }
 }
 

@@ -276,6 +276,8 @@ pub enum ModelStep {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModelHint {
     RetryAfter(u32),
+    /// §5 step 6's rate-limit reset: one more draw, upward.
+    RateLimit(u32),
     DoNotRetry,
 }
 
@@ -353,9 +355,15 @@ impl ModelBackoff {
             self.gave_up = 1;
             return ModelStep::GiveUp(1);
         }
-        let (mut d, next_level, rng) = self.compute(p);
-        if let Some(ModelHint::RetryAfter(h)) = hint {
-            d = d.max(h.min(p.max_hint));
+        let (mut d, next_level, mut rng) = self.compute(p);
+        match hint {
+            Some(ModelHint::RetryAfter(h)) => d = d.max(h.min(p.max_hint)),
+            Some(ModelHint::RateLimit(h)) => {
+                let h_c = h.min(p.max_hint);
+                let x = rng.uniform(1000 + h_c / 10);
+                d = d.max((h_c as u64 + x as u64).min(MAX_DELAY_MS as u64) as u32);
+            }
+            _ => {}
         }
         let e = match elapsed {
             Some(ms) => sat32(ms),

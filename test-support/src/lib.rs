@@ -77,7 +77,7 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Runs one schedule op (`n`, `h<ms>`, `x`, `t<ms>`, `r`, `s`) and returns its expected value.
+/// Runs one schedule op (`n`, `h<ms>`, `l<ms>`, `x`, `t<ms>`, `r`, `s`) and returns its expected value.
 /// `n` is the plain `next_delay`, which has a fast path of its own to keep honest.
 pub fn run_op(policy: &Policy, backoff: &mut Backoff, op: &str) -> Result<Value, String> {
     let arg = |s: &str| {
@@ -92,6 +92,12 @@ pub fn run_op(policy: &Policy, backoff: &mut Backoff, op: &str) -> Result<Value,
         },
         ("h", ms) => StepInput {
             hint: Some(ServerHint::RetryAfterMs(
+                u32::try_from(arg(ms)?).map_err(|_| format!("hint too large in '{op}'"))?,
+            )),
+            ..StepInput::default()
+        },
+        ("l", ms) => StepInput {
+            hint: Some(ServerHint::RateLimitResetMs(
                 u32::try_from(arg(ms)?).map_err(|_| format!("hint too large in '{op}'"))?,
             )),
             ..StepInput::default()

@@ -14,7 +14,7 @@ import spec_model as m  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# (CLI flags, model policy, per-retry hint ms or None)
+# (CLI flags, model policy, per-retry hint or None: ms of a Retry-After, or a model hint)
 CASES = [
     (["--seed", "42"], m.preset("google"), None),
     (["--seed", "0", "--preset", "google_64s"], m.preset("google_64s"), None),
@@ -33,6 +33,12 @@ CASES = [
                    max_elapsed_ms=60000), None),
     (["--seed", "5", "--retry-after", "3", "--max-hint-ms", "10000"],
      m.preset("google", max_hint_ms=10000), 3000),
+    # A 429 with X-RateLimit-Reset: 12.5 every time: the rate-limit hint of §8.3 and §5 step 6.
+    (["--seed", "11", "--rate-limit", "x-ratelimit-reset=12.5", "--max-hint-ms", "20000"],
+     m.preset("google", max_hint_ms=20000), m.RateLimit(12500)),
+    (["--seed", "12", "--jitter", "none", "--rate-limit", 'ratelimit="q";r=0;t=3'],
+     m.make_policy(initial_ms=1000, max_backoff_ms=32000, jitter="none", max_retries=10),
+     m.RateLimit(3000)),
 ]
 
 
@@ -40,7 +46,8 @@ def model_schedule(policy, seed, hint_ms):
     b = m.Backoff(policy, seed)
     delays = []
     while True:
-        step = b.next(hint=m.RetryAfter(hint_ms) if hint_ms is not None else None)
+        hint = m.RetryAfter(hint_ms) if isinstance(hint_ms, int) else hint_ms
+        step = b.next(hint=hint)
         if isinstance(step, m.GiveUp):
             return delays, step.reason
         delays.append(step.delay_ms)

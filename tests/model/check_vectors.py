@@ -16,9 +16,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import spec_model as m  # noqa: E402
+import rate_limit_model as rl  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OP_RE = re.compile(r"^(?:(n)|(x)|(r)|(s)|h(\d+)|t(\d+))$")
+OP_RE = re.compile(r"^(?:(n)|(x)|(r)|(s)|h(\d+)|t(\d+)|l(\d+))$")
 
 
 class Checker:
@@ -66,7 +67,7 @@ def check_schedule(doc, c):
             if not mt:
                 c.fail(where, "unknown op")
                 break
-            n, x, r, s, h, t = mt.groups()
+            n, x, r, s, h, t, lim = mt.groups()
             if r:
                 b.reset()
                 got = None
@@ -79,7 +80,8 @@ def check_schedule(doc, c):
                     c.fail(where, "model cannot restore its own snapshot: %s" % e.name)
                     break
             else:
-                hint = m.DO_NOT_RETRY if x else (m.RetryAfter(int(h)) if h else None)
+                hint = (m.DO_NOT_RETRY if x else m.RetryAfter(int(h)) if h
+                        else m.RateLimit(int(lim)) if lim else None)
                 res = b.next(hint=hint, elapsed=int(t) if t else None)
                 got = res.delay_ms if isinstance(res, m.Retry) else res.reason
             c.check(where, exp, got)
@@ -94,6 +96,23 @@ def check_retry_after(doc, c):
         where = "case %d value %s now %s" % (ci, shown, case["now"])
         try:
             got = {"expect_ms": m.parse_retry_after(value, _int(case["now"]))}
+        except m.SpecError as e:
+            got = {"error": e.name}
+        exp = {k: case[k] for k in ("expect_ms", "error") if k in case}
+        c.check(where, exp, got)
+
+
+def check_rate_limit(doc, c):
+    names = [name for _, name, _ in rl.HEADERS]
+    c.check("headers", names, doc.get("headers"))
+    for ci, case in enumerate(doc["cases"]):
+        if "value_hex" in case:
+            value, shown = bytes.fromhex(case["value_hex"]), "hex " + case["value_hex"]
+        else:
+            value, shown = case["value"], repr(case["value"])
+        where = "case %d %s %s now %s" % (ci, case["header"], shown, case["now"])
+        try:
+            got = {"expect_ms": rl.parse_rate_limit(case["header"], value, _int(case["now"]))}
         except m.SpecError as e:
             got = {"error": e.name}
         exp = {k: case[k] for k in ("expect_ms", "error") if k in case}
@@ -144,7 +163,7 @@ def check_classify(doc, c):
 
 
 KINDS = {"schedule": check_schedule, "retry_after": check_retry_after, "budget": check_budget,
-         "classify": check_classify}
+         "classify": check_classify, "rate_limit": check_rate_limit}
 
 
 def check_file(path):

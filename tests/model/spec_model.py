@@ -238,8 +238,9 @@ GIVE_UP_NAMES = {v: k for k, v in GIVE_UP_CODES.items()}
 Retry = namedtuple("Retry", "delay_ms retry")  # a retry: wait delay_ms; retry = 0-based index
 GiveUp = namedtuple("GiveUp", "reason")           # reason: a key of GIVE_UP_CODES
 
-# Hints (§5): None (absent), RetryAfter(ms) or DO_NOT_RETRY.
+# Hints (§5): None (absent), RetryAfter(ms), RateLimit(ms) or DO_NOT_RETRY.
 RetryAfter = namedtuple("RetryAfter", "ms")
+RateLimit = namedtuple("RateLimit", "ms")  # a quota's reset time (§8.3): §5 step 6 jitters upward
 DO_NOT_RETRY = "do_not_retry"
 
 
@@ -298,9 +299,14 @@ class Backoff:
         # 5. Delay and new level, on a copy of the rng.
         rng = self.rng.copy()
         d, new_level = self._delay(rng)
-        # 6. Retry-After hint: no draw, no level change.
+        # 6. Retry-After hint: no draw, no level change. Rate-limit hint: one more draw from the
+        # same copy, after step 5's, for an upward jitter of up to 1 s + 10 %.
         if isinstance(hint, RetryAfter):
             d = max(d, min(hint.ms, p.max_hint_ms))
+        elif isinstance(hint, RateLimit):
+            h_c = min(hint.ms, p.max_hint_ms)
+            x = rng.uniform(1000 + h_c // 10)
+            d = max(d, min(h_c + x, MAX_DELAY_MS))
         # 7. Time budget.
         e = sat32(elapsed) if elapsed is not None else self.elapsed_ms
         if p.max_elapsed_ms > 0:

@@ -130,6 +130,12 @@ fn main() {
     println!("export const HINT_NONE = {};", hint::NONE);
     println!("export const HINT_RETRY_AFTER = {};", hint::RETRY_AFTER);
     println!("export const HINT_DO_NOT_RETRY = {};", hint::DO_NOT_RETRY);
+    println!("export const HINT_RATE_LIMIT = {};", hint::RATE_LIMIT);
+    println!("/** The rate-limit headers in the core's order of precedence; an index is a header code. */");
+    println!(
+        "export const RATE_LIMIT_HEADERS = {};",
+        list(seeded_backoff::RATE_LIMIT_HEADERS.map(|h| s(h.name())))
+    );
     use seeded_backoff_wasm::budget::op;
     println!("export const OP_RECORD_FAILURE = {};", op::RECORD_FAILURE);
     println!("export const OP_TRY_ACQUIRE = {};", op::TRY_ACQUIRE);

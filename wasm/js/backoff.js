@@ -1,7 +1,7 @@
 // Backoff: one request's schedule. Its 32-byte state lives in this object (see state.js): nothing
 // to free.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
-import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
+import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { STATE, STEP } from './internal.js';
 import { isPolicy, Policy, seedHalves } from './policy.js';
@@ -9,7 +9,7 @@ import { adopt, enter, next, start, step, word, words } from './state.js';
 
 const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 const BACKOFF_KEYS = [...OPTIONS, 'seed'];
-const INPUT_KEYS = ['retryAfterMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
+const INPUT_KEYS = ['retryAfterMs', 'rateLimitMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
 
 export class Backoff {
   #r; // the state record
@@ -53,17 +53,24 @@ export class Backoff {
 
   #step(input) {
     keys('nextDelay input', input, INPUT_KEYS);
-    const { retryAfterMs: h, doNotRetry, elapsedMs, budget, failureKind } = input;
-    if (h !== undefined) int('retryAfterMs', h, 0, U32_MAX);
-    if (doNotRetry !== undefined && bool('doNotRetry', doNotRetry) && h !== undefined) {
-      throw new TypeError('give either retryAfterMs or doNotRetry, not both');
+    const { retryAfterMs, rateLimitMs, doNotRetry, elapsedMs, budget, failureKind } = input;
+    if (retryAfterMs !== undefined) int('retryAfterMs', retryAfterMs, 0, U32_MAX);
+    if (rateLimitMs !== undefined) int('rateLimitMs', rateLimitMs, 0, U32_MAX);
+    const stop = doNotRetry !== undefined && bool('doNotRetry', doNotRetry);
+    const given = [['retryAfterMs', retryAfterMs !== undefined], ['rateLimitMs', rateLimitMs !== undefined],
+      ['doNotRetry', stop]].filter(([, g]) => g);
+    if (given.length > 1) {
+      throw new TypeError(`give at most one of retryAfterMs, rateLimitMs and doNotRetry, not ${given.map(([k]) => k).join(' and ')}`);
     }
+    const h = retryAfterMs ?? rateLimitMs;
     const [lo, hi] = elapsedMs === undefined ? [0, 0] : u64('elapsedMs', elapsedMs);
     const timeout = failureKind !== undefined && oneOf('failureKind', failureKind, ['error', 'timeout']) === 1;
     if (budget !== undefined && typeof budget?.[STEP] !== 'function') {
       fail(TypeError, 'budget', 'a RetryBudget', budget);
     }
-    const kind = doNotRetry ? HINT_DO_NOT_RETRY : h === undefined ? HINT_NONE : HINT_RETRY_AFTER;
+    const kind = stop ? HINT_DO_NOT_RETRY
+      : retryAfterMs !== undefined ? HINT_RETRY_AFTER
+        : rateLimitMs !== undefined ? HINT_RATE_LIMIT : HINT_NONE;
     return step(this.#r, kind, h ?? 0, elapsedMs !== undefined, lo, hi, budget, timeout);
   }
 

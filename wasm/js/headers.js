@@ -1,8 +1,8 @@
-// Retry-After and status classes, answered by the core.
+// Retry-After, the rate-limit headers and status classes, answered by the core.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
-import { CLASSES, PARSE_ERRORS } from '../pkg/tables.js';
-import { coded, fail, int, put, U32_MAX } from './check.js';
-import { datePart, retryAfter } from './hint.js';
+import { CLASSES, PARSE_ERRORS, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
+import { coded, fail, int, oneOf, put, U32_MAX } from './check.js';
+import { datePart, rateLimit, retryAfter } from './hint.js';
 import { main } from './policy.js';
 import { ensure } from './wasm.js';
 
@@ -16,6 +16,21 @@ export function parseRetryAfter(value, nowMs = Date.now()) {
   }
   int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER);
   const ms = retryAfter(put('Retry-After value', value, ensure(main).u8), nowMs, false);
+  if (ms < 0) throw coded(SyntaxError, PARSE_ERRORS[-ms - 1]);
+  return ms;
+}
+
+/**
+ * Milliseconds until a rate-limit quota resets from `nowMs`, for the value of the rate-limit header
+ * `name` (any case): `RateLimit`, `RateLimit-Reset`, `X-RateLimit-Retry-After`, `X-RateLimit-Reset`.
+ */
+export function parseRateLimit(name, value, nowMs = Date.now()) {
+  const code = oneOf('name', typeof name === 'string' ? name.toLowerCase() : name, RATE_LIMIT_HEADERS);
+  if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
+    fail(TypeError, `${RATE_LIMIT_HEADERS[code]} value`, 'a string or a Uint8Array', value);
+  }
+  int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER);
+  const ms = rateLimit(code, put(`${RATE_LIMIT_HEADERS[code]} value`, value, ensure(datePart()).u8), nowMs);
   if (ms < 0) throw coded(SyntaxError, PARSE_ERRORS[-ms - 1]);
   return ms;
 }

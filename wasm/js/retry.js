@@ -1,13 +1,13 @@
 // retry() and fetchWithBackoff(): the async orchestration (call, classify, sleep, abort). Every
 // delay, class and parsed header comes from the core.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
-import { CLASSES, GIVE_UP, HINT_NONE, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
-import { fail, fn, keys, show, tryPut } from './check.js';
+import { CLASSES, GIVE_UP, HINT_NONE, OPTIONS } from '../pkg/tables.js';
+import { fail, fn, keys, show } from './check.js';
 import { STEP } from './internal.js';
-import { datePart, retryAfter } from './hint.js';
-import { isPolicy, main, Policy, seedHalves } from './policy.js';
+import { datePart, responseHint } from './hint.js';
+import { isPolicy, Policy, seedHalves } from './policy.js';
 import { start, step } from './state.js';
-import { ensure, init } from './wasm.js';
+import { init } from './wasm.js';
 
 const RETRY_KEYS = [...OPTIONS, 'policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
@@ -78,7 +78,7 @@ export async function retry(fnToRetry, options = {}) {
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     let error;
-    let retryAfterMs;
+    let hint = [HINT_NONE, 0];
     try {
       const value = await fnToRetry({ attempt, signal });
       if (!isResponse(value) || CLASSES[glue.classifyHttp(value.status)] !== 'retry') {
@@ -86,13 +86,8 @@ export async function retry(fnToRetry, options = {}) {
         return value;
       }
       error = value;
-      // An absent, oversized or unparseable Retry-After is ignored, as RFC 9110 lets a recipient do.
-      const header = value.headers.get('retry-after');
-      const len = header === null ? -1 : tryPut(header, ensure(main).u8);
-      if (len >= 0) {
-        const ms = await retryAfter(len, Date.now(), true);
-        if (ms >= 0) retryAfterMs = ms;
-      }
+      // Retry-After, else (on a 429) the rate-limit headers: the core's rules, in hint.js.
+      hint = await responseHint(value);
     } catch (e) {
       signal?.throwIfAborted();
       if (shouldRetry && !(await shouldRetry(e))) throw e;
@@ -100,8 +95,7 @@ export async function retry(fnToRetry, options = {}) {
     }
     // Elapsed ms since the first attempt, by the monotonic clock (below 2^32 for 49 days).
     const elapsedMs = Math.min(Math.floor(performance.now() - t0), 4294967295);
-    const kind = retryAfterMs === undefined ? HINT_NONE : HINT_RETRY_AFTER;
-    const delayMs = step(rec, kind, retryAfterMs ?? 0, true, elapsedMs, 0, budget, false);
+    const delayMs = step(rec, hint[0], hint[1], true, elapsedMs, 0, budget, false);
     if (delayMs < 0) throw new RetryError(error, attempt + 1, GIVE_UP[-delayMs]);
     // Frees the connection of a response that will not be read.
     if (isResponse(error)) error.body?.cancel().catch(() => {});

@@ -64,7 +64,7 @@ const goals = [
 ];
 for (const [goal, got, limit] of goals) console.log(`goal: ${goal}: ${got} B, ${got <= limit ? 'met' : 'NOT met'}`);
 // Regression limits: today's figures plus a margin, so that growth is noticed.
-const limits = [['retry() call site', retryTotal, 7000], ['whole package', whole, 18000]];
+const limits = [['retry() call site', retryTotal, 7000], ['whole package', whole, 19600]];
 let failed = false;
 for (const [name, got, limit] of limits) {
   if (got > limit) {

@@ -112,6 +112,8 @@ pub mod hint {
     pub const RETRY_AFTER: u32 = 1;
     /// The server said not to retry.
     pub const DO_NOT_RETRY: u32 = 2;
+    /// A rate-limit quota resets in `hint_ms` milliseconds (SPEC.md §8.3).
+    pub const RATE_LIMIT: u32 = 3;
 }
 
 /// The step input of the general step: a hint (a [`hint`] kind, with `hint_ms`) and the caller's
@@ -128,6 +130,7 @@ pub fn step_input(
         hint: match hint_kind {
             hint::RETRY_AFTER => Some(ServerHint::RetryAfterMs(hint_ms)),
             hint::DO_NOT_RETRY => Some(ServerHint::DoNotRetry),
+            hint::RATE_LIMIT => Some(ServerHint::RateLimitResetMs(hint_ms)),
             _ => None,
         },
         elapsed_ms: has_elapsed.then(|| u64::from(elapsed_hi) << 32 | u64::from(elapsed_lo)),

@@ -94,6 +94,13 @@ pub fn classify_grpc(code: u32) -> u32 {
     class(seeded_backoff::classify_grpc(code))
 }
 
+/// Whether a response with this HTTP status is read for rate-limit headers (SPEC.md §8.3: a 429);
+/// the date part parses them.
+#[wasm_bindgen(js_name = rateLimitApplies)]
+pub fn rate_limit_applies(status: u32) -> bool {
+    u16::try_from(status).is_ok_and(seeded_backoff::rate_limit_applies)
+}
+
 /// `Retry-After` in delta-seconds from the first `len` shared bytes; an HTTP-date answers
 /// `InvalidFormat` (the date part parses it). See [`io::encode_parse`].
 #[wasm_bindgen(js_name = retryAfterSeconds)]

@@ -51,6 +51,9 @@ function scheduleCase(api, file, policy, options, c, ci) {
       case 'h':
         got = b.nextDelayWithHint(Number(arg));
         break;
+      case 'l':
+        got = b.nextDelay({ rateLimitMs: Number(arg) });
+        break;
       case 'x':
         got = b.nextDelay({ doNotRetry: true });
         break;
@@ -118,6 +121,21 @@ function retryAfter(api, file) {
   return file.cases.length;
 }
 
+function rateLimit(api, file) {
+  for (const c of file.cases) {
+    const value = c.value ?? fromHex(c.value_hex);
+    let got;
+    try {
+      got = api.parseRateLimit(c.header, value, c.now * 1000);
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      got = e.code;
+    }
+    same(got, c.expect_ms ?? c.error, `${c.header} ${JSON.stringify(c.value ?? c.value_hex)} now ${c.now}`);
+  }
+  return file.cases.length;
+}
+
 function budget(api, file) {
   let checks = 0;
   file.cases.forEach((c, ci) => {
@@ -161,6 +179,8 @@ export function replayFile(api, file) {
       return schedule(api, file);
     case 'retry_after':
       return retryAfter(api, file);
+    case 'rate_limit':
+      return rateLimit(api, file);
     case 'budget':
       return budget(api, file);
     case 'classify':
@@ -177,6 +197,7 @@ export function expectedChecks(file) {
     case 'budget':
       return file.cases.reduce((n, c) => n + c.ops.length, 0);
     case 'retry_after':
+    case 'rate_limit':
       return file.cases.length;
     case 'classify':
       return file.http.length + file.grpc.length;

@@ -112,6 +112,14 @@ fn hints_clocks_and_give_ups_are_the_general_step() {
         got,
         expect(b.next_delay_with(&p, input(Some(ServerHint::RetryAfterMs(2_500)), Some(10))))
     );
+    let got = step::backoff_step(3, 1_000, true, 20, 0);
+    assert_eq!(
+        got,
+        expect(b.next_delay_with(
+            &p,
+            input(Some(ServerHint::RateLimitResetMs(1_000)), Some(20))
+        ))
+    );
     let got = step::backoff_step(0, 0, true, 4_000, 0);
     assert_eq!(got, expect(b.next_delay_with(&p, input(None, Some(4_000)))));
     assert_eq!(got, -2, "the deadline gives up");

@@ -102,7 +102,13 @@ export class Policy {
 export interface StepInput {
   /** The server's Retry-After in ms, 0..=4294967295: a lower bound on the delay (clamped to maxHintMs). */
   retryAfterMs?: number;
-  /** The server said not to retry: gives up with `'server_stop'`. Not with `retryAfterMs`. */
+  /**
+   * A rate-limit quota resets in this many ms, 0..=4294967295 (from {@link parseRateLimit}): the
+   * delay is at least that (clamped to maxHintMs) plus an upward jitter of up to 1 s + 10 %, so
+   * clients told the same reset time do not return together. Takes one random draw.
+   */
+  rateLimitMs?: number;
+  /** The server said not to retry: gives up with `'server_stop'`. At most one of the three hints. */
   doNotRetry?: boolean;
   /** Your clock: ms since the first attempt (counts request time against maxElapsedMs). */
   elapsedMs?: number | bigint;
@@ -302,6 +308,41 @@ export type RetryAfterErrorCode =
  */
 export function parseRetryAfter(value: string | Uint8Array, nowMs?: number): number;
 
+/** A rate-limit header `parseRateLimit()` reads (any case), in the order `retry()` tries them. */
+export type RateLimitHeaderName =
+  | 'ratelimit'
+  | 'ratelimit-reset'
+  | 'x-ratelimit-retry-after'
+  | 'x-ratelimit-reset';
+
+/** Why `parseRateLimit()` refused a value: the `code` of its SyntaxError. */
+export type RateLimitErrorCode = 'empty' | 'negative' | 'invalid_format';
+
+/**
+ * Milliseconds until a rate-limit quota resets, from a 429's `RateLimit` (IETF structured field:
+ * the largest `t` among quotas with `r=0`), `RateLimit-Reset`, `X-RateLimit-Retry-After` or
+ * `X-RateLimit-Reset` (seconds, fractions rounded up to whole ms; above 10^9 a Unix time, counted
+ * from `nowMs`, default `Date.now()`). Pass it to `nextDelay({ rateLimitMs })`; `retry()` reads
+ * these headers itself.
+ *
+ * @throws SyntaxError with `code` (a {@link RateLimitErrorCode}) if it does not parse; TypeError
+ * or RangeError for an unknown header name; RangeError for a value over 256 bytes.
+ *
+ * @example
+ * ```
+ * import { parseRateLimit } from 'seeded-backoff/retry-after';
+ *
+ * parseRateLimit('RateLimit', '"default";r=0;t=30'); // 30000
+ * parseRateLimit('X-RateLimit-Reset', '1.5'); // 1500
+ * parseRateLimit('x-ratelimit-reset', '1700000060', 1700000000000); // 60000
+ * ```
+ */
+export function parseRateLimit(
+  name: RateLimitHeaderName | (string & {}),
+  value: string | Uint8Array,
+  nowMs?: number,
+): number;
+
 /**
  * 429 and 5xx.
  *
@@ -367,7 +408,10 @@ export class RetryError extends Error {
 
 /**
  * Calls `fn` until it succeeds. A thrown error, or a returned Response with status 429 or 5xx, is
- * retried after the core's delay (a Retry-After header is honoured). Resolves with fn's value;
+ * retried after the core's delay (a Retry-After header is honoured; on a 429 without one, the
+ * first rate-limit header that parses, in {@link RateLimitHeaderName}'s order, with an upward
+ * jitter; a cross-origin Response shows these headers only if the server lists them in
+ * `Access-Control-Expose-Headers`). Resolves with fn's value;
  * rejects with a RetryError when the policy gives up, or with `signal.reason` when aborted.
  *
  * @example

@@ -10,6 +10,7 @@
 extern unsigned checks, failures;
 
 void test_names_and_options(void); /* test_names.c */
+void test_rate_limit(void);        /* test_rate_limit.c */
 
 #define CHECK(cond)                                                                       \
     do {                                                                                  \

@@ -13,7 +13,7 @@ import re
 import sys
 
 OPS = {"n": "VEC_OP_NEXT", "h": "VEC_OP_HINT", "x": "VEC_OP_STOP", "t": "VEC_OP_AT",
-       "r": "VEC_OP_RESET", "s": "VEC_OP_SNAPSHOT"}
+       "r": "VEC_OP_RESET", "s": "VEC_OP_SNAPSHOT", "l": "VEC_OP_RATE_LIMIT"}
 BUDGET_OPS = {"fe": "VEC_B_FAIL_ERROR", "ft": "VEC_B_FAIL_TIMEOUT", "ae": "VEC_B_ACQUIRE_ERROR",
               "at": "VEC_B_ACQUIRE_TIMEOUT", "s": "VEC_B_SUCCESS_FIRST_TRY",
               "se": "VEC_B_SUCCESS_AFTER_ERROR", "st": "VEC_B_SUCCESS_AFTER_TIMEOUT"}
@@ -68,6 +68,7 @@ def main(vector_dir, header_path, out_path):
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
     schedules, cases, ops, snapshots = [], [], [], []
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
+    rate_limits = []
     fleet_seeds, startup_delays = [], []
     for path in files:
         doc = json.loads(path.read_text())
@@ -89,10 +90,10 @@ def main(vector_dir, header_path, out_path):
                 first_op = len(ops)
                 for op, want in zip(case["ops"], case["expect"]):
                     code, arg = op[0], op[1:]
-                    if code not in OPS or (arg and code not in "ht") or (code in "ht" and not arg):
+                    if code not in OPS or (arg and code not in "htl") or (code in "htl" and not arg):
                         sys.exit(f"gen_vectors: {path.name}: unknown op {op!r}")
-                    if code == "h":
-                        u32(int(arg))  # a Retry-After hint is a u32; the elapsed clock a u64
+                    if code in "hl":
+                        u32(int(arg))  # a hint is a u32; the elapsed clock a u64
                     arg_c = u64(int(arg)) if arg else "UINT64_C(0)"
                     if want is None:
                         exp = ("VEC_EXPECT_NONE", "0u")
@@ -120,6 +121,17 @@ def main(vector_dir, header_path, out_path):
                 else:
                     status, ms = "SB_OK", u32(case["expect_ms"])
                 retry_after.append(f"{{{c_bytes(raw)}, {len(raw)}u, {u64(case['now'])}, {status}, {ms}}}")
+        elif kind == "rate_limit":
+            for case in doc["cases"]:
+                raw = bytes.fromhex(case["value_hex"]) if "value_hex" in case else case["value"].encode()
+                # The C constant is derived from the core's header name, and must exist.
+                header = h.const("SB_RATE_LIMIT_", case["header"].replace("-", "_"))
+                if "error" in case:
+                    status, ms = h.const("SB_ERR_PARSE_", case["error"]), "0u"
+                else:
+                    status, ms = "SB_OK", u32(case["expect_ms"])
+                rate_limits.append(f"{{{header}, {c_bytes(raw)}, {len(raw)}u, {u64(case['now'])}, "
+                                   f"{status}, {ms}}}")
         elif kind == "budget":
             for case in doc["cases"]:
                 b = case["budget"]
@@ -171,6 +183,7 @@ def main(vector_dir, header_path, out_path):
            table("vec_snapshot", "vec_snapshots",
                  ["{{" + ", ".join(f"0x{b:02x}" for b in s) + "}}" for s in snapshots]),
            table("vec_retry_after", "vec_retry_afters", retry_after),
+           table("vec_rate_limit", "vec_rate_limits", rate_limits),
            table("vec_budget_case", "vec_budget_cases", budget_cases),
            table("vec_budget_op", "vec_budget_ops", budget_ops),
            table("vec_class", "vec_http", http),
@@ -185,6 +198,7 @@ def main(vector_dir, header_path, out_path):
     pathlib.Path(out_path).write_text("\n".join(out) + "\n")
     print(f"gen_vectors: {len(files)} files: {len(schedules)} schedules, {len(cases)} cases, "
           f"{len(ops)} ops, {len(snapshots)} snapshots, {len(retry_after)} Retry-After values, "
+          f"{len(rate_limits)} rate-limit values, "
           f"{len(budget_cases)} budgets with {len(budget_ops)} ops, "
           f"{len(http)} HTTP + {len(grpc)} gRPC classifications, "
           f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays")

@@ -54,6 +54,9 @@ static void replay_case(vec_stats *st, vec_fail_fn fail, const vec_schedule *s, 
         case VEC_OP_HINT:
             rc = sb_backoff_next_with_hint(&b, (uint32_t)op->arg, &delay);
             break;
+        case VEC_OP_RATE_LIMIT:
+            rc = sb_backoff_next_with_rate_limit(&b, (uint32_t)op->arg, &delay);
+            break;
         case VEC_OP_STOP:
             rc = sb_backoff_next_do_not_retry(&b);
             break;
@@ -167,6 +170,17 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
         }
         check(&st, fail, "retry-after status", v->value, i, 0, (uint64_t)rc, (uint64_t)v->status);
         check(&st, fail, "retry-after ms", v->value, i, 0, ms, v->status == SB_OK ? v->ms : 0xFFFFFFFFu);
+    }
+    for (i = 0; i < VEC_RATE_LIMITS_COUNT; i++) {
+        const vec_rate_limit *v = &vec_rate_limits[i];
+        uint32_t ms = 0xFFFFFFFFu;
+        int32_t rc = sb_parse_rate_limit(v->header, v->value, v->len, v->now, &ms);
+        if (rc == SB_ERR_UNSUPPORTED) {
+            st.skipped++;
+            continue;
+        }
+        check(&st, fail, "rate-limit status", v->value, i, v->header, (uint64_t)rc, (uint64_t)v->status);
+        check(&st, fail, "rate-limit ms", v->value, i, v->header, ms, v->status == SB_OK ? v->ms : 0xFFFFFFFFu);
     }
     for (i = 0; i < VEC_BUDGET_CASES_COUNT; i++) {
         replay_budget(&st, fail, i);

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "vectors_data.h"
 
-/* The check counters, shared with test_names.c through check.h. */
+/* The check counters, shared with test_names.c and test_rate_limit.c through check.h. */
 unsigned checks, failures;
 
 static void on_vector_fail(const char *what, const char *name, uint32_t a, uint32_t b,
@@ -633,6 +633,7 @@ int main(void) {
     test_foreign_snapshots();
     test_given_up_refuses();
     test_names_and_options();
+    test_rate_limit();
     printf("%s: %u checks, %u failed\n", failures ? "FAIL" : "PASS", checks, failures);
     return failures ? 1 : 0;
 }

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-enum { VEC_OP_NEXT, VEC_OP_HINT, VEC_OP_STOP, VEC_OP_AT, VEC_OP_RESET, VEC_OP_SNAPSHOT };
+enum { VEC_OP_NEXT, VEC_OP_HINT, VEC_OP_STOP, VEC_OP_AT, VEC_OP_RESET, VEC_OP_SNAPSHOT, VEC_OP_RATE_LIMIT };
 enum { VEC_EXPECT_NONE, VEC_EXPECT_DELAY, VEC_EXPECT_STATUS, VEC_EXPECT_SNAPSHOT };
 enum {
     VEC_B_FAIL_ERROR,
@@ -33,7 +33,7 @@ typedef struct {
     uint8_t op;
     uint8_t expect_kind;
     uint32_t expect; /* delay, status, or index into vec_snapshots */
-    uint64_t arg;    /* hint ms or elapsed ms */
+    uint64_t arg;    /* hint ms (Retry-After or rate-limit reset) or elapsed ms */
 } vec_op;
 
 typedef struct {
@@ -58,6 +58,15 @@ typedef struct {
     int32_t status;
     uint32_t ms;
 } vec_retry_after;
+
+typedef struct {
+    uint32_t header; /* an SB_RATE_LIMIT_* code */
+    const char *value;
+    uint32_t len;
+    uint64_t now;
+    int32_t status;
+    uint32_t ms;
+} vec_rate_limit;
 
 typedef struct {
     const char *id;
@@ -106,6 +115,7 @@ typedef struct {
 vec_stats vec_replay_all(vec_fail_fn fail);
 
 sb_policy vec_to_policy(const vec_policy *p);
+
 
 #ifdef __cplusplus
 }

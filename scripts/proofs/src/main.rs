@@ -19,8 +19,8 @@ use core::hint::black_box;
 
 use seeded_backoff::{
     classify_grpc, classify_http, crc32, is_retryable_http, jitter_bounds, parse_grpc_pushback,
-    parse_retry_after, Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter,
-    Policy, RawBackoff, Retry, RetryBudget, RetryGate, Schedule, ServerHint, SnapshotError, Step,
+    parse_rate_limit, parse_retry_after, Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter,
+    Policy, RateLimitHeader, RawBackoff, Retry, RetryBudget, RetryGate, Schedule, ServerHint, SnapshotError, Step,
     StepInput, Verdict,
 };
 
@@ -114,6 +114,7 @@ fn backoffs(policy: &Policy) {
     step_out(b.next_delay(policy));
     step_out(b.next_delay_with_hint(policy, ServerHint::RetryAfterMs(u32_in())));
     step_out(b.next_delay_with_hint(policy, ServerHint::DoNotRetry));
+    step_out(b.next_delay_with_hint(policy, ServerHint::RateLimitResetMs(u32_in())));
     step_out(b.next_delay_at(policy, u64_in()));
     let budget = match BudgetConfig::grpc(u32_in(), u32_in()) {
         Ok(c) => RetryBudget::new(c),
@@ -192,6 +193,23 @@ fn hints_and_classes() {
         Err(e) => sink((e.name(), e.message())),
     }
     sink(parse_grpc_pushback(black_box(b" 1500 ")));
+    // Slices of unknown length and content, and a header code from the input.
+    let rate_limit = black_box(&br#""default";r=0;t=30, limit=1, reset=2"#[..]);
+    if let Some(h) = RateLimitHeader::from_code(u32_in() as u8) {
+        sink(parse_rate_limit(h, rate_limit, u64_in()));
+        sink(h.name());
+    }
+    sink(parse_rate_limit(
+        RateLimitHeader::XRateLimitReset,
+        black_box(&b" 1700000000.25 "[..]),
+        u64_in(),
+    ));
+    sink(ServerHint::from_http_headers(
+        u32_in() as u16,
+        Some(black_box(&b"soon"[..])),
+        |h| (h.code() == black_box(1)).then_some(rate_limit),
+        u64_in(),
+    ));
     let status = u32_in();
     let class = classify_http(status as u16);
     sink((

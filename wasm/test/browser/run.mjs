@@ -2,7 +2,9 @@
 //  1. test/browser/index.html replays every vector through the browser build (dist/index.js) and
 //     runs fetchWithBackoff() against this server's /flaky (503, 503 + Retry-After: 1, 200);
 //  2. test/browser/lazy.html imports retry() alone: only the wasm parts it uses are fetched;
-//  3. examples/browser/ draws a schedule; its screenshot is saved to artifacts/wasm/.
+//  3. test/browser/ratelimit.html: a cross-origin 429's X-RateLimit-Reset is used only when the
+//     server exposes it (Access-Control-Expose-Headers), as the README says;
+//  4. examples/browser/ draws a schedule; its screenshot is saved to artifacts/wasm/.
 // Exits non-zero on any failure.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -52,6 +54,12 @@ function serve(req, res, path) {
   return true;
 }
 const server = await startServer({ '/flaky': FLAKY, '/flaky-lazy': FLAKY }, serve);
+// A second origin (another port) for the cross-origin 429s.
+const limited = { 'x-ratelimit-reset': '0.3' };
+const other = await startServer({
+  '/limited-hidden': [[429, limited], [200]],
+  '/limited-exposed': [[429, { ...limited, 'access-control-expose-headers': 'X-RateLimit-Reset' }], [200]],
+});
 const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -101,6 +109,22 @@ try {
   assert.ok(l.delays[2] >= 1000 && l.delays[2] <= 2000, `HTTP-date wait ${l.delays[2]} ms`);
   console.log(`browser: retry() alone fetched ${wasm(l.beforeDate).join(', ')}; an HTTP-date Retry-After then fetched the date part (wait ${l.delays[2]} ms)`);
 
+  const rl = await context.newPage();
+  rl.on('pageerror', (e) => errors.push(String(e)));
+  rl.on('console', (m) => m.type() === 'error' && !/429/.test(m.text()) && errors.push(m.text()));
+  await rl.goto(`${server.url}/test/browser/ratelimit.html?other=${encodeURIComponent(other.url)}`);
+  await rl.waitForFunction(() => window.testResult, null, { timeout: 60000 });
+  const x = await rl.evaluate(() => window.testResult);
+  if (!x.ok) throw new Error(`rate-limit page failed: ${x.error}`);
+  assert.deepEqual([x.hidden.status, x.exposed.status], [200, 200]);
+  assert.deepEqual(x.hidden.delays, [1], 'an unexposed header is not seen: the policy delay');
+  assert.deepEqual(wasm(x.hidden.wasm), ['seeded_backoff_main.wasm']);
+  // Exposed: 300 ms plus up to 1000 + 300 / 10 ms of upward jitter.
+  assert.ok(x.exposed.delays.length === 1 && x.exposed.delays[0] >= 300 && x.exposed.delays[0] <= 1330,
+    `exposed rate-limit wait ${x.exposed.delays}`);
+  assert.deepEqual(wasm(x.exposed.wasm), ['seeded_backoff_date.wasm', 'seeded_backoff_main.wasm']);
+  console.log(`browser: a cross-origin 429's X-RateLimit-Reset: 0.3 is ignored unless exposed, then waited ${x.exposed.delays[0]} ms (date part fetched)`);
+
   await page.setViewportSize({ width: 960, height: 700 });
   await page.goto(`${server.url}/examples/browser/index.html?preset=grpc&maxRetries=10&seed=1`);
   await page.waitForSelector('#chart[data-ready="true"]', { timeout: 30000 });
@@ -119,6 +143,7 @@ try {
 } finally {
   await context.close();
   await server.close();
+  await other.close();
   rmSync(profile, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -113,13 +113,20 @@ b.nextDelay({ failureKind: 'slow' });
 // The sub-entries give the same types as the main entry.
 import { RetryBudget as SubBudget } from 'seeded-backoff/budget';
 import { seedFromDevice, startupDelay } from 'seeded-backoff/fleet';
-import { parseRetryAfter as subParse } from 'seeded-backoff/retry-after';
+import { parseRateLimit as subRateLimit, parseRetryAfter as subParse, type RateLimitErrorCode } from 'seeded-backoff/retry-after';
 import { restore as subRestore, snapshot as subSnapshot } from 'seeded-backoff/snapshot';
 
 const fleetSeed: bigint = seedFromDevice(new Uint8Array([1, 2, 3]), 7);
 const firstWait: number = startupDelay(fleetSeed, 60_000);
 const fromSub: Backoff = subRestore(policy, subSnapshot(b));
 const subMs: number = subParse('120');
+const resetMs: number = subRateLimit('RateLimit', '"default";r=0;t=30', Date.now());
+const limited: number | null = b.nextDelay({ rateLimitMs: resetMs, elapsedMs: 5n });
+const rlCode: RateLimitErrorCode = 'invalid_format';
+// @ts-expect-error a value is a string or bytes
+subRateLimit('x-ratelimit-reset', 30);
+// @ts-expect-error bad_day is a Retry-After error only
+const notRlCode: RateLimitErrorCode = 'bad_day';
 const subBudget: SubBudget = new SubBudget();
 // @ts-expect-error: the boot counter is a number
 seedFromDevice('kiosk', 7n);

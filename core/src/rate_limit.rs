@@ -1,0 +1,347 @@
+//! Rate-limit headers sent with HTTP 429 (SPEC.md §8.3): which ones, in which order, how each value
+//! reads as "milliseconds until the quota resets", and when a response's hint comes from them.
+
+use crate::hint::{trim, ServerHint};
+use crate::parse_error::ParseError;
+
+/// A rate-limit header the core understands, in precedence order (SPEC.md §8.3).
+///
+/// Every binding's list of these headers (the npm package's table, the C constants, the CLI's
+/// `--header` names) is [`RATE_LIMIT_HEADERS`] or generated from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RateLimitHeader {
+    /// `RateLimit`, the IETF structured field (draft-ietf-httpapi-ratelimit-headers).
+    RateLimit,
+    /// `RateLimit-Reset`: seconds until the quota resets.
+    RateLimitReset,
+    /// `X-RateLimit-Retry-After`: seconds, or a Unix time.
+    XRateLimitRetryAfter,
+    /// `X-RateLimit-Reset`: seconds (GitHub sends a Unix time, Discord fractional seconds).
+    XRateLimitReset,
+}
+
+/// Every rate-limit header, in the order a response is searched (the first present one that
+/// parses wins). A header's index here is its [`RateLimitHeader::code`].
+///
+/// ```
+/// use seeded_backoff::RATE_LIMIT_HEADERS;
+/// let names = RATE_LIMIT_HEADERS.map(|h| h.name());
+/// assert_eq!(names, ["ratelimit", "ratelimit-reset", "x-ratelimit-retry-after", "x-ratelimit-reset"]);
+/// ```
+pub const RATE_LIMIT_HEADERS: [RateLimitHeader; 4] = [
+    RateLimitHeader::RateLimit,
+    RateLimitHeader::RateLimitReset,
+    RateLimitHeader::XRateLimitRetryAfter,
+    RateLimitHeader::XRateLimitReset,
+];
+
+impl RateLimitHeader {
+    /// The header's name in lower case, as HTTP/2 sends it and `Headers.get` accepts it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RateLimitHeader::RateLimit => "ratelimit",
+            RateLimitHeader::RateLimitReset => "ratelimit-reset",
+            RateLimitHeader::XRateLimitRetryAfter => "x-ratelimit-retry-after",
+            RateLimitHeader::XRateLimitReset => "x-ratelimit-reset",
+        }
+    }
+
+    /// The header's index in [`RATE_LIMIT_HEADERS`] (its precedence, 0 first); the C constants
+    /// and the npm package's header index are this number.
+    pub const fn code(self) -> u8 {
+        match self {
+            RateLimitHeader::RateLimit => 0,
+            RateLimitHeader::RateLimitReset => 1,
+            RateLimitHeader::XRateLimitRetryAfter => 2,
+            RateLimitHeader::XRateLimitReset => 3,
+        }
+    }
+
+    /// The header with this code, if any.
+    ///
+    /// ```
+    /// use seeded_backoff::RateLimitHeader;
+    /// assert_eq!(RateLimitHeader::from_code(1), Some(RateLimitHeader::RateLimitReset));
+    /// assert_eq!(RateLimitHeader::from_code(4), None);
+    /// ```
+    pub const fn from_code(code: u8) -> Option<RateLimitHeader> {
+        match code {
+            0 => Some(RateLimitHeader::RateLimit),
+            1 => Some(RateLimitHeader::RateLimitReset),
+            2 => Some(RateLimitHeader::XRateLimitRetryAfter),
+            3 => Some(RateLimitHeader::XRateLimitReset),
+            _ => None,
+        }
+    }
+
+    /// The header a name denotes, ignoring ASCII case (header names are case-insensitive).
+    ///
+    /// ```
+    /// use seeded_backoff::RateLimitHeader;
+    /// assert_eq!(RateLimitHeader::from_name("X-RateLimit-Reset"), Some(RateLimitHeader::XRateLimitReset));
+    /// assert_eq!(RateLimitHeader::from_name("retry-after"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<RateLimitHeader> {
+        RATE_LIMIT_HEADERS
+            .into_iter()
+            .find(|h| h.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// Whether a response with this HTTP status is read for rate-limit headers: only a 429 (SPEC.md
+/// §8.3; on a 5xx the reset time describes a quota, not the server's recovery).
+///
+/// ```
+/// use seeded_backoff::rate_limit_applies;
+/// assert!(rate_limit_applies(429));
+/// assert!(!rate_limit_applies(503));
+/// ```
+pub const fn rate_limit_applies(status: u16) -> bool {
+    status == 429
+}
+
+/// Epoch seconds start above this many seconds (about 31.7 years): a smaller reset is a delay.
+const EPOCH_THRESHOLD_S: u64 = 1_000_000_000;
+
+fn sat32(ms: u64) -> u32 {
+    u32::try_from(ms).unwrap_or(u32::MAX)
+}
+
+/// `n · k`, saturating. The bound is a constant per call site, so no 128-bit multiply (a wasm
+/// libcall) is needed to detect overflow.
+#[inline(always)]
+fn times(n: u64, k: u64) -> u64 {
+    if n > u64::MAX / k {
+        u64::MAX
+    } else {
+        n * k
+    }
+}
+
+/// `n · 10 + digit`, saturating.
+#[inline(always)]
+fn push_digit(n: u64, digit: u8) -> u64 {
+    times(n, 10).saturating_add(u64::from(digit))
+}
+
+/// Digits to a number, saturating at `u64::MAX`, or `None` if empty or not all digits.
+fn digits(bytes: &[u8]) -> Option<u64> {
+    let mut n = 0u64;
+    for &b in bytes {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = push_digit(n, d);
+    }
+    (!bytes.is_empty()).then_some(n)
+}
+
+/// A reset value (`RateLimit-Reset`, `X-RateLimit-Retry-After`, `X-RateLimit-Reset`), SPEC.md
+/// §8.3.2: seconds with an optional fraction (rounded up to whole ms); above 10^9 s, a Unix time.
+fn parse_reset(value: &[u8], now_unix_s: u64) -> Result<u32, ParseError> {
+    let value = trim(value);
+    match value.first() {
+        None => return Err(ParseError::Empty),
+        Some(b'-') => return Err(ParseError::Negative),
+        _ => {}
+    }
+    let (mut seconds, mut int_digits) = (0u64, 0u32);
+    // The fraction: its first three digits as ms, how many digits, and whether any later one is
+    // not 0 (then the ms round up).
+    let (mut frac_ms, mut frac_digits, mut round_up, mut dot) = (0u64, 0u32, false, false);
+    for &b in value {
+        if b == b'.' && !dot {
+            dot = true;
+            continue;
+        }
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return Err(ParseError::InvalidFormat);
+        }
+        if !dot {
+            seconds = push_digit(seconds, d);
+            int_digits = int_digits.saturating_add(1);
+        } else {
+            if frac_digits < 3 {
+                frac_ms = frac_ms * 10 + u64::from(d);
+            } else {
+                round_up |= d != 0;
+            }
+            frac_digits = frac_digits.saturating_add(1);
+        }
+    }
+    if int_digits == 0 || (dot && frac_digits == 0) {
+        return Err(ParseError::InvalidFormat);
+    }
+    for _ in frac_digits..3 {
+        frac_ms *= 10;
+    }
+    let ms = times(seconds, 1000).saturating_add(frac_ms + u64::from(round_up));
+    if seconds > EPOCH_THRESHOLD_S {
+        Ok(sat32(ms.saturating_sub(times(now_unix_s, 1000))))
+    } else {
+        Ok(sat32(ms))
+    }
+}
+
+/// One quota's reset and remaining count, as far as given.
+#[derive(Clone, Copy, Default)]
+struct Quota {
+    reset: Option<u64>,
+    remaining: Option<u64>,
+}
+
+impl Quota {
+    fn apply(&mut self, key: &[u8], value: &[u8]) {
+        let Some(n) = digits(value) else { return };
+        match key {
+            b"t" | b"reset" => self.reset = Some(n),
+            b"r" | b"remaining" => self.remaining = Some(n),
+            _ => {}
+        }
+    }
+}
+
+/// The largest reset so far among exhausted quotas (`remaining` 0) and among all quotas.
+#[derive(Default)]
+struct Resets {
+    exhausted: Option<u64>,
+    any: Option<u64>,
+}
+
+impl Resets {
+    fn add(&mut self, q: Quota) {
+        let Some(reset) = q.reset else { return };
+        self.any = self.any.max(Some(reset));
+        if q.remaining == Some(0) {
+            self.exhausted = self.exhausted.max(Some(reset));
+        }
+    }
+}
+
+/// The `RateLimit` structured field, SPEC.md §8.3.3, in one pass: pieces end at `;`, members at
+/// `,` (both outside double quotes, where `\` escapes the next byte) and at the end.
+fn parse_structured(value: &[u8]) -> Result<u32, ParseError> {
+    if trim(value).is_empty() {
+        return Err(ParseError::Empty);
+    }
+    let mut resets = Resets::default();
+    let (mut dictionary, mut quota) = (Quota::default(), Quota::default());
+    let (mut quoted, mut escaped) = (false, false);
+    // The current piece's start and first `=`; whether it is its member's first piece, and
+    // whether that member is a dictionary member (its first piece a pair).
+    let (mut start, mut eq) = (0usize, None);
+    let (mut first, mut in_dictionary) = (true, false);
+    for i in 0..=value.len() {
+        let b = value.get(i).copied();
+        match b {
+            Some(_) if escaped => escaped = false,
+            Some(b'\\') if quoted => escaped = true,
+            Some(b'"') => quoted = !quoted,
+            Some(_) if quoted => {}
+            Some(b'=') => eq = eq.or(Some(i)),
+            Some(b';' | b',') | None => {
+                if let Some(e) = eq {
+                    let key = trim(value.get(start..e).unwrap_or(&[]));
+                    let v = trim(value.get(e + 1..i).unwrap_or(&[]));
+                    in_dictionary |= first;
+                    match (first, in_dictionary) {
+                        (true, _) => dictionary.apply(key, v),
+                        (false, false) => quota.apply(key, v),
+                        (false, true) => {}
+                    }
+                }
+                (start, eq, first) = (i + 1, None, false);
+                if b != Some(b';') {
+                    if !in_dictionary {
+                        resets.add(quota);
+                    }
+                    (quota, first, in_dictionary) = (Quota::default(), true, false);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    resets.add(dictionary);
+    resets
+        .exhausted
+        .or(resets.any)
+        .map(|s| sat32(times(s, 1000)))
+        .ok_or(ParseError::InvalidFormat)
+}
+
+/// Parses a rate-limit header's value into milliseconds until the quota resets (SPEC.md §8.3).
+///
+/// `RateLimit` is the IETF structured field: the largest reset (`t`, or `reset`) among quotas with
+/// nothing remaining (`r`, or `remaining`, 0), else the largest reset given. The others are
+/// seconds, with an optional fraction (rounded up to whole ms); above 10^9 the number is a Unix
+/// time and the result is the time from `now_unix_s` until then (0 if past). Saturates at
+/// `u32::MAX` ms; never panics.
+///
+/// ```
+/// use seeded_backoff::{parse_rate_limit, ParseError, RateLimitHeader as H};
+/// assert_eq!(parse_rate_limit(H::RateLimit, br#""default";r=0;t=30"#, 0), Ok(30_000));
+/// assert_eq!(parse_rate_limit(H::RateLimit, b"limit=100, remaining=0, reset=7", 0), Ok(7_000));
+/// assert_eq!(parse_rate_limit(H::RateLimitReset, b"12", 0), Ok(12_000));
+/// assert_eq!(parse_rate_limit(H::XRateLimitReset, b"1.2341", 0), Ok(1_235));
+/// assert_eq!(parse_rate_limit(H::XRateLimitReset, b"1700000060", 1_700_000_000), Ok(60_000));
+/// assert_eq!(parse_rate_limit(H::XRateLimitRetryAfter, b"-1", 0), Err(ParseError::Negative));
+/// ```
+pub fn parse_rate_limit(
+    header: RateLimitHeader,
+    value: &[u8],
+    now_unix_s: u64,
+) -> Result<u32, ParseError> {
+    match header {
+        RateLimitHeader::RateLimit => parse_structured(value),
+        _ => parse_reset(value, now_unix_s),
+    }
+}
+
+impl ServerHint {
+    /// The hint a response's headers give (SPEC.md §8.3.1): a valid `Retry-After` (any status);
+    /// else, for a 429 only, the first rate-limit header of [`RATE_LIMIT_HEADERS`] that is present
+    /// and parses; else none. `header` looks a rate-limit header up in the response.
+    ///
+    /// ```
+    /// use seeded_backoff::{RateLimitHeader, ServerHint};
+    /// let headers = |h: RateLimitHeader| (h == RateLimitHeader::XRateLimitReset).then_some(&b"30"[..]);
+    /// assert_eq!(ServerHint::from_http_headers(429, None, headers, 0), Some(ServerHint::RateLimitResetMs(30_000)));
+    /// assert_eq!(ServerHint::from_http_headers(503, None, headers, 0), None);
+    /// assert_eq!(ServerHint::from_http_headers(429, Some(b"5"), headers, 0), Some(ServerHint::RetryAfterMs(5_000)));
+    /// ```
+    pub fn from_http_headers<'a>(
+        status: u16,
+        retry_after: Option<&[u8]>,
+        mut header: impl FnMut(RateLimitHeader) -> Option<&'a [u8]>,
+        now_unix_s: u64,
+    ) -> Option<ServerHint> {
+        if let Some(Ok(ms)) = retry_after.map(|v| crate::hint::parse_retry_after(v, now_unix_s)) {
+            return Some(ServerHint::RetryAfterMs(ms));
+        }
+        if !rate_limit_applies(status) {
+            return None;
+        }
+        RATE_LIMIT_HEADERS.into_iter().find_map(|h| {
+            let value = header(h)?;
+            parse_rate_limit(h, value, now_unix_s)
+                .ok()
+                .map(ServerHint::RateLimitResetMs)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_table_indices() {
+        for (i, h) in RATE_LIMIT_HEADERS.into_iter().enumerate() {
+            assert_eq!(usize::from(h.code()), i);
+            assert_eq!(RateLimitHeader::from_code(h.code()), Some(h));
+            assert_eq!(RateLimitHeader::from_name(h.name()), Some(h));
+        }
+    }
+}
