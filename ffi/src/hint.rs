@@ -85,11 +85,9 @@ const _: () = {
 /// `_INVALID_FORMAT` (`SB_ERR_UNSUPPORTED` in a build without the `retry-after` feature).
 ///
 /// ```c
-/// static const char *const names[SB_RATE_LIMIT_COUNT] = {"ratelimit", "ratelimit-reset",
-///     "x-ratelimit-retry-after", "x-ratelimit-reset"};
 /// uint32_t ms;
 /// for (uint32_t k = 0; k < SB_RATE_LIMIT_COUNT; k++) {
-///     const char *v = find_header(response, names[k]);
+///     const char *v = find_header(response, sb_rate_limit_name(k));
 ///     if (v && sb_parse_rate_limit(k, v, strlen(v), (uint64_t)time(NULL), &ms) == SB_OK) {
 ///         rc = sb_backoff_next_with_rate_limit(&b, ms, &delay_ms);
 ///         break;

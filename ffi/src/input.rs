@@ -1,7 +1,8 @@
 //! `sb_backoff_next_with`: one step with any combination of a server hint, the caller's clock and
 //! a shared budget, as the core's `StepInput` takes them (the single-input `sb_backoff_next_*`
 //! functions are its special cases). Language bindings use it for a retry loop that honours a
-//! `Retry-After`, counts the time spent in requests and charges a budget in the same step.
+//! `Retry-After` or a 429's rate-limit reset, counts the time spent in requests and charges a
+//! budget in the same step.
 
 use seeded_backoff::{RetryBudget, RetryGate, ServerHint, StepInput};
 
@@ -18,6 +19,11 @@ pub const SB_INPUT_DO_NOT_RETRY: u32 = 2;
 pub const SB_INPUT_ELAPSED: u32 = 4;
 /// `sb_step_input.flags` bit: charge `*budget` with a failure of kind `failure_kind`.
 pub const SB_INPUT_BUDGET: u32 = 8;
+/// `sb_step_input.flags` bit: `rate_limit_ms` is a 429's rate-limit reset (see
+/// `sb_parse_rate_limit`), stepped as `sb_backoff_next_with_rate_limit` does. A hint with
+/// `SB_INPUT_RETRY_AFTER` or `SB_INPUT_DO_NOT_RETRY` wins over it, as a valid Retry-After wins
+/// over the rate-limit headers (SPEC.md section 8.3).
+pub const SB_INPUT_RATE_LIMIT: u32 = 16;
 
 /// The inputs of one `sb_backoff_next_with` step. Fields whose flag is not set are not read.
 #[repr(C)]
@@ -32,6 +38,9 @@ pub struct sb_step_input {
     pub elapsed_ms: u64,
     /// With `SB_INPUT_BUDGET`: `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
     pub failure_kind: u32,
+    /// With `SB_INPUT_RATE_LIMIT`: ms until the rate-limit quota resets. Last, in what was the
+    /// struct's tail padding, so an initialiser that lists the first four fields leaves it 0.
+    pub rate_limit_ms: u32,
 }
 
 /// `sb_backoff_next` with any combination of inputs (`*input`): a hint, the caller's clock, and
@@ -61,7 +70,9 @@ pub unsafe extern "C" fn sb_backoff_next_with(
         let input = unsafe { ptr::read(input) }?;
         let has = |bit: u32| input.flags & bit != 0;
         // Each check sits next to the part it guards, so a build without the part drops its code.
-        if has(SB_INPUT_RETRY_AFTER | SB_INPUT_DO_NOT_RETRY) && !cfg!(feature = "hints") {
+        if has(SB_INPUT_RETRY_AFTER | SB_INPUT_DO_NOT_RETRY | SB_INPUT_RATE_LIMIT)
+            && !cfg!(feature = "hints")
+        {
             return Err(sb_status::SB_ERR_UNSUPPORTED);
         }
         if has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget") {
@@ -69,8 +80,10 @@ pub unsafe extern "C" fn sb_backoff_next_with(
         }
         let hint = if has(SB_INPUT_DO_NOT_RETRY) {
             Some(ServerHint::DoNotRetry)
+        } else if has(SB_INPUT_RETRY_AFTER) {
+            Some(ServerHint::RetryAfterMs(input.retry_after_ms))
         } else {
-            has(SB_INPUT_RETRY_AFTER).then_some(ServerHint::RetryAfterMs(input.retry_after_ms))
+            has(SB_INPUT_RATE_LIMIT).then_some(ServerHint::RateLimitResetMs(input.rate_limit_ms))
         };
         let elapsed_ms = has(SB_INPUT_ELAPSED).then_some(input.elapsed_ms);
         if !has(SB_INPUT_BUDGET) {
@@ -117,7 +130,10 @@ pub unsafe extern "C" fn sb_backoff_next_with(
 ))]
 mod tests {
     use super::*;
-    use crate::backoff::{sb_backoff_init, sb_backoff_next_at, sb_backoff_next_with_hint};
+    use crate::backoff::{
+        sb_backoff_init, sb_backoff_next_at, sb_backoff_next_with_hint,
+        sb_backoff_next_with_rate_limit,
+    };
     use crate::budget::sb_budget_init_grpc;
     use crate::policy::sb_policy_google;
 
@@ -148,6 +164,7 @@ mod tests {
             retry_after_ms: 9000,
             elapsed_ms: 0,
             failure_kind: 0,
+            rate_limit_ms: 0,
         };
         let mut d = 0;
         // SAFETY: pointers to live locals.
@@ -158,6 +175,7 @@ mod tests {
             retry_after_ms: 0,
             elapsed_ms: 59_000,
             failure_kind: 0,
+            rate_limit_ms: 0,
         };
         // SAFETY: as above.
         let rc = unsafe { sb_backoff_next_at(&mut a, 59_000, &mut d) };
@@ -174,6 +192,7 @@ mod tests {
             retry_after_ms: 5000,
             elapsed_ms: 56_000,
             failure_kind: 0,
+            rate_limit_ms: 0,
         };
         assert_eq!(
             with(&mut b, input, core::ptr::null_mut()).0,
@@ -186,6 +205,7 @@ mod tests {
             retry_after_ms: 0,
             elapsed_ms: 0,
             failure_kind: 0,
+            rate_limit_ms: 0,
         };
         assert_eq!(
             with(&mut b, input, core::ptr::null_mut()).0,
@@ -216,6 +236,43 @@ mod tests {
         assert_eq!(
             with(&mut b, stop, core::ptr::null_mut()).0,
             sb_status::SB_GIVE_UP_SERVER_STOP
+        );
+    }
+
+    #[test]
+    fn rate_limit_input_is_the_rate_limit_function_and_yields_to_retry_after() {
+        let (mut a, mut b) = (fresh(), fresh());
+        let input = sb_step_input {
+            flags: SB_INPUT_RATE_LIMIT,
+            retry_after_ms: 0,
+            elapsed_ms: 0,
+            failure_kind: 0,
+            rate_limit_ms: 12_000,
+        };
+        let mut d = 0;
+        // SAFETY: pointers to live locals.
+        let rc = unsafe { sb_backoff_next_with_rate_limit(&mut a, 12_000, &mut d) };
+        assert_eq!(with(&mut b, input, core::ptr::null_mut()), (rc, d));
+        assert_eq!(a, b);
+        // With a Retry-After as well, the Retry-After is the hint (no extra draw).
+        let both = sb_step_input {
+            flags: SB_INPUT_RATE_LIMIT | SB_INPUT_RETRY_AFTER,
+            retry_after_ms: 9000,
+            ..input
+        };
+        // SAFETY: pointers to live locals.
+        let rc = unsafe { sb_backoff_next_with_hint(&mut a, 9000, &mut d) };
+        assert_eq!(with(&mut b, both, core::ptr::null_mut()), (rc, d));
+        assert_eq!(a, b);
+        // With the clock: a hinted delay past the time budget gives up.
+        let late = sb_step_input {
+            flags: SB_INPUT_RATE_LIMIT | SB_INPUT_ELAPSED,
+            elapsed_ms: 50_000,
+            ..input
+        };
+        assert_eq!(
+            with(&mut b, late, core::ptr::null_mut()).0,
+            sb_status::SB_GIVE_UP_DEADLINE
         );
     }
 }

@@ -72,11 +72,11 @@ pub use hint::{
 };
 pub use input::{
     sb_backoff_next_with, sb_step_input, SB_INPUT_BUDGET, SB_INPUT_DO_NOT_RETRY, SB_INPUT_ELAPSED,
-    SB_INPUT_RETRY_AFTER,
+    SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER,
 };
 pub use names::{
     sb_class_name, sb_deadline_name, sb_jitter_name, sb_policy_error_field, sb_preset_name,
-    sb_status_name,
+    sb_rate_limit_name, sb_status_name,
 };
 pub use options::{
     sb_policy_from_options, SB_OPTION_DEADLINE, SB_OPTION_INITIAL_MS, SB_OPTION_JITTER,

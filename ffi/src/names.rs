@@ -7,7 +7,7 @@
 use core::ffi::c_char;
 use core::ptr::null;
 
-use seeded_backoff::{Classification, DeadlineMode, Jitter, Preset};
+use seeded_backoff::{Classification, DeadlineMode, Jitter, Preset, RATE_LIMIT_HEADERS};
 
 use crate::classify::sb_class;
 use crate::cstr::c_str;
@@ -61,6 +61,30 @@ pub extern "C" fn sb_deadline_name(code: u32) -> *const c_char {
         Some(DeadlineMode::Clamp) => c_str!(DeadlineMode::Clamp.name()),
         None => null(),
     }
+}
+
+/// The lower-case name of the rate-limit header with code `code` (an `SB_RATE_LIMIT_*` value, in
+/// the order a 429 is searched): "ratelimit", "ratelimit-reset", "x-ratelimit-retry-after",
+/// "x-ratelimit-reset"; NULL for any other code.
+///
+/// ```c
+/// for (uint32_t k = 0; sb_rate_limit_name(k) != NULL; k++) {
+///     const char *v = find_header(response, sb_rate_limit_name(k));
+///     if (v && sb_parse_rate_limit(k, v, strlen(v), (uint64_t)time(NULL), &ms) == SB_OK) break;
+/// }
+/// ```
+#[no_mangle]
+pub extern "C" fn sb_rate_limit_name(code: u32) -> *const c_char {
+    if !cfg!(feature = "bindings") {
+        return null();
+    }
+    const NAMES: [&str; RATE_LIMIT_HEADERS.len()] = [
+        RATE_LIMIT_HEADERS[0].name(),
+        RATE_LIMIT_HEADERS[1].name(),
+        RATE_LIMIT_HEADERS[2].name(),
+        RATE_LIMIT_HEADERS[3].name(),
+    ];
+    name_at!(NAMES, code, 0 1 2 3)
 }
 
 /// The name of a class (an `sb_class` value, as `sb_classify_http` returns it): "success",
@@ -127,6 +151,10 @@ mod tests {
         assert_eq!(list(|i| sb_preset_name(i)), Preset::NAMES);
         assert_eq!(list(|i| sb_jitter_name(i)), Jitter::NAMES);
         assert_eq!(list(|i| sb_deadline_name(i)), ["give_up", "clamp"]);
+        assert_eq!(
+            list(|i| sb_rate_limit_name(i)),
+            RATE_LIMIT_HEADERS.map(|h| h.name())
+        );
         assert_eq!(
             list(|i| sb_class_name(i as i32)),
             ["success", "retry", "do_not_retry", "invalid"]

@@ -97,6 +97,14 @@
 #define SB_INPUT_BUDGET 8
 
 /**
+ * `sb_step_input.flags` bit: `rate_limit_ms` is a 429's rate-limit reset (see
+ * `sb_parse_rate_limit`), stepped as `sb_backoff_next_with_rate_limit` does. A hint with
+ * `SB_INPUT_RETRY_AFTER` or `SB_INPUT_DO_NOT_RETRY` wins over it, as a valid Retry-After wins
+ * over the rate-limit headers (SPEC.md section 8.3).
+ */
+#define SB_INPUT_RATE_LIMIT 16
+
+/**
  * `sb_policy_from_options` preset: Google Cloud's reference (`sb_policy_google`).
  */
 #define SB_PRESET_GOOGLE 0
@@ -585,6 +593,11 @@ typedef struct sb_step_input {
    * With `SB_INPUT_BUDGET`: `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
    */
   uint32_t failure_kind;
+  /**
+   * With `SB_INPUT_RATE_LIMIT`: ms until the rate-limit quota resets. Last, in what was the
+   * struct's tail padding, so an initialiser that lists the first four fields leaves it 0.
+   */
+  uint32_t rate_limit_ms;
 } sb_step_input;
 
 
@@ -857,11 +870,9 @@ sb_status sb_parse_retry_after(const char *s, uintptr_t len, uint64_t now_unix_s
  * `_INVALID_FORMAT` (`SB_ERR_UNSUPPORTED` in a build without the `retry-after` feature).
  *
  * ```c
- * static const char *const names[SB_RATE_LIMIT_COUNT] = {"ratelimit", "ratelimit-reset",
- *     "x-ratelimit-retry-after", "x-ratelimit-reset"};
  * uint32_t ms;
  * for (uint32_t k = 0; k < SB_RATE_LIMIT_COUNT; k++) {
- *     const char *v = find_header(response, names[k]);
+ *     const char *v = find_header(response, sb_rate_limit_name(k));
  *     if (v && sb_parse_rate_limit(k, v, strlen(v), (uint64_t)time(NULL), &ms) == SB_OK) {
  *         rc = sb_backoff_next_with_rate_limit(&b, ms, &delay_ms);
  *         break;
@@ -936,6 +947,20 @@ const char *sb_jitter_name(uint32_t code);
  * "clamp"; NULL for any other code.
  */
 const char *sb_deadline_name(uint32_t code);
+
+/**
+ * The lower-case name of the rate-limit header with code `code` (an `SB_RATE_LIMIT_*` value, in
+ * the order a 429 is searched): "ratelimit", "ratelimit-reset", "x-ratelimit-retry-after",
+ * "x-ratelimit-reset"; NULL for any other code.
+ *
+ * ```c
+ * for (uint32_t k = 0; sb_rate_limit_name(k) != NULL; k++) {
+ *     const char *v = find_header(response, sb_rate_limit_name(k));
+ *     if (v && sb_parse_rate_limit(k, v, strlen(v), (uint64_t)time(NULL), &ms) == SB_OK) break;
+ * }
+ * ```
+ */
+const char *sb_rate_limit_name(uint32_t code);
 
 /**
  * The name of a class (an `sb_class` value, as `sb_classify_http` returns it): "success",

@@ -25,6 +25,9 @@ static void test_tables(void) {
     CHECK(same(sb_jitter_name(SB_JITTER_PROPORTIONAL), "proportional"));
     CHECK(count(sb_deadline_name) == 2);
     CHECK(same(sb_deadline_name(SB_DEADLINE_CLAMP), "clamp"));
+    CHECK(count(sb_rate_limit_name) == SB_RATE_LIMIT_COUNT);
+    CHECK(same(sb_rate_limit_name(SB_RATE_LIMIT_RATELIMIT), "ratelimit"));
+    CHECK(same(sb_rate_limit_name(SB_RATE_LIMIT_X_RATELIMIT_RESET), "x-ratelimit-reset"));
     CHECK(sb_jitter_name(UINT32_MAX) == NULL);
     CHECK(same(sb_class_name(SB_CLASS_DO_NOT_RETRY), "do_not_retry"));
     CHECK(same(sb_class_name(sb_classify_http(503)), "retry"));
@@ -113,10 +116,49 @@ static void test_step_with(void) {
     CHECK(sb_backoff_next_with(&a, &in, NULL, &da) == SB_GIVE_UP_SERVER_STOP);
 }
 
+/* SB_INPUT_RATE_LIMIT: a 429's reset, with the clock and a budget in the same step. */
+static void test_step_with_rate_limit(void) {
+    sb_policy p = sb_policy_google();
+    sb_backoff a, b;
+    sb_budget budget;
+    sb_step_input in;
+    uint32_t da = 0, db = 0;
+    p.jitter = SB_JITTER_NONE;
+    p.jitter_ms = 0;
+    p.max_elapsed_ms = 60000;
+    CHECK(sb_backoff_init(&a, &p, 0) == SB_OK && sb_backoff_init(&b, &p, 0) == SB_OK);
+    /* Alone: as sb_backoff_next_with_rate_limit. Seed 0, reset 10 s: w = 1000 + 10000 / 10 =
+     * 2000; 0x4653DAA3 * 2001 has high word 549 (test_rate_limit.c derives it), so 10549. */
+    memset(&in, 0, sizeof in);
+    in.flags = SB_INPUT_RATE_LIMIT;
+    in.rate_limit_ms = 10000;
+    CHECK(sb_backoff_next_with_rate_limit(&a, 10000, &da) == SB_RETRY && da == 10549u);
+    CHECK(sb_backoff_next_with(&b, &in, NULL, &db) == SB_RETRY && db == 10549u);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    /* With a Retry-After too, the Retry-After is the hint: no draw, the 2 s level, 3 s floor. */
+    in.flags = SB_INPUT_RATE_LIMIT | SB_INPUT_RETRY_AFTER;
+    in.retry_after_ms = 3000;
+    CHECK(sb_backoff_next_with(&b, &in, NULL, &db) == SB_RETRY && db == 3000u);
+    /* With the budget charged and the clock: one token taken, the 4 s level above 1 s + at most
+     * 1.1 s of jitter; then the 8 s level past the time budget gives up (the failure is still
+     * recorded, SPEC.md section 5 step 2). */
+    CHECK(sb_budget_init_grpc(&budget, 10, 100) == SB_OK);
+    in.flags = SB_INPUT_RATE_LIMIT | SB_INPUT_ELAPSED | SB_INPUT_BUDGET;
+    in.elapsed_ms = 1000;
+    in.failure_kind = SB_FAILURE_ERROR;
+    in.rate_limit_ms = 1000;
+    CHECK(sb_backoff_next_with(&b, &in, &budget, &db) == SB_RETRY && db == 4000u);
+    CHECK(budget.tokens_milli == 9000);
+    in.elapsed_ms = 59000;
+    CHECK(sb_backoff_next_with(&b, &in, &budget, &db) == SB_GIVE_UP_DEADLINE);
+    CHECK(budget.tokens_milli == 8000);
+}
+
 void test_names_and_options(void) {
     unsigned before = checks;
     test_tables();
     test_options();
     test_step_with();
+    test_step_with_rate_limit();
     printf("names, options and combined steps: %u checks\n", checks - before);
 }
