@@ -9,8 +9,9 @@ from fractions import Fraction
 import pytest
 
 from conftest import VECTORS
-from seeded_backoff import (Backoff, CoreError, Policy, RetryAfterError, RetryBudget, classify_grpc_code,
-                            classify_status, parse_retry_after, seed_from_device, startup_delay)
+from seeded_backoff import (RATE_LIMIT_HEADERS, Backoff, CoreError, Policy, RateLimitError, RetryAfterError,
+                            RetryBudget, classify_grpc_code, classify_status, parse_rate_limit, parse_retry_after,
+                            seed_from_device, startup_delay)
 
 FILES = sorted(glob.glob(os.path.join(VECTORS, "**", "*.json"), recursive=True))
 
@@ -22,7 +23,7 @@ def load(path):
 
 def test_every_vector_file_is_replayed():
     kinds = {load(p)["kind"] for p in FILES}
-    assert len(FILES) >= 26 and kinds <= set(REPLAY), kinds - set(REPLAY)
+    assert len(FILES) >= 30 and kinds <= set(REPLAY), kinds - set(REPLAY)
 
 
 def policy_of(v):
@@ -62,6 +63,8 @@ def replay_schedule(doc):
                     kw = dict(retry_after_ms=int(op[1:]))
                 elif op[0] == "t":
                     kw = dict(elapsed_ms=int(op[1:]))
+                elif op[0] == "l":
+                    kw = dict(rate_limit_ms=int(op[1:]))
                 got = b.next_delay(**kw)
                 if got is None:
                     got = b.give_up_reason
@@ -79,6 +82,22 @@ def replay_retry_after(doc):
             assert e.value.code == case["error"], case
         else:
             assert parse_retry_after(value, now=int(case["now"])) == case["expect_ms"], case
+    return len(doc["cases"])
+
+
+def replay_rate_limit(doc):
+    """Each value under its header's name, given in the file's lower case and, every other case,
+    in the case servers send it (header names are case-insensitive)."""
+    assert list(RATE_LIMIT_HEADERS) == doc["headers"]
+    for i, case in enumerate(doc["cases"]):
+        value = bytes.fromhex(case["value_hex"]) if "value_hex" in case else case["value"]
+        header = case["header"] if i % 2 else case["header"].title()
+        if "error" in case:
+            with pytest.raises(RateLimitError) as e:
+                parse_rate_limit(header, value, now=int(case["now"]))
+            assert e.value.code == case["error"], case
+        else:
+            assert parse_rate_limit(header, value, now=int(case["now"])) == case["expect_ms"], case
     return len(doc["cases"])
 
 
@@ -130,7 +149,7 @@ def replay_fleet(doc):
 
 
 REPLAY = {"schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
-          "classify": replay_classify, "fleet": replay_fleet}
+          "classify": replay_classify, "fleet": replay_fleet, "rate_limit": replay_rate_limit}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[os.path.relpath(p, VECTORS) for p in FILES])
@@ -145,3 +164,18 @@ def test_a_wrong_vector_fails(tmp_path):
     doc["cases"][0]["expect"][0] += 1
     with pytest.raises(AssertionError):
         replay_schedule(doc)
+
+
+def test_a_wrong_rate_limit_vector_fails():
+    """The rate-limit replay can fail too: an `l` op's delay or a parsed value off by one."""
+    doc = load(os.path.join(VECTORS, "schedule-rate-limit.json"))
+    case = doc["cases"][0]
+    i = next(i for i, op in enumerate(case["ops"]) if op[0] == "l" and isinstance(case["expect"][i], int))
+    case["expect"][i] += 1
+    with pytest.raises(AssertionError):
+        replay_schedule(doc)
+    doc = load(os.path.join(VECTORS, "rate-limit.json"))
+    doc["cases"] = [next(c for c in doc["cases"] if "expect_ms" in c)]
+    doc["cases"][0]["expect_ms"] += 1
+    with pytest.raises(AssertionError):
+        replay_rate_limit(doc)

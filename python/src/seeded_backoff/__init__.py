@@ -1,8 +1,9 @@
 """seeded_backoff: seeded exponential backoff, the same delays in Python, Rust, JavaScript and C.
 
 Google Cloud's retry algorithm exactly (plus five more jitter strategies), Retry-After in all three
-RFC 9110 forms, retry budgets and 40-byte snapshots. Every decision is made by the project's Rust
-core through its C library; this package translates Python values and errors.
+RFC 9110 forms, the rate-limit headers of a 429, retry budgets and 40-byte snapshots. Every
+decision is made by the project's Rust core through its C library; this package translates Python
+values and errors.
 
 >>> from seeded_backoff import Backoff, Policy
 >>> b = Backoff(Policy("google"), seed=42)
@@ -13,9 +14,10 @@ core through its C library; this package translates Python values and errors.
 from ._ffi import ffi as _ffi, lib as _lib, text as _text
 from .backoff import SNAPSHOT_SIZE, Backoff
 from .budget import FAILURE_KINDS, RetryBudget
-from .errors import BudgetError, CoreError, PolicyError, RetryAfterError, RetryError, SnapshotError
+from .errors import BudgetError, CoreError, PolicyError, RateLimitError, RetryAfterError, RetryError, SnapshotError
 from .fleet import seed_from_device, startup_delay
-from .http import classify_grpc_code, classify_status, is_retryable_status, parse_retry_after
+from .http import (RATE_LIMIT_HEADERS, classify_grpc_code, classify_status, is_retryable_status, parse_rate_limit,
+                   parse_retry_after, rate_limit_applies)
 from .policy import Policy
 from .retry import retry
 
@@ -31,7 +33,8 @@ GIVE_UP_REASONS = tuple(
 """'max_retries', 'deadline', 'budget', 'server_stop'."""
 
 __all__ = [
-    "Backoff", "Policy", "RetryBudget", "retry", "RetryError", "parse_retry_after",
+    "Backoff", "Policy", "RetryBudget", "retry", "RetryError", "parse_retry_after", "parse_rate_limit",
+    "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError",
     "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device",
     "startup_delay", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
     "PRESETS", "JITTERS", "DEADLINES", "GIVE_UP_REASONS", "FAILURE_KINDS", "SNAPSHOT_SIZE",

@@ -75,7 +75,7 @@ class Backoff:
 
     def next_delay(self, *, retry_after_ms: Optional[int] = None, elapsed_ms: Optional[int] = None,
                    do_not_retry: bool = False, budget: Optional[RetryBudget] = None,
-                   failure: str = "error") -> Optional[int]:
+                   failure: str = "error", rate_limit_ms: Optional[int] = None) -> Optional[int]:
         """The delay in ms before the next retry, or None to give up (then `give_up_reason` says
         why, and every later call answers None until reset()). Any combination of inputs:
 
@@ -83,6 +83,10 @@ class Backoff:
           the delay, clamped to the policy's max_hint_ms;
         - `elapsed_ms`: ms since the first attempt by your monotonic clock, so time spent in the
           requests counts against max_elapsed_ms (without it, the sum of the delays does);
+        - `rate_limit_ms`: a 429's rate-limit reset (see parse_rate_limit): the delay is at
+          least that (clamped to max_hint_ms) plus an upward jitter of up to 1 s + 10 %, so
+          clients told the same reset do not return together; not with `retry_after_ms` or
+          `do_not_retry` (one server hint per step);
         - `do_not_retry=True`: the server said stop (gives up with 'server_stop');
         - `budget`: a shared RetryBudget, charged for this `failure` ('error' or 'timeout').
 
@@ -98,6 +102,12 @@ class Backoff:
             flags |= lib.SB_INPUT_ELAPSED
         if boolean("do_not_retry", do_not_retry):
             flags |= lib.SB_INPUT_DO_NOT_RETRY
+        if rate_limit_ms is not None:
+            c_input.rate_limit_ms = integer("rate_limit_ms", rate_limit_ms, 0, U32_MAX)
+            if flags & (lib.SB_INPUT_RETRY_AFTER | lib.SB_INPUT_DO_NOT_RETRY):
+                other = "retry_after_ms" if retry_after_ms is not None else "do_not_retry"
+                raise TypeError(f"give at most one server hint: rate_limit_ms or {other}, not both")
+            flags |= lib.SB_INPUT_RATE_LIMIT
         c_input.failure_kind = failure_kind("failure", failure)
         c_budget = ffi.NULL
         if budget is not None:

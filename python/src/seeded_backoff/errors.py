@@ -3,7 +3,8 @@ tests/vectors) and the core's message; they are ValueErrors, since the value was
 
 from ._ffi import message, status_name
 
-__all__ = ["CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError", "RetryError"]
+__all__ = ["CoreError", "PolicyError", "RetryAfterError", "RateLimitError", "SnapshotError", "BudgetError",
+           "RetryError"]
 
 
 class CoreError(ValueError):
@@ -25,6 +26,10 @@ class PolicyError(CoreError):
 
 class RetryAfterError(CoreError):
     """A Retry-After value that is neither delta-seconds nor an HTTP-date."""
+
+
+class RateLimitError(CoreError):
+    """A rate-limit header value that does not parse ('empty', 'negative' or 'invalid_format')."""
 
 
 class SnapshotError(CoreError):

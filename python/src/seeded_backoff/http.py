@@ -1,5 +1,6 @@
 """HTTP and gRPC helpers: Retry-After parsing (RFC 9110: delta-seconds and the three HTTP-date
-forms) and status classification, all decided by the core."""
+forms), the rate-limit headers of a 429 (SPEC.md section 8.3) and status classification, all
+decided by the core."""
 
 from __future__ import annotations
 
@@ -10,11 +11,15 @@ from typing import Union
 
 from ._check import integer, show
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, table, text
-from .errors import RetryAfterError
+from .errors import RateLimitError, RetryAfterError
 
-__all__ = ["parse_retry_after", "is_retryable_status", "classify_status", "classify_grpc_code"]
+__all__ = ["parse_retry_after", "parse_rate_limit", "rate_limit_applies", "RATE_LIMIT_HEADERS",
+           "is_retryable_status", "classify_status", "classify_grpc_code"]
 
 CLASSES = table(lib.sb_class_name)
+
+RATE_LIMIT_HEADERS = table(lib.sb_rate_limit_name)
+"""The rate-limit headers' names in lower case, in the order a 429 is searched (the core's)."""
 
 
 def _now_s(now):
@@ -31,6 +36,14 @@ def _now_s(now):
     return math.floor(now)
 
 
+def _value_bytes(value):
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(f"value must be a str or bytes, got {show(value)} ({type(value).__name__})")
+
+
 def parse_retry_after(value: Union[str, bytes, bytearray, memoryview],
                       now: Union[datetime.datetime, int, float, None] = None) -> int:
     """A Retry-After header value as milliseconds from `now` (a datetime, or Unix seconds; default:
@@ -42,18 +55,55 @@ def parse_retry_after(value: Union[str, bytes, bytearray, memoryview],
     >>> parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT", now=784111777 - 30)
     30000
     """
-    if isinstance(value, str):
-        data = value.encode("utf-8")
-    elif isinstance(value, (bytes, bytearray, memoryview)):
-        data = bytes(value)
-    else:
-        raise TypeError(f"value must be a str or bytes, got {show(value)} ({type(value).__name__})")
+    data = _value_bytes(value)
     now_s = _now_s(now)
     out = ffi.new("uint32_t *")
     status = lib.sb_parse_retry_after(data, len(data), now_s, out)
     if status != lib.SB_OK:
         raise RetryAfterError(status, f", got {show(value)}")
     return out[0]
+
+
+def _rate_limit_kind(header):
+    """The `SB_RATE_LIMIT_*` code of a header name, any ASCII case."""
+    rule = f"header must be one of {', '.join(repr(n) for n in RATE_LIMIT_HEADERS)} (any case)"
+    if not isinstance(header, str):
+        raise TypeError(f"{rule}, got {show(header)} ({type(header).__name__})")
+    folded = header.lower() if header.isascii() else None
+    if folded not in RATE_LIMIT_HEADERS:
+        raise ValueError(f"{rule}, got {show(header)}")
+    return RATE_LIMIT_HEADERS.index(folded)
+
+
+def parse_rate_limit(header: str, value: Union[str, bytes, bytearray, memoryview],
+                     now: Union[datetime.datetime, int, float, None] = None) -> int:
+    """A rate-limit header's value as milliseconds until the quota resets, from `now` (as for
+    parse_retry_after). `header` is one of RATE_LIMIT_HEADERS in any case: 'RateLimit' (the IETF
+    structured field), 'RateLimit-Reset', 'X-RateLimit-Retry-After' or 'X-RateLimit-Reset'
+    (seconds, fractions allowed; above 10**9 a Unix time). Raises RateLimitError (a ValueError,
+    with `.code` 'empty', 'negative' or 'invalid_format') for a value that does not parse. Read
+    these headers only for a 429 without a valid Retry-After (`rate_limit_applies`), in the order
+    of RATE_LIMIT_HEADERS, and pass the first that parses as `next_delay(rate_limit_ms=...)`.
+
+    >>> parse_rate_limit("RateLimit", '"default";r=0;t=30')
+    30000
+    >>> parse_rate_limit("X-RateLimit-Reset", "1700000060", now=1700000000)
+    60000
+    """
+    kind = _rate_limit_kind(header)
+    data = _value_bytes(value)
+    now_s = _now_s(now)
+    out = ffi.new("uint32_t *")
+    status = lib.sb_parse_rate_limit(kind, data, len(data), now_s, out)
+    if status != lib.SB_OK:
+        raise RateLimitError(status, f", got {show(value)} for {RATE_LIMIT_HEADERS[kind]}")
+    return out[0]
+
+
+def rate_limit_applies(status: int) -> bool:
+    """True for the HTTP statuses whose rate-limit headers are read: 429 only (on a 5xx the reset
+    time describes a quota, not the server's recovery)."""
+    return bool(lib.sb_rate_limit_applies(_code("status", status)))
 
 
 def _code(name, value):

@@ -2,8 +2,9 @@
 
 It retries the exceptions named by `retry_on`, and responses with a retryable HTTP status (429 or
 5xx, read duck-typed from `status_code`, as requests and httpx give it) whose `Retry-After` header
-is a lower bound on the next delay. Every delay comes from the core (`Backoff.next_delay`), which
-also counts the time spent in the calls against `max_elapsed_ms` and charges a shared budget.
+is a lower bound on the next delay; a 429 without a valid one is read for the rate-limit headers
+(SPEC.md section 8.3). Every delay comes from the core (`Backoff.next_delay`), which also counts
+the time spent in the calls against `max_elapsed_ms` and charges a shared budget.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
 from ._check import show, u64
 from .backoff import Backoff
 from .budget import RetryBudget
-from .errors import RetryAfterError, RetryError
-from .http import is_retryable_status, parse_retry_after
+from .errors import RateLimitError, RetryAfterError, RetryError
+from .http import (RATE_LIMIT_HEADERS, is_retryable_status, parse_rate_limit, parse_retry_after,
+                   rate_limit_applies)
 from .policy import Policy
 
 __all__ = ["retry"]
@@ -27,18 +29,41 @@ F = TypeVar("F", bound=Callable[..., Any])
 Exceptions = Union[Type[BaseException], Tuple[Type[BaseException], ...]]
 
 
-def _retry_after_ms(result, now_s):
-    """The response's Retry-After in ms, or None (absent, or not a valid value: then ignored)."""
+def _header(headers, name):
+    """A header's value by name in any case: requests' and httpx's headers look up so themselves; a
+    plain mapping is searched."""
+    value = headers.get(name)
+    if value is None and hasattr(headers, "items"):
+        value = next((v for k, v in headers.items() if isinstance(k, str) and k.lower() == name), None)
+    return value if isinstance(value, (str, bytes)) else None
+
+
+def _hint(result, status, now_s):
+    """The response's server hint as `next_delay` arguments (SPEC.md section 8.3): a valid
+    Retry-After; else, for a status the core reads them for (429), the first rate-limit header in
+    the core's order that is present and parses; else none. Invalid values are ignored."""
     headers = getattr(result, "headers", None)
-    value = headers.get("Retry-After") if headers is not None and hasattr(headers, "get") else None
-    if not isinstance(value, (str, bytes)):
-        return None
-    try:
-        # Larger than the core's u32 milliseconds only with a far-future date: the policy's
-        # max_hint_ms clamps it anyway.
-        return parse_retry_after(value, now=now_s)
-    except RetryAfterError:
-        return None
+    if headers is None or not hasattr(headers, "get"):
+        return {}
+    value = _header(headers, "retry-after")
+    if value is not None:
+        try:
+            # Larger than the core's u32 milliseconds only with a far-future date: the policy's
+            # max_hint_ms clamps it anyway.
+            return {"retry_after_ms": parse_retry_after(value, now=now_s)}
+        except RetryAfterError:
+            pass
+    if not rate_limit_applies(status):
+        return {}
+    for name in RATE_LIMIT_HEADERS:
+        value = _header(headers, name)
+        if value is None:
+            continue
+        try:
+            return {"rate_limit_ms": parse_rate_limit(name, value, now=now_s)}
+        except RateLimitError:
+            continue
+    return {}
 
 
 class _Attempts:
@@ -52,18 +77,18 @@ class _Attempts:
         self.attempts = 0
 
     def outcome(self, result):
-        """False when `result` is final; to retry it, its Retry-After in ms or None."""
+        """False when `result` is final; to retry it, its server hint (`_hint`)."""
         status = getattr(result, "status_code", None)
         if isinstance(status, int) and not isinstance(status, bool) and is_retryable_status(status):
-            return _retry_after_ms(result, time.time())
+            return _hint(result, status, time.time())
         if self.o.retry_if_result is not None and self.o.retry_if_result(result):
-            return None
+            return {}
         return False
 
-    def delay_after(self, last, hint_ms):
+    def delay_after(self, last, hint):
         """The delay in ms before the next attempt; raises RetryError when the core gives up."""
         elapsed_ms = max(0, int((self.o.clock() - self.start) * 1000))
-        delay = self.backoff.next_delay(retry_after_ms=hint_ms, elapsed_ms=elapsed_ms, budget=self.o.budget)
+        delay = self.backoff.next_delay(elapsed_ms=elapsed_ms, budget=self.o.budget, **hint)
         if delay is None:
             error = RetryError(self.attempts, self.backoff.give_up_reason, last)
             if isinstance(last, BaseException):
@@ -116,7 +141,9 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
 
     - `retry_on`: the exception class(es) to retry; others propagate at once.
     - A returned object with a retryable `status_code` (429, 5xx) is retried, its `Retry-After`
-      header honoured; `retry_if_result(result)` may ask to retry other results.
+      header honoured; a 429 without a valid one waits for the first rate-limit header of
+      RATE_LIMIT_HEADERS that parses (a 5xx's are not read); `retry_if_result(result)` may ask
+      to retry other results.
     - `seed`: the same seed gives every call the same delays (tests); omitted, each call draws one.
     - `sleep(seconds)`: time.sleep or asyncio.sleep by default; an async function's `sleep` may
       return an awaitable. `clock()`: monotonic seconds (time spent in calls counts against
@@ -173,7 +200,7 @@ def _sync_wrapper(f, o):
             try:
                 result = f(*args, **kwargs)
             except o.retry_on as e:
-                delay = run.delay_after(e, None)
+                delay = run.delay_after(e, {})
             else:
                 hint = run.outcome(result)
                 if hint is False:
@@ -196,7 +223,7 @@ def _async_wrapper(f, o):
             try:
                 result = await f(*args, **kwargs)
             except o.retry_on as e:
-                delay = run.delay_after(e, None)
+                delay = run.delay_after(e, {})
             else:
                 hint = run.outcome(result)
                 if hint is False:
