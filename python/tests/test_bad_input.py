@@ -3,9 +3,9 @@ range (the core's message where the core has one), and nothing changed by the re
 
 import pytest
 
-from seeded_backoff import (Backoff, BudgetError, CoreError, Policy, PolicyError, RetryAfterError, RetryBudget,
-                            SnapshotError, classify_status, is_retryable_status, parse_retry_after, retry,
-                            seed_from_device, startup_delay)
+from seeded_backoff import (Backoff, BudgetError, CoreError, Policy, PolicyError, RateLimitError, RetryAfterError,
+                            RetryBudget, SnapshotError, classify_status, is_retryable_status, parse_rate_limit,
+                            parse_retry_after, rate_limit_applies, retry, seed_from_device, startup_delay)
 
 U32 = 2**32 - 1
 
@@ -78,6 +78,12 @@ STEP_CASES = [
     (dict(budget="grpc"), TypeError, "budget must be a RetryBudget"),
     (dict(failure="crash"), ValueError, "failure must be one of 'error', 'timeout'"),
     (dict(failure=0), TypeError, "failure must be one of"),
+    (dict(rate_limit_ms=-1), ValueError, "rate_limit_ms must be an integer in 0..=4294967295, got -1"),
+    (dict(rate_limit_ms=U32 + 1), ValueError, "rate_limit_ms must be an integer in 0..=4294967295"),
+    (dict(rate_limit_ms=1.5), TypeError, "rate_limit_ms must be an integer"),
+    (dict(rate_limit_ms="30"), TypeError, "rate_limit_ms must be an integer"),
+    (dict(rate_limit_ms=5000, retry_after_ms=3000), TypeError, "rate_limit_ms or retry_after_ms, not both"),
+    (dict(rate_limit_ms=5000, do_not_retry=True), TypeError, "rate_limit_ms or do_not_retry, not both"),
 ]
 
 
@@ -99,6 +105,14 @@ def test_a_budget_is_unchanged_by_a_refused_step():
     b = fresh()
     with pytest.raises(ValueError):
         b.next_delay(budget=budget, failure="nope")
+    assert budget.tokens_milli == 10_000 and b.retries == 0
+
+
+def test_a_budget_is_unchanged_by_two_hints():
+    budget = RetryBudget.grpc(10, 0.1)
+    b = fresh()
+    with pytest.raises(TypeError):
+        b.next_delay(budget=budget, rate_limit_ms=1000, retry_after_ms=1000)
     assert budget.tokens_milli == 10_000 and b.retries == 0
 
 
@@ -154,6 +168,46 @@ def test_retry_after_naive_datetime():
     import datetime
     with pytest.raises(ValueError, match="timezone-aware"):
         parse_retry_after("5", now=datetime.datetime(2020, 1, 1))
+
+
+RATE_LIMIT_NAMES = "'ratelimit', 'ratelimit-reset', 'x-ratelimit-retry-after', 'x-ratelimit-reset' (any case)"
+
+
+@pytest.mark.parametrize("header,exc", [
+    ("retry-after", ValueError), ("", ValueError), ("x-ratelimit-reset ", ValueError), ("X-RateLimit-Resét", ValueError),
+    ("x_ratelimit_reset", ValueError), (None, TypeError), (b"ratelimit", TypeError), (3, TypeError),
+])
+def test_rate_limit_header_names(header, exc):
+    with pytest.raises(exc) as e:
+        parse_rate_limit(header, "5", now=0)
+    assert str(e.value).startswith(f"header must be one of {RATE_LIMIT_NAMES}, got ")
+
+
+@pytest.mark.parametrize("header,value,exc,text", [
+    ("RateLimit-Reset", "-1", RateLimitError, "negative"), ("ratelimit-reset", " ", RateLimitError, "empty"),
+    ("X-RateLimit-Reset", "1e3", RateLimitError, "invalid_format"),
+    ("RateLimit", '"a";r=0', RateLimitError, "invalid_format"), ("RATELIMIT", "", RateLimitError, "empty"),
+    ("x-ratelimit-retry-after", 30, TypeError, "value must be a str or bytes"),
+    ("x-ratelimit-retry-after", None, TypeError, "value must be a str or bytes"),
+])
+def test_rate_limit_values(header, value, exc, text):
+    with pytest.raises(exc) as e:
+        parse_rate_limit(header, value, now=0)
+    assert text in (getattr(e.value, "code", None) or str(e.value))
+    assert exc is TypeError or isinstance(e.value, ValueError)
+
+
+@pytest.mark.parametrize("now,exc", [(-1, ValueError), (float("nan"), ValueError), (True, TypeError), (2**64, ValueError)])
+def test_rate_limit_now(now, exc):
+    with pytest.raises(exc, match="now must be"):
+        parse_rate_limit("x-ratelimit-reset", "5", now=now)
+
+
+def test_rate_limit_applies_to_a_429_only():
+    assert rate_limit_applies(429)
+    assert not any(rate_limit_applies(s) for s in (503, 500, 200, 429 + 2**16, 429 + 2**32, -429))
+    with pytest.raises(TypeError, match="status must be an integer"):
+        rate_limit_applies("429")
 
 
 @pytest.mark.parametrize("status", ["503", 503.0, True, None])
