@@ -37,12 +37,17 @@ class VirtualClock:
 
 
 def model_delays(policy_fields, seed, hints):
-    """The model's delays for failures with these Retry-After hints (ms or None), requests taking
-    no virtual time: the caller's clock is the sum of the delays so far."""
+    """The model's delays for failures with these Retry-After hints (ms or None)."""
     b = m.Backoff(m.preset(**policy_fields) if "name" in policy_fields else m.make_policy(**policy_fields), seed)
+    return model_steps(b, [None if hint is None else m.RetryAfter(hint) for hint in hints])
+
+
+def model_steps(b, hints):
+    """The model Backoff `b`'s delays for failures with these model hints, then its give-up reason
+    if it gives up; requests take no virtual time: the caller's clock is the sum of the delays."""
     out, elapsed = [], 0
     for hint in hints:
-        step = b.next(hint=None if hint is None else m.RetryAfter(hint), elapsed=elapsed)
+        step = b.next(hint=hint, elapsed=elapsed)
         if not isinstance(step, m.Retry):
             out.append(step.reason)
             break
@@ -67,8 +72,9 @@ def test_sync_requests_503_retry_after_then_200():
     assert clock.delays_ms[1] >= 3000  # the Retry-After is a lower bound
 
 
-def test_async_httpx_503_retry_after_then_200():
-    clock = VirtualClock()
+def run_async(script, clock):
+    """`script` served, fetched with httpx.AsyncClient under retry(seed=SEED) on `clock`: the final
+    response and how many requests the server answered."""
 
     async def main(url):
         async with httpx.AsyncClient(timeout=5) as client:
@@ -78,9 +84,14 @@ def test_async_httpx_503_retry_after_then_200():
 
             return await fetch()
 
-    with serve(SCRIPT) as (url, server):
-        response = asyncio.run(main(url))
-    assert response.status_code == 200 and server.count == 3
+    with serve(script) as (url, server):
+        return asyncio.run(main(url)), server.count
+
+
+def test_async_httpx_503_retry_after_then_200():
+    clock = VirtualClock()
+    response, count = run_async(SCRIPT, clock)
+    assert response.status_code == 200 and count == 3
     assert clock.delays_ms == model_delays(GOOGLE, SEED, [None, 3000])
 
 

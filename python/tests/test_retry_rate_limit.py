@@ -2,12 +2,10 @@
 server on 127.0.0.1, on a virtual clock. Which header gives the hint is the independent model's
 answer (tests/model/rate_limit_model.py), and so is every delay (tests/model/spec_model.py)."""
 
-import asyncio
 import sys
 import time
 import types
 
-import httpx
 import pytest
 import rate_limit_model as rl
 import requests
@@ -15,9 +13,8 @@ import spec_model as m
 
 from http_server import serve
 from seeded_backoff import RetryError, retry
-from test_retry_http import VirtualClock
+from test_retry_http import SEED, VirtualClock, model_steps, run_async
 
-SEED = 20261201
 # The wall clock the decorator reads for Unix-time resets, pinned so that the expected hint is exact.
 NOW_S = 1_700_000_000
 
@@ -47,21 +44,11 @@ def pinned_wall_clock(monkeypatch):
 
 
 def model_delays(script, seed, policy=None):
-    """The model's delays for the script's failures: each response's hint by the model's reading of
-    its headers, the caller's clock the sum of the delays so far (requests take no virtual time)."""
-    b = m.Backoff(policy or m.preset("google"), seed)
-    out, elapsed = [], 0
-    for status, headers in script:
-        if status == 200:
-            break
-        hint = rl.hint_from_headers(status, {k.lower(): v for k, v in headers.items()}, NOW_S)
-        step = b.next(hint=hint, elapsed=elapsed)
-        if not isinstance(step, m.Retry):
-            out.append(step.reason)
-            break
-        out.append(step.delay_ms)
-        elapsed += step.delay_ms
-    return out
+    """The model's delays for the script's failures, each response's hint by the model's reading of
+    its headers."""
+    hints = [rl.hint_from_headers(status, {k.lower(): v for k, v in headers.items()}, NOW_S)
+             for status, headers in script if status != 200]
+    return model_steps(m.Backoff(policy or m.preset("google"), seed), hints)
 
 
 def run_sync(script, **options):
@@ -123,15 +110,6 @@ def test_a_rate_limit_hint_past_the_time_budget_gives_up():
 def test_async_httpx_429_with_ratelimit():
     script = [(429, FORMS["RateLimit"]), (429, FORMS["X-RateLimit-Reset unix"]), (200, {})]
     clock = VirtualClock()
-
-    async def main(url):
-        async with httpx.AsyncClient(timeout=5) as client:
-            @retry(seed=SEED, sleep=clock.async_sleep, clock=clock.clock, retry_on=httpx.TransportError)
-            async def fetch():
-                return await client.get(url)
-
-            return await fetch()
-
-    with serve(script) as (url, server):
-        assert asyncio.run(main(url)).status_code == 200 and server.count == 3
+    response, count = run_async(script, clock)
+    assert response.status_code == 200 and count == 3
     assert clock.delays_ms == model_delays(script, SEED)
