@@ -34,9 +34,11 @@ pub mod rt;
 pub mod budget;
 #[cfg(feature = "date")]
 pub mod date;
-#[cfg(feature = "fleet")]
+#[cfg(any(feature = "main", feature = "fleet"))]
 pub mod fleet;
 #[cfg(feature = "snapshot")]
 pub mod snapshot;
+#[cfg(any(feature = "main", feature = "fleet"))]
+pub mod startup;
 #[cfg(feature = "main")]
 pub mod step;
