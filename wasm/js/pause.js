@@ -36,9 +36,10 @@ export function until(ms, o) {
 const hidden = (o) => o.hide && (o.frozen || g.document?.visibilityState === 'hidden');
 
 /** Whether the device says it is offline (and run `o` waits for it). */
-export const offline = (o) => o.wait && !o.force && g.navigator?.onLine === false;
+export const offline = (o) => o.wait && g.navigator?.onLine === false;
 
-const blocked = (o) => hidden(o) || offline(o);
+// After maxBackoffMs offline, `o.force` lets the next attempt through.
+const blocked = (o) => hidden(o) || (offline(o) && !o.force);
 
 /**
  * Sleeps `ms` as the page allows. After a pause, or on `resume` from a freeze, the rest of the
