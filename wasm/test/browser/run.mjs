@@ -5,42 +5,10 @@
 //  3. examples/browser/ draws a schedule; its screenshot is saved to artifacts/wasm/.
 // Exits non-zero on any failure.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { FLAKY, startServer } from '../server.mjs';
-
-const wasmDir = fileURLToPath(new URL('../../', import.meta.url));
-const vectorsDir = join(wasmDir, '..', 'tests', 'vectors');
-const artifacts = join(wasmDir, '..', 'artifacts', 'wasm');
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css' };
-
-// Static files of wasm/ (dist, test, examples) and the vectors; /flaky is scripted.
-function serveFile(req, res, path) {
-  let file;
-  if (path === '/favicon.ico') {
-    res.writeHead(204).end();
-    return true;
-  }
-  if (path === '/vectors/') {
-    const names = readdirSync(vectorsDir).filter((n) => n.endsWith('.json')).sort();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(names));
-    return true;
-  }
-  if (path.startsWith('/vectors/')) file = join(vectorsDir, normalize(path.slice(9)));
-  else if (/^\/(dist|test|examples)\//.test(path)) file = join(wasmDir, normalize(path));
-  else return false;
-  try {
-    const body = readFileSync(file);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-  return true;
-}
+import { artifacts, launch, serveFile } from './chromium.mjs';
 
 // /dated: a 503 whose Retry-After is an IMF-fixdate 2 s ahead, then 200.
 let datedHits = 0;
@@ -52,13 +20,7 @@ function serve(req, res, path) {
   return true;
 }
 const server = await startServer({ '/flaky': FLAKY, '/flaky-lazy': FLAKY }, serve);
-const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update'],
-});
+const { context, close } = await launch();
 let failed = false;
 try {
   const page = await context.newPage();
@@ -117,8 +79,7 @@ try {
   failed = true;
   console.error(e);
 } finally {
-  await context.close();
+  await close();
   await server.close();
-  rmSync(profile, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);
