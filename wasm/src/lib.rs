@@ -34,7 +34,7 @@ pub mod rt;
 pub mod budget;
 #[cfg(feature = "date")]
 pub mod date;
-#[cfg(any(feature = "main", feature = "fleet"))]
+#[cfg(feature = "fleet")]
 pub mod fleet;
 #[cfg(feature = "snapshot")]
 pub mod snapshot;
