@@ -63,8 +63,9 @@ const goals = [
   ['whole package, all JS + all wasm <= 10000 B', whole, 10000],
 ];
 for (const [goal, got, limit] of goals) console.log(`goal: ${goal}: ${got} B, ${got <= limit ? 'met' : 'NOT met'}`);
-// Regression limits: today's figures plus a margin, so that growth is noticed.
-const limits = [['retry() call site', retryTotal, 7000], ['whole package', whole, 18000]];
+// Regression limits: today's figures plus a margin, so that growth is noticed. (Raised by 1000 and
+// 1200 B for retries that follow the page's life, timeouts and the idempotency rule: BENCHMARKS.md.)
+const limits = [['retry() call site', retryTotal, 8000], ['whole package', whole, 19200]];
 let failed = false;
 for (const [name, got, limit] of limits) {
   if (got > limit) {
