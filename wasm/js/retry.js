@@ -80,33 +80,30 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
   const t0 = performance.now();
   // Offline at the start: the first attempt waits too (the window is the initial delay, SPEC §13).
   if (offline(o)) await rest(0, word(rec, 5), o);
+  // The kind of failure the last retry followed, for the budget's refund.
+  let retried;
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     let error;
     let retryAfterMs;
-    let s = signal;
     let ac;
     let timer;
     let late;
     let thrown;
     const relay = () => ac.abort(signal.reason);
     try {
-      let call = fnToRetry;
       if (attemptTimeoutMs) {
-        // One attempt's own signal: aborted by the user's, or after attemptTimeoutMs.
-        s = (ac = new AbortController()).signal;
+        // The attempt's own signal: aborted by the user's, or after attemptTimeoutMs (and then the
+        // attempt is given up, even by an fn that ignores its signal).
+        ac = new AbortController();
         signal?.addEventListener('abort', relay);
-        const timeout = new Promise((_, reject) => {
-          timer = setTimeout(() => {
-            ac.abort((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError')));
-            reject(late);
-          }, attemptTimeoutMs);
-        });
-        call = (a) => Promise.race([fnToRetry(a), timeout]);
       }
-      const value = await call({ attempt, signal: s });
+      const call = fnToRetry({ attempt, signal: ac ? ac.signal : signal });
+      const value = await (ac ? Promise.race([call, new Promise((_, reject) => {
+        timer = setTimeout(() => reject((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError')), ac.abort(late)), attemptTimeoutMs);
+      })]) : call);
       if (!idempotent || !isResponse(value) || CLASSES[glue.classifyHttp(value.status)] !== 'retry') {
-        budget?.recordSuccess(attempt ? 'error' : undefined);
+        budget?.recordSuccess(retried);
         return value;
       }
       error = value;
@@ -137,6 +134,7 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
     const kind = retryAfterMs === undefined ? HINT_NONE : HINT_RETRY_AFTER;
     const delayMs = step(rec, kind, retryAfterMs ?? 0, true, elapsedMs, 0, budget, !!late);
     if (delayMs < 0) throw new RetryError(error, attempt + 1, GIVE_UP[-delayMs]);
+    retried = late ? 'timeout' : 'error';
     // Frees the connection of a response that will not be read.
     if (isResponse(error)) error.body?.cancel().catch(() => {});
     onRetry?.({ attempt, delayMs, error });

@@ -80,8 +80,8 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
   test(`${how}: attemptTimeoutMs ends an attempt and retries it; a budget is charged a timeout`, async () => {
     const budget = new api.RetryBudget({ capacity: 100, retryCost: 1, timeoutCost: 10 });
     const t0 = performance.now();
-    const [n, err] = await attempts('/slow', () => api.fetchWithBackoff(server.url + '/slow', undefined, { ...FAST, attemptTimeoutMs: 50, budget }));
-    assert.equal(n, 3);
+    const [sent, err] = await attempts('/slow', () => api.fetchWithBackoff(server.url + '/slow', undefined, { ...FAST, attemptTimeoutMs: 50, budget }));
+    assert.equal(sent, 3);
     assert.ok(err instanceof api.RetryError);
     assert.equal(err.cause.name, 'TimeoutError');
     assert.match(err.message, /gave up after 3 attempts \(max_retries\): attempt timed out after 50 ms/);
@@ -90,6 +90,11 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     // A function that ignores its signal is timed out all the same.
     const hang = await api.retry(() => new Promise(() => {}), { ...FAST, maxRetries: 1, attemptTimeoutMs: 20 }).catch((e) => e);
     assert.equal(hang.attempts, 2);
+    // A success after a timeout's retry refunds the timeout's cost (AWS quota, SPEC §10.2).
+    const refund = new api.RetryBudget({ capacity: 100, retryCost: 1, timeoutCost: 10 });
+    let n = 0;
+    assert.equal(await api.retry(() => (n++ ? 'ok' : new Promise(() => {})), { ...FAST, attemptTimeoutMs: 20, budget: refund }), 'ok');
+    assert.equal(refund.tokens, 100);
   });
 
   test(`${how}: the user's abort stops everything, also with attemptTimeoutMs`, async () => {
