@@ -48,18 +48,5 @@ def check(path):
     return bool(doc["cases"]) and not failed
 
 
-def main(argv):
-    if len(argv) < 2 or argv[1] not in ("check", "write"):
-        sys.exit(__doc__)
-    path = argv[2] if len(argv) > 2 else DEFAULT_FILE
-    if argv[1] == "write":
-        with open(path, "w") as out:
-            json.dump(cases(), out, indent=1)
-            out.write("\n")
-        print(f"wrote {path}")
-        return 0
-    return 0 if check(path) else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(f.main(sys.argv, cases, check, DEFAULT_FILE, __doc__))

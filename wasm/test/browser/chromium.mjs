@@ -48,3 +48,16 @@ export async function launch() {
   });
   return { context, close: () => context.close().finally(() => rmSync(profile, { recursive: true, force: true })) };
 }
+
+/** Runs `test`, then each of `closers` (Chromium, the server, …); exits non-zero if `test` threw. */
+export async function finish(test, ...closers) {
+  let failed = false;
+  try {
+    await test();
+  } catch (e) {
+    failed = true;
+    console.error(e);
+  }
+  for (const c of closers) await c();
+  process.exit(failed ? 1 : 0);
+}

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../server.mjs';
-import { artifacts, launch, serveFile } from './chromium.mjs';
+import { artifacts, finish, launch, serveFile } from './chromium.mjs';
 
 const vectors = JSON.parse(readFileSync(new URL('../../../tests/vectors/fleet/resume.json', import.meta.url), 'utf8'));
 const redrawn = (seed, k, windowMs) =>
@@ -60,8 +60,7 @@ async function checkPause(name, p, t0, t1, wait) {
   console.log(`browser: ${name}: nothing for ${t1 - t0} ms, then a request ${next - t1} ms after (model's re-drawn wait ${wait} ms)`);
 }
 
-let failed = false;
-try {
+await finish(async () => {
   console.log(`browser: ${context.browser()?.version() ?? 'chromium'}`);
   // 1-3 side by side, each in its own page: a 1 s schedule that fails every time.
   const [a, b, c] = [await open('offline', 1, 1000), await open('hidden', 7, 1000), await open('frozen', 42, 1000)];
@@ -133,11 +132,4 @@ try {
   await demo.screenshot({ path: png, fullPage: true });
   console.log(`browser: timeline example: ${events} attempts, one offline pause; screenshot ${png}`);
   assert.deepEqual(errors, []);
-} catch (e) {
-  failed = true;
-  console.error(e);
-} finally {
-  await close();
-  await server.close();
-}
-process.exit(failed ? 1 : 0);
+}, close, server.close);

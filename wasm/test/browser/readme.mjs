@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { startServer } from '../server.mjs';
-import { launch, wasmDir } from './chromium.mjs';
+import { finish, launch, wasmDir } from './chromium.mjs';
 
 const readme = readFileSync(join(wasmDir, '..', 'README.md'), 'utf8');
 const section = readme.slice(readme.indexOf('### Browsers: one line of init'));
@@ -49,8 +49,7 @@ const server = await startServer({}, (req, res, path) => {
   return true;
 });
 const { context, close } = await launch();
-let failed = false;
-try {
+await finish(async () => {
   const errors = [];
   const page = await context.newPage();
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -68,12 +67,4 @@ try {
   assert.match(logs.join('\n'), /^bigint \d+$/m, `the bundled page logs its seed: ${logs}`);
   console.log(`browser: the README esbuild bundle loaded its wasm from /assets/ and logged seed ${logs[0]}`);
   assert.deepEqual(errors, []);
-} catch (e) {
-  failed = true;
-  console.error(e);
-} finally {
-  await close();
-  await server.close();
-  rmSync(project, { recursive: true, force: true });
-}
-process.exit(failed ? 1 : 0);
+}, close, server.close, () => rmSync(project, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FLAKY, startServer } from '../server.mjs';
-import { artifacts, launch, serveFile } from './chromium.mjs';
+import { artifacts, finish, launch, serveFile } from './chromium.mjs';
 
 // /dated: a 503 whose Retry-After is an IMF-fixdate 2 s ahead, then 200.
 let datedHits = 0;
@@ -21,8 +21,7 @@ function serve(req, res, path) {
 }
 const server = await startServer({ '/flaky': FLAKY, '/flaky-lazy': FLAKY }, serve);
 const { context, close } = await launch();
-let failed = false;
-try {
+await finish(async () => {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -75,11 +74,4 @@ try {
   await page.screenshot({ path: png, fullPage: true });
   console.log(`browser: example page drew ${circles} points; screenshot ${png}`);
   assert.deepEqual(errors, []);
-} catch (e) {
-  failed = true;
-  console.error(e);
-} finally {
-  await close();
-  await server.close();
-}
-process.exit(failed ? 1 : 0);
+}, close, server.close);
