@@ -147,7 +147,8 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
  * one of `retryMethods`), or one that carries an Idempotency-Key header; another is tried once.
  * A Request `input` is cloned for each attempt, so that its body can be sent again.
  */
-export async function fetchWithBackoff(input, init, { retryMethods = IDEMPOTENT, ...options } = {}) {
+export async function fetchWithBackoff(input, init, all = {}) {
+  const { retryMethods = IDEMPOTENT, ...options } = keys('fetchWithBackoff options', all, [...RETRY_KEYS, 'retryMethods']);
   if (!Array.isArray(retryMethods)) fail(TypeError, 'retryMethods', 'an array of HTTP method names', retryMethods);
   for (const m of retryMethods) {
     if (typeof m !== 'string') fail(TypeError, 'retryMethods', 'an array of HTTP method names', m);

@@ -8,7 +8,8 @@
 //!
 //! The package is five wasm files, one per feature of this crate, so that a program downloads only
 //! what it imports: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
-//! (HTTP-dates), [`snapshot`], [`budget`] and [`fleet`]. Errors cross as an index into the core's list of
+//! (HTTP-dates), [`snapshot`], [`budget`] and [`fleet`]; [`startup`] (the core's startup delay) is
+//! built into both `main` and `fleet`. Errors cross as an index into the core's list of
 //! them ([`errors`]); the JS layer holds the names and messages, generated from the same lists by
 //! `examples/js_tables.rs`.
 //!

@@ -37,8 +37,15 @@ export function serveFile(req, res, path) {
   return true;
 }
 
-/** A headless Chromium with a fresh profile; `close()` ends it and removes the profile. */
-export async function launch() {
+/**
+ * A headless Chromium with a fresh profile; `close()` ends it and removes the profile. A runner
+ * that is still going after `limitMs` fails (a hung page must not hang the test run).
+ */
+export async function launch(limitMs = 150000) {
+  setTimeout(() => {
+    console.error(`FAIL: still running after ${limitMs / 1000} s`);
+    process.exit(1);
+  }, limitMs).unref();
   const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
