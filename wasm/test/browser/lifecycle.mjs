@@ -101,8 +101,12 @@ await finish(async () => {
   await sleep(5000);
   const bins = [0, 0, 0, 0, 0];
   for (const p of pages) {
-    assert.equal(await fetched(p, off + 20, on), 0, `${p.path} fetched while offline`);
-    assert.deepEqual(seen(p.path, off + 20, on), [], `${p.path}: the server saw a request while offline`);
+    // Each page's own offline spell: from its offline event to its online event (the 50
+    // commands take some ms to send, and a page that was still online may fetch meanwhile).
+    const [[wentOff], [cameBack]] = await p.page.evaluate(() => ['offline', 'online'].map((k) => log.find((l) => l[1] === k)));
+    assert.ok(wentOff >= off && cameBack >= on, `${p.path}: offline ${wentOff - off} ms, online ${cameBack - on} ms after the commands`);
+    assert.equal(await fetched(p, wentOff, cameBack), 0, `${p.path} fetched while offline`);
+    assert.deepEqual(seen(p.path, wentOff + 20, cameBack), [], `${p.path}: the server saw a request while offline`);
     const [next] = seen(p.path, on, Infinity);
     assert.ok(next !== undefined && next - on < 4400, `${p.path}: no request within the 4 s window`);
     bins[Math.floor((next - on) / 1000)]++;
