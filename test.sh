@@ -57,6 +57,7 @@ step "vectors are what the CLI generates" vectors_up_to_date
 step "independent model: self-tests" python3 -m unittest tests/model/test_spec_model.py tests/model/test_rate_limit_model.py
 step "independent model: every vector file" python3 tests/model/check_vectors.py tests/vectors
 step "independent model: fleet helpers (SPEC.md §12)" python3 tests/model/fleet_model.py check
+step "independent model: pauses (SPEC.md §13)" python3 tests/model/pause_model.py check
 step "independent model: CLI schedule --format json" python3 tests/model/check_cli.py
 
 for part in scripts/test.d/*.sh; do

@@ -2,8 +2,10 @@
 # The npm package `seeded-backoff` (wasm/): build it (the build fails if a wasm part links an
 # allocator, core::fmt or a panic path), then test the built package.
 #   wasm-bindgen-test (binding layer, in Node) | node:test via import and require (every vector,
-#   bad input, retry against a local HTTP server, abort) | tsc on the .d.ts | headless Chromium
-#   (vectors, fetch retry, example page screenshot in artifacts/wasm/) | size report beside the npm
+#   bad input, retry against a local HTTP server, abort, pauses under a fake clock) | tsc on the
+#   .d.ts | headless Chromium (vectors, fetch retry, example page screenshot in artifacts/wasm/;
+#   offline/hidden/frozen pages and 50 pages back online against a logging server, with the
+#   timeline example's screenshot; the README's import-map and esbuild snippets) | size report beside the npm
 #   peers (fails above its regression limits; the goals are printed) | per-request benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,6 +30,12 @@ wasm/node_modules/.bin/tsc -p wasm/test/types/tsconfig.old-lib.json
 
 echo "--- headless Chromium"
 node wasm/test/browser/run.mjs
+
+echo "--- headless Chromium: retries follow the page's life"
+node wasm/test/browser/lifecycle.mjs
+
+echo "--- headless Chromium: the README's browser snippets as pasted (import map, esbuild)"
+node wasm/test/browser/readme.mjs
 
 echo "--- size"
 node wasm/scripts/size.mjs

@@ -85,17 +85,18 @@ def check(path):
     return checks > 0 and not failed
 
 
-def main(argv):
+def main(argv, make=cases, verify=check, default=DEFAULT_FILE, usage=__doc__):
+    """The command line of a vectors model: `check` a file or `write` it (pause_model.py too)."""
     if len(argv) < 2 or argv[1] not in ("check", "write"):
-        sys.exit(__doc__)
-    path = argv[2] if len(argv) > 2 else DEFAULT_FILE
+        sys.exit(usage)
+    path = argv[2] if len(argv) > 2 else default
     if argv[1] == "write":
         with open(path, "w") as f:
-            json.dump(cases(), f, indent=1)
+            json.dump(make(), f, indent=1)
             f.write("\n")
         print(f"wrote {path}")
         return 0
-    return 0 if check(path) else 1
+    return 0 if verify(path) else 1
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ export function startupDelay(seed, windowMs) {
   const [lo, hi] = u64('seed', seed);
   int('windowMs', windowMs, 0, U32_MAX, FLEET_WINDOW_ERROR);
   ensure(fleet);
-  const ms = glue.fleetStartupDelay(lo, hi, windowMs);
+  const ms = glue.startupDelay(lo, hi, windowMs);
   if (ms < 0) failRule(RangeError, FLEET_WINDOW_ERROR, windowMs);
   return ms;
 }

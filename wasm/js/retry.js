@@ -1,16 +1,20 @@
-// retry() and fetchWithBackoff(): the async orchestration (call, classify, sleep, abort). Every
-// delay, class and parsed header comes from the core.
+// retry() and fetchWithBackoff(): the async orchestration (call, classify, sleep, abort; pauses in
+// pause.js). Every delay, class and parsed header comes from the core.
 import * as glue from '../pkg/seeded_backoff_main_bg.js';
 import { CLASSES, GIVE_UP, HINT_NONE, OPTIONS } from '../pkg/tables.js';
-import { fail, fn, keys, show } from './check.js';
+import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
 import { STEP } from './internal.js';
 import { datePart, responseHint } from './hint.js';
 import { isPolicy, Policy, seedHalves } from './policy.js';
-import { start, step } from './state.js';
+import { offline, rest } from './pause.js';
+import { start, step, word } from './state.js';
 import { init } from './wasm.js';
 
-const RETRY_KEYS = [...OPTIONS, 'policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
-const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget'];
+const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'attemptTimeoutMs', 'offline',
+  'whenHidden', 'countPausedTime'];
+const RETRY_KEYS = [...OPTIONS, ...OWN];
+// RFC 9110 §9.2.2's idempotent methods (CONNECT aside): retrying them cannot repeat an effect.
+const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'];
 datePart(false);
 
 /** Whether `v` is a `Response` (false for a value `instanceof` cannot ask, a revoked proxy). */
@@ -42,24 +46,11 @@ export class RetryError extends Error {
   }
 }
 
-function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-export async function retry(fnToRetry, options = {}) {
+// `idempotent` false (fetchWithBackoff, a POST without an Idempotency-Key): one attempt, no retry.
+export async function retry(fnToRetry, options = {}, idempotent = true) {
   fn('fn', fnToRetry);
   keys('retry options', options, RETRY_KEYS);
-  const { policy, seed, signal, shouldRetry, onRetry, budget } = options;
+  const { policy, seed, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime } = options;
   for (const k of ['shouldRetry', 'onRetry']) if (options[k] !== undefined) fn(k, options[k]);
   if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') {
     fail(TypeError, 'signal', 'an AbortSignal', signal);
@@ -67,22 +58,52 @@ export async function retry(fnToRetry, options = {}) {
   if (budget !== undefined && typeof budget?.[STEP] !== 'function') {
     fail(TypeError, 'budget', 'a RetryBudget', budget);
   }
+  if (attemptTimeoutMs !== undefined) int('attemptTimeoutMs', attemptTimeoutMs, 1, 2147483647);
+  if (countPausedTime !== undefined) bool('countPausedTime', countPausedTime);
+  // The run's pause state (pause.js).
+  const o = {
+    signal,
+    wait: options.offline === undefined || !oneOf('offline', options.offline, ['wait', 'ignore']),
+    hide: options.whenHidden === undefined || !oneOf('whenHidden', options.whenHidden, ['pause', 'continue']),
+    paused: 0,
+    k: 0,
+  };
   if (policy !== undefined) {
     if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
     const both = OPTIONS.find((k) => options[k] !== undefined);
     if (both) throw new TypeError(`give either policy or policy options such as ${both}, not both`);
   }
   await init();
-  const rec = start(policy ?? new Policy(options, 'retry options', OWN), ...seedHalves(seed));
+  [o.lo, o.hi] = seedHalves(seed);
+  const rec = start(policy ?? new Policy(options, 'retry options', OWN), o.lo, o.hi);
+  o.cap = glue.policyCapMs();
   const t0 = performance.now();
+  // Offline at the start: the first attempt waits too (the window is the initial delay, SPEC §13).
+  if (offline(o)) await rest(0, word(rec, 5), o);
+  // The kind of failure the last retry followed, for the budget's refund.
+  let retried;
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     let error;
     let hint = [HINT_NONE, 0];
+    let ac;
+    let timer;
+    let late;
+    let thrown;
+    const relay = () => ac.abort(signal.reason);
     try {
-      const value = await fnToRetry({ attempt, signal });
-      if (!isResponse(value) || CLASSES[glue.classifyHttp(value.status)] !== 'retry') {
-        budget?.recordSuccess(attempt ? 'error' : undefined);
+      if (attemptTimeoutMs) {
+        // The attempt's own signal: aborted by the user's, or after attemptTimeoutMs (and then the
+        // attempt is given up, even by an fn that ignores its signal).
+        ac = new AbortController();
+        signal?.addEventListener('abort', relay);
+      }
+      const call = fnToRetry({ attempt, signal: ac ? ac.signal : signal });
+      const value = await (ac ? Promise.race([call, new Promise((_, reject) => {
+        timer = setTimeout(() => reject((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError')), ac.abort(late)), attemptTimeoutMs);
+      })]) : call);
+      if (!idempotent || !isResponse(value) || CLASSES[glue.classifyHttp(value.status)] !== 'retry') {
+        budget?.recordSuccess(retried);
         return value;
       }
       error = value;
@@ -90,21 +111,46 @@ export async function retry(fnToRetry, options = {}) {
       hint = await responseHint(value);
     } catch (e) {
       signal?.throwIfAborted();
-      if (shouldRetry && !(await shouldRetry(e))) throw e;
+      if (!idempotent || (!(late && e === late) && shouldRetry && !(await shouldRetry(e)))) throw e;
       error = e;
+      thrown = 1;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', relay);
     }
-    // Elapsed ms since the first attempt, by the monotonic clock (below 2^32 for 49 days).
-    const elapsedMs = Math.min(Math.floor(performance.now() - t0), 4294967295);
-    const delayMs = step(rec, hint[0], hint[1], true, elapsedMs, 0, budget, false);
+    // A failure while the device says it is offline spends no retry: wait to be online (SPEC §13).
+    if (thrown && offline(o)) {
+      await rest(0, word(rec, 5), o);
+      continue;
+    }
+    // Elapsed ms since the first attempt, by the monotonic clock (below 2^32 for 49 days), without
+    // the time spent paused unless countPausedTime.
+    const elapsedMs = Math.min(Math.floor(performance.now() - t0 - (countPausedTime ? 0 : o.paused)), 4294967295);
+    const delayMs = step(rec, hint[0], hint[1], true, elapsedMs, 0, budget, !!late);
     if (delayMs < 0) throw new RetryError(error, attempt + 1, GIVE_UP[-delayMs]);
+    retried = late ? 'timeout' : 'error';
     // Frees the connection of a response that will not be read.
     if (isResponse(error)) error.body?.cancel().catch(() => {});
     onRetry?.({ attempt, delayMs, error });
-    await sleep(delayMs, signal);
+    await rest(delayMs, delayMs, o);
   }
 }
 
-export function fetchWithBackoff(input, init, options = {}) {
-  const signal = options.signal ?? init?.signal;
-  return retry(({ signal: s }) => fetch(input, { ...init, signal: s }), { ...options, signal });
+/**
+ * fetch with retry(). Only a request that is safe to repeat is retried: an idempotent method (or
+ * one of `retryMethods`), or one that carries an Idempotency-Key header; another is tried once.
+ * A Request `input` is cloned for each attempt, so that its body can be sent again.
+ */
+export async function fetchWithBackoff(input, init, all = {}) {
+  const { retryMethods = IDEMPOTENT, ...options } = keys('fetchWithBackoff options', all, [...RETRY_KEYS, 'retryMethods']);
+  if (!Array.isArray(retryMethods)) fail(TypeError, 'retryMethods', 'an array of HTTP method names', retryMethods);
+  for (const m of retryMethods) {
+    if (typeof m !== 'string') fail(TypeError, 'retryMethods', 'an array of HTTP method names', m);
+    if (!/^[!#$%&'*+.^`|~\w-]+$/.test(m)) fail(RangeError, 'retryMethods', 'HTTP method names (tokens such as "POST")', m);
+  }
+  const method = String(init?.method ?? input?.method ?? 'GET').toUpperCase();
+  const idempotent = retryMethods.some((m) => m.toUpperCase() === method) ||
+    new Headers(init?.headers ?? input?.headers).has('idempotency-key');
+  const signal = options.signal ?? init?.signal ?? input?.signal;
+  return retry(({ signal: s }) => fetch(input?.clone?.() ?? input, { ...init, signal: s }), { ...options, signal }, idempotent);
 }

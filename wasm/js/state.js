@@ -51,7 +51,7 @@ export function adopt(rec, w) {
   rec.w = w;
 }
 
-/** The state's word `i` (4 retries, 6 elapsed ms, 7 give-up code), leaving the state in place. */
+/** The state's word `i` (4 retries, 5 level, 6 elapsed ms, 7 give-up code), leaving the state in place. */
 export function word(rec, i) {
   if (resident !== rec) return rec.w[i];
   glue.backoffSave();

@@ -63,8 +63,10 @@ const goals = [
   ['whole package, all JS + all wasm <= 10000 B', whole, 10000],
 ];
 for (const [goal, got, limit] of goals) console.log(`goal: ${goal}: ${got} B, ${got <= limit ? 'met' : 'NOT met'}`);
-// Regression limits: today's figures plus a margin, so that growth is noticed.
-const limits = [['retry() call site', retryTotal, 7000], ['whole package', whole, 19600]];
+// Regression limits: today's figures plus a margin, so that growth is noticed (BENCHMARKS.md says
+// what retries that follow the page's life, timeouts, the idempotency rule and the rate-limit
+// headers add).
+const limits = [['retry() call site', retryTotal, 8000], ['whole package', whole, 20800]];
 let failed = false;
 for (const [name, got, limit] of limits) {
   if (got > limit) {

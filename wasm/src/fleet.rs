@@ -1,5 +1,5 @@
 //! The fleet part: a seed from a device id and a boot counter, and the startup delay after a
-//! fleet-wide power restore (SPEC.md §12).
+//! fleet-wide power restore (SPEC.md §12; the delay is [`crate::startup`], shared with the main part).
 
 use wasm_bindgen::prelude::*;
 
@@ -21,12 +21,4 @@ pub fn fleet_seed(len: u32, boot_counter: u32) {
         io.options[0] = seed as u32;
         io.options[1] = (seed >> 32) as u32;
     });
-}
-
-/// The startup delay in ms for the seed `hi:lo` and `window_ms`, or −1 for a window above the
-/// core's maximum delay (the core's one `FleetError`).
-#[wasm_bindgen(js_name = fleetStartupDelay)]
-pub fn fleet_startup_delay(lo: u32, hi: u32, window_ms: u32) -> f64 {
-    let seed = u64::from(hi) << 32 | u64::from(lo);
-    seeded_backoff::startup_delay_ms(seed, window_ms).map_or(-1.0, f64::from)
 }

@@ -8,9 +8,10 @@
 //!
 //! The package is five wasm files, one per feature of this crate, so that a program downloads only
 //! what it imports: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
-//! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`] and [`fleet`]. Errors cross
-//! as an index into the core's list of them ([`errors`]); the JS layer holds the names and
-//! messages, generated from the same lists by `examples/js_tables.rs`.
+//! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`] and [`fleet`]; [`startup`]
+//! (the core's startup delay) is built into both `main` and `fleet`. Errors cross as an index into
+//! the core's list of them ([`errors`]); the JS layer holds the names and messages, generated from
+//! the same lists by `examples/js_tables.rs`.
 //!
 //! ```
 //! use seeded_backoff_wasm::io::option;
@@ -38,5 +39,7 @@ pub mod date;
 pub mod fleet;
 #[cfg(feature = "snapshot")]
 pub mod snapshot;
+#[cfg(any(feature = "main", feature = "fleet"))]
+pub mod startup;
 #[cfg(feature = "main")]
 pub mod step;

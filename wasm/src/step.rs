@@ -24,6 +24,13 @@ pub fn policy_resolve() -> u32 {
     io::policy_status(policy.map(|p| slot(|s| s.policy = p)))
 }
 
+/// The active policy's `max_backoff_ms`: how long `retry()` waits, at most, for an `online` event
+/// before trying anyway (SPEC.md §13).
+#[wasm_bindgen(js_name = policyCapMs)]
+pub fn policy_cap_ms() -> u32 {
+    slot(|s| s.policy.max_backoff_ms())
+}
+
 /// A fresh state under the active policy, seeded from the u64 `hi:lo`.
 #[wasm_bindgen(js_name = backoffInit)]
 pub fn backoff_init(lo: u32, hi: u32) {

@@ -266,16 +266,26 @@ fn the_budget_step_records_the_failure_and_charges_the_retry() {
 
 #[test]
 fn fleet_seeds_and_startup_delays_are_the_cores() {
-    use seeded_backoff_wasm::fleet;
+    use seeded_backoff_wasm::{fleet, startup};
     let n = put_bytes(b"kiosk-0042");
     fleet::fleet_seed(n, 7);
     let seed = io(|io| u64::from(io.options[1]) << 32 | u64::from(io.options[0]));
     assert_eq!(seed, seeded_backoff::seed_from_device(b"kiosk-0042", 7));
     let (lo, hi) = (seed as u32, (seed >> 32) as u32);
-    let got = fleet::fleet_startup_delay(lo, hi, 60_000);
+    let got = startup::startup_delay(lo, hi, 60_000);
     assert_eq!(
         got,
         f64::from(seeded_backoff::startup_delay_ms(seed, 60_000).unwrap())
     );
-    assert_eq!(fleet::fleet_startup_delay(lo, hi, 1 << 31), -1.0);
+    assert_eq!(startup::startup_delay(lo, hi, 1 << 31), -1.0);
+}
+
+#[test]
+fn the_main_part_reads_the_active_policys_cap() {
+    io(|io| {
+        io.options[option::PRESENT] = 1 << 3;
+        io.options[option::FIRST + 3] = 5000;
+    });
+    assert_eq!(step::policy_resolve(), 0);
+    assert_eq!(step::policy_cap_ms(), 5000);
 }

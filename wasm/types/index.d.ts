@@ -388,6 +388,35 @@ export interface RetryHooks {
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
   /** A shared retry budget. */
   budget?: RetryBudget;
+  /**
+   * Ends one attempt after this many ms, 1..=2147483647: its `signal` aborts with a
+   * `TimeoutError` DOMException and `retry()` stops waiting for it; it counts as a retryable
+   * failure (of kind `'timeout'` for a `budget`), and `shouldRetry` is not asked. The user's
+   * `signal` still stops everything.
+   * @default no limit
+   */
+  attemptTimeoutMs?: number;
+  /**
+   * `'wait'`: while `navigator.onLine` is false, a sleep does not end and a thrown failure spends
+   * no retry; on the `online` event the next attempt comes after a re-drawn wait (SPEC.md §13).
+   * `navigator.onLine` can be wrong, so after `maxBackoffMs` offline an attempt is made anyway;
+   * such an attempt spends a retry only if it gets an HTTP answer. Where `navigator.onLine` does
+   * not exist (Node), nothing changes.
+   * @default 'wait'
+   */
+  offline?: 'wait' | 'ignore';
+  /**
+   * `'pause'`: while `document.visibilityState` is `'hidden'`, or the page is frozen, a sleep does
+   * not end; when the page is visible again (or resumed), the next attempt comes after a re-drawn
+   * wait rather than at once. Without a `document` (Node, workers), nothing changes.
+   * @default 'pause'
+   */
+  whenHidden?: 'pause' | 'continue';
+  /**
+   * Whether time spent paused (offline, hidden, frozen) counts against `maxElapsedMs`.
+   * @default false
+   */
+  countPausedTime?: boolean;
 }
 
 /** Options for `retry()`: a shared `policy`, or policy options (not both). */
@@ -424,15 +453,30 @@ export class RetryError extends Error {
  */
 export function retry<T>(fn: (attempt: Attempt) => T | Promise<T>, options?: RetryOptions): Promise<T>;
 
+/** Options for `fetchWithBackoff()`: those of `retry()` and the methods it may retry. */
+export type FetchOptions = RetryOptions & {
+  /**
+   * The methods retried (case-insensitive). A request with another method is tried once, unless it
+   * carries an `Idempotency-Key` header: a POST retried after a network error may have been
+   * processed already (a card charged twice).
+   * @default ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']
+   */
+  retryMethods?: readonly string[];
+};
+
 /**
  * `fetch` with `retry()`: resolves with the Response of the last attempt that was not retried.
+ * A network failure (fetch's TypeError) and a 429/5xx answer are retried for the methods of
+ * `retryMethods` and for requests with an `Idempotency-Key` header; an abort is not. A `Request`
+ * input gives the method and headers, and is cloned for each attempt.
  *
  * @example
  * ```
- * const res = await fetchWithBackoff('/api', { method: 'GET' }, { maxRetries: 3 });
+ * const res = await fetchWithBackoff('/api', { method: 'GET' }, { maxRetries: 3, attemptTimeoutMs: 10_000 });
+ * await fetchWithBackoff('/api/orders', { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body });
  * ```
  */
-export function fetchWithBackoff(input: RequestInfo | URL, init?: RequestInit, options?: RetryOptions): Promise<Response>;
+export function fetchWithBackoff(input: RequestInfo | URL, init?: RequestInit, options?: FetchOptions): Promise<Response>;
 
 /**
  * Browsers: loads the wasm parts the program imports, each fetched from `baseUrl` (default: next to

@@ -7,42 +7,10 @@
 //  4. examples/browser/ draws a schedule; its screenshot is saved to artifacts/wasm/.
 // Exits non-zero on any failure.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { FLAKY, startServer } from '../server.mjs';
-
-const wasmDir = fileURLToPath(new URL('../../', import.meta.url));
-const vectorsDir = join(wasmDir, '..', 'tests', 'vectors');
-const artifacts = join(wasmDir, '..', 'artifacts', 'wasm');
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css' };
-
-// Static files of wasm/ (dist, test, examples) and the vectors; /flaky is scripted.
-function serveFile(req, res, path) {
-  let file;
-  if (path === '/favicon.ico') {
-    res.writeHead(204).end();
-    return true;
-  }
-  if (path === '/vectors/') {
-    const names = readdirSync(vectorsDir).filter((n) => n.endsWith('.json')).sort();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(names));
-    return true;
-  }
-  if (path.startsWith('/vectors/')) file = join(vectorsDir, normalize(path.slice(9)));
-  else if (/^\/(dist|test|examples)\//.test(path)) file = join(wasmDir, normalize(path));
-  else return false;
-  try {
-    const body = readFileSync(file);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-  return true;
-}
+import { artifacts, finish, launch, serveFile } from './chromium.mjs';
 
 // /dated: a 503 whose Retry-After is an IMF-fixdate 2 s ahead, then 200.
 let datedHits = 0;
@@ -60,15 +28,8 @@ const other = await startServer({
   '/limited-hidden': [[429, limited], [200]],
   '/limited-exposed': [[429, { ...limited, 'access-control-expose-headers': 'X-RateLimit-Reset' }], [200]],
 });
-const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update'],
-});
-let failed = false;
-try {
+const { context, close } = await launch();
+await finish(async () => {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -137,13 +98,4 @@ try {
   await page.screenshot({ path: png, fullPage: true });
   console.log(`browser: example page drew ${circles} points; screenshot ${png}`);
   assert.deepEqual(errors, []);
-} catch (e) {
-  failed = true;
-  console.error(e);
-} finally {
-  await context.close();
-  await server.close();
-  await other.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-process.exit(failed ? 1 : 0);
+}, close, server.close, other.close);

@@ -7,6 +7,7 @@ import {
   type Classification,
   classifyGrpcCode,
   classifyStatus,
+  type FetchOptions,
   fetchWithBackoff,
   type GiveUpReason,
   init,
@@ -72,6 +73,21 @@ async function main(): Promise<void> {
   const shared: number = await retry(() => 1, { policy, onRetry: ({ attempt }) => console.log(attempt) });
   const res: Response = await fetchWithBackoff('/api', { method: 'GET' }, { maxRetries: 3 });
   const viaPolicy: Response = await fetchWithBackoff(new URL('https://example.com'), undefined, { policy });
+  const paged: Response = await fetchWithBackoff(new Request('/api', { method: 'POST' }), undefined, {
+    retryMethods: ['GET', 'POST'], attemptTimeoutMs: 5000, offline: 'wait', whenHidden: 'continue', countPausedTime: true,
+  } satisfies FetchOptions);
+  await retry(() => 1, { policy, offline: 'ignore', whenHidden: 'pause', attemptTimeoutMs: 100 });
+  // @ts-expect-error offline is 'wait' or 'ignore'
+  await retry(() => 1, { offline: 'pause' });
+  // @ts-expect-error whenHidden is 'pause' or 'continue'
+  await retry(() => 1, { whenHidden: true });
+  // @ts-expect-error attemptTimeoutMs is a number of ms
+  await retry(() => 1, { attemptTimeoutMs: '5s' });
+  // @ts-expect-error retryMethods is for fetchWithBackoff only
+  await retry(() => 1, { retryMethods: ['POST'] });
+  // @ts-expect-error retryMethods is an array of names
+  await fetchWithBackoff('/api', undefined, { retryMethods: 'POST' });
+  console.log(paged.status);
   const retryOptions: RetryOptions = { policy, seed: 1 };
   try {
     await retry(() => Promise.reject(new Error('x')), retryOptions);

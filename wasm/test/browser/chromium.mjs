@@ -1,0 +1,70 @@
+// What the headless Chromium tests share: the static files of wasm/ (dist, test, examples) and
+// the vectors, served by the test server, and Debian's /usr/bin/chromium launched through
+// playwright-core (no browser download).
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const wasmDir = fileURLToPath(new URL('../../', import.meta.url));
+const vectorsDir = join(wasmDir, '..', 'tests', 'vectors');
+export const artifacts = join(wasmDir, '..', 'artifacts', 'wasm');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css' };
+
+/** Serves a static file of wasm/ or the vectors, if `path` names one. */
+export function serveFile(req, res, path) {
+  let file;
+  if (path === '/favicon.ico') {
+    res.writeHead(204).end();
+    return true;
+  }
+  if (path === '/vectors/') {
+    const names = readdirSync(vectorsDir).filter((n) => n.endsWith('.json')).sort();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(names));
+    return true;
+  }
+  if (path.startsWith('/vectors/')) file = join(vectorsDir, normalize(path.slice(9)));
+  else if (/^\/(dist|test|examples)\//.test(path)) file = join(wasmDir, normalize(path));
+  else return false;
+  try {
+    const body = readFileSync(file);
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+  return true;
+}
+
+/**
+ * A headless Chromium with a fresh profile; `close()` ends it and removes the profile. A runner
+ * that is still going after `limitMs` fails (a hung page must not hang the test run).
+ */
+export async function launch(limitMs = 150000) {
+  setTimeout(() => {
+    console.error(`FAIL: still running after ${limitMs / 1000} s`);
+    process.exit(1);
+  }, limitMs).unref();
+  const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update'],
+  });
+  return { context, close: () => context.close().finally(() => rmSync(profile, { recursive: true, force: true })) };
+}
+
+/** Runs `test`, then each of `closers` (Chromium, the server, …); exits non-zero if `test` threw. */
+export async function finish(test, ...closers) {
+  let failed = false;
+  try {
+    await test();
+  } catch (e) {
+    failed = true;
+    console.error(e);
+  }
+  for (const c of closers) await c();
+  process.exit(failed ? 1 : 0);
+}
