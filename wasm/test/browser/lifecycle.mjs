@@ -7,7 +7,7 @@
 //  4. 50 pages offline, then all back online at one moment: their retries spread over the window
 //     (no one-second bin holds more than 40 % of them);
 //  5. examples/browser/timeline.html draws a loop going offline and back; screenshot to artifacts/.
-// Bounded: about 40 s. Exits non-zero on any failure.
+// About 50 s (bounded at 150 s). Exits non-zero on any failure.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
