@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { startServer } from '../server.mjs';
 import { artifacts, finish, launch, launchReal, serveFile } from './chromium.mjs';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../tests/vectors/fleet/resume.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('../../../tests/vectors/pause/resume.json', import.meta.url), 'utf8'));
 const redrawn = (seed, k, windowMs) =>
   vectors.cases.find((c) => c.seed === String(seed) && c.resume === k && c.window_ms === windowMs).expect_ms;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
