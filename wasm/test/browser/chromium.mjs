@@ -42,6 +42,9 @@ const EXE = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update'];
 
+// Chromium's helper processes may still be writing to the profile as it closes: retried.
+const removeProfile = (profile) => rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+
 /** A runner still going after `limitMs` fails: a hung page must not hang the test run. */
 function bound(limitMs) {
   setTimeout(() => {
@@ -58,7 +61,7 @@ export async function launch(limitMs = 150000) {
   bound(limitMs);
   const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: EXE, headless: true, args: ARGS });
-  return { context, close: () => context.close().finally(() => rmSync(profile, { recursive: true, force: true })) };
+  return { context, close: () => context.close().finally(() => removeProfile(profile)) };
 }
 
 /**
@@ -88,7 +91,7 @@ export async function launchReal(limitMs = 150000) {
       await browser.close();
       proc.kill();
       await exited;
-      rmSync(profile, { recursive: true, force: true });
+      removeProfile(profile);
     },
   };
 }
