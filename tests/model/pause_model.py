@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent model of SPEC.md §13 (the wait re-drawn after a pause), written from the
-specification, and the generator and checker of its vectors, tests/vectors/fleet/resume.json.
+specification, and the generator and checker of its vectors, tests/vectors/pause/resume.json.
 
 Usage:
   python3 tests/model/pause_model.py check [FILE]   every case of FILE against this model
@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fleet_model as f  # noqa: E402
 import spec_model as m  # noqa: E402
 
-DEFAULT_FILE = os.path.join(f.REPO_ROOT, "tests", "vectors", "fleet", "resume.json")
+DEFAULT_FILE = os.path.join(f.REPO_ROOT, "tests", "vectors", "pause", "resume.json")
 
 
 def resume_delay_ms(seed, resume, window_ms):

@@ -1,7 +1,7 @@
 // retry() follows the page's life (SPEC.md §13), in Node with a stand-in page (a document whose
 // visibilityState and events the test sets, navigator.onLine, online/offline events on
 // globalThis) and node:test's fake setTimeout. Each wait re-drawn after a pause must be the one
-// the independent model wrote in tests/vectors/fleet/resume.json; headless Chromium checks the
+// the independent model wrote in tests/vectors/pause/resume.json; headless Chromium checks the
 // same against a real page (test/browser/lifecycle.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import * as api from 'seeded-backoff';
 import { until } from '../dist/pause.js';
 
 const MAX_TIMER = 2 ** 31 - 1;
-const vectors = JSON.parse(readFileSync(new URL('../../tests/vectors/fleet/resume.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('../../tests/vectors/pause/resume.json', import.meta.url), 'utf8'));
 /** The model's re-drawn wait for re-draw `k` of a run seeded `seed` over `windowMs`. */
 function redrawn(seed, k, windowMs) {
   const c = vectors.cases.find((v) => v.seed === String(seed) && v.resume === k && v.window_ms === windowMs);

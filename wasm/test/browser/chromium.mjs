@@ -1,6 +1,7 @@
 // What the headless Chromium tests share: the static files of wasm/ (dist, test, examples) and
 // the vectors, served by the test server, and Debian's /usr/bin/chromium launched through
 // playwright-core (no browser download).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -37,23 +38,75 @@ export function serveFile(req, res, path) {
   return true;
 }
 
-/**
- * A headless Chromium with a fresh profile; `close()` ends it and removes the profile. A runner
- * that is still going after `limitMs` fails (a hung page must not hang the test run).
- */
-export async function launch(limitMs = 150000) {
+const EXE = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update'];
+
+// Chromium's helper processes may still be writing to the profile as it closes: retried, and
+// a profile left behind in the temporary folder does not fail the test.
+function removeProfile(profile) {
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (e) {
+    console.warn(`warning: ${profile} not removed: ${e.message}`);
+  }
+}
+
+/** A runner still going after `limitMs` fails: a hung page must not hang the test run. */
+function bound(limitMs) {
   setTimeout(() => {
     console.error(`FAIL: still running after ${limitMs / 1000} s`);
     process.exit(1);
   }, limitMs).unref();
+}
+
+/**
+ * A headless Chromium with a fresh profile, launched by Playwright (which keeps every page visible
+ * and focused); `close()` ends it and removes the profile.
+ */
+export async function launch(limitMs = 150000) {
+  bound(limitMs);
   const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update'],
+  const context = await chromium.launchPersistentContext(profile, { executablePath: EXE, headless: true, args: ARGS });
+  return { context, close: () => context.close().finally(() => removeProfile(profile)) };
+}
+
+/**
+ * A headless Chromium that Playwright drives without its defaults (connectOverCDP with
+ * noDefaults, so no focus emulation): as in a real browser, a page is hidden while another tab is
+ * in front, and Page.setWebLifecycleState freezes it. DevTools listens on 127.0.0.1 only.
+ */
+export async function launchReal(limitMs = 150000) {
+  bound(limitMs);
+  const profile = mkdtempSync(join(tmpdir(), 'seeded-backoff-chromium-'));
+  const proc = spawn(EXE, [...ARGS, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  const endpoint = await new Promise((resolve, reject) => {
+    let err = '';
+    proc.stderr.on('data', (d) => {
+      err += d;
+      const m = err.match(/ws:\/\/\S+/);
+      if (m) resolve(m[0]);
+    });
+    exited.then(() => reject(new Error(`chromium exited: ${err}`)));
   });
-  return { context, close: () => context.close().finally(() => rmSync(profile, { recursive: true, force: true })) };
+  const browser = await chromium.connectOverCDP(endpoint, { noDefaults: true });
+  let closing;
+  return {
+    context: browser.contexts()[0],
+    // Once, however many callers (a test may end it early; the runner ends it again).
+    close: () => (closing ??= (async () => {
+      // Browser.close shuts Chromium down in order (its helpers done with the profile); the
+      // process is killed only if it is still there 5 s later.
+      const cdp = await browser.newBrowserCDPSession();
+      await cdp.send('Browser.close').catch(() => {});
+      const timer = setTimeout(() => proc.kill(), 5000);
+      await exited;
+      clearTimeout(timer);
+      removeProfile(profile);
+    })()),
+  };
 }
 
 /** Runs `test`, then each of `closers` (Chromium, the server, …); exits non-zero if `test` threw. */
