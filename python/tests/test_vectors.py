@@ -148,8 +148,18 @@ def replay_fleet(doc):
     return len(doc["seeds"]) + len(doc["startup_delays"])
 
 
+def replay_resume(doc):
+    # SPEC.md §13: a page's re-drawn wait is §12.2's startup delay for the run's seed XOR the
+    # re-draw's number. Python has no page life, but the draw is the C ABI's, so it replays here.
+    for case in doc["cases"]:
+        got = startup_delay(int(case["seed"]) ^ case["resume"], case["window_ms"])
+        assert got == case["expect_ms"], case
+    return len(doc["cases"])
+
+
 REPLAY = {"schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
-          "classify": replay_classify, "fleet": replay_fleet, "rate_limit": replay_rate_limit}
+          "classify": replay_classify, "fleet": replay_fleet, "rate_limit": replay_rate_limit,
+          "resume": replay_resume}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[os.path.relpath(p, VECTORS) for p in FILES])
