@@ -7,6 +7,7 @@ mod schedule_cmd;
 mod simulate;
 mod vectors;
 mod vectors_rate_limit;
+mod vectors_retry_after;
 
 use std::process::ExitCode;
 
