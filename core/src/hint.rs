@@ -34,6 +34,21 @@ impl ServerHint {
     }
 }
 
+/// The longest header value a parser reads, in bytes (SPEC.md §8): a longer one is
+/// [`ParseError::TooLong`] in every binding, whatever it holds, so that bindings with a fixed
+/// buffer (the npm package's) and bindings without one answer alike. Real servers send a few bytes;
+/// HTTP servers commonly refuse header fields over 8 KiB.
+pub const MAX_HEADER_VALUE_LEN: usize = 8192;
+
+/// `value`, if it is not longer than [`MAX_HEADER_VALUE_LEN`].
+pub(crate) fn bounded(value: &[u8]) -> Result<&[u8], ParseError> {
+    if value.len() > MAX_HEADER_VALUE_LEN {
+        Err(ParseError::TooLong)
+    } else {
+        Ok(value)
+    }
+}
+
 pub(crate) fn trim(value: &[u8]) -> &[u8] {
     let is_ws = |b: &u8| *b == b' ' || *b == b'\t';
     let start = value.iter().position(|b| !is_ws(b)).unwrap_or(value.len());
@@ -98,11 +113,16 @@ pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseErro
 /// use seeded_backoff::{parse_retry_after_seconds, ParseError};
 /// assert_eq!(parse_retry_after_seconds(b" 120 "), Ok(120_000));
 /// assert_eq!(parse_retry_after_seconds(b"-1"), Err(ParseError::Negative));
+/// // Zero-padded to the bound is still read; one byte more is not.
+/// let mut padded = [b'0'; 8192];
+/// padded[8191] = b'7';
+/// assert_eq!(parse_retry_after_seconds(&padded), Ok(7_000));
+/// assert_eq!(parse_retry_after_seconds(&[b'0'; 8193]), Err(ParseError::TooLong));
 /// let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
 /// assert_eq!(parse_retry_after_seconds(date), Err(ParseError::InvalidFormat));
 /// ```
 pub fn parse_retry_after_seconds(value: &[u8]) -> Result<u32, ParseError> {
-    let value = trim(value);
+    let value = trim(bounded(value)?);
     match value.first() {
         None => Err(ParseError::Empty),
         Some(b'-') => Err(ParseError::Negative),
@@ -120,7 +140,7 @@ pub fn parse_retry_after_seconds(value: &[u8]) -> Result<u32, ParseError> {
 /// assert_eq!(parse_grpc_pushback(b"-1"), Err(ParseError::Negative));
 /// ```
 pub fn parse_grpc_pushback(value: &[u8]) -> Result<u32, ParseError> {
-    let value = trim(value);
+    let value = trim(bounded(value)?);
     match value.first() {
         None => Err(ParseError::Empty),
         Some(b'-') => Err(ParseError::Negative),

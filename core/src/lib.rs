@@ -78,7 +78,10 @@ pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate}
 pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
 pub use fingerprint::crc32;
 pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
-pub use hint::{parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ServerHint};
+pub use hint::{
+    parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ServerHint,
+    MAX_HEADER_VALUE_LEN,
+};
 pub use jitter::jitter_bounds;
 pub use options::{PolicyOptions, Preset};
 pub use parse_error::ParseError;

@@ -293,6 +293,7 @@ pub fn parse_rate_limit(
     value: &[u8],
     now_unix_s: u64,
 ) -> Result<u32, ParseError> {
+    let value = crate::hint::bounded(value)?;
     match header {
         RateLimitHeader::RateLimit => parse_structured(value),
         _ => parse_reset(value, now_unix_s),

@@ -267,7 +267,7 @@ fn errors_convert_into_box_dyn_error_with_their_message() {
         all.len()
     }
     assert_eq!(check(&PolicyError::ALL, PolicyError::name), 11);
-    assert_eq!(check(&ParseError::ALL, ParseError::name), 10);
+    assert_eq!(check(&ParseError::ALL, ParseError::name), 11);
     assert_eq!(check(&SnapshotError::ALL, SnapshotError::name), 6);
     assert_eq!(check(&BudgetError::ALL, BudgetError::name), 5);
 }

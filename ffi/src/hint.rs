@@ -36,6 +36,10 @@ pub unsafe extern "C" fn sb_parse_retry_after(
     unsafe { parse_into(s, len, out_ms, |value| parse_retry_after(value, now_unix_s)) }
 }
 
+/// The longest header value the parsers read, in bytes: a longer one is `SB_ERR_PARSE_TOO_LONG`, in
+/// every binding (the core's `MAX_HEADER_VALUE_LEN`; a test checks they are equal).
+pub const SB_MAX_HEADER_VALUE_LEN: u32 = 8192;
+
 /// `RateLimit` (IETF structured field): the largest reset `t` among quotas with `r=0`.
 pub const SB_RATE_LIMIT_RATELIMIT: u32 = 0;
 /// `RateLimit-Reset`: seconds until the quota resets.
@@ -183,5 +187,13 @@ mod tests {
             assert_eq!(name, want);
             assert_eq!(code, u32::from(header.code()));
         }
+    }
+
+    #[test]
+    fn the_header_value_bound_is_the_cores() {
+        assert_eq!(
+            SB_MAX_HEADER_VALUE_LEN as usize,
+            seeded_backoff::MAX_HEADER_VALUE_LEN
+        );
     }
 }

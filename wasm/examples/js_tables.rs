@@ -136,6 +136,33 @@ fn main() {
         "export const RATE_LIMIT_HEADERS = {};",
         list(seeded_backoff::RATE_LIMIT_HEADERS.map(|h| s(h.name())))
     );
+    println!("export const HINT_ASK_DATE_PART = {};", hint::ASK_DATE_PART);
+    // The shared area's layout (`rt::Io`), in words from its start; the bytes follow the 32 words.
+    use seeded_backoff_wasm::rt::{Io, HEADER_VALUES, MAX_HEADER_VALUE};
+    let word = |bytes: usize| bytes / 4;
+    println!(
+        "export const STATE_AT = {};",
+        word(core::mem::offset_of!(Io, state))
+    );
+    println!(
+        "export const BUDGET_AT = {};",
+        word(core::mem::offset_of!(Io, budget))
+    );
+    println!(
+        "export const LENS_AT = {};",
+        word(core::mem::offset_of!(Io, lens))
+    );
+    assert_eq!(
+        core::mem::offset_of!(Io, bytes),
+        128,
+        "engine.js maps the bytes at 128"
+    );
+    println!("export const BYTES = {};", HEADER_VALUES * MAX_HEADER_VALUE);
+    println!("export const MAX_HEADER_VALUE = {MAX_HEADER_VALUE};");
+    println!(
+        "export const IDEMPOTENT_METHODS = {};",
+        list(seeded_backoff_wasm::IDEMPOTENT_METHODS.map(s))
+    );
     use seeded_backoff_wasm::budget::op;
     println!("export const OP_RECORD_FAILURE = {};", op::RECORD_FAILURE);
     println!("export const OP_TRY_ACQUIRE = {};", op::TRY_ACQUIRE);

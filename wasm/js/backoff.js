@@ -1,13 +1,11 @@
 // Backoff: one request's schedule. Its 32-byte state lives in this object (see state.js): nothing
 // to free.
-import * as glue from '../pkg/seeded_backoff_main_bg.js';
 import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { STATE, STEP } from './internal.js';
 import { isPolicy, Policy, seedHalves } from './policy.js';
 import { adopt, enter, next, start, step, word, words } from './state.js';
 
-const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 const BACKOFF_KEYS = [...OPTIONS, 'seed'];
 const INPUT_KEYS = ['retryAfterMs', 'rateLimitMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
 
@@ -99,16 +97,10 @@ export class Backoff {
   }
 
   reset() {
-    enter(this.#r);
-    glue.backoffReset();
+    enter(this.#r).backoffReset();
   }
 
   *[Symbol.iterator]() {
     for (let d; (d = this.nextDelay()) !== null; ) yield d;
   }
-
-  /** Nothing to free: kept so that code written for earlier versions still runs. */
-  free() {}
-
-  [dispose]() {}
 }

@@ -1,17 +1,15 @@
 // RetryBudget: a retry budget shared by every request to one server (gRFC A6 throttling or the AWS
 // quota). Its words live in this object; the budget part's core code updates them.
-import * as glue from '../pkg/seeded_backoff_budget_bg.js';
-import { BUDGET_ERRORS, OP_RECORD_FAILURE, OP_RECORD_SUCCESS, OP_TRY_ACQUIRE } from '../pkg/tables.js';
+import { budget } from '../pkg/budget.js';
+import { BUDGET_AT, BUDGET_ERRORS, OP_RECORD_FAILURE, OP_RECORD_SUCCESS, OP_TRY_ACQUIRE, STATE_AT } from '../pkg/tables.js';
 import { int, keys, milli, oneOf, U32_MAX } from './check.js';
 import { STEP } from './internal.js';
 import { WORDS } from './policy.js';
-import { ensure, glueOf, part } from './wasm.js';
+import { get } from './engine.js';
 
-const budget = part('budget', glueOf(glue.__wbg_set_wasm, glue.budgetIo, glue.__wbindgen_init_externref_table), true);
 const KINDS = ['error', 'timeout'];
 const AWS = ['capacity', 'retryCost', 'timeoutCost', 'noRetryIncrement'];
 const GRPC = ['maxTokens', 'tokenRatio'];
-const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
 // Each option's rule: its index in the core's budget errors (retryCost and timeoutCost share one).
 const RULE = { maxTokens: 0, tokenRatio: 1, capacity: 2, retryCost: 3, timeoutCost: 3, noRetryIncrement: 4 };
@@ -39,17 +37,17 @@ export class RetryBudget {
     if (grpc && present !== 3) {
       throw new TypeError('mode grpc needs maxTokens and tokenRatio');
     }
-    const u = ensure(budget).u32;
-    const e = glue.budgetNew(!grpc, present, v[0], v[1], v[2] ?? 0, v[3] ?? 0);
+    const { u32, x } = get(budget);
+    const e = x.budgetNew(!grpc, present, v[0], v[1], v[2] ?? 0, v[3] ?? 0);
     if (e) throw new RangeError(BUDGET_ERRORS[e - 1]);
-    this.#w = u.slice(20, 26);
+    this.#w = u32.slice(BUDGET_AT, BUDGET_AT + 6);
   }
 
   #op(op, timeout, retried) {
-    const u = budget.u32;
-    u.set(this.#w, 20);
-    const r = glue.budgetOp(op, timeout, retried);
-    this.#w[5] = u[25];
+    const { u32, x } = get(budget);
+    u32.set(this.#w, BUDGET_AT);
+    const r = x.budgetOp(op, timeout, retried);
+    this.#w[5] = u32[BUDGET_AT + 5];
     return r;
   }
 
@@ -75,18 +73,13 @@ export class RetryBudget {
 
   /** A step of `words` (a Backoff's state) under `policy` with this budget; updates both. */
   [STEP](policy, words, kind, hintMs, hasElapsed, lo, hi, timeout) {
-    const u = budget.u32;
-    u.set(policy[WORDS], 0);
-    u.set(words, 12);
-    u.set(this.#w, 20);
-    const d = glue.budgetStep(kind, hintMs, hasElapsed, lo, hi, timeout);
-    words.set(u.subarray(12, 20));
-    this.#w[5] = u[25];
+    const { u32, x } = get(budget);
+    u32.set(policy[WORDS], 0);
+    u32.set(words, STATE_AT);
+    u32.set(this.#w, BUDGET_AT);
+    const d = x.budgetStep(kind, hintMs, hasElapsed, lo, hi, timeout);
+    words.set(u32.subarray(STATE_AT, STATE_AT + 8));
+    this.#w[5] = u32[BUDGET_AT + 5];
     return d;
   }
-
-  /** Nothing to free: kept so that code written for earlier versions still runs. */
-  free() {}
-
-  [dispose]() {}
 }

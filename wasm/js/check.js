@@ -50,19 +50,22 @@ export function oneOf(name, v, names) {
 
 /**
  * An options object with only the known keys (an unknown key is most likely a typo). Inherited
- * keys are read like own ones; a Map, Set or array is refused rather than read as empty.
+ * enumerable keys are checked and read like own ones; a Map, Set or array is refused rather than
+ * read as empty.
  */
 export function keys(name, obj, allowed) {
-  let own;
+  if (obj === null || typeof obj !== 'object') fail(TypeError, name, 'an object', obj);
+  const found = [];
+  let list;
   try {
-    if (obj === null || typeof obj !== 'object' || typeof obj[Symbol.iterator] === 'function') own = null;
-    else own = Object.keys(obj);
+    list = typeof obj[Symbol.iterator] === 'function';
+    for (const k in obj) found.push(k);
   } catch (e) {
     // A revoked proxy, or a proxy trap that threw: the options cannot be read.
     throw new TypeError(`${name} could not be read: ${e instanceof Error ? e.message : show(e)}`, { cause: e });
   }
-  if (!own) fail(TypeError, name, 'an object', obj);
-  for (const k of own) {
+  if (list) fail(TypeError, name, 'an object', obj);
+  for (const k of found) {
     if (!allowed.includes(k)) {
       throw new TypeError(`unknown option ${show(k)} in ${name} (a typo?); known: ${allowed.join(', ')}`);
     }

@@ -1,23 +1,40 @@
-// Retry-After, the rate-limit headers and status classes, answered by the core.
-import * as glue from '../pkg/seeded_backoff_main_bg.js';
-import { CLASSES, PARSE_ERRORS, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
-import { coded, fail, int, oneOf, put, U32_MAX } from './check.js';
-import { datePart, rateLimit, retryAfter } from './hint.js';
-import { main } from './policy.js';
-import { ensure } from './wasm.js';
+// Retry-After, the rate-limit headers and status classes, answered by the core. Importing this
+// module brings the date part (HTTP-dates, rate-limit headers) into the program.
+import { date } from '../pkg/date.js';
+import { main } from '../pkg/main.js';
+import { CLASSES, MAX_HEADER_VALUE, NOT_SECONDS, PARSE_ERRORS, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
+import { coded, fail, int, oneOf, tryPut, U32_MAX } from './check.js';
+import { get } from './engine.js';
 
-// A program that imports parseRetryAfter gets the date part from `init()`.
-datePart(true);
+/** `value` (a string, as UTF-8, or bytes) in part `p`'s bytes: its length, or the core's bound + 1 (too long: refused unread). */
+function put(name, value, p) {
+  if (typeof value !== 'string' && !(value instanceof Uint8Array)) fail(TypeError, name, 'a string or a Uint8Array', value);
+  const n = tryPut(value, p.u8.subarray(0, MAX_HEADER_VALUE));
+  return n < 0 ? MAX_HEADER_VALUE + 1 : n;
+}
+
+/** `ms` from a parse export, or the core's parse error as a SyntaxError with its `code`. */
+function parsed(ms) {
+  if (ms < 0) throw coded(SyntaxError, PARSE_ERRORS[-ms - 1]);
+  return ms;
+}
+
+/** Unix seconds of `nowMs` as u32 halves. */
+function now(nowMs) {
+  const s = Math.floor(int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER) / 1000);
+  return [s % 4294967296, Math.floor(s / 4294967296)];
+}
 
 /** Milliseconds to wait from `nowMs` (a Unix time in ms) for a `Retry-After` value. */
 export function parseRetryAfter(value, nowMs = Date.now()) {
-  if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
-    fail(TypeError, 'Retry-After value', 'a string or a Uint8Array', value);
-  }
-  int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER);
-  const ms = retryAfter(put('Retry-After value', value, ensure(main).u8), nowMs, false);
-  if (ms < 0) throw coded(SyntaxError, PARSE_ERRORS[-ms - 1]);
-  return ms;
+  const m = get(main);
+  const len = put('Retry-After value', value, m);
+  const [lo, hi] = now(nowMs);
+  const ms = m.x.retryAfterSeconds(len);
+  if (ms !== NOT_SECONDS) return parsed(ms);
+  const d = get(date);
+  d.u8.set(m.u8.subarray(0, Math.min(len, MAX_HEADER_VALUE)));
+  return parsed(d.x.retryAfter(len, lo, hi));
 }
 
 /**
@@ -26,13 +43,10 @@ export function parseRetryAfter(value, nowMs = Date.now()) {
  */
 export function parseRateLimit(name, value, nowMs = Date.now()) {
   const code = oneOf('name', typeof name === 'string' ? name.toLowerCase() : name, RATE_LIMIT_HEADERS);
-  if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
-    fail(TypeError, `${RATE_LIMIT_HEADERS[code]} value`, 'a string or a Uint8Array', value);
-  }
-  int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER);
-  const ms = rateLimit(code, put(`${RATE_LIMIT_HEADERS[code]} value`, value, ensure(datePart()).u8), nowMs);
-  if (ms < 0) throw coded(SyntaxError, PARSE_ERRORS[-ms - 1]);
-  return ms;
+  const d = get(date);
+  const len = put(`${RATE_LIMIT_HEADERS[code]} value`, value, d);
+  const [lo, hi] = now(nowMs);
+  return parsed(d.x.rateLimit(code, len, lo, hi));
 }
 
 // Statuses and codes are unsigned in the core; SPEC §7 has a binding treat any other integer as
@@ -40,7 +54,6 @@ export function parseRateLimit(name, value, nowMs = Date.now()) {
 function code(name, v) {
   if (typeof v !== 'number') fail(TypeError, name, 'an integer', v);
   if (!Number.isInteger(v)) fail(RangeError, name, 'an integer', v);
-  ensure(main);
   return v >= 0 && v <= U32_MAX;
 }
 
@@ -51,10 +64,10 @@ export function isRetryableStatus(status) {
 
 /** `'success'`, `'retry'`, `'do_not_retry'` or `'invalid'` for an HTTP status. */
 export function classifyStatus(status) {
-  return code('status', status) ? CLASSES[glue.classifyHttp(status)] : 'invalid';
+  return code('status', status) ? CLASSES[get(main).x.classifyHttp(status)] : 'invalid';
 }
 
 /** The same classes for a gRPC status code. */
 export function classifyGrpcCode(grpcCode) {
-  return code('code', grpcCode) ? CLASSES[glue.classifyGrpc(grpcCode)] : 'invalid';
+  return code('code', grpcCode) ? CLASSES[get(main).x.classifyGrpc(grpcCode)] : 'invalid';
 }

@@ -1,11 +1,11 @@
-// The package's API. In Node it is ready on import; in a browser, `await init()` once first
-// (retry() and fetchWithBackoff() do that themselves). Each export pulls in only its own modules
-// and wasm parts: see package.json "exports" for the same parts as separate entry points.
+// The package's API: ready on import, in Node, browsers and workers alike; nothing to initialise.
+// Each export pulls in only its own modules and engine parts (see package.json "exports" for the
+// same parts as separate entry points, for pages without a bundler).
 export { Backoff } from './backoff.js';
 export { RetryBudget } from './budget.js';
+export { ready } from './engine.js';
 export { classifyGrpcCode, classifyStatus, isRetryableStatus, parseRateLimit, parseRetryAfter } from './headers.js';
 export { Policy } from './policy.js';
 export { fetchWithBackoff, retry, RetryError } from './retry.js';
 export { restore, snapshot } from './snapshot.js';
-export { init, initSync } from './wasm.js';
 export { seedFromDevice, startupDelay } from './fleet.js';

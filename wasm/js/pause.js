@@ -2,11 +2,38 @@
 // hidden or frozen (whenHidden 'pause') or the device is offline (offline 'wait'); when the page
 // comes back, the wait is re-drawn by the core, so that pages that come back together do not retry
 // together. Node has no document and no navigator.onLine: there a sleep is only a timer.
-import * as glue from '../pkg/seeded_backoff_main_bg.js';
+import { main } from '../pkg/main.js';
 
 // setTimeout's longest timer (a longer one fires at once): longer waits are slept in pieces.
 const MAX_TIMER = 2147483647;
 const g = globalThis;
+
+// One 'abort' listener per signal, however many loops wait on it: a page with one controller for
+// thousands of requests adds one listener, and abort() reaches every loop in one dispatch.
+const waiting = new WeakMap();
+
+/** Calls `f` once when `signal` aborts; returns a function that stops waiting. */
+export function onAbort(signal, f) {
+  let set = waiting.get(signal);
+  if (!set) {
+    waiting.set(signal, (set = new Set()));
+    set.off = () => signal.removeEventListener('abort', set.all);
+    set.all = () => {
+      waiting.delete(signal);
+      set.off();
+      for (const h of set) h();
+    };
+    signal.addEventListener('abort', set.all);
+  }
+  const h = () => f();
+  set.add(h);
+  return () => {
+    if (set.delete(h) && !set.size && waiting.get(signal) === set) {
+      waiting.delete(signal);
+      set.off();
+    }
+  };
+}
 
 /**
  * Waits `ms` (Infinity: no end) or for a lifecycle event run `o` listens to; rejects with the
@@ -16,9 +43,11 @@ export function until(ms, o) {
   return new Promise((resolve, reject) => {
     o.signal?.throwIfAborted();
     const ac = new AbortController();
+    let off;
     const end = (f, v) => {
       clearTimeout(timer);
       ac.abort();
+      off?.();
       f(v);
     };
     const on = (t, types, f) => types.map((type) => t?.addEventListener?.(type, () => f(type), { signal: ac.signal }));
@@ -27,7 +56,7 @@ export function until(ms, o) {
       timer = setTimeout(() => (left > MAX_TIMER ? piece(left - MAX_TIMER) : end(resolve, true)), Math.min(left, MAX_TIMER));
     };
     piece(ms);
-    on(o.signal, ['abort'], () => end(reject, o.signal.reason));
+    if (o.signal) off = onAbort(o.signal, () => end(reject, o.signal.reason));
     if (o.hide) on(g.document, ['visibilitychange', 'freeze', 'resume'], (type) => end(resolve, type));
     if (o.wait) on(g, ['online', 'offline'], (type) => end(resolve, type));
   });
@@ -58,6 +87,6 @@ export async function rest(ms, windowMs, o) {
       o.paused += performance.now() - t;
       o.force = r === true;
     } else if (r === true) return;
-    if (!blocked(o)) ms = glue.startupDelay(o.lo ^ ++o.k, o.hi, windowMs);
+    if (!blocked(o)) ms = main.x.startupDelay(o.lo ^ ++o.k, o.hi, windowMs);
   }
 }

@@ -1,21 +1,22 @@
 // retry() and fetchWithBackoff(): the async orchestration (call, classify, sleep, abort; pauses in
-// pause.js). Every delay, class and parsed header comes from the core.
-import * as glue from '../pkg/seeded_backoff_main_bg.js';
-import { CLASSES, GIVE_UP, HINT_NONE, OPTIONS } from '../pkg/tables.js';
+// pause.js). Every delay, class and parsed header comes from the core. The first attempt is made in
+// the same tick as the call: the engine is loaded only when options must be checked or a delay
+// computed.
+import { main } from '../pkg/main.js';
+import { CLASSES, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
+import { get, load } from './engine.js';
 import { STEP } from './internal.js';
-import { datePart, responseHint } from './hint.js';
+import { responseHint } from './hint.js';
 import { isPolicy, Policy, seedHalves } from './policy.js';
-import { offline, rest } from './pause.js';
+import { offline, onAbort, rest } from './pause.js';
 import { start, step, word } from './state.js';
-import { init } from './wasm.js';
 
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'attemptTimeoutMs', 'offline',
   'whenHidden', 'countPausedTime'];
 const RETRY_KEYS = [...OPTIONS, ...OWN];
-// RFC 9110 §9.2.2's idempotent methods (CONNECT aside): retrying them cannot repeat an effect.
-const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'];
-datePart(false);
+// The policy of a retry() given no policy options: Google's.
+let google;
 
 /** Whether `v` is a `Response` (false for a value `instanceof` cannot ask, a revoked proxy). */
 function isResponse(v) {
@@ -46,6 +47,15 @@ export class RetryError extends Error {
   }
 }
 
+/** `fn`'s promise, rejected at once when `signal` aborts (an `fn` may ignore its signal). */
+function race(call, signal) {
+  if (!signal) return call;
+  let off;
+  return Promise.race([call, new Promise((_, reject) => {
+    off = onAbort(signal, () => reject(signal.reason));
+  })]).finally(() => off());
+}
+
 // `idempotent` false (fetchWithBackoff, a POST without an Idempotency-Key): one attempt, no retry.
 export async function retry(fnToRetry, options = {}, idempotent = true) {
   fn('fn', fnToRetry);
@@ -68,21 +78,36 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
     paused: 0,
     k: 0,
   };
-  if (policy !== undefined) {
-    if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
+  [o.lo, o.hi] = seedHalves(seed);
+  let p = policy;
+  if (p !== undefined) {
+    if (!isPolicy(p)) fail(TypeError, 'policy', 'a Policy', p);
     const both = OPTIONS.find((k) => options[k] !== undefined);
     if (both) throw new TypeError(`give either policy or policy options such as ${both}, not both`);
+  } else if (OPTIONS.some((k) => options[k] !== undefined)) {
+    // The core checks the options before the first attempt: synchronously where WebAssembly
+    // compiles, after loading the JS build where it does not.
+    try {
+      get(main);
+    } catch {
+      await load(main);
+    }
+    p = new Policy(options, 'retry options', OWN);
   }
-  await init();
-  [o.lo, o.hi] = seedHalves(seed);
-  const rec = start(policy ?? new Policy(options, 'retry options', OWN), o.lo, o.hi);
-  o.cap = glue.policyCapMs();
+  // The schedule, made at the first failure (or at once when offline at the start).
+  let rec;
+  const schedule = async () => {
+    await load(main);
+    rec ??= start(p ?? (google ??= new Policy()), o.lo, o.hi);
+    o.cap = main.x.policyCapMs();
+    return rec;
+  };
   const t0 = performance.now();
   // Offline at the start: the first attempt waits too (the window is the initial delay, SPEC §13).
-  if (offline(o)) await rest(0, word(rec, 5), o);
+  if (offline(o)) await rest(0, word(await schedule(), 5), o);
   // The kind of failure the last retry followed, for the budget's refund.
   let retried;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
     let error;
     let hint = [HINT_NONE, 0];
@@ -90,24 +115,22 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
     let timer;
     let late;
     let thrown;
-    const relay = () => ac.abort(signal.reason);
+    let off;
     try {
       if (attemptTimeoutMs) {
         // The attempt's own signal: aborted by the user's, or after attemptTimeoutMs (and then the
         // attempt is given up, even by an fn that ignores its signal).
         ac = new AbortController();
-        signal?.addEventListener('abort', relay);
+        if (signal) off = onAbort(signal, () => ac.abort(signal.reason));
+        timer = setTimeout(() => ac.abort((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError'))), attemptTimeoutMs);
       }
-      const call = fnToRetry({ attempt, signal: ac ? ac.signal : signal });
-      const value = await (ac ? Promise.race([call, new Promise((_, reject) => {
-        timer = setTimeout(() => reject((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError')), ac.abort(late)), attemptTimeoutMs);
-      })]) : call);
-      if (!idempotent || !isResponse(value) || CLASSES[glue.classifyHttp(value.status)] !== 'retry') {
+      const value = await race(fnToRetry({ attempt, signal: ac ? ac.signal : signal }), ac ? ac.signal : signal);
+      if (!idempotent || !isResponse(value) || CLASSES[get(main).x.classifyHttp(value.status)] !== 'retry') {
         budget?.recordSuccess(retried);
         return value;
       }
       error = value;
-      // Retry-After, else (on a 429) the rate-limit headers: the core's rules, in hint.js.
+      // Retry-After, else (on a 429) the rate-limit headers: the core's rule (hint.js).
       hint = await responseHint(value);
     } catch (e) {
       signal?.throwIfAborted();
@@ -116,18 +139,19 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
       thrown = 1;
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', relay);
+      off?.();
     }
+    const r = await schedule();
     // A failure while the device says it is offline spends no retry: wait to be online (SPEC §13).
     if (thrown && offline(o)) {
-      await rest(0, word(rec, 5), o);
+      await rest(0, word(r, 5), o);
       continue;
     }
     // Elapsed ms since the first attempt, by the monotonic clock (below 2^32 for 49 days), without
     // the time spent paused unless countPausedTime.
     const elapsedMs = Math.min(Math.floor(performance.now() - t0 - (countPausedTime ? 0 : o.paused)), 4294967295);
-    const delayMs = step(rec, hint[0], hint[1], true, elapsedMs, 0, budget, !!late);
-    if (delayMs < 0) throw new RetryError(error, attempt + 1, GIVE_UP[-delayMs]);
+    const delayMs = step(r, hint[0], hint[1], true, elapsedMs, 0, budget, !!late);
+    if (delayMs < 0) throw new RetryError(error, attempt, GIVE_UP[-delayMs]);
     retried = late ? 'timeout' : 'error';
     // Frees the connection of a response that will not be read.
     if (isResponse(error)) error.body?.cancel().catch(() => {});
@@ -142,7 +166,7 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
  * A Request `input` is cloned for each attempt, so that its body can be sent again.
  */
 export async function fetchWithBackoff(input, init, all = {}) {
-  const { retryMethods = IDEMPOTENT, ...options } = keys('fetchWithBackoff options', all, [...RETRY_KEYS, 'retryMethods']);
+  const { retryMethods = IDEMPOTENT_METHODS, ...options } = keys('fetchWithBackoff options', all, [...RETRY_KEYS, 'retryMethods']);
   if (!Array.isArray(retryMethods)) fail(TypeError, 'retryMethods', 'an array of HTTP method names', retryMethods);
   for (const m of retryMethods) {
     if (typeof m !== 'string') fail(TypeError, 'retryMethods', 'an array of HTTP method names', m);

@@ -1,14 +1,13 @@
 // Snapshots: a Backoff as 40 bytes (SPEC.md §9) for storage across a reload or a deep sleep, and
 // back. The snapshot part is its own wasm file, loaded only by programs that import this.
-import * as glue from '../pkg/seeded_backoff_snapshot_bg.js';
-import { SNAPSHOT_ERRORS } from '../pkg/tables.js';
+import { snapshot as part } from '../pkg/snapshot.js';
+import { SNAPSHOT_ERRORS, STATE_AT } from '../pkg/tables.js';
 import { coded, fail, put } from './check.js';
 import { STATE } from './internal.js';
 import { Backoff } from './backoff.js';
 import { isPolicy, Policy, WORDS } from './policy.js';
-import { ensure, glueOf, part } from './wasm.js';
+import { get } from './engine.js';
 
-const snap = part('snapshot', glueOf(glue.__wbg_set_wasm, glue.snapshotIo, glue.__wbindgen_init_externref_table), true);
 
 function check(e) {
   if (e) throw coded(RangeError, SNAPSHOT_ERRORS[e - 1]);
@@ -17,10 +16,10 @@ function check(e) {
 /** The 40-byte snapshot of `backoff`. */
 export function snapshot(backoff) {
   if (typeof backoff?.[STATE] !== 'function') fail(TypeError, 'backoff', 'a Backoff', backoff);
-  const { u32, u8 } = ensure(snap);
+  const { u32, u8, x } = get(part);
   u32.set(backoff.policy[WORDS], 0);
-  u32.set(backoff[STATE](), 12);
-  check(glue.snapshotTake());
+  u32.set(backoff[STATE](), STATE_AT);
+  check(x.snapshotTake());
   return u8.slice(0, 40);
 }
 
@@ -28,11 +27,11 @@ export function snapshot(backoff) {
 export function restore(policy, bytes) {
   if (!isPolicy(policy)) policy = new Policy(policy);
   if (!(bytes instanceof Uint8Array)) fail(TypeError, 'bytes', 'a Uint8Array (from snapshot())', bytes);
-  const { u32, u8 } = ensure(snap);
+  const { u32, u8, x } = get(part);
   u32.set(policy[WORDS], 0);
-  const len = put('bytes', bytes, u8);
-  check(glue.snapshotRestore(len));
+  const len = put('bytes', bytes, u8.subarray(0, 256));
+  check(x.snapshotRestore(len));
   const b = new Backoff(policy, 0);
-  b[STATE](u32.slice(12, 20));
+  b[STATE](u32.slice(STATE_AT, STATE_AT + 8));
   return b;
 }

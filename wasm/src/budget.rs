@@ -2,16 +2,9 @@
 //! consults one.
 
 use seeded_backoff::{BudgetConfig, BudgetError, FailureKind, RetryBudget, StepInput};
-use wasm_bindgen::prelude::*;
 
 use crate::io::{self, encode, step_input};
 use crate::rt::{io as shared, Io};
-
-/// The address of the shared words and bytes.
-#[wasm_bindgen(js_name = budgetIo)]
-pub fn budget_io() -> u32 {
-    crate::rt::io_address()
-}
 
 fn kind(timeout: bool) -> FailureKind {
     if timeout {
@@ -72,8 +65,8 @@ fn read(io: &Io) -> RetryBudget {
 /// thousandths) or the AWS quota (`aws` true: whole tokens `a`..`d` for capacity, retry cost,
 /// timeout cost, no-retry increment; bit `i` of `present` says value `i` was given, the others are
 /// the SDKs' defaults). Returns 0, or 1 + the error's index in [`crate::errors::BUDGET`].
-#[wasm_bindgen(js_name = budgetNew)]
-pub fn budget_new(aws: bool, present: u32, a: u32, b: u32, c: u32, d: u32) -> u32 {
+#[export_name = "budgetNew"]
+pub extern "C" fn budget_new(aws: bool, present: u32, a: u32, b: u32, c: u32, d: u32) -> u32 {
     let config = if aws {
         let given = |i: u32, v: u32| (present >> i & 1 == 1).then_some(v);
         BudgetConfig::aws_quota_or_default(given(0, a), given(1, b), given(2, c), given(3, d))
@@ -105,8 +98,8 @@ pub mod op {
 }
 
 /// One of the budget operations ([`op`]) on the shared budget words, which it updates.
-#[wasm_bindgen(js_name = budgetOp)]
-pub fn budget_op(op: u32, timeout: bool, retried: bool) -> u32 {
+#[export_name = "budgetOp"]
+pub extern "C" fn budget_op(op: u32, timeout: bool, retried: bool) -> u32 {
     use seeded_backoff::RetryGate;
     shared(|io| {
         let budget = read(io);
@@ -129,8 +122,8 @@ pub fn budget_op(op: u32, timeout: bool, retried: bool) -> u32 {
 /// The general step of the state at the shared state under the policy at the policy of the shared options with the budget
 /// at the shared budget words; updates the state and the budget's tokens. A state or policy that does not
 /// check gives `i32::MIN`.
-#[wasm_bindgen(js_name = budgetStep)]
-pub fn budget_step(
+#[export_name = "budgetStep"]
+pub extern "C" fn budget_step(
     hint_kind: u32,
     hint_ms: u32,
     has_elapsed: bool,

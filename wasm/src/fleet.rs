@@ -1,20 +1,12 @@
 //! The fleet part: a seed from a device id and a boot counter, and the startup delay after a
 //! fleet-wide power restore (SPEC.md §12; the delay is [`crate::startup`], shared with the main part).
 
-use wasm_bindgen::prelude::*;
-
 use crate::rt::io as shared;
-
-/// The address of the shared numbers and bytes.
-#[wasm_bindgen(js_name = fleetIo)]
-pub fn fleet_io() -> u32 {
-    crate::rt::io_address()
-}
 
 /// The seed for the device id in the first `len` shared bytes and `boot_counter`, written as u32
 /// halves (low, high) to the first two option words.
-#[wasm_bindgen(js_name = fleetSeed)]
-pub fn fleet_seed(len: u32, boot_counter: u32) {
+#[export_name = "fleetSeed"]
+pub extern "C" fn fleet_seed(len: u32, boot_counter: u32) {
     shared(|io| {
         let id = io.bytes.get(..len as usize).unwrap_or(&io.bytes);
         let seed = seeded_backoff::seed_from_device(id, boot_counter);

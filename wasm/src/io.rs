@@ -104,6 +104,38 @@ pub fn encode_parse(r: Result<u32, ParseError>) -> f64 {
     }
 }
 
+/// The header values JS wrote (`Retry-After`, then the rate-limit headers in the core's order),
+/// each `None` where the response lacks it: `lens` gives their lengths, one after another in
+/// `bytes`. A value longer than the core's bound takes no room: its length is written as the bound
+/// plus one, and it reads as the whole area, which the core refuses as too long unread.
+pub fn header_values(io: &crate::rt::Io) -> [Option<&[u8]>; crate::rt::HEADER_VALUES] {
+    let mut at = 0usize;
+    io.lens.map(|len| {
+        (len != u32::MAX).then(|| {
+            let len = len as usize;
+            match io.bytes.get(at..at.saturating_add(len)) {
+                Some(value) if len <= crate::rt::MAX_HEADER_VALUE => {
+                    at += len;
+                    value
+                }
+                _ => &io.bytes[..],
+            }
+        })
+    })
+}
+
+/// A hint as one number: `kind * 2^32 + ms` ([`hint`] kinds; exact in an f64).
+pub fn encode_hint(h: Option<seeded_backoff::ServerHint>) -> f64 {
+    use seeded_backoff::ServerHint;
+    let (kind, ms) = match h {
+        None => (hint::NONE, 0),
+        Some(ServerHint::RetryAfterMs(ms)) => (hint::RETRY_AFTER, ms),
+        Some(ServerHint::DoNotRetry) => (hint::DO_NOT_RETRY, 0),
+        Some(ServerHint::RateLimitResetMs(ms)) => (hint::RATE_LIMIT, ms),
+    };
+    f64::from(kind) * 4_294_967_296.0 + f64::from(ms)
+}
+
 /// The `hint_kind` of a step.
 pub mod hint {
     /// No hint.
@@ -114,6 +146,8 @@ pub mod hint {
     pub const DO_NOT_RETRY: u32 = 2;
     /// A rate-limit quota resets in `hint_ms` milliseconds (SPEC.md §8.3).
     pub const RATE_LIMIT: u32 = 3;
+    /// Not a step's kind: the main part's answer when only the date part can tell the hint.
+    pub const ASK_DATE_PART: u32 = 4;
 }
 
 /// The step input of the general step: a hint (a [`hint`] kind, with `hint_ms`) and the caller's

@@ -27,6 +27,9 @@
 #![cfg_attr(all(feature = "rt", target_arch = "wasm32"), no_std)]
 #![deny(missing_docs)]
 
+/// RFC 9110 §9.2.2's idempotent methods (CONNECT aside), which `fetchWithBackoff()` retries.
+pub const IDEMPOTENT_METHODS: [&str; 6] = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"];
+
 pub mod errors;
 pub mod io;
 pub mod rt;

@@ -1,5 +1,5 @@
-//! The only `unsafe` of the binding: the no-std runtime of the npm build, and the memory shared
-//! with JS.
+//! The only `unsafe` of the binding: the memory shared with JS, and the no-std panic handler of
+//! the npm build.
 //!
 //! The module is single-threaded wasm (no `atomics` target feature) and no export calls another
 //! export, so at most one `&mut` to each static exists at a time: each access below is a short
@@ -7,7 +7,14 @@
 
 use seeded_backoff::{Backoff, Policy, RawBackoff};
 
-/// Numbers and bytes JS writes before a call and reads after it: 32 words, then 256 bytes.
+/// The longest header value the parts read (SPEC.md §8): a longer one is too long for every binding.
+pub const MAX_HEADER_VALUE: usize = seeded_backoff::MAX_HEADER_VALUE_LEN;
+
+/// How many header values a call can pass at once: `Retry-After` and the rate-limit headers.
+pub const HEADER_VALUES: usize = 1 + seeded_backoff::RATE_LIMIT_HEADERS.len();
+
+/// Numbers and bytes JS writes before a call and reads after it: 32 words, then the bytes. Its
+/// offsets reach JS through the generated tables (`examples/js_tables.rs`), not a copy.
 #[repr(C)]
 pub struct Io {
     /// A policy's options: a word of presence bits, then one word per option (`io::option`).
@@ -16,10 +23,13 @@ pub struct Io {
     pub state: RawBackoff,
     /// A budget: kind (0 gRFC A6, 1 AWS), four config values and the tokens, in thousandths.
     pub budget: [u32; 6],
+    /// The lengths of the header values in `bytes`, one after another: `Retry-After`, then the
+    /// rate-limit headers in the core's order; `u32::MAX` for a header the response lacks.
+    pub lens: [u32; HEADER_VALUES],
     /// Unused: the bytes start at a round offset.
-    pub pad: [u32; 6],
-    /// A header value or a snapshot.
-    pub bytes: [u8; 256],
+    pub pad: [u32; 32 - 12 - 8 - 6 - HEADER_VALUES],
+    /// Header values, a snapshot or a device id.
+    pub bytes: [u8; HEADER_VALUES * MAX_HEADER_VALUE],
 }
 
 /// The policy and state the main part steps: JS loads a policy or a state here only when another
@@ -41,8 +51,9 @@ const IO_INIT: Io = Io {
         gave_up: 0,
     },
     budget: [0; 6],
-    pad: [0; 6],
-    bytes: [0; 256],
+    lens: [0; HEADER_VALUES],
+    pad: [0; 32 - 12 - 8 - 6 - HEADER_VALUES],
+    bytes: [0; HEADER_VALUES * MAX_HEADER_VALUE],
 };
 
 const SLOT_INIT: Slot = Slot {
@@ -71,9 +82,10 @@ pub fn slot<R>(f: impl FnOnce(&mut Slot) -> R) -> R {
     f(unsafe { &mut *(&raw mut SLOT) })
 }
 
-/// The address JS reads and writes `Io` at.
+/// The address JS reads and writes `Io` at: every part exports it as `io`.
 #[cfg(target_arch = "wasm32")]
-pub fn io_address() -> u32 {
+#[export_name = "io"]
+pub extern "C" fn io_address() -> u32 {
     (&raw const IO) as usize as u32
 }
 
@@ -104,23 +116,6 @@ pub fn io_address() -> u32 {
 
 #[cfg(all(feature = "rt", target_arch = "wasm32"))]
 mod no_std_runtime {
-    use core::alloc::{GlobalAlloc, Layout};
-
-    /// Nothing in the module allocates; a wasm-bindgen path that tried would get null and trap.
-    struct NoAlloc;
-
-    // SAFETY: returning null is GlobalAlloc's documented way to report failure; `dealloc` is only
-    // ever given pointers `alloc` returned, and it returned none.
-    unsafe impl GlobalAlloc for NoAlloc {
-        unsafe fn alloc(&self, _: Layout) -> *mut u8 {
-            core::ptr::null_mut()
-        }
-        unsafe fn dealloc(&self, _: *mut u8, _: Layout) {}
-    }
-
-    #[global_allocator]
-    static ALLOCATOR: NoAlloc = NoAlloc;
-
     // The core has no panicking path (its build proofs); this is for the binding's own code.
     #[panic_handler]
     fn panic(_: &core::panic::PanicInfo) -> ! {

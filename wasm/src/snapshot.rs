@@ -1,21 +1,14 @@
 //! The snapshot part: 40-byte snapshots (SPEC.md §9) of a state held in JS.
 
 use seeded_backoff::{Backoff, SnapshotError};
-use wasm_bindgen::prelude::*;
 
 use crate::io;
 use crate::rt::io as shared;
 
-/// The address of the shared words and bytes.
-#[wasm_bindgen(js_name = snapshotIo)]
-pub fn snapshot_io() -> u32 {
-    crate::rt::io_address()
-}
-
 /// The snapshot of the shared state under the policy of the shared options, into the first 40
 /// shared bytes. Returns 0, or 1 + the index of the core's `SnapshotError`.
-#[wasm_bindgen(js_name = snapshotTake)]
-pub fn snapshot_take() -> u32 {
+#[export_name = "snapshotTake"]
+pub extern "C" fn snapshot_take() -> u32 {
     io::snapshot_status(shared(|io| {
         let policy = io::policy(&io.options).map_err(|_| SnapshotError::PolicyMismatch)?;
         let state = io::state(io, &policy)?;
@@ -28,8 +21,8 @@ pub fn snapshot_take() -> u32 {
 
 /// The state restored from the first `len` shared bytes under the policy of the shared options,
 /// written to the shared state. Returns a status as [`snapshot_take`] does.
-#[wasm_bindgen(js_name = snapshotRestore)]
-pub fn snapshot_restore(len: u32) -> u32 {
+#[export_name = "snapshotRestore"]
+pub extern "C" fn snapshot_restore(len: u32) -> u32 {
     io::snapshot_status(shared(|io| {
         let policy = io::policy(&io.options).map_err(|_| SnapshotError::PolicyMismatch)?;
         let bytes = io

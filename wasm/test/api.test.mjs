@@ -93,33 +93,10 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     assert.equal(b.giveUpReason, 'budget');
   });
 
-  test(`${how}: free() and dispose are harmless no-ops: the objects keep working`, () => {
-    const b = new Backoff({ seed: 1 });
-    const twin = new Backoff({ seed: 1 });
-    b.free();
-    b.free();
-    assert.equal(b.nextDelay(), twin.nextDelay());
-    assert.equal(b.retries, 1);
-    assert.equal(typeof b[Symbol.dispose], 'function');
-    b[Symbol.dispose]();
-    assert.deepEqual(snapshot(b), snapshot(twin));
-    assert.deepEqual([...b], [...twin]);
-    const budget = new api.RetryBudget({ mode: 'grpc', maxTokens: 4, tokenRatio: 0.5 });
-    budget.free();
-    budget[Symbol.dispose]();
-    budget.recordFailure();
-    assert.equal(budget.tokensMilli, 3000);
-    assert.equal(budget.tryAcquire(), true);
-    // A budget made after another was freed is its own: charging one leaves the other as it was.
-    const other = new api.RetryBudget({ mode: 'grpc', maxTokens: 4, tokenRatio: 0.5 });
-    other.recordFailure();
-    other.recordFailure();
-    assert.equal(budget.tokensMilli, 3000);
-    assert.equal(other.tokensMilli, 2000);
-  });
-
-  test(`${how}: init() is a no-op in Node, where the package is ready on import`, async () => {
-    await api.init();
+  test(`${how}: the package is ready on import; ready() resolves at once where WebAssembly compiles`, async () => {
+    assert.equal(api.init, undefined);
+    assert.equal(api.parseRetryAfter('120', 0), 120000);
+    await api.ready();
     assert.equal(api.parseRetryAfter('Sun, 06 Nov 1994 08:49:37 GMT', 784111687000), 90000);
     assert.equal(api.isRetryableStatus(503), true);
     assert.equal(api.isRetryableStatus(404), false);

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { afterEach, mock, test } from 'node:test';
 import * as api from 'seeded-backoff';
-import { until } from '../dist/pause.js';
+// The sleep itself, from the sources (which run as they are once pkg/ is built).
+import { until } from '../js/pause.js';
 
 const MAX_TIMER = 2 ** 31 - 1;
 const vectors = JSON.parse(readFileSync(new URL('../../tests/vectors/pause/resume.json', import.meta.url), 'utf8'));

@@ -15,10 +15,14 @@ before(async () => {
     '/down': [[503]],
     '/missing': [[404]],
     '/bad-hint': [[503, { 'retry-after': 'soon' }], [200]],
-    // Longer than the parser's 256-byte buffer: ignored like any unparseable value (were it read,
-    // 300 nines of seconds would be clamped to maxBackoffMs, 2000 ms).
-    '/huge-hint-import': [[503, { 'retry-after': '9'.repeat(300) }], [200]],
-    '/huge-hint-require': [[503, { 'retry-after': '9'.repeat(300) }], [200]],
+    // Longer than the core's 8192-byte bound (SPEC.md §8): too long, ignored like any unparseable
+    // value (were it read, 9000 nines of seconds would be clamped to maxBackoffMs, 2000 ms).
+    '/huge-hint-import': [[503, { 'retry-after': '9'.repeat(9000) }], [200]],
+    '/huge-hint-require': [[503, { 'retry-after': '9'.repeat(9000) }], [200]],
+    // Zero-padded to exactly the bound: a valid delta-seconds value, so it gives the wait (1 s),
+    // not the 429's rate-limit header after it.
+    '/padded-hint-import': [[429, { 'retry-after': `${'0'.repeat(8191)}1`, 'ratelimit-reset': '0' }], [200]],
+    '/padded-hint-require': [[429, { 'retry-after': `${'0'.repeat(8191)}1`, 'ratelimit-reset': '0' }], [200]],
   });
 });
 after(() => server.close());
@@ -42,13 +46,13 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const took = performance.now() - started;
     assert.equal(res.status, 200);
     assert.equal(await res.text(), '200 #3');
-    assert.deepEqual(attempts, [0, 1, 2]);
+    assert.deepEqual(attempts, [1, 2, 3]);
     assert.equal(server.hits(path), 3);
     // The delays are the core's: a twin Backoff with the same seed, told the same hint.
     const twin = new api.Backoff(POLICY);
     const expected = [twin.nextDelay(), twin.nextDelayWithHint(1000)];
     assert.deepEqual(retries.map((r) => r.delayMs), expected);
-    assert.deepEqual(retries.map((r) => r.attempt), [0, 1]);
+    assert.deepEqual(retries.map((r) => r.attempt), [1, 2]);
     assert.equal(expected[1], 1000);
     assert.ok(retries.every((r) => r.error.status === 503));
     // Retry-After: 1 was honoured: the server saw the third request at least 1 s after the second.
@@ -87,6 +91,17 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     assert.equal(retries.length, 1);
     assert.equal(retries[0].error.status, 503);
     assert.equal(retries[0].delayMs, new api.Backoff(POLICY).nextDelay());
+  });
+
+  test(`${how}: a Retry-After of exactly 8192 bytes is read like any other`, async () => {
+    const retries = [];
+    const res = await api.retry(() => fetch(`${server.url}/padded-hint-${how}`), {
+      ...POLICY,
+      onRetry: (info) => retries.push(info),
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(retries.map((r) => r.delayMs), [new api.Backoff(POLICY).nextDelayWithHint(1000)]);
+    assert.equal(retries[0].delayMs, 1000);
   });
 
   test(`${how}: thrown errors, async shouldRetry, budget`, async () => {

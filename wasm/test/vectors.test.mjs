@@ -1,5 +1,5 @@
-// Every vector file, through the built package loaded both ways: `import` (dist/node.mjs) and
-// `require` (dist/node.cjs). Results must equal Rust's bit for bit.
+// Every vector file, through the built package loaded both ways: `import` (dist/index.js) and
+// `require` (dist/index.cjs). Results must equal Rust's bit for bit.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
@@ -30,6 +30,6 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
 test('import and require are different builds (ESM and CommonJS)', () => {
   assert.notEqual(esm.Backoff, cjs.Backoff);
   const require = createRequire(import.meta.url);
-  assert.match(require.resolve('seeded-backoff'), /dist\/node\.cjs$/);
-  assert.match(import.meta.resolve('seeded-backoff'), /dist\/node\.mjs$/);
+  assert.match(require.resolve('seeded-backoff'), /dist\/index\.cjs$/);
+  assert.match(import.meta.resolve('seeded-backoff'), /dist\/index\.js$/);
 });

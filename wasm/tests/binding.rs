@@ -289,3 +289,42 @@ fn the_main_part_reads_the_active_policys_cap() {
     assert_eq!(step::policy_resolve(), 0);
     assert_eq!(step::policy_cap_ms(), 5000);
 }
+
+#[test]
+fn the_main_parts_hint_is_the_cores_rule_where_it_answers() {
+    use seeded_backoff::{ServerHint, RATE_LIMIT_HEADERS};
+    use seeded_backoff_wasm::step::hint_without_dates;
+    let long = [b'0'; 9000];
+    let values: [Option<&[u8]>; 9] = [
+        None,
+        Some(b"120"),
+        Some(b" 7 "),
+        Some(b"-1"),
+        Some(b""),
+        Some(b"soon"),
+        Some(b"Sun, 06 Nov 1994 08:49:37 GMT"),
+        Some(&long),
+        Some(&long[..8192]),
+    ];
+    let rate_limits: [Option<&[u8]>; 3] = [None, Some(b"30"), Some(b"garbage")];
+    for status in [200, 429, 503, 70_000] {
+        for retry_after in values {
+            for rl in rate_limits {
+                let header = |h| (h == RATE_LIMIT_HEADERS[1]).then_some(rl).flatten();
+                // A status beyond HTTP's u16 is no status: as the date part passes it, 0.
+                let s = u16::try_from(status).unwrap_or(0);
+                let core = ServerHint::from_http_headers(s, retry_after, header, 784_111_000);
+                match hint_without_dates(status, retry_after, rl.is_some()) {
+                    // Where the main part answers, it answers what the core does.
+                    Some(h) => assert_eq!(h, core),
+                    // Where it does not, the date part is needed: a date, or a rate-limit header.
+                    None => assert!(
+                        retry_after == Some(b"Sun, 06 Nov 1994 08:49:37 GMT")
+                            || retry_after == Some(b"soon")
+                            || (status == 429 && rl.is_some())
+                    ),
+                }
+            }
+        }
+    }
+}

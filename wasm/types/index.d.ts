@@ -1,14 +1,8 @@
 // Types and documentation of the npm package `seeded-backoff`. Every delay, parsed header, budget
-// decision and snapshot byte is computed by the Rust core (compiled to WebAssembly); SPEC.md in the
-// repository has every formula. In Node the package is ready on import; in a browser call
-// `await init()` once before the synchronous API (`retry` and `fetchWithBackoff` do it themselves).
-
-// `Symbol.dispose` for projects whose `lib` predates it (as @types/node declares it).
-declare global {
-  interface SymbolConstructor {
-    readonly dispose: unique symbol;
-  }
-}
+// decision and snapshot byte is computed by the Rust core (compiled to WebAssembly, inlined in the
+// package's JS: nothing to fetch or initialise); SPEC.md in the repository has every formula. The
+// unions below (presets, jitters, give-up reasons, error codes) are checked against the core's
+// tables by the package's tests.
 
 /** A named starting point; options given next to it override its fields. */
 export type Preset = 'google' | 'google_64s' | 'aws_standard' | 'grpc';
@@ -176,10 +170,6 @@ export class Backoff implements Iterable<number> {
   reset(): void;
   /** The delays until giving up. */
   [Symbol.iterator](): Iterator<number>;
-  /** Nothing to free: a no-op, kept for code written for earlier versions; the Backoff keeps working. */
-  free(): void;
-  /** A no-op, as `free()`. */
-  [Symbol.dispose](): void;
 }
 
 /** Why `restore()` refused bytes: the `code` of its RangeError. */
@@ -193,7 +183,7 @@ export type SnapshotErrorCode =
 
 /**
  * The 40-byte snapshot of a Backoff's state (SPEC.md §9), e.g. for sessionStorage across a reload.
- * Loads the snapshot part (its own wasm file) in Node; in a browser, after `await init()`.
+ * Uses the snapshot part of the engine (its own module, in the program only where it is imported).
  *
  * @example
  * ```
@@ -271,10 +261,6 @@ export class RetryBudget {
   readonly tokens: number;
   /** The tokens left, in thousandths (an integer). */
   readonly tokensMilli: number;
-  /** Nothing to free: a no-op; the budget keeps working. */
-  free(): void;
-  /** A no-op, as `free()`. */
-  [Symbol.dispose](): void;
 }
 
 /** Why `parseRetryAfter()` refused a value: the `code` of its SyntaxError. */
@@ -288,15 +274,15 @@ export type RetryAfterErrorCode =
   | 'bad_hour'
   | 'bad_minute'
   | 'bad_second'
-  | 'bad_year';
+  | 'bad_year'
+  | 'too_long';
 
 /**
  * Milliseconds to wait for a `Retry-After` value (delta-seconds or any of RFC 9110's three
  * HTTP-date forms), from `nowMs` (Unix ms, default `Date.now()`). A date in the past gives 0.
- * The first HTTP-date loads the date part (its own wasm file).
+ * A value over 8192 bytes is `too_long` (SPEC.md §8), whatever it holds.
  *
- * @throws SyntaxError with `code` (a {@link RetryAfterErrorCode}) if it does not parse;
- * RangeError for a value over 256 bytes.
+ * @throws SyntaxError with `code` (a {@link RetryAfterErrorCode}) if it does not parse.
  *
  * @example
  * ```
@@ -316,7 +302,7 @@ export type RateLimitHeaderName =
   | 'x-ratelimit-reset';
 
 /** Why `parseRateLimit()` refused a value: the `code` of its SyntaxError. */
-export type RateLimitErrorCode = 'empty' | 'negative' | 'invalid_format';
+export type RateLimitErrorCode = 'empty' | 'negative' | 'invalid_format' | 'too_long';
 
 /**
  * Milliseconds until a rate-limit quota resets, from a 429's `RateLimit` (IETF structured field:
@@ -326,7 +312,7 @@ export type RateLimitErrorCode = 'empty' | 'negative' | 'invalid_format';
  * these headers itself.
  *
  * @throws SyntaxError with `code` (a {@link RateLimitErrorCode}) if it does not parse; TypeError
- * or RangeError for an unknown header name; RangeError for a value over 256 bytes.
+ * or RangeError for an unknown header name. A value over 8192 bytes is `too_long`.
  *
  * @example
  * ```
@@ -370,7 +356,7 @@ export function classifyGrpcCode(code: number): Classification;
 
 /** What `retry()` passes to `fn`. */
 export interface Attempt {
-  /** 0 for the first call. */
+  /** The attempt's number: 1 for the first call. */
   attempt: number;
   /** The `signal` of the options, for passing on (e.g. to `fetch`). */
   signal?: AbortSignal;
@@ -384,7 +370,10 @@ export interface RetryHooks {
   signal?: AbortSignal;
   /** Return (or resolve) false to stop on a thrown error: it is rethrown as is. */
   shouldRetry?: (error: unknown) => boolean | Promise<boolean>;
-  /** Called before each sleep. `error` is the thrown error or the retryable Response. */
+  /**
+   * Called before each sleep: `attempt` is the number of the attempt that failed (1 for the
+   * first), `delayMs` the wait before the next, `error` the thrown error or the retryable Response.
+   */
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
   /** A shared retry budget. */
   budget?: RetryBudget;
@@ -479,40 +468,26 @@ export type FetchOptions = RetryOptions & {
 export function fetchWithBackoff(input: RequestInfo | URL, init?: RequestInit, options?: FetchOptions): Promise<Response>;
 
 /**
- * Browsers: loads the wasm parts the program imports, each fetched from `baseUrl` (default: next to
- * the module) as `seeded_backoff_<part>.wasm`. Await it once before the synchronous API. In Node
- * it does nothing that is not already done.
+ * Resolves once the synchronous API (`new Backoff()`, `new Policy()`, `parseRetryAfter()`…) can be
+ * called. Only a page whose Content-Security-Policy refuses WebAssembly (no `'wasm-unsafe-eval'`)
+ * needs it: there the package switches to its JS build of the same core, which is imported. Elsewhere,
+ * in Node and in workers it resolves at once. `retry()` and `fetchWithBackoff()` never need it.
  *
  * @example
  * ```
- * import { Backoff, init } from 'seeded-backoff';
+ * import { Backoff, ready } from 'seeded-backoff';
  *
- * await init();
+ * await ready();
  * new Backoff({ preset: 'google' }).nextDelay();
  * ```
  */
-export function init(baseUrl?: string | URL): Promise<void>;
-
-/** The wasm parts' bytes or compiled modules, for `initSync()`; give those the program uses. */
-export interface WasmParts {
-  main?: BufferSource | WebAssembly.Module;
-  date?: BufferSource | WebAssembly.Module;
-  snapshot?: BufferSource | WebAssembly.Module;
-  budget?: BufferSource | WebAssembly.Module;
-  fleet?: BufferSource | WebAssembly.Module;
-}
-
-/**
- * Instantiates the wasm parts from bytes you already have, synchronously. (A browser's main thread
- * compiles only modules under 4 KB from bytes: pass a compiled `WebAssembly.Module` there.)
- */
-export function initSync(modules: WasmParts): void;
+export function ready(): Promise<void>;
 
 /**
  * A seed (SPEC.md §12.1) for a device without a hardware random number generator, from its unique
  * id (bytes, or a string as UTF-8, at most 256 bytes) and a counter it keeps across reboots: the
  * same in Rust (`seed_from_device`) and C (`sb_seed_from_device`), distinct for every boot.
- * Loads the fleet part (its own wasm file) in Node; in a browser, after `await init()`.
+ * Uses the fleet part of the engine (its own module, in the program only where it is imported).
  *
  * @throws TypeError if `id` is not a string or a Uint8Array; RangeError for an id over 256 bytes
  * or a `bootCounter` outside 0..=4294967295.

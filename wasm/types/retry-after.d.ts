@@ -1,6 +1,9 @@
-// `seeded-backoff/retry-after`: parseRetryAfter and parseRateLimit alone (the main and date wasm
-// parts). The documentation of each export is in index.d.ts.
+// `seeded-backoff/retry-after`: the header parsers and status classes alone (the main and date
+// engine parts). The documentation of each export is in index.d.ts.
 export {
+  classifyGrpcCode,
+  classifyStatus,
+  isRetryableStatus,
   parseRateLimit,
   parseRetryAfter,
   type RateLimitErrorCode,
