@@ -1,6 +1,6 @@
 // RetryBudget: a retry budget shared by every request to one server (gRFC A6 throttling or the AWS
 // quota). Its words live in this object; the budget part's core code updates them.
-import { budget } from '../pkg/budget.js';
+import { budget } from '../pkg/budget-part.js';
 import { BUDGET_AT, BUDGET_ERRORS, OP_RECORD_FAILURE, OP_RECORD_SUCCESS, OP_TRY_ACQUIRE, STATE_AT } from '../pkg/tables.js';
 import { int, keys, milli, oneOf, U32_MAX } from './check.js';
 import { STEP } from './internal.js';

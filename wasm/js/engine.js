@@ -1,5 +1,5 @@
 // The engine: the Rust core, compiled once per part (main, date, snapshot, budget, fleet) to a small
-// WebAssembly module whose bytes are inlined in a JS module (pkg/<part>.js), so that nothing is
+// WebAssembly module whose bytes are inlined in a JS module (pkg/<part>-part.js), so that nothing is
 // fetched, nothing is copied next to a bundle and no bundler needs a setting. A part is compiled
 // synchronously the first time it is used: retry() uses none before its first failure, so its first
 // attempt waits for nothing.
@@ -13,7 +13,10 @@ import { BYTES } from '../pkg/tables.js';
 
 const parts = [];
 
-/** A part from its module's bytes (hex) and the import of its JS build. */
+/**
+ * A part from its module's bytes (hex) and the import of its JS build. Its calls are marked pure,
+ * so that a bundler drops a part the program never uses (and `ready()` never loads it).
+ */
 export function part(hex, js) {
   const p = { hex, js };
   parts.push(p);

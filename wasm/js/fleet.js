@@ -1,6 +1,6 @@
 // Fleet helpers (SPEC.md §12): a reproducible seed per device and boot, and a spread-out first
 // connection after a fleet-wide power restore. The fleet part is its own small wasm file.
-import { fleet } from '../pkg/fleet.js';
+import { fleet } from '../pkg/fleet-part.js';
 import { FLEET_WINDOW_ERROR } from '../pkg/tables.js';
 import { fail, failRule, int, put, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';

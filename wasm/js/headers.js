@@ -1,7 +1,7 @@
 // Retry-After, the rate-limit headers and status classes, answered by the core. Importing this
 // module brings the date part (HTTP-dates, rate-limit headers) into the program.
-import { date } from '../pkg/date.js';
-import { main } from '../pkg/main.js';
+import { date } from '../pkg/date-part.js';
+import { main } from '../pkg/main-part.js';
 import { CLASSES, MAX_HEADER_VALUE, NOT_SECONDS, PARSE_ERRORS, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
 import { coded, fail, int, oneOf, tryPut, U32_MAX } from './check.js';
 import { get } from './engine.js';

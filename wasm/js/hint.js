@@ -1,13 +1,13 @@
 // Retry-After and the rate-limit headers in milliseconds, by the core's rules. The main part
 // answers what servers send most (no header, or delta-seconds); a value that needs the HTTP-date or
-// rate-limit parser loads the date part (pkg/date.js, a dynamic import: bundlers make it a chunk
+// rate-limit parser loads the date part (pkg/date-part.js, a dynamic import: bundlers make it a chunk
 // of its own, fetched the first time such a value arrives).
-import { main } from '../pkg/main.js';
+import { main } from '../pkg/main-part.js';
 import { HINT_ASK_DATE_PART, LENS_AT, MAX_HEADER_VALUE, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
 import { get, load } from './engine.js';
 
 /** The date part, loaded. */
-export const datePart = async () => load((await import('../pkg/date.js')).date);
+export const datePart = async () => load((await import('../pkg/date-part.js')).date);
 
 const HEADERS = ['retry-after', ...RATE_LIMIT_HEADERS];
 

@@ -2,7 +2,7 @@
 // hidden or frozen (whenHidden 'pause') or the device is offline (offline 'wait'); when the page
 // comes back, the wait is re-drawn by the core, so that pages that come back together do not retry
 // together. Node has no document and no navigator.onLine: there a sleep is only a timer.
-import { main } from '../pkg/main.js';
+import { main } from '../pkg/main-part.js';
 
 // setTimeout's longest timer (a longer one fires at once): longer waits are slept in pieces.
 const MAX_TIMER = 2147483647;

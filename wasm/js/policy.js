@@ -1,6 +1,6 @@
 // Policy: options checked once. The core resolves the preset, the overrides and every range and
 // cross-field rule; this layer only checks types and names and reports the core's answer.
-import { main } from '../pkg/main.js';
+import { main } from '../pkg/main-part.js';
 import { DEADLINES, JITTERS, OPTIONS, POLICY_ERRORS, PRESETS, RULES } from '../pkg/tables.js';
 import { failRule, int, keys, milli, oneOf, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';

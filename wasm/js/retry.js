@@ -2,7 +2,7 @@
 // pause.js). Every delay, class and parsed header comes from the core. The first attempt is made in
 // the same tick as the call: the engine is loaded only when options must be checked or a delay
 // computed.
-import { main } from '../pkg/main.js';
+import { main } from '../pkg/main-part.js';
 import { CLASSES, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
 import { get, load } from './engine.js';

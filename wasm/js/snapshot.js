@@ -1,6 +1,6 @@
 // Snapshots: a Backoff as 40 bytes (SPEC.md §9) for storage across a reload or a deep sleep, and
 // back. The snapshot part is its own wasm file, loaded only by programs that import this.
-import { snapshot as part } from '../pkg/snapshot.js';
+import { snapshot as part } from '../pkg/snapshot-part.js';
 import { SNAPSHOT_ERRORS, STATE_AT } from '../pkg/tables.js';
 import { coded, fail, put } from './check.js';
 import { STATE } from './internal.js';

@@ -2,7 +2,7 @@
 // state is in the main part's slot, and is undefined while this one is (the common case: one
 // schedule stepped until it ends, with nothing copied). Backoff wraps a record; retry() uses one
 // directly, so that its bundle carries no class.
-import { main } from '../pkg/main.js';
+import { main } from '../pkg/main-part.js';
 import { HINT_NONE, STATE_AT } from '../pkg/tables.js';
 import { STEP } from './internal.js';
 import { activate } from './policy.js';
