@@ -1,6 +1,6 @@
 // Draws a policy's schedule: for each of 30 seeds, the delay of every retry (a dot), and the
 // un-jittered schedule (a line). Every number comes from the package.
-import { Backoff, init, Policy } from '../../dist/index.js';
+import { Backoff, Policy } from '../../dist/index.js';
 
 const CLIENTS = 30;
 const W = 900;
@@ -65,6 +65,5 @@ function draw() {
 
 const params = new URLSearchParams(location.search);
 for (const [k, v] of params) if (form.elements[k]) form.elements[k].value = v;
-await init();
 form.addEventListener('input', draw);
 draw();

@@ -1,7 +1,7 @@
 // Headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core; no browser download):
-//  1. test/browser/index.html replays every vector through the browser build (dist/index.js) and
+//  1. test/browser/index.html replays every vector through the browser build (dist/browser/) and
 //     runs fetchWithBackoff() against this server's /flaky (503, 503 + Retry-After: 1, 200);
-//  2. test/browser/lazy.html imports retry() alone: only the wasm parts it uses are fetched;
+//  2. test/browser/lazy.html imports retry() alone: only the engine parts it uses are fetched;
 //  3. test/browser/ratelimit.html: a cross-origin 429's X-RateLimit-Reset is used only when the
 //     server exposes it (Access-Control-Expose-Headers), as the README says;
 //  4. examples/browser/ draws a schedule; its screenshot is saved to artifacts/wasm/.
@@ -40,7 +40,7 @@ await finish(async () => {
   await page.waitForFunction(() => window.testResult, null, { timeout: 60000 });
   const r = await page.evaluate(() => window.testResult);
   if (!r.ok) throw new Error(`browser test page failed: ${r.error}`);
-  assert.match(r.beforeInit, /await init\(\)/);
+  assert.equal(r.firstDelay, new (await import('seeded-backoff')).Backoff({ seed: 1 }).nextDelay());
   assert.ok(r.files >= 20, `${r.files} vector files`);
   console.log(`browser: ${r.files} vector files, ${r.checks} results bit-identical to Rust`);
   assert.equal(r.status, 200);
@@ -61,14 +61,18 @@ await finish(async () => {
   await lazy.waitForFunction(() => window.testResult, null, { timeout: 60000 });
   const l = await lazy.evaluate(() => window.testResult);
   if (!l.ok) throw new Error(`lazy page failed: ${l.error}`);
-  const wasm = (paths) => paths.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop()).sort();
+  // The engine parts a page fetched (each part's module is named after it; its JS build after
+  // the part with ".asm"): the main part is inside retry.js itself.
+  const wasm = (paths) => paths.map((p) => p.split('/').pop()).filter((f) => /-part-|\.asm-/.test(f))
+    .map((f) => f.replace(/-[A-Z0-9]+\.js$/, '')).sort();
   assert.deepEqual(l.statuses, [200, 200]);
-  assert.deepEqual(wasm(l.beforeDate), ['seeded_backoff_main.wasm']);
-  assert.deepEqual(wasm(l.after), ['seeded_backoff_date.wasm', 'seeded_backoff_main.wasm']);
+  assert.ok(!l.beforeDate.some((p) => p.endsWith('.wasm')), 'no .wasm file is ever fetched');
+  assert.deepEqual(wasm(l.beforeDate), []);
+  assert.deepEqual(wasm(l.after), ['date-part']);
   // Delays: 1 ms, then Retry-After: 1 (1000 ms); then the date's 1000..=2000 ms.
   assert.deepEqual(l.delays.slice(0, 2), [1, 1000]);
   assert.ok(l.delays[2] >= 1000 && l.delays[2] <= 2000, `HTTP-date wait ${l.delays[2]} ms`);
-  console.log(`browser: retry() alone fetched ${wasm(l.beforeDate).join(', ')}; an HTTP-date Retry-After then fetched the date part (wait ${l.delays[2]} ms)`);
+  console.log(`browser: retry() alone fetched ${l.beforeDate.filter((p) => p.startsWith('/dist/')).join(', ')}; an HTTP-date Retry-After then fetched the date part (wait ${l.delays[2]} ms)`);
 
   const rl = await context.newPage();
   rl.on('pageerror', (e) => errors.push(String(e)));
@@ -79,11 +83,11 @@ await finish(async () => {
   if (!x.ok) throw new Error(`rate-limit page failed: ${x.error}`);
   assert.deepEqual([x.hidden.status, x.exposed.status], [200, 200]);
   assert.deepEqual(x.hidden.delays, [1], 'an unexposed header is not seen: the policy delay');
-  assert.deepEqual(wasm(x.hidden.wasm), ['seeded_backoff_main.wasm']);
+  assert.deepEqual(wasm(x.hidden.wasm), []);
   // Exposed: 300 ms plus up to 1000 + 300 / 10 ms of upward jitter.
   assert.ok(x.exposed.delays.length === 1 && x.exposed.delays[0] >= 300 && x.exposed.delays[0] <= 1330,
     `exposed rate-limit wait ${x.exposed.delays}`);
-  assert.deepEqual(wasm(x.exposed.wasm), ['seeded_backoff_date.wasm', 'seeded_backoff_main.wasm']);
+  assert.deepEqual(wasm(x.exposed.wasm), ['date-part']);
   console.log(`browser: a cross-origin 429's X-RateLimit-Reset: 0.3 is ignored unless exposed, then waited ${x.exposed.delays[0]} ms (date part fetched)`);
 
   await page.setViewportSize({ width: 960, height: 700 });
