@@ -31,7 +31,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print the delays a policy gives for one seed.
-    Schedule(schedule_cmd::ScheduleArgs),
+    Schedule(Box<schedule_cmd::ScheduleArgs>),
     /// Regenerate the cross-language test vectors (tests/vectors/*.json).
     Vectors {
         /// Directory to write into.
