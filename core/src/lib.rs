@@ -61,6 +61,7 @@ mod parse_error;
 mod policy;
 mod rate_limit;
 mod retry;
+mod retry_event;
 mod rng;
 mod schedule;
 mod snapshot;
@@ -88,6 +89,7 @@ pub use policy::{
 };
 pub use rate_limit::{parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
+pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 pub use schedule::Schedule;
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]

@@ -31,6 +31,9 @@ done | paste -sd.)
 [ "$cargo_version" = "$header_version" ] || fail "header says $header_version, Cargo.toml $cargo_version"
 echo "version $header_version"
 
+step "the C names of SPEC.md §14's table are the header's"
+python3 ffi/tests/check_vocabulary.py || fail "the C column of SPEC.md §14 and the header differ"
+
 step "vector tables from tests/vectors"
 python3 ffi/tests/c/gen_vectors.py tests/vectors ffi/include/seeded_backoff.h "$out/vectors_data.h"
 
