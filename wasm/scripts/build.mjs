@@ -6,13 +6,11 @@
 //                              the program imports), unbundled so a bundler drops what is unused
 //   node.mjs / node.cjs        Node, ESM and CommonJS; each part loads synchronously on first use
 //   pkg/tables.js              names and messages generated from the core (examples/js_tables.rs)
-// and wasm/README.md, the package's README (npm-readme.mjs).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { npmReadme } from './npm-readme.mjs';
 import { FORBIDDEN, functionNames } from './wasm-names.mjs';
 
 const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -89,6 +87,4 @@ for (const name of readdirSync(join(wasmDir, 'types'))) {
   copyFileSync(join(wasmDir, 'types', name), join(dist, name));
 }
 copyFileSync(join(wasmDir, 'types', 'index.d.ts'), join(dist, 'index.d.cts'));
-writeFileSync(join(wasmDir, 'README.md'), npmReadme(readFileSync(join(root, 'README.md'), 'utf8'),
-  JSON.parse(readFileSync(join(wasmDir, 'package.json'), 'utf8'))));
 console.log(`built ${dist}: wasm ${sizes.join(', ')}`);
