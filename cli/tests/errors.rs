@@ -1,4 +1,4 @@
-//! Every usage error is one line (the README's exit-code rule): a value echoed back is escaped, so
+//! Every usage error is one line (cli/README.md's exit-code rule): a value echoed back is escaped, so
 //! a newline or an escape sequence inside it cannot split the message or reach the terminal raw; a
 //! missing value or argument is named.
 

@@ -99,11 +99,14 @@ pub use tokio_support::retry_tokio;
 #[cfg(feature = "tower")]
 pub use tower_support::TowerPolicy;
 
-// Every Rust block of the repository's README.md compiles and runs as a doc test (the blocks use
-// the tokio and tower features).
+// Every Rust block of the crate's README.md and of the repository's compiles and runs as a doc test
+// (the blocks use the tokio and tower features).
+#[cfg(all(doctest, feature = "tower"))]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
 #[cfg(all(doctest, feature = "tower"))]
 #[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
+struct RepositoryReadmeDoctests;
 
 /// The crate's version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
