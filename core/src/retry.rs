@@ -198,7 +198,7 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
     /// let policy = Policy::google().to_builder().jitter(Jitter::None).build().unwrap();
     /// let mut told = Vec::new();
     /// let result = Retry::new(&policy, 7)
-    ///     .on_retry(|e: RetryEvent<'_, &str>| told.push((e.attempt, e.delay_ms, *e.error)))
+    ///     .on_retry(|e: RetryEvent<'_, &'static str>| told.push((e.attempt, e.delay_ms, *e.error)))
     ///     .run_blocking(
     ///         |_: Duration| {},
     ///         |attempt| if attempt < 3 { Err("busy") } else { Ok(attempt) },
