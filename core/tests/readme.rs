@@ -65,3 +65,14 @@ fn every_readme_block_starts_with_its_imports() {
         }
     }
 }
+
+#[test]
+fn the_repository_readme_is_a_short_entry() {
+    // The full guide of each audience lives in its package's README; the entry stays short.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let lines = std::fs::read_to_string(format!("{root}/../README.md"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(lines <= 200, "README.md has {lines} lines, over 200");
+}
