@@ -11,11 +11,18 @@
 # a clone with `cargo install --locked --path cli`.
 # Archives are reproducible (sorted, zero mtimes and owners, gzip -n), so SHA256SUMS changes only
 # when a package does. Reruns are fast: Cargo and the npm build reuse their builds.
-# usage: scripts/dist.sh [OUT_DIR]   (after scripts/setup.sh on a fresh machine)
+# usage: scripts/dist.sh [AUDIENCE] [OUT_DIR]   (after scripts/setup.sh AUDIENCE on a fresh machine)
+#   AUDIENCE: web (the npm package), rust (the crate), c (the C SDKs), python (the wheel) or all
+#   (the default); only that audience's artifacts are built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+audience=all
+case "${1:-}" in
+  web | rust | c | python | all) audience=$1; shift ;;
+esac
 out=${1:-$root/dist}
+wants() { [ "$audience" = all ] || [ "$audience" = "$1" ]; }
 export CARGO_TERM_COLOR=never
 target_dir=$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
@@ -32,15 +39,18 @@ archive() {
 }
 
 version=$(bash scripts/release/check-version.sh)
-log "version $version"
+log "version $version, audience $audience"
 rm -rf "$out" "$stage"
 mkdir -p "$out" "$stage"
 
+if wants web; then
 log "npm package"
 npm --prefix wasm run build >"$stage/npm-build.log" 2>&1 || { cat "$stage/npm-build.log"; exit 1; }
 node scripts/release/npm-stage.mjs "$stage/npm"
 (cd "$stage/npm" && npm pack --silent --pack-destination "$out" >/dev/null)
+fi
 
+if wants rust; then
 log "Rust crate"
 # cargo package builds the packaged sources alone (the check that it stands without the
 # workspace); publish --dry-run adds the registry's checks without uploading. --allow-dirty: a
@@ -51,15 +61,18 @@ cargo package -q -p seeded-backoff --allow-dirty
 cargo publish --dry-run --no-verify -p seeded-backoff --allow-dirty 2>&1 |
   { grep -E '^(warning|error)' | grep -v 'aborting upload due to dry run' || true; }
 cp "$target_dir/package/seeded-backoff-$version.crate" "$out/"
+fi
 
+if wants c; then
 for target in "${sdk_targets[@]}"; do
   log "C SDK for $target"
   name=seeded-backoff-c-$version-$target
   bash scripts/release/c-sdk.sh "$target" "$stage/$name"
   archive "$stage/$name" "$out/$name.tar.gz"
 done
+fi
 
-if [ -f python/pyproject.toml ]; then
+if wants python && [ -f python/pyproject.toml ]; then
   log "Python wheel"
   [ -x .venv/bin/maturin ] || { echo "dist: .venv/bin/maturin is missing (scripts/setup.sh installs it)" >&2; exit 1; }
   # maturin writes the cffi declarations with the python3 on PATH, which must have cffi: the venv's.

@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
-# Installs everything the tests need on a fresh machine, skipping what is already there so reruns
-# are fast. ./test.sh runs it first; it is also safe to run on its own.
+# Installs what is missing, skipping what is already there, so reruns are fast (idempotent).
+# usage: bash scripts/setup.sh [AUDIENCE...]   AUDIENCE: web, rust, c, python; none means all.
+#   web      the npm package: the wasm32 target, wasm-bindgen-cli, the npm dependencies of wasm/
+#   rust     the crate: clippy and rustfmt
+#   c        the C SDKs: the Cortex-M targets, gcc, pkg-config, cmake, the ARM toolchain
+#   python   the wheel: python3-venv and .venv (maturin, cffi and the test tools)
+# With no audience (as ./test.sh runs it) it also installs what every test needs: headless
+# Chromium, QEMU, valgrind, g++, nginx, librsvg, Miri, cbindgen, cargo-fuzz, and npm ci for every
+# committed package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
-# Debian packages: headless Chromium for the browser tests, qemu + the ARM toolchain for the
-# Cortex-M firmware (binutils-arm-none-eabi for the size report), valgrind and g++ for the C tests,
-# cmake for the C library's find_package check.
+all=0
+web=0 rust=0 c=0 python=0
+[ "$#" -eq 0 ] && all=1
+for audience in "$@"; do
+  case "$audience" in
+    web) web=1 ;; rust) rust=1 ;; c) c=1 ;; python) python=1 ;; all) all=1 ;;
+    *) echo "setup: unknown audience '$audience' (one of web, rust, c, python, all)" >&2; exit 2 ;;
+  esac
+done
+[ "$all" = 1 ] && web=1 rust=1 c=1 python=1
+
+# Debian packages. The C SDKs: gcc, pkg-config and cmake for the host example, the ARM toolchain
+# (binutils for the size report, newlib for the firmware). The wheel: python3-venv for .venv.
+# Every test (all): headless Chromium for the browser tests, qemu for the Cortex-M firmware,
+# valgrind and g++ for the C tests, rsvg-convert (librsvg2-bin) for the simulator's chart, nginx
+# for the storm test, GNU time for scripts/simulate-scale.sh.
 # wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
-# The simulator's tests: rsvg-convert (librsvg2-bin) renders its chart to PNG, nginx is the real
-# rate-limited server of the storm test, GNU time measures peak memory in scripts/simulate-scale.sh.
-# python3-venv creates the .venv of the Python package's build and tests.
-apt_packages=(chromium chromium-driver qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi
-  libnewlib-arm-none-eabi valgrind g++ python3 python3-venv pkg-config cmake librsvg2-bin nginx time)
+apt_packages=()
+[ "$c" = 1 ] && apt_packages+=(gcc pkg-config cmake gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi)
+[ "$python" = 1 ] && apt_packages+=(python3 python3-venv)
+[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm valgrind g++ librsvg2-bin nginx time)
 missing=()
-for pkg in "${apt_packages[@]}"; do
+for pkg in ${apt_packages[@]+"${apt_packages[@]}"}; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -24,33 +43,53 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-# Rust: cross targets (each Cortex-M one has a C SDK in scripts/dist.sh), lint components, and Miri on nightly for the UB checks.
+# Rust targets: wasm32 for the npm package, the Cortex-M ones for their C SDKs (scripts/dist.sh).
+targets=()
+[ "$web" = 1 ] && targets+=(wasm32-unknown-unknown)
+[ "$c" = 1 ] && targets+=(thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf)
 installed_targets=$(rustup target list --installed)
-for target in thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf wasm32-unknown-unknown; do
+for target in ${targets[@]+"${targets[@]}"}; do
   grep -qx "$target" <<<"$installed_targets" || rustup target add "$target"
 done
-grep -q '^clippy' <<<"$(rustup component list --installed)" || rustup component add clippy
-grep -q '^rustfmt' <<<"$(rustup component list --installed)" || rustup component add rustfmt
-nightly_components=$(rustup component list --installed --toolchain nightly 2>/dev/null || true)
-if ! grep -q '^miri' <<<"$nightly_components" || ! grep -q '^rust-src' <<<"$nightly_components"; then
-  rustup component add miri rust-src --toolchain nightly
+if [ "$rust" = 1 ]; then
+  grep -q '^clippy' <<<"$(rustup component list --installed)" || rustup component add clippy
+  grep -q '^rustfmt' <<<"$(rustup component list --installed)" || rustup component add rustfmt
+fi
+# Miri on nightly for the UB checks; nightly also runs cbindgen's macro expansion.
+if [ "$all" = 1 ]; then
+  nightly_components=$(rustup component list --installed --toolchain nightly 2>/dev/null || true)
+  if ! grep -q '^miri' <<<"$nightly_components" || ! grep -q '^rust-src' <<<"$nightly_components"; then
+    rustup component add miri rust-src --toolchain nightly
+  fi
 fi
 
 # Cargo tools. The wasm-bindgen CLI must be the exact version of the wasm-bindgen dependency.
-wb_version=$(grep -E '^wasm-bindgen = ' wasm/Cargo.toml | grep -oE '[0-9]+\.[0-9]+\.[0-9]+')
-if ! wasm-bindgen --version 2>/dev/null | grep -q "$wb_version"; then
-  cargo install wasm-bindgen-cli --version "$wb_version"
+if [ "$web" = 1 ]; then
+  wb_version=$(grep -E '^wasm-bindgen = ' wasm/Cargo.toml | grep -oE '[0-9]+\.[0-9]+\.[0-9]+')
+  if ! wasm-bindgen --version 2>/dev/null | grep -q "$wb_version"; then
+    cargo install wasm-bindgen-cli --version "$wb_version"
+  fi
 fi
-# The C header is generated by cbindgen; the committed one came from this version.
-if ! cbindgen --version 2>/dev/null | grep -q "0.29.2"; then
-  cargo install cbindgen --version 0.29.2
-fi
-if ! cargo fuzz --version >/dev/null 2>&1; then
-  cargo install cargo-fuzz
+if [ "$all" = 1 ]; then
+  # The C header is generated by cbindgen; the committed one came from this version.
+  if ! cbindgen --version 2>/dev/null | grep -q "0.29.2"; then
+    cargo install cbindgen --version 0.29.2
+  fi
+  if ! cargo fuzz --version >/dev/null 2>&1; then
+    cargo install cargo-fuzz
+  fi
 fi
 
-# npm dependencies of every package with a committed lock file (skipped when already current).
-for lock in $(git ls-files '*package-lock.json'); do
+# npm dependencies (skipped when already current): wasm/ for the npm package; with no audience,
+# every package with a committed lock file.
+if [ "$all" = 1 ]; then
+  locks=$(git ls-files '*package-lock.json')
+elif [ "$web" = 1 ]; then
+  locks=wasm/package-lock.json
+else
+  locks=
+fi
+for lock in $locks; do
   dir=$(dirname "$lock")
   if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$lock" -nt "$dir/node_modules/.package-lock.json" ]; then
     (cd "$dir" && npm ci --no-audit --no-fund)
@@ -58,9 +97,11 @@ for lock in $(git ls-files '*package-lock.json'); do
 done
 # Python: .venv at the repository root with maturin, cffi and the test tools of the Python package
 # (python/requirements-dev.txt), from PyPI; skipped while the requirements are what it was made from.
-if ! cmp -s python/requirements-dev.txt .venv/requirements-dev.txt 2>/dev/null || [ ! -x .venv/bin/maturin ]; then
-  python3 -m venv .venv
-  .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
-  cp python/requirements-dev.txt .venv/requirements-dev.txt
+if [ "$python" = 1 ]; then
+  if ! cmp -s python/requirements-dev.txt .venv/requirements-dev.txt 2>/dev/null || [ ! -x .venv/bin/maturin ]; then
+    python3 -m venv .venv
+    .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
+    cp python/requirements-dev.txt .venv/requirements-dev.txt
+  fi
 fi
-echo "setup: everything needed is installed"
+echo "setup: everything needed is installed ($([ "$all" = 1 ] && echo all || echo "$*"))"

@@ -1,6 +1,7 @@
 //! `seeded-backoff`: print schedules, regenerate the cross-language test vectors, parse
 //! `Retry-After` values, simulate retrying clients.
 
+mod echo;
 mod ops;
 mod policy_args;
 mod schedule_cmd;
@@ -11,7 +12,10 @@ mod vectors_retry_after;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, Parser, Subcommand};
+
+use echo::escape;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -27,7 +31,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print the delays a policy gives for one seed.
-    Schedule(schedule_cmd::ScheduleArgs),
+    Schedule(Box<schedule_cmd::ScheduleArgs>),
     /// Regenerate the cross-language test vectors (tests/vectors/*.json).
     Vectors {
         /// Directory to write into.
@@ -45,7 +49,7 @@ enum Command {
         #[arg(long, default_value = "retry-after", ignore_case = true, value_parser = header_names())]
         header: String,
         /// The current time as Unix seconds (default: the system clock).
-        #[arg(long = "now-s", alias = "now", value_parser = policy_args::parse_seed, allow_hyphen_values = true)]
+        #[arg(long = "now-s", value_parser = policy_args::parse_seed, allow_hyphen_values = true)]
         now: Option<u64>,
     },
     /// Simulate many clients retrying against one server, per jitter strategy.
@@ -58,32 +62,71 @@ fn header_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(std::iter::once("retry-after").chain(rate_limit))
 }
 
-/// Exit status 2 for bad usage (as clap, a missing subcommand included), 1 for a failed
-/// operation (a bad `parse-retry-after` value, an unwritable file), 0 otherwise.
+/// The one line a usage error prints: clap's first line, with the values it echoes escaped (a value
+/// holding a newline would otherwise split it), the required arguments that are missing named, and
+/// the allowed values of a closed list appended.
+fn usage_error(e: &clap::Error) -> String {
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let names: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        return format!(
+            "error: a subcommand is required: one of {} (see --help)",
+            names.join(", ")
+        );
+    }
+    let mut text = e.to_string();
+    for (_, value) in e.context() {
+        let raw: Vec<&str> = match value {
+            ContextValue::String(s) => vec![s.as_str()],
+            ContextValue::Strings(v) => v.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        };
+        for s in raw.into_iter().filter(|s| escape(s) != *s) {
+            text = text.replace(s, &escape(s));
+        }
+    }
+    let first = text.lines().next().unwrap_or("error: invalid arguments");
+    if e.kind() == ErrorKind::MissingRequiredArgument {
+        let missing = match e.get(ContextKind::InvalidArg) {
+            Some(ContextValue::Strings(args)) => args.join(", "),
+            _ => String::new(),
+        };
+        let usage = e
+            .get(ContextKind::Usage)
+            .map(|u| {
+                u.to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        return escape(&format!(
+            "error: missing required argument {missing} ({usage})"
+        ));
+    }
+    let line = match text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("[possible values: "))
+    {
+        Some(values) => format!("{first} (allowed: {}", values.replace(']', ")")),
+        None => first.to_string(),
+    };
+    escape(&line)
+}
+
+/// Exit status 2 for bad usage (a missing subcommand included), 1 for a failed operation (a bad
+/// `parse-retry-after` value, an unwritable file), 0 otherwise. Every error is one line on stderr.
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // No subcommand: the help, on stderr, and clap's usage status.
-            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                eprint!("{}", e.render());
-                return ExitCode::from(2);
-            }
-            // One line naming the flag and what it accepts; no usage dump.
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
-            match text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("[possible values: "))
-            {
-                Some(values) => eprintln!("{first} (allowed: {}", values.replace(']', ")")),
-                None => eprintln!("{first}"),
-            }
+            eprintln!("{}", usage_error(&e));
             return ExitCode::from(2);
         }
     };
@@ -126,7 +169,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err((code, message)) => {
-            eprintln!("{message}");
+            eprintln!("{}", escape(&message));
             ExitCode::from(code)
         }
     }

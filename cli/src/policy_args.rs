@@ -1,38 +1,40 @@
 //! Policy flags shared by the subcommands, and their translation into a validated core `Policy`.
+//!
+//! The flags parse syntax only: names are checked against the core's tables (`Preset::NAMES`,
+//! `Jitter::NAMES`, the deadline modes), numbers are read as numbers, and every range and rule is
+//! left to `PolicyOptions::build`, whose error names the field and its range. The help texts quote
+//! the core's own messages, so they cannot drift from what the core enforces.
 
-use clap::{Args, ValueEnum};
-use seeded_backoff::{DeadlineMode, Policy, PolicyError, PolicyOptions};
+use clap::builder::PossibleValuesParser;
+use clap::Args;
+use seeded_backoff::{DeadlineMode, Jitter, Policy, PolicyError, PolicyOptions, Preset};
 
-/// The presets, by the names every binding uses (the npm package's `preset` option, the core's
-/// constructors); the CLI's first spellings stay accepted as aliases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Preset {
-    /// Google Cloud: 1 s, ×2, +0..=1000 ms, cap 32 s, 10 retries.
-    Google,
-    /// Google Cloud with a 64 s cap.
-    #[value(name = "google_64s", alias = "google-64s")]
-    Google64s,
-    /// AWS standard: full jitter, 100 ms, cap 20 s, 2 retries.
-    #[value(name = "aws_standard", alias = "aws")]
-    AwsStandard,
-    /// gRPC: 1 s, ×1.6, ±20 %, cap 120 s.
-    Grpc,
+use crate::echo::escape;
+
+/// The deadline modes' names, in code order, from the core.
+pub fn deadline_names() -> impl Iterator<Item = &'static str> {
+    (0u8..)
+        .map_while(DeadlineMode::from_code)
+        .map(DeadlineMode::name)
 }
 
-impl Preset {
-    /// The core's preset of the same name.
-    pub fn core(self) -> seeded_backoff::Preset {
-        match self {
-            Preset::Google => seeded_backoff::Preset::Google,
-            Preset::Google64s => seeded_backoff::Preset::Google64s,
-            Preset::AwsStandard => seeded_backoff::Preset::AwsStandard,
-            Preset::Grpc => seeded_backoff::Preset::Grpc,
-        }
+/// A clap parser accepting exactly `names` (the core's table for the flag).
+pub fn one_of(names: impl IntoIterator<Item = &'static str>) -> PossibleValuesParser {
+    PossibleValuesParser::new(names)
+}
+
+/// A flag's help: what it is, then the core's rules for it (its `PolicyError` messages).
+fn help(what: &str, rules: &[PolicyError]) -> String {
+    let rules: Vec<&str> = rules.iter().map(|e| e.message()).collect();
+    if rules.is_empty() {
+        what.to_string()
+    } else {
+        format!("{what} [{}]", rules.join("; "))
     }
 }
 
-/// Jitter strategy names (SPEC.md §2), in the core's code order (`as u8` is the code).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// Jitter strategy names accepted by the simulator: the core's strategies, by code (`as u8`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JitterName {
     None,
     Google,
@@ -42,76 +44,73 @@ pub enum JitterName {
     Proportional,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DeadlineName {
-    #[value(name = "give_up", alias = "give-up")]
-    GiveUp,
-    Clamp,
+impl JitterName {
+    /// The strategy named `name` in [`Jitter::NAMES`].
+    pub fn from_name(name: &str) -> Option<JitterName> {
+        const BY_CODE: [JitterName; 6] = [
+            JitterName::None,
+            JitterName::Google,
+            JitterName::Full,
+            JitterName::Equal,
+            JitterName::Decorrelated,
+            JitterName::Proportional,
+        ];
+        BY_CODE
+            .get(usize::from(Jitter::from_name(name, 0)?.code()))
+            .copied()
+    }
 }
 
-/// A multiplier given as `2`, `1.6` (up to three decimals) or `3/2`.
+/// A multiplier as written: `2` is 2/1, `1.6` is 16/10, `3/2` is 3/2. Only the syntax is checked
+/// here; the core reduces the fraction and checks its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Multiplier {
     pub num: u32,
     pub den: u32,
 }
 
-const MULTIPLIER_RANGE: &str =
-    "expected a multiplier in 1..=1000 as N, N.DDD (up to 3 decimals) or N/D with D in 1..=1000";
+const MULTIPLIER_SYNTAX: &str = "expected a multiplier as N, N.DDD or N/D";
 
 pub fn parse_multiplier(text: &str) -> Result<Multiplier, String> {
-    let bad = || format!("{MULTIPLIER_RANGE} (got '{text}')");
+    let bad = || format!("{MULTIPLIER_SYNTAX} (got '{}')", escape(text));
+    // Digits only; a number too large for a u32 saturates, so the core reports it out of range.
     let number = |s: &str| -> Result<u32, String> {
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(bad());
         }
-        s.parse::<u32>().map_err(|_| bad())
+        Ok(s.parse::<u32>().unwrap_or(u32::MAX))
     };
     let (num, den) = if let Some((n, d)) = text.split_once('/') {
         (number(n)?, number(d)?)
     } else if let Some((int, frac)) = text.split_once('.') {
-        if frac.is_empty() || frac.len() > 3 {
-            return Err(bad());
-        }
-        let den = 10u32.pow(frac.len() as u32);
-        let num = number(int)?
-            .checked_mul(den)
-            .and_then(|n| n.checked_add(number(frac).ok()?))
+        // 10^9 is the largest power of ten a u32 holds: more decimals cannot be a fraction here.
+        let den = u32::try_from(frac.len())
+            .ok()
+            .and_then(|n| 10u32.checked_pow(n))
             .ok_or_else(bad)?;
+        let num = number(int)?
+            .saturating_mul(den)
+            .saturating_add(number(frac)?);
         (num, den)
     } else {
         (number(text)?, 1)
     };
-    // Reduce so that 1.600 and 8/5 are the same policy (and the same fingerprint).
-    let g = gcd(num, den).max(1);
-    let (num, den) = (num / g, den / g);
-    if den == 0
-        || den > 1000
-        || num < den
-        || num / den > 1000
-        || (num / den == 1000 && num % den != 0)
-    {
-        return Err(bad());
-    }
     Ok(Multiplier { num, den })
 }
 
-fn gcd(a: u32, b: u32) -> u32 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
 pub fn parse_seed(text: &str) -> Result<u64, String> {
+    let got = escape(text);
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
-            "must be an integer in 0..=18446744073709551615 (got '{text}')"
+            "must be an integer in 0..={} (got '{got}')",
+            u64::MAX
         ));
     }
     text.parse::<u64>().map_err(|_| {
-        format!("must be an integer in 0..=18446744073709551615 (got '{text}', too large)")
+        format!(
+            "must be an integer in 0..={} (got '{got}', too large)",
+            u64::MAX
+        )
     })
 }
 
@@ -119,7 +118,12 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
 /// numbers (with `allow_hyphen_values`, which would otherwise be taken for flags).
 pub fn u32_in(min: u32, max: u32) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync {
     move |text: &str| {
-        let bad = |why: &str| format!("must be an integer in {min}..={max} (got '{text}'{why})");
+        let bad = |why: &str| {
+            format!(
+                "must be an integer in {min}..={max} (got '{}'{why})",
+                escape(text)
+            )
+        };
         if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
             return Err(bad(""));
         }
@@ -131,51 +135,54 @@ pub fn u32_in(min: u32, max: u32) -> impl Fn(&str) -> Result<u32, String> + Clon
     }
 }
 
+/// A policy field's value: any `u32` here (the syntax); the core checks the field's range.
 fn u32_flag(text: &str) -> Result<u32, String> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "must be an integer in 0..=4294967295 (got '{text}')"
-        ));
-    }
-    text.parse::<u32>()
-        .map_err(|_| format!("must be an integer in 0..=4294967295 (got '{text}', too large)"))
+    u32_in(0, u32::MAX)(text)
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct PolicyArgs {
     /// Start from this preset; the flags below override its fields.
-    #[arg(long, value_enum, default_value = "google")]
-    pub preset: Preset,
-    /// First delay's base in ms (1..=2147483647).
-    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true)]
+    #[arg(long, value_parser = one_of(Preset::NAMES), default_value = Preset::NAMES[0])]
+    pub preset: String,
+    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true,
+        help = help("First delay's base in ms", &[PolicyError::InitialMs]))]
     pub initial_ms: Option<u32>,
-    /// Growth factor: 2, 1.6 or 3/2 (1..=1000, up to 3 decimals).
-    #[arg(long, value_parser = parse_multiplier, allow_hyphen_values = true)]
+    #[arg(long, value_parser = parse_multiplier, allow_hyphen_values = true, help = help(
+        "Growth factor: 2, 1.6 or 3/2",
+        &[PolicyError::MultiplierDen, PolicyError::MultiplierBelowOne, PolicyError::MultiplierTooLarge],
+    ))]
     pub multiplier: Option<Multiplier>,
-    /// Cap on computed delays in ms (initial-ms..=2147483647).
-    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true)]
+    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true,
+        help = help("Cap on computed delays in ms", &[PolicyError::MaxBackoffMs]))]
     pub max_backoff_ms: Option<u32>,
-    /// Retries before giving up (0..=4294967295).
+    /// Retries before giving up (any u32).
     #[arg(long, value_parser = u32_flag, allow_hyphen_values = true)]
     pub max_retries: Option<u32>,
     /// Jitter strategy.
-    #[arg(long, value_enum)]
-    pub jitter: Option<JitterName>,
-    /// Google jitter width in ms (0..=max-backoff-ms); default 1000.
-    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true)]
+    #[arg(long, value_parser = one_of(Jitter::NAMES))]
+    pub jitter: Option<String>,
+    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true, help = help(
+        "Google jitter width in ms; default 1000",
+        &[PolicyError::JitterMs, PolicyError::JitterMsNotApplicable],
+    ))]
     pub jitter_ms: Option<u32>,
-    /// Proportional jitter half-width in thousandths (0..=1000); default 200.
-    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true)]
+    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true, help = help(
+        "Proportional jitter half-width in thousandths; default 200",
+        &[PolicyError::SpreadPerMille, PolicyError::SpreadNotApplicable],
+    ))]
     pub spread_per_mille: Option<u32>,
-    /// Largest honoured Retry-After hint in ms (0..=2147483647); default the cap.
-    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true)]
+    #[arg(long, value_parser = u32_flag, allow_hyphen_values = true, help = help(
+        "Largest honoured Retry-After hint in ms; default the cap",
+        &[PolicyError::MaxHintMs],
+    ))]
     pub max_hint_ms: Option<u32>,
     /// Time budget in ms since the first attempt; 0 = none.
     #[arg(long, value_parser = u32_flag, allow_hyphen_values = true)]
     pub max_elapsed_ms: Option<u32>,
     /// What a delay crossing the time budget does.
-    #[arg(long, value_enum)]
-    pub deadline: Option<DeadlineName>,
+    #[arg(long, value_parser = one_of(deadline_names()))]
+    pub deadline: Option<String>,
 }
 
 /// The flag that sets the field a core error is about: the core's field name in kebab case.
@@ -186,24 +193,41 @@ fn flag_of(error: PolicyError) -> String {
 
 impl PolicyArgs {
     /// The validated policy, or a one-line message naming the flag and its allowed range. The
-    /// preset, overrides and applicability rules are the core's ([`PolicyOptions`]), shared with
-    /// the npm package.
+    /// preset, overrides and rules are the core's ([`PolicyOptions`]), shared with every binding.
     pub fn to_policy(&self) -> Result<Policy, String> {
+        // clap has checked the names against the same tables; a miss is still an error, not a panic.
+        let unknown = |flag: &str, name: &str| format!("{flag}: unknown name '{}'", escape(name));
+        let preset =
+            Preset::from_name(&self.preset).ok_or_else(|| unknown("--preset", &self.preset))?;
+        let jitter = match &self.jitter {
+            Some(name) => Some(
+                Jitter::from_name(name, 0)
+                    .ok_or_else(|| unknown("--jitter", name))?
+                    .code(),
+            ),
+            None => None,
+        };
+        let deadline = match &self.deadline {
+            Some(name) => Some(
+                (0u8..)
+                    .map_while(DeadlineMode::from_code)
+                    .find(|mode| mode.name() == name)
+                    .ok_or_else(|| unknown("--deadline", name))?,
+            ),
+            None => None,
+        };
         let options = PolicyOptions {
-            preset: Some(self.preset.core()),
+            preset: Some(preset),
             initial_ms: self.initial_ms,
             multiplier: self.multiplier.map(|m| (m.num, m.den)),
             max_backoff_ms: self.max_backoff_ms,
             max_retries: self.max_retries,
-            jitter: self.jitter.map(|j| j as u8),
+            jitter,
             jitter_ms: self.jitter_ms,
             spread_per_mille: self.spread_per_mille,
             max_hint_ms: self.max_hint_ms,
             max_elapsed_ms: self.max_elapsed_ms,
-            deadline: self.deadline.map(|d| match d {
-                DeadlineName::GiveUp => DeadlineMode::GiveUp,
-                DeadlineName::Clamp => DeadlineMode::Clamp,
-            }),
+            deadline,
         };
         options
             .build()
@@ -214,17 +238,35 @@ impl PolicyArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::ValueEnum;
 
     #[test]
-    fn multipliers_parse_as_reduced_fractions() {
-        assert_eq!(parse_multiplier("2"), Ok(Multiplier { num: 2, den: 1 }));
-        assert_eq!(parse_multiplier("1.6"), Ok(Multiplier { num: 8, den: 5 }));
-        assert_eq!(parse_multiplier("1.600"), Ok(Multiplier { num: 8, den: 5 }));
-        assert_eq!(parse_multiplier("3/2"), Ok(Multiplier { num: 3, den: 2 }));
-        assert_eq!(parse_multiplier("1"), Ok(Multiplier { num: 1, den: 1 }));
+    fn multipliers_parse_as_written_fractions() {
+        for (text, num, den) in [
+            ("2", 2, 1),
+            ("1.6", 16, 10),
+            ("1.600", 1600, 1000),
+            ("3/2", 3, 2),
+            ("0.5", 5, 10),
+            ("2/0", 2, 0),
+            ("99999999999", u32::MAX, 1),
+        ] {
+            assert_eq!(
+                parse_multiplier(text),
+                Ok(Multiplier { num, den }),
+                "{text}"
+            );
+        }
         for bad in [
-            "0.5", "0", "", "-2", "1.2345", "2/0", "abc", "1/1001", "1001", "nan", "inf",
+            "",
+            "-2",
+            "abc",
+            "nan",
+            "inf",
+            "1.",
+            ".5",
+            "1/",
+            "1.2.3",
+            "1.0000000000",
         ] {
             assert!(parse_multiplier(bad).is_err(), "{bad}");
         }
@@ -232,10 +274,10 @@ mod tests {
 
     #[test]
     fn jitter_names_are_the_cores_in_code_order() {
-        for (code, name) in seeded_backoff::Jitter::NAMES.iter().enumerate() {
-            let j = JitterName::from_str(name, false).unwrap();
-            assert_eq!(j as usize, code);
+        for (code, name) in Jitter::NAMES.iter().enumerate() {
+            assert_eq!(JitterName::from_name(name).map(|j| j as usize), Some(code));
         }
+        assert_eq!(JitterName::from_name("fulll"), None);
     }
 
     #[test]

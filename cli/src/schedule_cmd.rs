@@ -7,6 +7,7 @@ use seeded_backoff::{
 };
 use serde_json::json;
 
+use crate::echo::escape;
 use crate::ops::policy_json;
 use crate::policy_args::{parse_seed, u32_in, PolicyArgs};
 
@@ -39,7 +40,7 @@ pub struct ScheduleArgs {
     #[arg(long, value_parser = parse_rate_limit_arg, allow_hyphen_values = true)]
     rate_limit: Option<(RateLimitHeader, String)>,
     /// The current time in Unix seconds, for HTTP-date hints (default: the system clock).
-    #[arg(long = "now-s", alias = "now", value_parser = parse_seed, allow_hyphen_values = true)]
+    #[arg(long = "now-s", value_parser = parse_seed, allow_hyphen_values = true)]
     now: Option<u64>,
     /// A shared retry budget every failure goes through: `grpc:MAX_TOKENS:RATIO` (RATIO with up to 3
     /// decimals, e.g. grpc:10:0.5) or `aws` (500 / 5 / 10 / 1).
@@ -57,45 +58,52 @@ pub struct ScheduleArgs {
 }
 
 fn parse_at(text: &str) -> Result<(u32, String), String> {
-    let (n, value) = text
-        .split_once('=')
-        .ok_or_else(|| format!("expected N=VALUE with N in 0..=4294967295 (got '{text}')"))?;
-    let n = n
-        .parse::<u32>()
-        .map_err(|_| format!("expected N=VALUE with N in 0..=4294967295 (got '{text}')"))?;
+    let bad = || {
+        format!(
+            "expected N=VALUE with N in 0..={} (got '{}')",
+            u32::MAX,
+            escape(text)
+        )
+    };
+    let (n, value) = text.split_once('=').ok_or_else(bad)?;
+    let n = n.parse::<u32>().map_err(|_| bad())?;
     Ok((n, value.to_string()))
 }
 
 fn parse_rate_limit_arg(text: &str) -> Result<(RateLimitHeader, String), String> {
-    let names = RATE_LIMIT_HEADERS.map(|h| h.name()).join(", ");
-    let (name, value) = text
-        .split_once('=')
-        .ok_or_else(|| format!("expected NAME=VALUE with NAME one of {names} (got '{text}')"))?;
-    let header = RateLimitHeader::from_name(name)
-        .ok_or_else(|| format!("expected NAME=VALUE with NAME one of {names} (got '{text}')"))?;
+    let bad = || {
+        let names = RATE_LIMIT_HEADERS.map(|h| h.name()).join(", ");
+        format!(
+            "expected NAME=VALUE with NAME one of {names} (got '{}')",
+            escape(text)
+        )
+    };
+    let (name, value) = text.split_once('=').ok_or_else(bad)?;
+    let header = RateLimitHeader::from_name(name).ok_or_else(bad)?;
     Ok((header, value.to_string()))
 }
 
 fn parse_budget(text: &str) -> Result<BudgetConfig, String> {
     let usage =
         "expected grpc:MAX_TOKENS:RATIO (MAX_TOKENS 1..=1000, RATIO 0.001..=MAX_TOKENS) or aws";
+    let got = escape(text);
     if text == "aws" {
         return Ok(BudgetConfig::AWS_DEFAULT);
     }
     let parts: Vec<&str> = text.split(':').collect();
     let ["grpc", max, ratio] = parts.as_slice() else {
-        return Err(format!("{usage} (got '{text}')"));
+        return Err(format!("{usage} (got '{got}')"));
     };
     let (int, frac) = ratio.split_once('.').unwrap_or((ratio, ""));
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if !digits(max) || !digits(int) || !(frac.is_empty() || (frac.len() <= 3 && digits(frac))) {
-        return Err(format!("{usage} (got '{text}')"));
+        return Err(format!("{usage} (got '{got}')"));
     }
-    let max: u32 = max.parse().map_err(|_| format!("{usage} (got '{text}')"))?;
+    let max: u32 = max.parse().map_err(|_| format!("{usage} (got '{got}')"))?;
     let milli = format!("{int}{frac:0<3}")
         .parse::<u32>()
-        .map_err(|_| format!("{usage} (got '{text}')"))?;
-    BudgetConfig::grpc(max, milli).map_err(|e| format!("{} (got '{text}')", e.message()))
+        .map_err(|_| format!("{usage} (got '{got}')"))?;
+    BudgetConfig::grpc(max, milli).map_err(|e| format!("{} (got '{got}')", e.message()))
 }
 
 fn parse_hex(text: &str) -> Option<Vec<u8>> {
@@ -113,8 +121,10 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn hint_ms(value: &str, now: u64, flag: &str) -> Result<u32, (u8, String)> {
-    parse_retry_after(value.as_bytes(), now)
-        .map_err(|e| (2, format!("error: {flag}: {} (got '{value}')", e.message())))
+    parse_retry_after(value.as_bytes(), now).map_err(|e| {
+        let got = escape(value);
+        (2, format!("error: {flag}: {} (got '{got}')", e.message()))
+    })
 }
 
 pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
@@ -144,7 +154,11 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
             let name = header.name();
             (
                 2,
-                format!("error: --rate-limit {name}: {} (got '{v}')", e.message()),
+                format!(
+                    "error: --rate-limit {name}: {} (got '{}')",
+                    e.message(),
+                    escape(v)
+                ),
             )
         })?),
         None => None,
@@ -159,7 +173,10 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
             let bytes = parse_hex(text.trim()).ok_or_else(|| {
                 (
                     2,
-                    format!("error: --resume: expected 80 hex digits (got '{text}')"),
+                    format!(
+                        "error: --resume: expected 80 hex digits (got '{}')",
+                        escape(text)
+                    ),
                 )
             })?;
             Backoff::restore(&policy, &bytes).map_err(|e| {

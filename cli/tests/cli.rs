@@ -45,12 +45,12 @@ fn bad_flags_exit_2_with_one_line_naming_the_flag_and_range() {
         (
             &["schedule", "--multiplier", "0.5"][..],
             "--multiplier",
-            "1..=1000",
+            ">= 1",
         ),
         (
             &["schedule", "--multiplier", "NaN"][..],
             "--multiplier",
-            "1..=1000",
+            "N, N.DDD or N/D",
         ),
         (
             &["schedule", "--max-retries", "4294967296"][..],
@@ -156,7 +156,7 @@ fn hints_and_budgets_reach_the_schedule() {
         "json",
         "--retry-after-at",
         "2=Sun, 06 Nov 1994 08:49:47 GMT",
-        "--now",
+        "--now-s",
         "784111777",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -168,7 +168,7 @@ fn parse_retry_after_prints_ms_or_exits_1() {
     let out = run(&[
         "parse-retry-after",
         "Sun, 06 Nov 1994 08:49:37 GMT",
-        "--now",
+        "--now-s",
         "784111677",
     ]);
     assert!(out.status.success());

@@ -64,10 +64,14 @@ fn exit_codes_are_the_documented_ones() {
     let out = run(&["parse-retry-after", "-5"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("negative"));
-    // No subcommand: usage error (2), with the help on stderr.
+    // No subcommand: a usage error (2) in one line that lists the subcommands.
     let out = run(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("schedule"));
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    for name in ["schedule", "vectors", "parse-retry-after", "simulate"] {
+        assert!(stderr.contains(name), "{stderr}");
+    }
     assert!(out.stdout.is_empty());
     assert_eq!(run(&["--help"]).status.code(), Some(0));
 }
@@ -134,7 +138,7 @@ fn a_resumed_schedule_keeps_counting_elapsed_time() {
 }
 
 #[test]
-fn preset_names_are_the_npm_ones_and_the_old_spellings_still_work() {
+fn preset_names_are_the_cores_and_nothing_else() {
     let policy = |preset: &str| -> serde_json::Value {
         let out = run(&[
             "schedule", "--seed", "1", "--preset", preset, "--format", "json",
@@ -142,15 +146,29 @@ fn preset_names_are_the_npm_ones_and_the_old_spellings_still_work() {
         assert!(out.status.success(), "{preset}");
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["policy"].clone()
     };
-    assert_eq!(policy("google_64s"), policy("google-64s"));
     assert_eq!(policy("google_64s")["max_backoff_ms"], 64_000);
-    assert_eq!(policy("aws_standard"), policy("aws"));
     assert_eq!(policy("aws_standard")["jitter"], "full");
+    // Spellings the core does not know are refused, with the core's list.
+    for (flag, name) in [
+        ("--preset", "google-64s"),
+        ("--preset", "aws"),
+        ("--deadline", "give-up"),
+        ("--preset", "bogus"),
+    ] {
+        let out = run(&["schedule", "--seed", "1", flag, name]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {name}: {stderr}");
+        assert!(stderr.contains(flag), "{stderr}");
+    }
     let out = run(&["schedule", "--preset", "bogus"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("google_64s") && stderr.contains("aws_standard"),
         "{stderr}"
+    );
+    assert_eq!(
+        run(&["parse-retry-after", "5", "--now", "0"]).status.code(),
+        Some(2)
     );
 }
 

@@ -6,7 +6,7 @@ const POLICY: Policy = Policy::google(); // shared by every request; on firmware
 
 /// Sends the request and returns its HTTP status. This stand-in answers 503 twice, then 200.
 fn send_request(attempt: u32) -> u16 {
-    if attempt < 2 {
+    if attempt <= 2 {
         503
     } else {
         200
@@ -15,7 +15,7 @@ fn send_request(attempt: u32) -> u16 {
 
 fn fetch(seed: u64) -> Result<u16, GiveUpReason> {
     let mut backoff = Backoff::new(&POLICY, seed); // per request: 32 bytes
-    let mut attempt = 0;
+    let mut attempt = 1; // attempts count from 1
     loop {
         let status = send_request(attempt);
         match classify_http(status) {

@@ -61,6 +61,7 @@ mod parse_error;
 mod policy;
 mod rate_limit;
 mod retry;
+mod retry_event;
 mod rng;
 mod schedule;
 mod snapshot;
@@ -91,6 +92,7 @@ pub use policy::{
 };
 pub use rate_limit::{parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
+pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 pub use schedule::Schedule;
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
@@ -100,11 +102,14 @@ pub use tokio_support::retry_tokio;
 #[cfg(feature = "tower")]
 pub use tower_support::TowerPolicy;
 
-// Every Rust block of the repository's README.md compiles and runs as a doc test (the blocks use
-// the tokio and tower features).
+// Every Rust block of the crate's README.md and of the repository's compiles and runs as a doc test
+// (the blocks use the tokio and tower features).
+#[cfg(all(doctest, feature = "tower"))]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
 #[cfg(all(doctest, feature = "tower"))]
 #[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
+struct RepositoryReadmeDoctests;
 
 /// The crate's version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -11,6 +11,7 @@ use crate::backoff::{Backoff, GiveUpReason, Step, StepInput};
 use crate::budget::{FailureKind, RetryGate};
 use crate::hint::ServerHint;
 use crate::policy::Policy;
+use crate::retry_event::{NoCallback, OnRetry, RetryEvent};
 
 /// What the classifier says about a failed attempt. `true` converts to [`Verdict::RETRY`] and
 /// `false` to [`Verdict::Stop`], so a plain `|e| e.is_transient()` is a classifier too.
@@ -60,30 +61,31 @@ impl From<bool> for Verdict {
     }
 }
 
-/// Why a retry loop stopped without a success: the last error, how many attempts were made, and
-/// the give-up reason (`None` when the classifier said [`Verdict::Stop`]).
+/// Why a retry loop stopped without a success: the last error (`cause`, as in every binding), how
+/// many attempts were made, and the give-up reason (`None` when the classifier said
+/// [`Verdict::Stop`]).
 #[derive(Debug, PartialEq, Eq)]
 pub struct RetryError<E> {
     /// The error of the last attempt.
-    pub error: E,
+    pub cause: E,
     /// Attempts made, the first one included.
     pub attempts: u32,
     /// Why the backoff gave up; `None` if the classifier said the error is permanent.
-    pub gave_up: Option<GiveUpReason>,
+    pub reason: Option<GiveUpReason>,
 }
 
 impl<E: fmt::Display> fmt::Display for RetryError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.gave_up {
+        match self.reason {
             Some(reason) => write!(
                 f,
                 "gave up after {} attempts ({reason}): {}",
-                self.attempts, self.error
+                self.attempts, self.cause
             ),
             None => write!(
                 f,
                 "permanent error after {} attempts: {}",
-                self.attempts, self.error
+                self.attempts, self.cause
             ),
         }
     }
@@ -105,7 +107,10 @@ impl RetryGate for NoBudget {
 }
 
 /// One request's retry loop: a policy, its per-request [`Backoff`], and optionally a monotonic
-/// clock (so time spent in attempts counts against `max_elapsed_ms`) and a shared retry budget.
+/// clock (so time spent in attempts counts against `max_elapsed_ms`), a shared retry budget and a
+/// callback told of each retry ([`Retry::on_retry`]).
+///
+/// Attempts are numbered from 1: `op(1)` is the first attempt.
 ///
 /// Run it with [`Retry::run`] (async, any runtime: pass its sleep) or [`Retry::run_blocking`].
 /// Dropping the future of `run` stops the loop: no further attempt is made.
@@ -123,18 +128,19 @@ impl RetryGate for NoBudget {
 ///     .clock(|| now.get())
 ///     .run_blocking(
 ///         |d: Duration| now.set(now.get() + d.as_millis() as u64),
-///         |attempt| if attempt < 2 { Err("busy") } else { Ok(attempt) },
+///         |attempt| if attempt < 3 { Err("busy") } else { Ok(attempt) },
 ///         |_e| true,
 ///     );
-/// assert_eq!(result, Ok(2));
+/// assert_eq!(result, Ok(3));
 /// assert_eq!(now.get(), 1000 + 2000);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Retry<'a, G = NoBudget, C = fn() -> u64> {
+pub struct Retry<'a, G = NoBudget, C = fn() -> u64, H = NoCallback> {
     policy: &'a Policy,
     backoff: Backoff,
     budget: Option<&'a G>,
     clock: Option<C>,
+    on_retry: H,
 }
 
 impl<'a> Retry<'a> {
@@ -150,32 +156,66 @@ impl<'a> Retry<'a> {
             backoff,
             budget: None,
             clock: None,
+            on_retry: NoCallback,
         }
     }
 }
 
-impl<'a, G: RetryGate, C: FnMut() -> u64> Retry<'a, G, C> {
+impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
     /// Shares a retry budget ([`RetryBudget`](crate::RetryBudget),
     /// [`AtomicRetryBudget`](crate::AtomicRetryBudget) or your own [`RetryGate`]): each failure
     /// is recorded, each retry asks it, and the success is recorded.
-    pub fn budget<G2: RetryGate>(self, budget: &'a G2) -> Retry<'a, G2, C> {
+    pub fn budget<G2: RetryGate>(self, budget: &'a G2) -> Retry<'a, G2, C, H> {
         Retry {
             policy: self.policy,
             backoff: self.backoff,
             budget: Some(budget),
             clock: self.clock,
+            on_retry: self.on_retry,
         }
     }
 
     /// A monotonic clock in milliseconds (any origin): the time since the first attempt, attempts
     /// included, counts against the policy's `max_elapsed_ms`. Without it the sum of the delays
     /// stands in.
-    pub fn clock<C2: FnMut() -> u64>(self, clock: C2) -> Retry<'a, G, C2> {
+    pub fn clock<C2: FnMut() -> u64>(self, clock: C2) -> Retry<'a, G, C2, H> {
         Retry {
             policy: self.policy,
             backoff: self.backoff,
             budget: self.budget,
             clock: Some(clock),
+            on_retry: self.on_retry,
+        }
+    }
+
+    /// A callback told of each retry, before its sleep, with one [`RetryEvent`]: the number of
+    /// the attempt that failed, the delay and the error.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use seeded_backoff::{Jitter, Policy, Retry, RetryEvent};
+    ///
+    /// let policy = Policy::google().to_builder().jitter(Jitter::None).build().unwrap();
+    /// let mut told = Vec::new();
+    /// let result = Retry::new(&policy, 7)
+    ///     .on_retry(|e: RetryEvent<'_, &'static str>| told.push((e.attempt, e.delay_ms, *e.error)))
+    ///     .run_blocking(
+    ///         |_: Duration| {},
+    ///         |attempt| if attempt < 3 { Err("busy") } else { Ok(attempt) },
+    ///         |_e| true,
+    ///     );
+    /// assert_eq!(result, Ok(3));
+    /// assert_eq!(told, [(1, 1000, "busy"), (2, 2000, "busy")]);
+    /// ```
+    ///
+    /// [`RetryEvent`]: crate::RetryEvent
+    pub fn on_retry<H2>(self, on_retry: H2) -> Retry<'a, G, C, H2> {
+        Retry {
+            policy: self.policy,
+            backoff: self.backoff,
+            budget: self.budget,
+            clock: self.clock,
+            on_retry,
         }
     }
 
@@ -213,7 +253,8 @@ impl<'a, G: RetryGate, C: FnMut() -> u64> Retry<'a, G, C> {
         }
     }
 
-    /// Runs `op(attempt)` until it succeeds, awaiting `sleep(delay)` between attempts. `classify`
+    /// Runs `op(attempt)` (attempt 1, 2, …) until it succeeds, awaiting `sleep(delay)` between
+    /// attempts. `classify`
     /// turns each error into a [`Verdict`] (or a `bool`). Works with any executor: pass
     /// `tokio::time::sleep`, `async_io::Timer::after`, `embassy_time::Timer::after`, or a virtual
     /// clock's sleep in tests. Cancellation-safe: dropping the future stops the loop.
@@ -230,9 +271,10 @@ impl<'a, G: RetryGate, C: FnMut() -> u64> Retry<'a, G, C> {
         SFut: Future<Output = ()>,
         K: FnMut(&E) -> V,
         V: Into<Verdict>,
+        H: OnRetry<E>,
     {
         let start = self.now();
-        let mut attempt: u32 = 0;
+        let mut attempt: u32 = 1;
         let mut retried: Option<FailureKind> = None;
         loop {
             let error = match op(attempt).await {
@@ -244,21 +286,25 @@ impl<'a, G: RetryGate, C: FnMut() -> u64> Retry<'a, G, C> {
                 }
                 Err(error) => error,
             };
-            let attempts = attempt.saturating_add(1);
             match self.after_failure(start, classify(&error).into()) {
                 Ok((delay_ms, kind)) => {
                     retried = Some(kind);
+                    self.on_retry.on_retry(RetryEvent {
+                        attempt,
+                        delay_ms,
+                        error: &error,
+                    });
                     sleep(Duration::from_millis(delay_ms.into())).await;
                 }
-                Err(gave_up) => {
+                Err(reason) => {
                     return Err(RetryError {
-                        error,
-                        attempts,
-                        gave_up,
+                        cause: error,
+                        attempts: attempt,
+                        reason,
                     })
                 }
             }
-            attempt = attempts;
+            attempt = attempt.saturating_add(1);
         }
     }
 
@@ -275,6 +321,7 @@ impl<'a, G: RetryGate, C: FnMut() -> u64> Retry<'a, G, C> {
         S: FnMut(Duration),
         K: FnMut(&E) -> V,
         V: Into<Verdict>,
+        H: OnRetry<E>,
     {
         let future = self.run(
             |delay| {

@@ -24,17 +24,17 @@ pub fn random_seed() -> Result<u64, getrandom::Error> {
     getrandom::u64()
 }
 
-/// Calls `op(attempt)` until it succeeds, sleeping the thread between attempts as `backoff`
-/// says. `is_retryable` decides which errors are worth another try.
+/// Calls `op(attempt)` (attempt 1, 2, …) until it succeeds, sleeping the thread between attempts
+/// as `backoff` says. `is_retryable` decides which errors are worth another try.
 ///
 /// ```
 /// use seeded_backoff::{retry_blocking, Backoff, Policy};
 /// let policy = Policy::builder().initial_ms(1).max_backoff_ms(2).jitter(seeded_backoff::Jitter::None)
 ///     .build().unwrap();
 /// let result = retry_blocking(&policy, Backoff::new(&policy, 1), |attempt| {
-///     if attempt < 2 { Err("busy") } else { Ok(attempt) }
+///     if attempt < 3 { Err("busy") } else { Ok(attempt) }
 /// }, |_e| true);
-/// assert_eq!(result, Ok(2));
+/// assert_eq!(result, Ok(3)); // attempts count from 1
 /// ```
 pub fn retry_blocking<T, E>(
     policy: &Policy,

@@ -14,7 +14,7 @@ use crate::{Policy, Retry, RetryError, Verdict};
 /// use seeded_backoff::{retry_tokio, Jitter, Policy};
 /// let policy = Policy::google().to_builder().initial_ms(10).jitter(Jitter::None).build().unwrap();
 /// let out = retry_tokio(&policy, 1, |attempt| async move {
-///     if attempt < 2 { Err("503") } else { Ok("200") }
+///     if attempt < 3 { Err("503") } else { Ok("200") } // attempts 1 and 2 fail
 /// }, |_e| true).await;
 /// assert_eq!(out, Ok("200"));
 /// # }

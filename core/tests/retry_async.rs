@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use seeded_backoff::{
     retry_async, FailureKind, GiveUpReason, Jitter, Policy, Retry, RetryBudget, RetryError,
-    RetryGate, ServerHint, Verdict,
+    RetryEvent, RetryGate, ServerHint, Verdict,
 };
 use seeded_backoff_test_support::{policy_from_json, seed_of, vector_files};
 use serde_json::Value;
@@ -61,9 +61,11 @@ fn the_async_loop_sleeps_exactly_the_vector_delays_on_a_virtual_clock() {
                 clock.set(clock.get().saturating_add(d.as_millis() as u64));
                 std::future::ready(())
             };
+            // Attempts count from 1: attempt n meets step n - 1.
             let op = |attempt: u32| {
-                let outcome = match steps.get(attempt as usize) {
-                    Some((op, _)) if attempt < attempts as u32 => {
+                let i = attempt as usize - 1;
+                let outcome = match steps.get(i) {
+                    Some((op, _)) if i < attempts => {
                         let (code, arg) = op.split_at(1);
                         match code {
                             "h" => Err(Verdict::with_hint(ServerHint::RetryAfterMs(
@@ -97,10 +99,10 @@ fn the_async_loop_sleeps_exactly_the_vector_delays_on_a_virtual_clock() {
             assert_eq!(*slept.borrow(), want, "{name} seed {seed}");
             match (end, result) {
                 (Some(i), Err(e)) => {
-                    assert_eq!(e.gave_up.map(|r| r.name()), steps[i].1.as_str());
+                    assert_eq!(e.reason.map(|r| r.name()), steps[i].1.as_str());
                     assert_eq!(e.attempts as usize, i + 1, "{name} seed {seed}");
                 }
-                (None, Ok(attempt)) => assert_eq!(attempt as usize, steps.len()),
+                (None, Ok(attempt)) => assert_eq!(attempt as usize, steps.len() + 1),
                 (end, result) => panic!("{name} seed {seed}: {end:?} {result:?}"),
             }
             requests += 1;
@@ -126,9 +128,9 @@ fn a_permanent_error_stops_at_once_and_a_bool_classifier_works() {
     assert_eq!(
         result,
         Err(RetryError {
-            error: 404,
+            cause: 404,
             attempts: 1,
-            gave_up: None
+            reason: None
         })
     );
     assert_eq!(calls.get(), 1);
@@ -155,7 +157,7 @@ fn max_retries_gives_up_after_that_many_retries() {
         |_| true,
     ));
     let e = result.unwrap_err();
-    assert_eq!((e.attempts, e.gave_up), (4, Some(GiveUpReason::MaxRetries)));
+    assert_eq!((e.attempts, e.reason), (4, Some(GiveUpReason::MaxRetries)));
     assert_eq!(*slept.borrow(), [1, 2, 4].map(Duration::from_secs).to_vec());
     assert_eq!(e.to_string(), "gave up after 4 attempts (max_retries): 503");
 }
@@ -187,7 +189,7 @@ fn the_time_budget_counts_time_spent_in_attempts() {
         },
     ));
     let e = result.unwrap_err();
-    assert_eq!((e.attempts, e.gave_up), (3, Some(GiveUpReason::Deadline)));
+    assert_eq!((e.attempts, e.reason), (3, Some(GiveUpReason::Deadline)));
     assert_eq!(now.get(), 12_000);
 }
 
@@ -203,13 +205,13 @@ fn a_retry_budget_is_charged_and_refunded() {
         |_| true,
     ));
     let e = result.unwrap_err();
-    assert_eq!((e.attempts, e.gave_up), (2, Some(GiveUpReason::Budget)));
+    assert_eq!((e.attempts, e.reason), (2, Some(GiveUpReason::Budget)));
     assert_eq!(budget.tokens_milli(), 1000);
     // A success after a retry refunds the ratio (1 token).
     let ok = block_on(Retry::new(&policy, 5).budget(&budget).run(
         |_| async {},
         |attempt| async move {
-            if attempt == 0 {
+            if attempt == 1 {
                 Ok(7)
             } else {
                 Err("x")
@@ -222,6 +224,46 @@ fn a_retry_budget_is_charged_and_refunded() {
     // The budget is the caller's: it can still be used directly.
     budget.record_failure(FailureKind::Error);
     assert_eq!(budget.tokens_milli(), 1000);
+}
+
+#[test]
+fn the_callback_hears_each_retry_numbered_from_1_and_the_give_up_names_the_cause() {
+    // Hand-derived: no jitter, max_retries 2: attempts 1 and 2 are retried after 1 s and 2 s,
+    // attempt 3 gives up; op sees 1, 2, 3.
+    let policy = Policy::google()
+        .to_builder()
+        .jitter(Jitter::None)
+        .max_retries(2)
+        .build()
+        .unwrap();
+    let told = RefCell::new(Vec::new());
+    let seen = RefCell::new(Vec::new());
+    let result: Result<(), _> = block_on(
+        Retry::new(&policy, 0)
+            .on_retry(|e: RetryEvent<'_, String>| {
+                told.borrow_mut()
+                    .push((e.attempt, e.delay_ms, e.error.clone()))
+            })
+            .run(
+                |_| async {},
+                |attempt| {
+                    seen.borrow_mut().push(attempt);
+                    async move { Err(format!("503 on attempt {attempt}")) }
+                },
+                |_| true,
+            ),
+    );
+    assert_eq!(*seen.borrow(), [1, 2, 3]);
+    assert_eq!(
+        *told.borrow(),
+        [
+            (1, 1000, "503 on attempt 1".to_string()),
+            (2, 2000, "503 on attempt 2".to_string())
+        ]
+    );
+    let e = result.unwrap_err();
+    assert_eq!(e.cause, "503 on attempt 3");
+    assert_eq!((e.attempts, e.reason), (3, Some(GiveUpReason::MaxRetries)));
 }
 
 #[test]
@@ -285,7 +327,7 @@ async fn retry_tokio_sleeps_the_vector_delays_on_tokio_virtual_time() {
         |attempt| {
             times.borrow_mut().push(start.elapsed().as_millis() as u64);
             async move {
-                if attempt < 3 {
+                if attempt < 4 {
                     Err("503")
                 } else {
                     Ok("200")

@@ -10,7 +10,7 @@ import spec_model as m
 
 import seeded_backoff
 from conftest import REPO
-from seeded_backoff import Backoff, Policy, RetryBudget, RetryError, retry
+from seeded_backoff import Backoff, Policy, RetryBudget, RetryError, RetryEvent, retry
 
 
 def model_schedule(policy_fields, seed, n=100):
@@ -111,14 +111,14 @@ def test_decorator_forms_and_callbacks():
 
     assert plain() == 7 and plain.__name__ == "plain"
 
-    @retry(seed=3, sleep=sleeps.append, retry_if_result=lambda r: r is None, on_retry=lambda *a: seen.append(a))
+    @retry(seed=3, sleep=sleeps.append, retry_if_result=lambda r: r is None, on_retry=seen.append)
     def eventually():
         return None if len(sleeps) < 2 else "done"
 
     assert eventually() == "done"
     want = model_schedule(m.PRESETS["google"], 3, 2)[0]
     assert [round(s * 1000) for s in sleeps] == want
-    assert [(a, d) for a, d, _ in seen] == [(1, want[0]), (2, want[1])]
+    assert seen == [RetryEvent(attempt=1, delay_ms=want[0], error=None), RetryEvent(attempt=2, delay_ms=want[1], error=None)]
 
 
 def test_successes_refund_the_budget():

@@ -123,7 +123,7 @@ def test_sync_and_async_give_the_same_schedule_for_a_seed():
     for clock, error in ((sync_clock, sync_error.value), (async_clock, async_error.value)):
         assert clock.delays_ms == expected[:-1]
         assert (error.attempts, error.reason) == (5, "max_retries")
-        assert error.last.status_code == 503 and error.__cause__ is None
+        assert error.cause.status_code == 503 and error.__cause__ is None
 
 
 def test_connection_errors_are_retried_and_chained():
@@ -138,7 +138,7 @@ def test_connection_errors_are_retried_and_chained():
     with pytest.raises(RetryError) as e:
         fetch()
     assert e.value.attempts == 3 and e.value.reason == "max_retries"
-    assert isinstance(e.value.__cause__, requests.ConnectionError) and e.value.last is e.value.__cause__
+    assert isinstance(e.value.__cause__, requests.ConnectionError) and e.value.cause is e.value.__cause__
     assert clock.delays_ms == model_delays(dict(GOOGLE, max_retries=2), 1, [None, None])
 
 

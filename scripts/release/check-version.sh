@@ -33,9 +33,9 @@ if [ -f python/pyproject.toml ]; then
       bad+=("python/pyproject.toml has neither a version nor a dynamic one")
   fi
 fi
-# Artifact names pasted in the README (seeded-backoff-X.Y.Z.tgz, .crate, seeded-backoff-c-X.Y.Z-...).
-for named in $(grep -oE 'seeded[-_]backoff(-c)?-[0-9]+\.[0-9]+\.[0-9]+' README.md | sort -u); do
-  [ "${named##*-}" = "$version" ] || bad+=("README.md names $named")
+# Artifact names pasted in the READMEs (seeded-backoff-X.Y.Z.tgz, .crate, seeded-backoff-c-X.Y.Z-...).
+for named in $(grep -ohE 'seeded[-_]backoff(-c)?-[0-9]+\.[0-9]+\.[0-9]+' README.md core/README.md wasm/README.md ffi/README.md python/README.md | sort -u); do
+  [ "${named##*-}" = "$version" ] || bad+=("a README names $named")
 done
 if [ "${#bad[@]}" -gt 0 ]; then
   printf 'check-version: the version is %s (Cargo.toml), but %s\n' "$version" "${bad[@]}" >&2

@@ -33,6 +33,11 @@ if (crate.homepage ?? crate.repository) manifest.homepage = crate.homepage ?? cr
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 cpSync(join(root, 'wasm', 'dist'), join(stage, 'dist'), { recursive: true });
-cpSync(join(root, 'wasm', 'README.md'), join(stage, 'README.md'));
+// wasm/README.md less its lines for a clone of the repository (how to build the package), which
+// a reader of the registry page or of node_modules cannot use.
+const readme = readFileSync(join(root, 'wasm', 'README.md'), 'utf8');
+const published = readme.replace(/<!-- clone -->[\s\S]*?<!-- end clone -->\n+/g, '');
+if (published.includes('<!--')) throw new Error('wasm/README.md has an unmatched <!-- clone --> marker');
+writeFileSync(join(stage, 'README.md'), published);
 for (const name of LICENSES) cpSync(join(root, name), join(stage, name));
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

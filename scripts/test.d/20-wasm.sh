@@ -5,7 +5,7 @@
 #   bad input, retry against a local HTTP server, abort, pauses under a fake clock) | tsc on the
 #   .d.ts | headless Chromium (vectors, fetch retry, example page screenshot in artifacts/wasm/;
 #   offline/hidden/frozen pages and 50 pages back online against a logging server, with the
-#   timeline example's screenshot; the README's import-map and esbuild snippets) | size report beside the npm
+#   timeline example's screenshot; wasm/README.md's import-map and esbuild snippets) | size report beside the npm
 #   peers (fails above its regression limits; the goals are printed) | per-request benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,7 +34,7 @@ node wasm/test/browser/run.mjs
 echo "--- headless Chromium: retries follow the page's life"
 node wasm/test/browser/lifecycle.mjs
 
-echo "--- headless Chromium: the README's browser snippets as pasted (import map, esbuild)"
+echo "--- headless Chromium: wasm/README.md's browser snippets as pasted (import map, esbuild)"
 node wasm/test/browser/readme.mjs
 
 echo "--- size"

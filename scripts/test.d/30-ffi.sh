@@ -31,6 +31,9 @@ done | paste -sd.)
 [ "$cargo_version" = "$header_version" ] || fail "header says $header_version, Cargo.toml $cargo_version"
 echo "version $header_version"
 
+step "the C names of SPEC.md §14's table are the header's"
+python3 ffi/tests/check_vocabulary.py || fail "the C column of SPEC.md §14 and the header differ"
+
 step "vector tables from tests/vectors"
 python3 ffi/tests/c/gen_vectors.py tests/vectors ffi/include/seeded_backoff.h "$out/vectors_data.h"
 
@@ -58,10 +61,10 @@ g++ -std=c++11 -Wall -Werror -O2 "${pc_cflags[@]}" "${inc[@]}" -x c++ "${srcs[@]
 LD_LIBRARY_PATH="$out/prefix/lib" "$out/test_cxx11" | tail -n 1
 grep -q libseeded_backoff_ffi.so <<<"$(ldd "$out/test_cxx11")" || fail "C++ test did not use the shared library"
 
-step "ffi/examples/retry_http.c (the README's program): C99 static, C++ shared, CMake; output from the model"
-python3 - <<'PY' || fail "README.md's C program and ffi/examples/retry_http.c differ"
-readme = open("README.md").read()
-block = readme.split("### Example: an HTTP request with retries", 1)[1].split("```c\n", 1)[1].split("```", 1)[0]
+step "ffi/examples/retry_http.c (ffi/README.md's program): C99 static, C++ shared, CMake; output from the model"
+python3 - <<'PY' || fail "ffi/README.md's C program and ffi/examples/retry_http.c differ"
+readme = open("ffi/README.md").read()
+block = readme.split("## Example: an HTTP request with retries", 1)[1].split("```c\n", 1)[1].split("```", 1)[0]
 raise SystemExit(0 if block == open("ffi/examples/retry_http.c").read() else 1)
 PY
 # The expected output: SPEC.md's Google schedule for seed 42 from the independent Python model.
@@ -122,7 +125,7 @@ grep -q "vector mismatch: delay in schedule-preset-google" "$out/mutated.log" ||
 echo "the mutated vector was reported: $(grep -m1 'vector mismatch' "$out/mutated.log")"
 
 # --- Cortex-M ---------------------------------------------------------------------------------
-# Firmware libraries are built with the README's plain `cargo build --release --target ...`:
+# Firmware libraries are built with ffi/README.md's plain `cargo build --release --target ...`:
 # .cargo/config.toml makes bare-metal builds opt-level "s", and only a staticlib (no rlib) lets
 # Cargo apply LTO. The no-panic proof below also covers "z" and 3, for firmware that builds so.
 fw=ffi/firmware
@@ -194,7 +197,7 @@ fi
 grep -q "^FAIL: " "$out/qemu-mutated.log" || fail "the firmware did not report the wrong vector"
 echo "control: with one wrong expected delay the firmware reports: $(grep '^FAIL: ' "$out/qemu-mutated.log")"
 
-step "ffi/firmware/Makefile: make, make run, make run-vectors, as the README says"
+step "ffi/firmware/Makefile: make, make run, make run-vectors, as ffi/README.md says"
 make -C ffi/firmware BUILD="$out/make" >"$out/make.log" 2>&1 || fail "make: $(tail -n 5 "$out/make.log")"
 # Cargo's note that a bare-metal target cannot build the cdylib crate type is the only warning.
 if grep -i warning "$out/make.log" | grep -Ev "dropping unsupported crate type .cdylib.|seeded-backoff-ffi. .lib. generated 1 warning"; then

@@ -61,11 +61,21 @@ for f in "$tgz" "$crate" dist/seeded-backoff-c-"$version"-{"$host",thumbv6m-none
 done
 echo "every artifact has LICENSE-MIT, LICENSE-APACHE, a README and its checksum"
 
+step "one audience: scripts/setup.sh AUDIENCE, then scripts/dist.sh rust builds the crate alone"
+for audience in web rust c python; do
+  bash scripts/setup.sh "$audience" >/dev/null || fail "scripts/setup.sh $audience failed"
+done
+bash scripts/dist.sh rust "$tmp/dist-rust" >/dev/null || fail "scripts/dist.sh rust failed"
+[ "$(ls "$tmp/dist-rust" | paste -sd' ')" = "SHA256SUMS seeded-backoff-$version.crate" ] ||
+  fail "scripts/dist.sh rust wrote $(ls "$tmp/dist-rust" | paste -sd' ')"
+(cd "$tmp/dist-rust" && sha256sum --quiet -c SHA256SUMS) || fail "dist.sh rust: SHA256SUMS"
+echo "setup.sh per audience reran as a no-op; dist.sh rust wrote only the crate"
+
 step "npm tarball in a new Node project"
 bash "$root/scripts/release/test-npm.sh" "$root/$tgz" "$tmp/npm" "$expected"
 
-step "README 'Install from this repository' (npm)"
-out=$(run_block '### Install from this repository' "$root" | tail -n 1)
+step "README's npm quick start"
+out=$(run_block '### JavaScript and TypeScript (npm)' "$root" | tail -n 1)
 [ "$out" = "${first_two%% *}" ] || fail "the README's npm install lines printed '$out'"
 echo "printed $out"
 
@@ -84,12 +94,34 @@ PY
 same "the crate" "$(cd "$tmp/crate/app" && CARGO_TARGET_DIR="$tmp/crate/target" cargo run -q --offline)"
 echo "the crate README's program, run --offline in a new crate: $expected"
 
-step "README 'Install from the crate archive'"
-CARGO_TARGET_DIR="$tmp/crate/target" run_block '### Install from the crate archive' "$root"
+step "core/README.md 'Install from the crate archive'"
+CARGO_TARGET_DIR="$tmp/crate/target" run_block '### Install from the crate archive' "$root" core/README.md
 echo "ran as written"
 
-step "CLI: README's cargo install --locked --path cli"
-out=$(CARGO_INSTALL_ROOT="$tmp/cargo-root" PATH="$tmp/cargo-root/bin:$PATH" run_block '### Install the CLI' "$root" 2>&1 |
+step "core/README.md's async and tower programs, each in a new crate with the dependencies it names"
+# Each program's [dependencies] block as written, the path to the crate replaced by the archive's.
+python3 - "$root/core/README.md" "$tmp/crate" "$version" <<'PY'
+import os, re, subprocess, sys
+readme, base, version = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(readme, encoding="utf-8").read()
+pairs = re.findall(r"```toml\n(\[dependencies\]\n[^`]*)```\s*\n```rust\n(.*?)```", text, re.S)
+pairs = [(deps, program) for deps, program in pairs if "features" in deps.split("\n")[1]]
+assert len(pairs) >= 2, f"{readme}: {len(pairs)} programs with their dependencies"
+for i, (deps, program) in enumerate(pairs):
+    app = os.path.join(base, f"program_{i}")
+    subprocess.run(["cargo", "new", "-q", "--vcs", "none", app], check=True)
+    vendored = os.path.join(base, "vendor", f"seeded-backoff-{version}")
+    deps = re.sub(r'path = "[^"]*"', f'path = "{vendored}"', deps, count=1)
+    manifest = open(os.path.join(app, "Cargo.toml")).read().replace("[dependencies]\n", deps)
+    open(os.path.join(app, "Cargo.toml"), "w").write(manifest)
+    open(os.path.join(app, "src", "main.rs"), "w").write(program)
+    subprocess.run(["cargo", "run", "-q", "--offline"], cwd=app, check=True,
+                   env={**os.environ, "CARGO_TARGET_DIR": os.path.join(base, "target")})
+    print(f"program {i}: built and ran with {deps.splitlines()[1:]}")
+PY
+
+step "CLI: cli/README.md's cargo install --locked --path cli"
+out=$(CARGO_INSTALL_ROOT="$tmp/cargo-root" PATH="$tmp/cargo-root/bin:$PATH" run_block '## Install' "$root" cli/README.md 2>&1 |
   grep -E '^ +[0-9]+ +[0-9]+ +[0-9]+$' | awk '{ print $2 }' | paste -sd' ')
 [ "$out" = "$(cut -d' ' -f1-3 <<<"$expected")" ] || fail "the installed CLI printed '$out'"
 echo "installed CLI: $out"
@@ -97,9 +129,9 @@ echo "installed CLI: $out"
 step "C SDK for $host: its README's lines, with only the SDK's files"
 bash "$root/scripts/release/test-c-sdk.sh" "$root/dist" "$version" "$tmp/c" "$expected"
 
-step "README 'Install from the SDK archive'"
-out=$(run_block '### Install from the SDK archive' "$root" 2>&1 | grep -oE 'retrying in [0-9]+' | grep -oE '[0-9]+$' | paste -sd' ')
-[ "$out" = "$first_two $first_two" ] || fail "the README's C lines printed '$out', not $first_two twice"
+step "ffi/README.md 'Install from the SDK archive'"
+out=$(run_block '## Install from the SDK archive' "$root" ffi/README.md 2>&1 | grep -oE 'retrying in [0-9]+' | grep -oE '[0-9]+$' | paste -sd' ')
+[ "$out" = "$first_two $first_two" ] || fail "ffi/README.md's C lines printed '$out', not $first_two twice"
 echo "the pkg-config and the CMake builds each printed $first_two"
 
 step "Python wheel in a new venv"
@@ -112,9 +144,9 @@ names = [n.rsplit("/", 1)[-1] for n in zipfile.ZipFile(sys.argv[1]).namelist()]
 sys.exit(not {"LICENSE-MIT", "LICENSE-APACHE"} <= set(names))
 PY
   python3 -m venv "$tmp/venv"
-  # The README's install line, as written, in the new venv.
+  # python/README.md's install line, as written, in the new venv.
   (. "$tmp/venv/bin/activate" && PIP_QUIET=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    run_block '### Install the Python package' "$root") || fail "README 'Install the Python package' failed"
+    run_block '## Install' "$root" python/README.md) || fail "python/README.md 'Install' failed"
   installed=$("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("seeded-backoff"))')
   [ "$installed" = "$version" ] || fail "the wheel installs version $installed"
   # One schedule by the package's own documented example (its module docstring, run as a doctest
@@ -125,19 +157,12 @@ r = doctest.testmod(seeded_backoff)
 assert r.attempted and not r.failed, r
 print(f"seeded_backoff {seeded_backoff.__version__}: its docstring example ran ({r.attempted} checks)")') ||
     fail "the installed wheel's example failed"
-  python3 - "$root/python/README.md" "$tmp/py" <<'PY'
-import os, sys
-text = open(sys.argv[1]).read()
-blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
-os.makedirs(sys.argv[2])
-for i, b in enumerate(blocks):
-    open(os.path.join(sys.argv[2], f"readme_{i}.py"), "w").write(b)
-PY
-  for f in "$tmp"/py/readme_*.py; do
-    [ -e "$f" ] || continue
-    (cd "$tmp/py" && "$tmp/venv/bin/python" "$f" >/dev/null) || fail "python/README.md's block $(basename "$f") failed"
-  done
-  echo "wheel $(basename "$wheel"): installed in a new venv as $installed; $(ls "$tmp/py" | wc -l) README blocks ran"
+  # python/README.md's examples as pasted, with the HTTP client its quick start names.
+  "$tmp/venv/bin/pip" install --quiet --disable-pip-version-check requests
+  blocks=$("$tmp/venv/bin/python" "$root/python/tests/readme_blocks.py" "$root/python/README.md") ||
+    fail "python/README.md's examples failed"
+  [ "$(head -n 1 <<<"$blocks")" = "$first_two" ] || fail "python/README.md's example printed '$blocks'"
+  echo "wheel $(basename "$wheel"): installed in a new venv as $installed; python/README.md's examples printed $(paste -sd' ' <<<"$blocks")"
 else
   echo "no python/pyproject.toml: no wheel to test"
 fi

@@ -19,8 +19,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
+use seeded_backoff::Jitter;
 
-use crate::policy_args::{parse_seed, u32_in, JitterName};
+use crate::echo::escape;
+use crate::policy_args::{one_of, parse_seed, u32_in, JitterName};
 use crate::schedule_cmd::Format;
 use contention::contention;
 use model::{ALL_STRATEGIES, SIMULATED};
@@ -48,8 +50,8 @@ pub struct SimulateArgs {
     #[arg(long, default_value_t = 50, value_parser = u32_in(1, 10_000), allow_hyphen_values = true)]
     pub runs: u32,
     /// Strategies to compare, comma-separated (default: all six).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    pub strategies: Vec<JitterName>,
+    #[arg(long, value_parser = one_of(Jitter::NAMES), value_delimiter = ',')]
+    pub strategies: Vec<String>,
     /// Seed of the whole simulation (0..=18446744073709551615): same seed, same figures.
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: u64,
@@ -110,9 +112,11 @@ impl Setup {
             }
         }
         let mut strategies = Vec::new();
-        for s in &args.strategies {
-            if !strategies.contains(s) {
-                strategies.push(*s);
+        for name in &args.strategies {
+            let s = JitterName::from_name(name)
+                .ok_or_else(|| format!("--strategies: unknown strategy '{}'", escape(name)))?;
+            if !strategies.contains(&s) {
+                strategies.push(s);
             }
         }
         if strategies.is_empty() {

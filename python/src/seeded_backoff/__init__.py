@@ -15,6 +15,7 @@ from ._ffi import ffi as _ffi, lib as _lib, text as _text
 from .backoff import SNAPSHOT_SIZE, Backoff
 from .budget import FAILURE_KINDS, RetryBudget
 from .errors import BudgetError, CoreError, PolicyError, RateLimitError, RetryAfterError, RetryError, SnapshotError
+from .events import RetryEvent
 from .fleet import seed_from_device, startup_delay
 from .http import (RATE_LIMIT_HEADERS, classify_grpc_code, classify_status, is_retryable_status, parse_rate_limit,
                    parse_retry_after, rate_limit_applies)
@@ -33,7 +34,7 @@ GIVE_UP_REASONS = tuple(
 """'max_retries', 'deadline', 'budget', 'server_stop'."""
 
 __all__ = [
-    "Backoff", "Policy", "RetryBudget", "retry", "RetryError", "parse_retry_after", "parse_rate_limit",
+    "Backoff", "Policy", "RetryBudget", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
     "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError",
     "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device",
     "startup_delay", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",

@@ -42,13 +42,14 @@ class BudgetError(CoreError):
 
 class RetryError(Exception):
     """`retry` gave up. `attempts` calls were made; `reason` is the core's give-up reason
-    ('max_retries', 'deadline', 'budget' or 'server_stop'); `last` is the last exception raised or
-    response returned (an exception is also `__cause__`)."""
+    ('max_retries', 'deadline', 'budget' or 'server_stop'); `cause` is the last exception raised or
+    response returned (an exception is also `__cause__`: the error is raised from it)."""
 
-    def __init__(self, attempts, reason, last):
+    def __init__(self, attempts, reason, cause):
         self.attempts = attempts
         self.reason = reason
-        self.last = last
+        self.cause = cause
+        last = cause
         what = type(last).__name__ if isinstance(last, BaseException) else _describe(last)
         super().__init__(f"gave up after {attempts} attempts ({reason}); last: {what}")
 

@@ -19,6 +19,7 @@ from ._check import show, u64
 from .backoff import Backoff
 from .budget import RetryBudget
 from .errors import RateLimitError, RetryAfterError, RetryError
+from .events import RetryEvent
 from .http import (RATE_LIMIT_HEADERS, is_retryable_status, parse_rate_limit, parse_retry_after,
                    rate_limit_applies)
 from .policy import Policy
@@ -95,7 +96,7 @@ class _Attempts:
                 raise error from last
             raise error
         if self.o.on_retry is not None:
-            self.o.on_retry(self.attempts, delay, last)
+            self.o.on_retry(RetryEvent(attempt=self.attempts, delay_ms=delay, error=last))
         return delay
 
     def succeeded(self):
@@ -113,7 +114,7 @@ class _Options:
     budget: Optional[RetryBudget]
     sleep: Optional[Callable[[float], Any]]
     clock: Callable[[], float]
-    on_retry: Optional[Callable[[int, int, Any], Any]]
+    on_retry: Optional[Callable[[RetryEvent], Any]]
 
 
 def _callable(name, value, required=False):
@@ -135,7 +136,7 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
           retry_on: Exceptions = Exception, retry_if_result: Optional[Callable[[Any], bool]] = None,
           budget: Optional[RetryBudget] = None, sleep: Optional[Callable[[float], Any]] = None,
           clock: Callable[[], float] = time.monotonic,
-          on_retry: Optional[Callable[[int, int, Any], Any]] = None, **policy_options: Any):
+          on_retry: Optional[Callable[[RetryEvent], Any]] = None, **policy_options: Any):
     """Retries `fn` by `policy` (or a Policy built from `policy_options`, e.g. `preset='aws_standard',
     max_retries=5`; default: Google's).
 
@@ -148,10 +149,10 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
     - `sleep(seconds)`: time.sleep or asyncio.sleep by default; an async function's `sleep` may
       return an awaitable. `clock()`: monotonic seconds (time spent in calls counts against
       max_elapsed_ms).
-    - `budget`: a RetryBudget shared between calls; `on_retry(attempt, delay_ms, last)` is told
-      of each retry.
+    - `budget`: a RetryBudget shared between calls; `on_retry(event)` is told of each retry with a
+      RetryEvent (`attempt`, counted from 1, `delay_ms`, `error`).
 
-    Giving up raises RetryError(attempts, reason, last), chained to the last exception.
+    Giving up raises RetryError (`attempts`, `reason`, `cause`), raised from the last exception.
 
     >>> calls = []
     >>> @retry(seed=42, sleep=calls.append, retry_on=ConnectionError)

@@ -20,7 +20,7 @@ use core::hint::black_box;
 use seeded_backoff::{
     classify_grpc, classify_http, crc32, is_retryable_http, jitter_bounds, parse_grpc_pushback,
     parse_rate_limit, parse_retry_after, Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter,
-    Policy, RateLimitHeader, RawBackoff, Retry, RetryBudget, RetryGate, Schedule, ServerHint, SnapshotError, Step,
+    Policy, RateLimitHeader, RawBackoff, Retry, RetryBudget, RetryEvent, RetryGate, Schedule, ServerHint, SnapshotError, Step,
     StepInput, Verdict,
 };
 
@@ -234,7 +234,10 @@ fn retry_loop(policy: &Policy) {
     let now = core::cell::Cell::new(u64_in());
     let retry = Retry::new(policy, u64_in()).clock(|| black_box(now.get()));
     let result = match &budget {
-        Some(budget) => retry.budget(budget).run_blocking(
+        Some(budget) => retry
+            .budget(budget)
+            .on_retry(|e: RetryEvent<'_, u32>| sink((e.attempt, e.delay_ms, *e.error)))
+            .run_blocking(
             |d| now.set(now.get().wrapping_add(d.as_millis() as u64)),
             |attempt| if attempt < u32_in() { Err(attempt) } else { Ok(attempt) },
             |e| Verdict::with_hint(ServerHint::RetryAfterMs(*e)),
@@ -244,7 +247,7 @@ fn retry_loop(policy: &Policy) {
     if let Err(e) = result {
         let mut out = Sink(0);
         let _ = write!(out, "{e}");
-        sink((out.0, e.attempts, e.gave_up));
+        sink((out.0, e.attempts, e.reason));
     }
 }
 

@@ -1,4 +1,4 @@
-// The README's browser snippets, run as pasted in headless Chromium:
+// wasm/README.md's browser snippets, run as pasted in headless Chromium:
 //  1. the import-map page, with the package "installed" at /node_modules/seeded-backoff/;
 //  2. the esbuild commands, run in a scratch project whose node_modules/seeded-backoff is this
 //     package, bundling the "one line of init" snippet; the page loads the bundle from /assets/.
@@ -11,7 +11,7 @@ import { join, normalize } from 'node:path';
 import { startServer } from '../server.mjs';
 import { finish, launch, wasmDir } from './chromium.mjs';
 
-const readme = readFileSync(join(wasmDir, '..', 'README.md'), 'utf8');
+const readme = readFileSync(join(wasmDir, 'README.md'), 'utf8');
 const section = readme.slice(readme.indexOf('### Browsers: one line of init'));
 const block = (lang, after = 0) => {
   const start = section.indexOf(`\`\`\`${lang}\n`, after);

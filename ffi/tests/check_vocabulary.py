@@ -1,0 +1,34 @@
+"""The C column of SPEC.md section 14's table is the C header's names: each function it names is
+declared in ffi/include/seeded_backoff.h, and `delay_ms` is the out-parameter of sb_backoff_next.
+Exits 1 on a mismatch. usage: python3 ffi/tests/check_vocabulary.py"""
+import os
+import re
+import sys
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+spec = open(os.path.join(root, "SPEC.md"), encoding="utf-8").read()
+header = open(os.path.join(root, "ffi", "include", "seeded_backoff.h"), encoding="utf-8").read()
+
+section = spec.split("\n## 14. ", 1)[1].split("\n## ", 1)[0]
+rows = [line for line in section.splitlines() if line.startswith("|")]
+at = [cell.strip() for cell in rows[0].split("|")].index("C")
+column = {}
+for row in rows[2:]:
+    cells = [cell.strip() for cell in row.split("|")]
+    column[cells[1]] = re.findall(r"`([^`]+)`", cells[at])
+
+# What the table must say for C, each checked against the header below.
+want = {"delay before the next attempt, ms": ["delay_ms"], "give-up reason": ["sb_status_name"],
+        "retries issued so far": ["sb_backoff_retries"]}
+problems = [f"{concept}: SPEC says {names}, the C binding has {want.get(concept, [])}"
+            for concept, names in column.items() if names != want.get(concept, [])]
+next_decl = re.search(r"sb_status sb_backoff_next\(([^)]*)\);", header)
+if not next_decl or not re.search(r"\*\s*delay_ms$", next_decl.group(1)):
+    problems.append("sb_backoff_next's out-parameter is not named delay_ms")
+for function in ("sb_status_name", "sb_backoff_retries"):
+    if not re.search(rf"\b{function}\(", header):
+        problems.append(f"{function} is not declared in the header")
+for p in problems:
+    print("FAIL", p)
+print(f"C names against SPEC.md section 14: {len(column)} rows, {len(problems)} problems")
+sys.exit(1 if problems else 0)
