@@ -3,15 +3,15 @@
 
 use super::contention::ContentionRow;
 use super::draw::{Panel, Reference, Series};
-use super::model::ALL_STRATEGIES;
 use super::outage::OutageRow;
+use super::strategy::ALL_STRATEGIES;
 use super::Setup;
 
 /// A strategy's style index: its place in `ALL_STRATEGIES`, whatever subset is drawn.
 fn style_of(strategy: &str) -> usize {
     ALL_STRATEGIES
         .iter()
-        .position(|&s| super::model::strategy_name(s) == strategy)
+        .position(|&s| s.name() == strategy)
         .unwrap_or(0)
 }
 
@@ -211,6 +211,7 @@ mod tests {
             strategies: ALL_STRATEGIES.to_vec(),
             contention: true,
             outage: true,
+            shed: false,
             contention_clients: 50,
             outage_clients: 200,
             runs: 2,
