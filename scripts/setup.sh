@@ -11,9 +11,11 @@ export DEBIAN_FRONTEND=noninteractive
 # wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
 # The simulator's tests: rsvg-convert (librsvg2-bin) renders its chart to PNG, nginx is the real
 # rate-limited server of the storm test, GNU time measures peak memory in scripts/simulate-scale.sh.
-# python3-venv creates the .venv of the Python package's build and tests.
+# python3-venv creates the .venv of the Python package's build and tests. redis-server is the real
+# server (protocol-compatible with Valkey) the reconnect tests of the Valkey integrations restart.
 apt_packages=(chromium chromium-driver qemu-system-arm gcc-arm-none-eabi binutils-arm-none-eabi
-  libnewlib-arm-none-eabi valgrind g++ python3 python3-venv pkg-config cmake librsvg2-bin nginx time)
+  libnewlib-arm-none-eabi valgrind g++ python3 python3-venv pkg-config cmake librsvg2-bin nginx time
+  redis-server)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -62,5 +64,10 @@ if ! cmp -s python/requirements-dev.txt .venv/requirements-dev.txt 2>/dev/null |
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
   cp python/requirements-dev.txt .venv/requirements-dev.txt
+fi
+# The integration tests' client libraries (pinned), into the same .venv.
+if ! cmp -s python/requirements-integrations.txt .venv/requirements-integrations.txt 2>/dev/null; then
+  .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-integrations.txt
+  cp python/requirements-integrations.txt .venv/requirements-integrations.txt
 fi
 echo "setup: everything needed is installed"
