@@ -85,6 +85,16 @@ await esbuild.build({ ...common, outfile: join(dist, 'node.cjs'), format: 'cjs',
   plugins: [loaderPlugin('loader-node-cjs.js')],
   // Only the browser loader reads `import.meta.url`; Node's CommonJS loader uses __dirname.
   logOverride: { 'empty-import-meta': 'silent' } });
+// Node-only entry points: their own files over the Node build, so they share its wasm instance
+// and classes, and web bundles never see them.
+for (const name of ['google-cloud', 'valkey']) {
+  for (const [format, ext, main] of [['esm', 'mjs', './node.mjs'], ['cjs', 'cjs', './node.cjs']]) {
+    await esbuild.build({ ...common, entryPoints: [join(wasmDir, 'js', `${name}.js`)], outfile: join(dist, `${name}.${ext}`),
+      format, platform: 'node', plugins: [{ name: 'main', setup(build) {
+        build.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: main, external: true }));
+      } }] });
+  }
+}
 for (const name of readdirSync(join(wasmDir, 'types'))) {
   copyFileSync(join(wasmDir, 'types', name), join(dist, name));
 }
