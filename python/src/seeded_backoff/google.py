@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import time
 from typing import Any, Callable, Optional, Tuple, Type
 
-from ._check import integer, show, u64
+from ._check import show, u64
 from .backoff import Backoff
 from .budget import RetryBudget
 from .errors import RetryError
@@ -44,6 +45,9 @@ from .policy import Policy
 from .retry import _hint
 
 __all__ = ["Retry", "AsyncRetry", "classify", "server_hint"]
+
+# The core's max_elapsed_ms is a u32 of milliseconds.
+_MAX_DEADLINE_S = (2**32 - 1) // 1000
 
 
 def _status_and_code(exc):
@@ -166,9 +170,11 @@ class Retry:
         elif not isinstance(policy, Policy):
             raise TypeError(f"policy must be a Policy, got {show(policy)} ({type(policy).__name__})")
         if deadline is not None:
-            if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not deadline == deadline:
+            if isinstance(deadline, bool) or not isinstance(deadline, (int, float)):
                 raise TypeError(f"deadline must be seconds (an int or float), got {show(deadline)}")
-            policy = _with_deadline(policy, integer("deadline in ms", round(deadline * 1000), 1, 2**32 - 1))
+            if not (math.isfinite(deadline) and 0.001 <= deadline <= _MAX_DEADLINE_S):
+                raise ValueError(f"deadline must be seconds in 0.001..={_MAX_DEADLINE_S}, got {show(deadline)}")
+            policy = _with_deadline(policy, round(deadline * 1000))
         if budget is not None and not isinstance(budget, RetryBudget):
             raise TypeError(f"budget must be a RetryBudget, got {show(budget)}")
         if not isinstance(retry_on, tuple) or not all(isinstance(c, type) and issubclass(c, BaseException)

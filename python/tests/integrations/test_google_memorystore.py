@@ -159,3 +159,30 @@ def test_async_grpc_client_four_calls_with_async_retry_three_with_the_library_de
     assert clock.delays_ms == model_waits(SEED, [None, None, None])
     result, calls = asyncio.run(_grpc_run(lambda: gapic_v1.method.DEFAULT))
     assert isinstance(result, exceptions.TooManyRequests) and calls == 3
+
+
+def test_a_429s_rate_limit_header_when_it_has_no_retry_after():
+    # RateLimit-Reset: 12 (seconds): the wait is at least 12 s plus the core's upward jitter, which
+    # the model draws the same way (SPEC.md section 8.3).
+    expected = model_waits(SEED, [m.RateLimit(12000)])
+    assert expected[0] >= 12000
+    clock = VirtualClock()
+    with memorystore([(429, {"RateLimit-Reset": "12"}), (200, {})]) as (endpoint, server):
+        rest_client(endpoint).get_instance(name=NAME, retry=Retry(seed=SEED, sleep=clock.sleep, clock=clock.clock))
+        assert len(server.paths) == 2
+    assert clock.delays_ms == expected
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    (dict(policy="google"), TypeError), (dict(seed=-1), ValueError), (dict(seed=1.5), TypeError),
+    (dict(deadline="60"), TypeError), (dict(deadline=True), TypeError), (dict(deadline=0), ValueError),
+    (dict(deadline=float("inf")), ValueError), (dict(deadline=float("nan")), ValueError),
+    (dict(deadline=5e9), ValueError), (dict(budget=3), TypeError), (dict(on_retry=3), TypeError),
+    (dict(sleep="no"), TypeError), (dict(clock=None), TypeError), (dict(retry_on=ValueError), TypeError),
+])
+def test_bad_arguments_name_the_argument(kwargs, error):
+    (name,) = kwargs
+    with pytest.raises(error, match=name):
+        Retry(**kwargs)
+    with pytest.raises(error, match=name):
+        AsyncRetry(**kwargs)

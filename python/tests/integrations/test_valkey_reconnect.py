@@ -116,3 +116,19 @@ def test_compute_raises_when_the_policy_gives_up():
         assert type(e).__name__ == "RetryError" and e.reason == "max_retries"
     else:
         raise AssertionError("a third retry was allowed")
+
+
+def test_bad_arguments_name_the_argument():
+    import pytest
+
+    for kwargs, error, name in [(dict(policy="google"), TypeError, "policy"), (dict(seed=-1), ValueError, "seed"),
+                                (dict(on_retry=1), TypeError, "on_retry")]:
+        with pytest.raises(error, match=name):
+            ReconnectBackoff(**kwargs)
+    b = ReconnectBackoff(seed=1)
+    with pytest.raises(TypeError, match="failures"):
+        b.compute("1")
+    with pytest.raises(ValueError, match="failures"):
+        b.compute(-1)
+    # A refused call changes nothing: the schedule is still the model's from its start.
+    assert round(b.compute(1) * 1000) == m.Backoff(m.preset("google"), 1).next().delay_ms
