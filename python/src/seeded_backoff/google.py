@@ -13,12 +13,12 @@ first rate-limit header that parses) bounds the next delay from below.
 
 Deadlines: `deadline` (seconds since the first attempt) is the policy's `max_elapsed_ms`, so a delay
 that would end past it gives up instead (raising RetryError with reason 'deadline'). The GAPIC
-`timeout=` is separate and is applied by the client, not by this object: for REST it is each
-attempt's HTTP timeout, counted down from the first attempt (google-api-core's
-TimeToDeadlineTimeout: attempt n gets what is left of `timeout` since attempt 1). Give the call the
-same `timeout=` as `deadline` to have one overall bound; a larger `timeout=` only bounds each
-request, and a smaller one lets a late attempt time out (DeadlineExceeded, HTTP 504, which is
-retried while `deadline` allows).
+`timeout=` is separate and is applied by the client inside each attempt, not by this object: it is
+each request's own timeout, counted down from the first attempt (google-api-core's
+TimeToDeadlineTimeout: attempt n gets what is left of `timeout` since attempt 1, and the whole
+`timeout` again once less than 1 s is left), so it never ends the retries by itself. Give the call
+the same `timeout=` as `deadline`. A request that times out over REST raises the transport's
+exception (requests' Timeout), which is not an API error: list it in `retry_on` to retry it.
 
 >>> from seeded_backoff import Policy
 >>> from seeded_backoff.google import Retry

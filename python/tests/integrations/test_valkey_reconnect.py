@@ -9,6 +9,7 @@ import collections
 import threading
 import time
 
+import pytest
 import spec_model as m
 import valkey
 from valkey.backoff import default_backoff
@@ -119,8 +120,6 @@ def test_compute_raises_when_the_policy_gives_up():
 
 
 def test_bad_arguments_name_the_argument():
-    import pytest
-
     for kwargs, error, name in [(dict(policy="google"), TypeError, "policy"), (dict(seed=-1), ValueError, "seed"),
                                 (dict(on_retry=1), TypeError, "on_retry")]:
         with pytest.raises(error, match=name):
