@@ -27,12 +27,13 @@ done
 # (binutils for the size report, newlib for the firmware). The wheel: python3-venv for .venv.
 # Every test (all): headless Chromium for the browser tests, qemu for the Cortex-M firmware,
 # valgrind and g++ for the C tests, rsvg-convert (librsvg2-bin) for the simulator's chart, nginx
-# for the storm test, GNU time for scripts/simulate-scale.sh.
+# for the storm test, GNU time for scripts/simulate-scale.sh, redis-server (protocol-compatible
+# with Valkey) for the reconnect tests of the Valkey integrations.
 # wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
 apt_packages=()
 [ "$c" = 1 ] && apt_packages+=(gcc pkg-config cmake gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi)
 [ "$python" = 1 ] && apt_packages+=(python3 python3-venv)
-[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm valgrind g++ librsvg2-bin nginx time)
+[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm valgrind g++ librsvg2-bin nginx time redis-server)
 missing=()
 for pkg in ${apt_packages[@]+"${apt_packages[@]}"}; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -103,5 +104,10 @@ if [ "$python" = 1 ]; then
     .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
     cp python/requirements-dev.txt .venv/requirements-dev.txt
   fi
+fi
+# Every test (all): the integration tests' client libraries (pinned), into the same .venv.
+if [ "$all" = 1 ] && ! cmp -s python/requirements-integrations.txt .venv/requirements-integrations.txt 2>/dev/null; then
+  .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-integrations.txt
+  cp python/requirements-integrations.txt .venv/requirements-integrations.txt
 fi
 echo "setup: everything needed is installed ($([ "$all" = 1 ] && echo all || echo "$*"))"

@@ -35,6 +35,9 @@ export const ENTRIES = {
   fleet: 'fleet.js',
 };
 
+/** Entry points that adapt the package to another library: each its own module over the main entry. */
+export const INTEGRATIONS = ['google-cloud', 'valkey'];
+
 function run(cmd, args, opts = {}) {
   console.log(`$ ${cmd} ${args.join(' ')}`);
   return execFileSync(cmd, args, { cwd: root, stdio: ['ignore', opts.capture ? 'pipe' : 'inherit', 'inherit'] });
@@ -91,6 +94,14 @@ await esbuild.build({
 });
 await esbuild.build({ ...common, entryPoints: [join(wasmDir, 'js', 'index.js')], outfile: join(dist, 'index.cjs'),
   format: 'cjs', platform: 'node' });
+// The integrations' entry points (their ESM is the flat copy above): for require(), each over
+// index.cjs, so that it shares the package's classes and engine, and the main entry never carries it.
+for (const name of INTEGRATIONS) {
+  await esbuild.build({ ...common, entryPoints: [join(wasmDir, 'js', `${name}.js`)], outfile: join(dist, `${name}.cjs`),
+    format: 'cjs', platform: 'node', plugins: [{ name: 'index', setup(build) {
+      build.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: './index.cjs', external: true }));
+    } }] });
+}
 for (const name of readdirSync(join(wasmDir, 'types'))) copyFileSync(join(wasmDir, 'types', name), join(dist, name));
 copyFileSync(join(wasmDir, 'types', 'index.d.ts'), join(dist, 'index.d.cts'));
 console.log(`built ${dist}: wasm ${sizes.join(', ')}`);

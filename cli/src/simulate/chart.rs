@@ -3,15 +3,15 @@
 
 use super::contention::ContentionRow;
 use super::draw::{Panel, Reference, Series};
-use super::model::ALL_STRATEGIES;
 use super::outage::OutageRow;
+use super::strategy::ALL_STRATEGIES;
 use super::Setup;
 
 /// A strategy's style index: its place in `ALL_STRATEGIES`, whatever subset is drawn.
 fn style_of(strategy: &str) -> usize {
     ALL_STRATEGIES
         .iter()
-        .position(|&s| super::model::strategy_name(s) == strategy)
+        .position(|&s| s.name() == strategy)
         .unwrap_or(0)
 }
 
@@ -171,10 +171,23 @@ fn outage_panel(setup: &Setup, rows: &[OutageRow]) -> Panel {
 }
 
 /// Which strategies come back in bursts (a busiest second after recovery over twice the capacity)
-/// and which stay spread out, with their peaks (mean over runs).
+/// and which stay spread out, with their peaks (mean over runs), and which gave up on every client
+/// before the recovery.
 fn outage_takeaway(capacity: u32, rows: &[OutageRow]) -> String {
+    let (back, failed): (Vec<&OutageRow>, Vec<&OutageRow>) =
+        rows.iter().partition(|r| r.succeeded > 0);
+    let text = outage_bursts(capacity, &back);
+    if failed.is_empty() {
+        return text;
+    }
+    let names = failed.iter().map(|r| r.strategy).collect::<Vec<_>>();
+    format!("{text} {} gave up on every client.", names.join(", "))
+}
+
+fn outage_bursts(capacity: u32, rows: &[&OutageRow]) -> String {
     let (bursty, spread): (Vec<&OutageRow>, Vec<&OutageRow>) = rows
         .iter()
+        .copied()
         .partition(|r| r.peak_rps_mean > 2 * capacity as u64);
     let names = |rs: &[&OutageRow]| rs.iter().map(|r| r.strategy).collect::<Vec<_>>().join(", ");
     let peak = |rs: &[&OutageRow]| rs.iter().map(|r| r.peak_rps_mean).max().unwrap_or(0);
@@ -211,6 +224,7 @@ mod tests {
             strategies: ALL_STRATEGIES.to_vec(),
             contention: true,
             outage: true,
+            shed: false,
             contention_clients: 50,
             outage_clients: 200,
             runs: 2,

@@ -7,9 +7,9 @@ use seeded_backoff::Policy;
 
 use super::model::{
     client, contention_policy, count_simulated, percentile, queue_span_ms, read_ahead,
-    retry_arrival, strategy_name, TimeQueue, HORIZON_MS, WINDOW_MS,
+    retry_arrival, TimeQueue, HORIZON_MS, WINDOW_MS,
 };
-use crate::policy_args::JitterName;
+use super::strategy::Strategy;
 
 /// The resolution of `ContentionRow::done_curve`.
 const CURVE_POINTS: usize = 400;
@@ -75,7 +75,7 @@ pub struct ContentionRow {
     pub done_curve: Vec<(u64, u32)>,
 }
 
-pub fn contention(name: JitterName, clients: u32, runs: u32, seed: u64) -> ContentionRow {
+pub fn contention(name: Strategy, clients: u32, runs: u32, seed: u64) -> ContentionRow {
     let policy = contention_policy(name);
     let mut calls = 0;
     let mut unfinished = 0;
@@ -95,7 +95,7 @@ pub fn contention(name: JitterName, clients: u32, runs: u32, seed: u64) -> Conte
         .map(|i| (completion[i], ((i as u64 + 1) * 1000 / all) as u32))
         .collect();
     ContentionRow {
-        strategy: strategy_name(name),
+        strategy: name.name(),
         calls_total: calls,
         calls_per_run: calls / runs as u64,
         completion_p50_ms: percentile(&completion, 50),
@@ -109,10 +109,10 @@ pub fn contention(name: JitterName, clients: u32, runs: u32, seed: u64) -> Conte
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulate::model::ALL_STRATEGIES;
+    use crate::simulate::strategy::JITTER_STRATEGIES;
 
     fn contention_all(clients: u32, runs: u32, seed: u64) -> Vec<ContentionRow> {
-        ALL_STRATEGIES
+        JITTER_STRATEGIES
             .iter()
             .map(|&s| contention(s, clients, runs, seed))
             .collect()
@@ -124,9 +124,9 @@ mod tests {
 
     #[test]
     fn same_seed_same_figures_other_seed_other_figures() {
-        let a = contention(JitterName::Full, 50, 3, 7);
-        let b = contention(JitterName::Full, 50, 3, 7);
-        let c = contention(JitterName::Full, 50, 3, 8);
+        let a = contention(Strategy::Full, 50, 3, 7);
+        let b = contention(Strategy::Full, 50, 3, 7);
+        let c = contention(Strategy::Full, 50, 3, 8);
         assert_eq!(a, b);
         assert_ne!(a.calls_total, c.calls_total);
     }

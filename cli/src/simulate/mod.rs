@@ -2,8 +2,9 @@
 //! retrying against one server, showing what each jitter strategy does to that server.
 //!
 //! Time is integer milliseconds and every delay comes from the core's own `Backoff`; floats
-//! appear only when averaging series for the SVG. Two scenarios: `contention` (after Brooker) and
-//! `outage` (see their modules). The cost of a run is linear in the requests it simulates (a
+//! appear only when averaging series for the SVG. Three scenarios: `contention` (after Brooker),
+//! `outage` and `shed` (a server that sheds load with 429; see their modules). Besides the core's
+//! jitter strategies, `api-core-default` is Google's client libraries' own retry (`strategy`). The cost of a run is linear in the requests it simulates (a
 //! calendar queue, `model::TimeQueue`); [`estimate`] refuses runs too large to finish in about a
 //! minute before they start.
 
@@ -13,6 +14,7 @@ mod draw;
 mod model;
 mod outage;
 mod report;
+mod strategy;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,21 +23,29 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use seeded_backoff::Jitter;
 
+<<<<<<< HEAD
 use crate::echo::escape;
 use crate::policy_args::{one_of, parse_seed, u32_in, JitterName};
+=======
+use crate::policy_args::{parse_seed, u32_in};
+>>>>>>> dev-google
 use crate::schedule_cmd::Format;
 use contention::contention;
-use model::{ALL_STRATEGIES, SIMULATED};
-use outage::outage_scaled;
+use model::SIMULATED;
+use outage::{outage_scaled, Rejection};
+pub use strategy::Strategy;
+use strategy::ALL_STRATEGIES;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Scenario {
-    /// Brooker's contention on one record, then the outage.
+    /// Brooker's contention on one record, the outage, then the 429 shedding.
     All,
     /// N clients (default 100) each make one conditional write.
     Contention,
     /// N clients (default 1000) against a server that is down, then has a fixed capacity.
     Outage,
+    /// N clients (default 1000) against a server with a fixed capacity that answers 429 above it.
+    Shed,
 }
 
 #[derive(Args, Debug)]
@@ -49,21 +59,27 @@ pub struct SimulateArgs {
     /// Independent runs per strategy (1..=10000), each with its own seeds.
     #[arg(long, default_value_t = 50, value_parser = u32_in(1, 10_000), allow_hyphen_values = true)]
     pub runs: u32,
+<<<<<<< HEAD
     /// Strategies to compare, comma-separated (default: all six).
     #[arg(long, value_parser = one_of(Jitter::NAMES), value_delimiter = ',')]
     pub strategies: Vec<String>,
+=======
+    /// Strategies to compare, comma-separated (default: all six jitters and api-core-default).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub strategies: Vec<Strategy>,
+>>>>>>> dev-google
     /// Seed of the whole simulation (0..=18446744073709551615): same seed, same figures.
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// Outage only: seconds the server is down (1..=86400); default 120.
     #[arg(long, value_parser = u32_in(1, 86_400), allow_hyphen_values = true)]
     pub outage_s: Option<u32>,
-    /// Outage only: requests per second the recovered server accepts (1..=10000000); default a
-    /// tenth of the clients (100 for 1000), so the shape is the same at any fleet size.
+    /// Outage and shed: requests per second the server accepts (1..=10000000); default a tenth
+    /// of the clients (100 for 1000), so the shape is the same at any fleet size.
     #[arg(long, value_parser = u32_in(1, 10_000_000), allow_hyphen_values = true)]
     pub capacity: Option<u32>,
-    /// Outage only: Google's first delay in ms (1..=60000), the policy scaled to it: the cap is 32
-    /// of them, Google's jitter one, and clients notice the outage within one; default 1000.
+    /// Outage and shed: Google's first delay in ms (1..=60000), the policies scaled to it: the cap
+    /// is 32 of them, Google's jitter one, and clients notice the outage within one; default 1000.
     #[arg(long, value_parser = u32_in(1, 60_000), allow_hyphen_values = true)]
     pub base_ms: Option<u32>,
     /// Output format.
@@ -77,9 +93,10 @@ pub struct SimulateArgs {
 /// A run's parameters with every default resolved.
 #[derive(Clone, Debug)]
 pub struct Setup {
-    pub strategies: Vec<JitterName>,
+    pub strategies: Vec<Strategy>,
     pub contention: bool,
     pub outage: bool,
+    pub shed: bool,
     pub contention_clients: u32,
     pub outage_clients: u32,
     pub runs: u32,
@@ -98,15 +115,21 @@ impl Setup {
     pub fn from_args(args: &SimulateArgs) -> Result<Setup, String> {
         let contention = matches!(args.scenario, Scenario::All | Scenario::Contention);
         let outage = matches!(args.scenario, Scenario::All | Scenario::Outage);
-        if !outage {
+        let shed = matches!(args.scenario, Scenario::All | Scenario::Shed);
+        if !outage && args.outage_s.is_some() {
+            return Err(format!(
+                "--outage-s applies to the outage scenario only (got --scenario {})",
+                args.scenario.to_possible_value().expect("named").get_name()
+            ));
+        }
+        if !outage && !shed {
             for (flag, set) in [
                 ("--capacity", args.capacity.is_some()),
-                ("--outage-s", args.outage_s.is_some()),
                 ("--base-ms", args.base_ms.is_some()),
             ] {
                 if set {
                     return Err(format!(
-                        "{flag} applies to the outage scenario only (got --scenario contention)"
+                        "{flag} applies to the outage and shed scenarios only (got --scenario contention)"
                     ));
                 }
             }
@@ -127,6 +150,7 @@ impl Setup {
             strategies,
             contention,
             outage,
+            shed,
             contention_clients: args.clients.unwrap_or(100),
             outage_clients,
             runs: args.runs,
@@ -162,16 +186,19 @@ pub fn estimate(setup: &Setup) -> u64 {
         let each = 4 + seconds * 1000 / (24 * setup.base_ms as u64);
         per_run += n * each + seconds * 1000 / 64;
     }
+    if setup.shed {
+        // The outage's drain without the outage: clients at the cap until let in.
+        let n = setup.outage_clients as u64;
+        let seconds = (2 * n / setup.capacity as u64).max(64).min(horizon_s);
+        per_run += n * (4 + seconds * 1000 / (24 * setup.base_ms as u64)) + seconds * 1000 / 64;
+    }
     let scale = setup.strategies.len() as u64 * setup.runs as u64;
     per_run.saturating_mul(scale)
 }
 
 /// Runs `work` for every strategy on all cores, each thread taking the next strategy as it
 /// finishes one (their costs differ by up to 3×), and keeps the strategies' order.
-fn per_strategy<T: Send>(
-    strategies: &[JitterName],
-    work: impl Fn(JitterName) -> T + Sync,
-) -> Vec<T> {
+fn per_strategy<T: Send>(strategies: &[Strategy], work: impl Fn(Strategy) -> T + Sync) -> Vec<T> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(strategies.len());
@@ -233,7 +260,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
                 setup.strategies.len(),
                 setup.runs,
                 work / (setup.strategies.len() as u64 * setup.runs as u64),
-                if setup.outage {
+                if setup.outage || setup.shed {
                     " or raise --capacity"
                 } else {
                     ""
@@ -260,6 +287,23 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
                 setup.outage_s,
                 setup.capacity,
                 setup.base_ms,
+                Rejection::Unavailable,
+            )
+        })
+    } else {
+        Vec::new()
+    };
+    let shed_rows = if setup.shed {
+        per_strategy(&setup.strategies, |s| {
+            outage_scaled(
+                s,
+                setup.outage_clients,
+                setup.runs,
+                setup.seed,
+                0,
+                setup.capacity,
+                setup.base_ms,
+                Rejection::TooManyRequests,
             )
         })
     } else {
@@ -279,6 +323,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
         args.format,
         &contention_rows,
         &outage_rows,
+        &shed_rows,
         args.svg.as_deref(),
         started.elapsed(),
     );
@@ -295,6 +340,7 @@ mod tests {
             strategies: ALL_STRATEGIES.to_vec(),
             contention,
             outage: !contention,
+            shed: false,
             contention_clients: clients,
             outage_clients: clients,
             runs: 1,

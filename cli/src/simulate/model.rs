@@ -7,6 +7,7 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
 use seeded_backoff::{Backoff, Jitter, Policy};
 
+use super::strategy::Strategy;
 use crate::policy_args::JitterName;
 
 /// One network hop: 10 ± 2 ms (Brooker's setup).
@@ -21,18 +22,12 @@ pub const CONTENTION_CAP_MS: u32 = 2000;
 /// Outage: Google's first delay, 1 s; the cap is 32 of them and clients notice the outage within
 /// the first one. `--base-ms` scales the whole policy, for a run that must fit in a short test.
 pub const OUTAGE_BASE_MS: u32 = 1000;
+/// The library default's cap and deadline at Google's 1 s base.
+pub const API_CORE_CAP_MS: u32 = 10_000;
+pub const API_CORE_DEADLINE_MS: u32 = 60_000;
 /// No scenario runs longer than this after its server is up: bad flags end with "unfinished"
 /// clients in the report instead of a hang.
 pub const HORIZON_MS: u64 = 3_600_000;
-
-pub const ALL_STRATEGIES: [JitterName; 6] = [
-    JitterName::None,
-    JitterName::Google,
-    JitterName::Full,
-    JitterName::Equal,
-    JitterName::Decorrelated,
-    JitterName::Proportional,
-];
 
 /// The simulation's own randomness (start times, network delays): SplitMix64, kept apart from the
 /// clients' backoff generators so every strategy sees the same network.
@@ -95,35 +90,30 @@ pub fn jitter_for(name: JitterName, initial_ms: u32) -> Jitter {
     }
 }
 
-pub fn strategy_name(name: JitterName) -> &'static str {
-    jitter_for(name, 1).name()
+/// Retries never run out in either scenario: the horizon ends a run instead. Every strategy has
+/// Brooker's base and cap here; the library default keeps its multiplier and has no deadline (the
+/// conflict is retried by the application, whatever the library's own retry does).
+pub fn contention_policy(name: Strategy) -> Policy {
+    name.policy(
+        CONTENTION_BASE_MS,
+        (2, 1),
+        CONTENTION_CAP_MS,
+        CONTENTION_CAP_MS,
+        0,
+    )
 }
 
-/// Retries never run out in either scenario: the horizon ends a run instead.
-pub fn contention_policy(name: JitterName) -> Policy {
-    Policy::builder()
-        .initial_ms(CONTENTION_BASE_MS)
-        .multiplier(2, 1)
-        .max_backoff_ms(CONTENTION_CAP_MS)
-        .max_retries(u32::MAX)
-        .jitter(jitter_for(name, CONTENTION_BASE_MS))
-        .build()
-        .expect("contention policy is valid")
-}
-
-/// Google's policy (1 s, ×2, cap 32 s) scaled to a first delay of `base_ms` (1..=60000).
-pub fn outage_policy(name: JitterName, base_ms: u32) -> Policy {
+/// Google's policy (1 s, ×2, cap 32 s) scaled to a first delay of `base_ms` (1..=60000); the
+/// library default's (1 s, ×1.3, cap 10 s, 60 s deadline) scaled the same way.
+pub fn outage_policy(name: Strategy, base_ms: u32) -> Policy {
     let google = Policy::google();
     let scale = |ms: u32| (ms as u64 * base_ms as u64 / google.initial_ms() as u64) as u32;
-    google
-        .to_builder()
-        .initial_ms(base_ms)
-        .max_backoff_ms(scale(google.max_backoff_ms()))
-        .max_hint_ms(scale(google.max_hint_ms()))
-        .max_retries(u32::MAX)
-        .jitter(jitter_for(name, base_ms))
-        .build()
-        .expect("outage policy is valid")
+    let cap = match name {
+        Strategy::ApiCoreDefault => scale(API_CORE_CAP_MS),
+        _ => scale(google.max_backoff_ms()),
+    };
+    let (num, den) = google.multiplier();
+    name.policy(base_ms, (num, den), cap, cap, scale(API_CORE_DEADLINE_MS))
 }
 
 /// When a failed client's next request arrives: its answer came back at `back`, then it waits the

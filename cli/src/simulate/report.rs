@@ -18,6 +18,7 @@ pub fn print(
     format: Format,
     contention_rows: &[ContentionRow],
     outage_rows: &[OutageRow],
+    shed_rows: &[OutageRow],
     svg: Option<&Path>,
     wall: Duration,
 ) {
@@ -33,15 +34,21 @@ pub fn print(
     );
     let header_o = format!(
         "outage: {} clients, {} runs, seed {}; server down {} s, then {} requests/s; \
-         Google's 1 s / x2 / 32 s with each strategy",
+         Google's 1 s / x2 / 32 s with each strategy; api-core-default: 1 s / x1.3 / 10 s, full \
+         jitter, 60 s deadline",
         setup.outage_clients, setup.runs, setup.seed, setup.outage_s, setup.capacity
+    );
+    let header_s = format!(
+        "shed: {} clients, {} runs, seed {}; server up, {} requests/s, 429 above it (no \
+         Retry-After); api-core-default does not retry 429",
+        setup.outage_clients, setup.runs, setup.seed, setup.capacity
     );
     match format {
         Format::Table => {
             if setup.contention {
                 println!("{header_c}");
                 println!(
-                    "{:<13} {:>10} {:>12} {:>12} {:>12} {:>11}",
+                    "{:<16} {:>10} {:>12} {:>12} {:>12} {:>11}",
                     "strategy",
                     "calls/run",
                     "done p50 ms",
@@ -51,7 +58,7 @@ pub fn print(
                 );
                 for r in contention_rows {
                     println!(
-                        "{:<13} {:>10} {:>12} {:>12} {:>12} {:>11}",
+                        "{:<16} {:>10} {:>12} {:>12} {:>12} {:>11}",
                         r.strategy,
                         r.calls_per_run,
                         r.completion_p50_ms,
@@ -67,31 +74,69 @@ pub fn print(
                 }
                 println!("{header_o}");
                 println!(
-                    "{:<13} {:>10} {:>10} {:>13} {:>14} {:>14} {:>11}",
+                    "{:<16} {:>10} {:>10} {:>13} {:>14} {:>14} {:>11} {:>8}",
                     "strategy",
                     "peak rps",
                     "peak max",
                     "first second",
                     "all done p50 s",
                     "all done max s",
-                    "unfinished"
+                    "unfinished",
+                    "failed"
                 );
                 for r in outage_rows {
                     println!(
-                        "{:<13} {:>10} {:>10} {:>13} {:>14} {:>14} {:>11}",
+                        "{:<16} {:>10} {:>10} {:>13} {:>14} {:>14} {:>11} {:>8}",
                         r.strategy,
                         r.peak_rps_mean,
                         r.peak_rps_max,
                         r.first_second_mean,
                         seconds(r.all_done_p50_ms),
                         seconds(r.all_done_max_ms),
-                        r.unfinished
+                        r.unfinished,
+                        r.failed
                     );
                 }
                 println!(
                     "(peak rps: the busiest second from recovery on, mean over runs; first second: \
                      requests in the first second after recovery; all done: time after recovery \
-                     until every client has succeeded)"
+                     until every client that succeeds has; failed: clients that ended with an \
+                     error, over all runs)"
+                );
+            }
+            if setup.shed {
+                if setup.contention || setup.outage {
+                    println!();
+                }
+                println!("{header_s}");
+                println!(
+                    "{:<16} {:>10} {:>10} {:>10} {:>12} {:>12} {:>12} {:>8}",
+                    "strategy",
+                    "calls/run",
+                    "later peak",
+                    "succeeded",
+                    "done p50 ms",
+                    "done p99 ms",
+                    "done max ms",
+                    "failed"
+                );
+                for r in shed_rows {
+                    println!(
+                        "{:<16} {:>10} {:>10} {:>10} {:>12} {:>12} {:>12} {:>8}",
+                        r.strategy,
+                        r.requests_per_run,
+                        later_peak(r, setup.runs),
+                        r.succeeded,
+                        r.completion_p50_ms,
+                        r.completion_p99_ms,
+                        r.completion_max_ms,
+                        r.failed
+                    );
+                }
+                println!(
+                    "(later peak: the busiest second after the first, when every client made its \
+                     first request, mean over runs; over all runs: succeeded and failed clients; \
+                     done: from the start until a client's success, the clients that succeeded)"
                 );
             }
             if let Some(path) = svg {
@@ -118,6 +163,17 @@ pub fn print(
                     "results": outage_rows.iter().map(outage_json).collect::<Vec<Value>>(),
                 });
             }
+            if setup.shed {
+                out["shed"] = json!({
+                    "clients": setup.outage_clients,
+                    "capacity_rps": setup.capacity,
+                    "results": shed_rows.iter().map(|r| {
+                        let mut v = outage_json(r);
+                        v["later_peak_rps"] = json!(later_peak(r, setup.runs));
+                        v
+                    }).collect::<Vec<Value>>(),
+                });
+            }
             println!("{out}");
             // stderr, so the JSON on stdout is the same for the same seed.
             eprintln!("wall time: {:.3} s", wall.as_secs_f64());
@@ -134,9 +190,25 @@ pub fn print(
                     println!("outage,{},{metric},{value}", r.strategy);
                 }
             }
+            for r in shed_rows {
+                for (metric, value) in outage_metrics(r) {
+                    println!("shed,{},{metric},{value}", r.strategy);
+                }
+                println!(
+                    "shed,{},later_peak_rps,{}",
+                    r.strategy,
+                    later_peak(r, setup.runs)
+                );
+            }
             eprintln!("wall time: {:.3} s", wall.as_secs_f64());
         }
     }
+}
+
+/// The shed scenario's busiest second after the first (which holds every client's first request),
+/// as a mean over the runs.
+pub fn later_peak(r: &OutageRow, runs: u32) -> u64 {
+    r.per_second_sum.iter().skip(1).copied().max().unwrap_or(0) / runs.max(1) as u64
 }
 
 /// Milliseconds as seconds with one decimal, without floats.
@@ -155,7 +227,7 @@ pub fn contention_metrics(r: &ContentionRow) -> [(&'static str, u64); 6] {
     ]
 }
 
-pub fn outage_metrics(r: &OutageRow) -> [(&'static str, u64); 11] {
+pub fn outage_metrics(r: &OutageRow) -> [(&'static str, u64); 13] {
     [
         ("peak_rps_mean", r.peak_rps_mean),
         ("peak_rps_max", r.peak_rps_max),
@@ -163,6 +235,8 @@ pub fn outage_metrics(r: &OutageRow) -> [(&'static str, u64); 11] {
         ("all_done_after_recovery_p50_ms", r.all_done_p50_ms),
         ("all_done_after_recovery_max_ms", r.all_done_max_ms),
         ("unfinished", r.unfinished),
+        ("failed", r.failed),
+        ("succeeded", r.succeeded),
         ("requests_per_run", r.requests_per_run),
         ("rejected_per_run", r.rejected_per_run),
         ("completion_p50_ms", r.completion_p50_ms),

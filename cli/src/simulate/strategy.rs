@@ -1,0 +1,137 @@
+//! The strategies a run compares: the core's six jitter strategies, each on the scenario's
+//! exponential schedule, and the default retry of Google's own client libraries, which is what a
+//! Memorystore client gets when it writes no retry code.
+//!
+//! `api-core-default` is google-api-core's `Retry` as the Python GAPIC clients configure it for
+//! reads (and google-gax's for Node, the same numbers): full jitter on 1 s × 1.3 up to 10 s, a 60 s
+//! deadline, and only 503 (UNAVAILABLE) retried: a 429 is final. It runs on the core's `Backoff`
+//! like every other strategy (full jitter draws uniformly below the current level, as api-core's
+//! sleeps do); the deadline is the sum of the delays (the simulated requests' own time is not
+//! counted, which changes it by a few network round trips).
+
+use clap::ValueEnum;
+use seeded_backoff::{DeadlineMode, Jitter, Policy};
+
+use super::model::jitter_for;
+use crate::policy_args::JitterName;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Strategy {
+    None,
+    Google,
+    Full,
+    Equal,
+    Decorrelated,
+    Proportional,
+    /// Google's client libraries' default: full jitter, 1 s × 1.3, cap 10 s, 60 s, 503 only.
+    ApiCoreDefault,
+}
+
+/// The six jitter strategies on the scenario's own schedule.
+#[cfg(test)]
+pub const JITTER_STRATEGIES: [Strategy; 6] = [
+    Strategy::None,
+    Strategy::Google,
+    Strategy::Full,
+    Strategy::Equal,
+    Strategy::Decorrelated,
+    Strategy::Proportional,
+];
+
+/// Every strategy, in the order of the tables and the chart's styles.
+pub const ALL_STRATEGIES: [Strategy; 7] = [
+    Strategy::None,
+    Strategy::Google,
+    Strategy::Full,
+    Strategy::Equal,
+    Strategy::Decorrelated,
+    Strategy::Proportional,
+    Strategy::ApiCoreDefault,
+];
+
+/// api-core's multiplier, 1.3.
+const API_CORE_MULTIPLIER: (u32, u32) = (13, 10);
+
+impl Strategy {
+    /// The jitter strategy, for the six that are one.
+    pub fn jitter(self) -> Option<JitterName> {
+        Some(match self {
+            Strategy::None => JitterName::None,
+            Strategy::Google => JitterName::Google,
+            Strategy::Full => JitterName::Full,
+            Strategy::Equal => JitterName::Equal,
+            Strategy::Decorrelated => JitterName::Decorrelated,
+            Strategy::Proportional => JitterName::Proportional,
+            Strategy::ApiCoreDefault => return None,
+        })
+    }
+
+    /// The name in tables, JSON and CSV: the core's jitter name, or the library default's.
+    pub fn name(self) -> &'static str {
+        match self.jitter() {
+            Some(j) => jitter_for(j, 1).name(),
+            None => "api-core-default",
+        }
+    }
+
+    /// Whether a 429 is retried: the guidance retries 5xx and 429; api-core's default only 503.
+    pub fn retries_429(self) -> bool {
+        self != Strategy::ApiCoreDefault
+    }
+
+    /// The strategy's policy on a schedule of `initial_ms` × `multiplier` up to `cap_ms`. The
+    /// library default keeps its own multiplier and full jitter, and with `deadline_ms` its time
+    /// budget.
+    pub fn policy(
+        self,
+        initial_ms: u32,
+        multiplier: (u32, u32),
+        cap_ms: u32,
+        max_hint_ms: u32,
+        deadline_ms: u32,
+    ) -> Policy {
+        let builder = Policy::builder()
+            .initial_ms(initial_ms)
+            .max_backoff_ms(cap_ms)
+            .max_hint_ms(max_hint_ms)
+            .max_retries(u32::MAX);
+        let builder = match self.jitter() {
+            Some(j) => builder
+                .multiplier(multiplier.0, multiplier.1)
+                .jitter(jitter_for(j, initial_ms)),
+            None => builder
+                .multiplier(API_CORE_MULTIPLIER.0, API_CORE_MULTIPLIER.1)
+                .jitter(Jitter::Full)
+                .max_elapsed_ms(deadline_ms)
+                .deadline(DeadlineMode::GiveUp),
+        };
+        builder.build().expect("simulation policy is valid")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The library default at Google's 1 s scale is api-core's Retry(initial=1.0, multiplier=1.3,
+    // maximum=10.0, deadline=60) with full jitter.
+    #[test]
+    fn api_core_default_is_the_library_retry() {
+        let p = Strategy::ApiCoreDefault.policy(1000, (2, 1), 10_000, 10_000, 60_000);
+        assert_eq!(
+            (p.initial_ms(), p.max_backoff_ms(), p.max_elapsed_ms()),
+            (1000, 10_000, 60_000)
+        );
+        assert_eq!(p.jitter(), Jitter::Full);
+        assert_eq!(Strategy::ApiCoreDefault.name(), "api-core-default");
+        assert!(!Strategy::ApiCoreDefault.retries_429());
+        assert!(Strategy::Google.retries_429());
+    }
+
+    #[test]
+    fn names_are_the_cli_values() {
+        for s in ALL_STRATEGIES {
+            assert_eq!(Strategy::from_str(s.name(), false), Ok(s), "{}", s.name());
+        }
+    }
+}

@@ -1,0 +1,111 @@
+// Google Cloud's Node client libraries (GAPIC clients over google-gax) retried by the core's
+// schedule. gax's own retry for Memorystore reads retries UNAVAILABLE only (full jitter, 1 s × 1.3
+// up to 10 s) and never a 429; `{ retry: null }` turns it off for one call, and callWithBackoff
+// makes every attempt so, stepping one seeded Backoff (default: Google's published preset).
+//
+// Errors are gax GoogleErrors: in REST fallback mode `httpStatusCode` is the HTTP status and is
+// classified as one; otherwise the gRPC `code` is. gax keeps no response headers on the error, so
+// Retry-After is read from the HTTP response itself: captureResponses(authClient) wraps the auth
+// client's fetch (which the REST fallback sends every request through) and hands each attempt's
+// response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Backoff, classifyGrpcCode, classifyStatus, parseRetryAfter, Policy, RetryError } from './index.js';
+
+const attempt = new AsyncLocalStorage();
+const WRAPPED = Symbol('seeded-backoff responses');
+const KEYS = ['policy', 'seed', 'budget', 'onRetry', 'sleep', 'now', 'signal'];
+
+const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'function' ? 'a function' : String(v));
+
+/**
+ * Wraps `authClient.fetch` (google-auth-library's AuthClient, e.g. a PassThroughClient) so that
+ * callWithBackoff sees each attempt's HTTP response and its Retry-After. Returns the same client.
+ */
+export function captureResponses(authClient) {
+  if (typeof authClient?.fetch !== 'function') {
+    throw new TypeError(`authClient must be an auth client with a fetch method, got ${show(authClient)}`);
+  }
+  if (authClient[WRAPPED]) return authClient;
+  const fetch = authClient.fetch.bind(authClient);
+  authClient.fetch = async (...args) => {
+    const response = await fetch(...args);
+    const seen = attempt.getStore();
+    if (seen) seen.response = response;
+    return response;
+  };
+  authClient[WRAPPED] = true;
+  return authClient;
+}
+
+/** The core's class of a gax error: by `httpStatusCode` when present, else by gRPC `code`. */
+export function classifyGoogleError(error) {
+  const http = error?.httpStatusCode;
+  if (Number.isInteger(http)) return classifyStatus(http);
+  const code = error?.code;
+  return Number.isInteger(code) ? classifyGrpcCode(code) : 'invalid';
+}
+
+/** The response's header `name`: gaxios gives a fetch Headers, older versions a plain object. */
+function header(response, name) {
+  const h = response?.headers;
+  if (typeof h?.get === 'function') return h.get(name);
+  const key = h && Object.keys(h).find((k) => k.toLowerCase() === name);
+  return key === undefined ? null : String(h[key]);
+}
+
+/**
+ * The server's hint for a failed attempt as nextDelay input: the Retry-After of the response the
+ * attempt received (when it is the error's), ignored when it does not parse.
+ */
+function hintOf(error, response) {
+  if (!response || response.status !== error?.httpStatusCode) return {};
+  const value = header(response, 'retry-after');
+  if (value === null) return {};
+  try {
+    return { retryAfterMs: parseRetryAfter(value) };
+  } catch {
+    return {};
+  }
+}
+
+const realSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `call(callOptions)` (a gax method, given `{ retry: null }` to spread into its options) until
+ * it succeeds, retrying what the core classifies as retryable after the core's delay.
+ */
+export async function callWithBackoff(call, options = {}) {
+  if (typeof call !== 'function') throw new TypeError(`call must be a function, got ${show(call)}`);
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${show(options)}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (!KEYS.includes(k)) throw new TypeError(`unknown option ${show(k)}: expected one of ${KEYS.join(', ')}`);
+  }
+  const { policy, seed, budget, onRetry, signal } = options;
+  const sleep = options.sleep ?? realSleep;
+  const now = options.now ?? (() => performance.now());
+  for (const k of ['onRetry', 'sleep', 'now']) {
+    if (options[k] !== undefined && typeof options[k] !== 'function') {
+      throw new TypeError(`${k} must be a function, got ${show(options[k])}`);
+    }
+  }
+  const backoff = new Backoff(policy ?? new Policy({ preset: 'google' }), seed);
+  const t0 = now();
+  for (let n = 0; ; n++) {
+    signal?.throwIfAborted();
+    const seen = {};
+    try {
+      const result = await attempt.run(seen, () => call({ retry: null }));
+      budget?.recordSuccess(n > 0 ? 'error' : undefined);
+      return result;
+    } catch (error) {
+      if (classifyGoogleError(error) !== 'retry') throw error;
+      const elapsedMs = Math.max(0, Math.floor(now() - t0));
+      const delayMs = backoff.nextDelay({ ...hintOf(error, seen.response), elapsedMs, budget });
+      if (delayMs === null) throw new RetryError(error, n + 1, backoff.giveUpReason);
+      onRetry?.({ attempt: n, delayMs, error });
+      await sleep(delayMs);
+    }
+  }
+}

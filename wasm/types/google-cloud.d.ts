@@ -1,0 +1,53 @@
+// `seeded-backoff/google-cloud` (Node only): Google Cloud's Node client libraries (GAPIC over
+// google-gax) retried by the core's schedule instead of gax's own.
+import type { Classification, GiveUpReason, Policy, RetryBudget } from './index.js';
+
+/** The gax call options every attempt is given: gax's own retry off. */
+export interface NoGaxRetry {
+  retry: null;
+}
+
+export interface CallWithBackoffOptions {
+  /** The schedule (default: Google's preset, 1 s ×2 up to 32 s plus up to 1 s, 10 retries). */
+  policy?: Policy;
+  /** The same seed gives the same delays (tests, replays); omitted, a random one. */
+  seed?: number | bigint;
+  /** A budget shared by the calls to one service. */
+  budget?: RetryBudget;
+  /** Told of each retry before its wait. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
+  /** Waits `ms` (default: a timer). */
+  sleep?: (ms: number) => Promise<unknown> | unknown;
+  /** Monotonic ms (default: performance.now); time in calls counts against maxElapsedMs. */
+  now?: () => number;
+  /** Stops before the next attempt once aborted. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs a gax call with gax's retry off (`call` gets `{ retry: null }` to spread into its options)
+ * and retries what the core classifies as retryable: by `httpStatusCode` (REST fallback) when the
+ * error has one, else by its gRPC `code` (UNAVAILABLE 14 and RESOURCE_EXHAUSTED 8). A 429's
+ * Retry-After bounds the wait from below when the client's auth client went through
+ * {@link captureResponses}; gax's errors carry no headers, so without it (and over gRPC) no
+ * Retry-After is seen. Giving up throws RetryError (`cause`: the last error); an error that is not
+ * retryable is thrown as it is.
+ *
+ * @example
+ * ```js
+ * const [instance] = await callWithBackoff((o) => client.getInstance({ name }, o), { seed: 7 });
+ * ```
+ */
+export function callWithBackoff<T>(call: (options: NoGaxRetry) => Promise<T>, options?: CallWithBackoffOptions): Promise<T>;
+
+/**
+ * Wraps the auth client's `fetch` (google-auth-library, e.g. `new PassThroughClient()`), through
+ * which gax's REST fallback sends every request, so that callWithBackoff reads each attempt's
+ * Retry-After. Returns the same client.
+ */
+export function captureResponses<A extends { fetch: (...args: any[]) => Promise<any> }>(authClient: A): A;
+
+/** The core's class of a gax error: by `httpStatusCode` when present, else by gRPC `code`. */
+export function classifyGoogleError(error: unknown): Classification;
+
+export type { GiveUpReason };
