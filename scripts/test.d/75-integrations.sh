@@ -25,7 +25,7 @@ trap 'rm -rf "$out"' EXIT
 (cd "$out" && timeout 300 "$venv/bin/python" -m pytest -q -p no:cacheprovider -s "$OLDPWD/python/tests/integrations")
 
 echo "--- node: the built package (wasm/dist) with the client libraries of wasm/test/google-cloud"
-if [ ! -f wasm/dist/google-cloud.mjs ] || [ -n "$(find wasm/js wasm/types wasm/src core/src wasm/package.json -newer wasm/dist/google-cloud.mjs | head -n 1)" ]; then
+if [ ! -f wasm/dist/google-cloud.js ] || [ -n "$(find wasm/js wasm/types wasm/src core/src wasm/package.json -newer wasm/dist/google-cloud.js | head -n 1)" ]; then
   [ -x wasm/node_modules/.bin/esbuild ] || (cd wasm && npm ci --no-audit --no-fund)
   npm --prefix wasm run build
 fi

@@ -8,7 +8,7 @@ const WASM = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export async function importEntry(subpath) {
   const exports = JSON.parse(readFileSync(join(WASM, 'package.json'), 'utf8')).exports;
-  const file = exports[subpath]?.node?.import;
+  const file = exports[subpath]?.import;
   const path = typeof file === 'string' ? file : file?.default;
   if (!path) throw new Error(`package.json exports no Node import for ${subpath}`);
   return import(pathToFileURL(join(WASM, path)).href);
