@@ -44,23 +44,6 @@ pub enum JitterName {
     Proportional,
 }
 
-impl JitterName {
-    /// The strategy named `name` in [`Jitter::NAMES`].
-    pub fn from_name(name: &str) -> Option<JitterName> {
-        const BY_CODE: [JitterName; 6] = [
-            JitterName::None,
-            JitterName::Google,
-            JitterName::Full,
-            JitterName::Equal,
-            JitterName::Decorrelated,
-            JitterName::Proportional,
-        ];
-        BY_CODE
-            .get(usize::from(Jitter::from_name(name, 0)?.code()))
-            .copied()
-    }
-}
-
 /// A multiplier as written: `2` is 2/1, `1.6` is 16/10, `3/2` is 3/2. Only the syntax is checked
 /// here; the core reduces the fraction and checks its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,12 +23,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use seeded_backoff::Jitter;
 
-<<<<<<< HEAD
 use crate::echo::escape;
-use crate::policy_args::{one_of, parse_seed, u32_in, JitterName};
-=======
-use crate::policy_args::{parse_seed, u32_in};
->>>>>>> dev-google
+use crate::policy_args::{one_of, parse_seed, u32_in};
 use crate::schedule_cmd::Format;
 use contention::contention;
 use model::SIMULATED;
@@ -59,15 +55,9 @@ pub struct SimulateArgs {
     /// Independent runs per strategy (1..=10000), each with its own seeds.
     #[arg(long, default_value_t = 50, value_parser = u32_in(1, 10_000), allow_hyphen_values = true)]
     pub runs: u32,
-<<<<<<< HEAD
-    /// Strategies to compare, comma-separated (default: all six).
-    #[arg(long, value_parser = one_of(Jitter::NAMES), value_delimiter = ',')]
-    pub strategies: Vec<String>,
-=======
     /// Strategies to compare, comma-separated (default: all six jitters and api-core-default).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    pub strategies: Vec<Strategy>,
->>>>>>> dev-google
+    #[arg(long, value_parser = one_of(Jitter::NAMES.into_iter().chain([strategy::API_CORE_DEFAULT])), value_delimiter = ',')]
+    pub strategies: Vec<String>,
     /// Seed of the whole simulation (0..=18446744073709551615): same seed, same figures.
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: u64,
@@ -136,7 +126,7 @@ impl Setup {
         }
         let mut strategies = Vec::new();
         for name in &args.strategies {
-            let s = JitterName::from_name(name)
+            let s = Strategy::from_name(name)
                 .ok_or_else(|| format!("--strategies: unknown strategy '{}'", escape(name)))?;
             if !strategies.contains(&s) {
                 strategies.push(s);

@@ -9,13 +9,12 @@
 //! sleeps do); the deadline is the sum of the delays (the simulated requests' own time is not
 //! counted, which changes it by a few network round trips).
 
-use clap::ValueEnum;
 use seeded_backoff::{DeadlineMode, Jitter, Policy};
 
 use super::model::jitter_for;
 use crate::policy_args::JitterName;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
     None,
     Google,
@@ -49,6 +48,9 @@ pub const ALL_STRATEGIES: [Strategy; 7] = [
     Strategy::ApiCoreDefault,
 ];
 
+/// The name of the client libraries' default, beside the core's jitter names.
+pub const API_CORE_DEFAULT: &str = "api-core-default";
+
 /// api-core's multiplier, 1.3.
 const API_CORE_MULTIPLIER: (u32, u32) = (13, 10);
 
@@ -70,8 +72,13 @@ impl Strategy {
     pub fn name(self) -> &'static str {
         match self.jitter() {
             Some(j) => jitter_for(j, 1).name(),
-            None => "api-core-default",
+            None => API_CORE_DEFAULT,
         }
+    }
+
+    /// The strategy of a name: the core's jitter names, or [`API_CORE_DEFAULT`].
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        ALL_STRATEGIES.into_iter().find(|s| s.name() == name)
     }
 
     /// Whether a 429 is retried: the guidance retries 5xx and 429; api-core's default only 503.
