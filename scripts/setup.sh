@@ -63,4 +63,9 @@ if ! cmp -s python/requirements-dev.txt .venv/requirements-dev.txt 2>/dev/null |
   .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
   cp python/requirements-dev.txt .venv/requirements-dev.txt
 fi
+# The pinned retry libraries the Python adapters are tested against (python/requirements-adapters.txt).
+if ! cmp -s python/requirements-adapters.txt .venv/requirements-adapters.txt 2>/dev/null; then
+  .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-adapters.txt
+  cp python/requirements-adapters.txt .venv/requirements-adapters.txt
+fi
 echo "setup: everything needed is installed"
