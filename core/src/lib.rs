@@ -40,6 +40,8 @@
 //! - `std`: `Backoff::from_entropy` (OS seeding) and `retry_blocking` (sleeps the thread).
 //! - `tokio`: `retry_tokio`, the async loop on Tokio's timer and clock (implies `std`).
 //! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`).
+//! - `retry-policies`: `SeededRetryPolicy`, a `retry_policies::RetryPolicy` (retry-policies 0.5,
+//!   what `reqwest-retry` takes; implies `std`).
 //!
 //! Every error type implements `core::error::Error` and `Display` with or without `std`.
 #![no_std]
@@ -61,6 +63,8 @@ mod parse_error;
 mod policy;
 mod rate_limit;
 mod retry;
+#[cfg(feature = "retry-policies")]
+mod retry_policies_support;
 mod rng;
 mod schedule;
 mod snapshot;
@@ -88,6 +92,8 @@ pub use policy::{
 };
 pub use rate_limit::{parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
+#[cfg(feature = "retry-policies")]
+pub use retry_policies_support::SeededRetryPolicy;
 pub use schedule::Schedule;
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
@@ -102,6 +108,12 @@ pub use tower_support::TowerPolicy;
 #[cfg(all(doctest, feature = "tower"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+// core/README.md's Rust blocks run as doc tests too (its reqwest-retry block uses that feature
+// and the dev-dependencies).
+#[cfg(all(doctest, feature = "retry-policies"))]
+#[doc = include_str!("../README.md")]
+struct CoreReadmeDoctests;
 
 /// The crate's version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
