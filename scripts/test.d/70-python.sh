@@ -32,7 +32,9 @@ esac
 
 step "pytest python/tests and the doctests, the wheel installed in .venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+# The adapters' tests (test_adapter_*.py) are 76-adapters.sh's.
 (cd "$out" && timeout 150 "$venv/bin/python" -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests" \
+  --ignore-glob '*/test_adapter_*.py' \
   --doctest-modules "$("$venv/bin/python" -c 'import os, seeded_backoff; print(os.path.dirname(seeded_backoff.__file__))')")
 
 step "pip install ./python in a fresh venv (maturin as the build backend), then the README's example"
