@@ -65,10 +65,17 @@ mkdirSync(dist);
 // Browser/bundler build: js/*.js flat in dist/ with the glue and tables; loader.js the browser one.
 const flat = (text) => text.replaceAll("'../pkg/", "'./");
 for (const name of readdirSync(join(wasmDir, 'js'))) {
-  if (name.startsWith('loader-')) continue;
+  if (name.startsWith('loader-') || name === 'adapters') continue;
   writeFileSync(join(dist, name), flat(readFileSync(join(wasmDir, 'js', name), 'utf8')));
 }
 copyFileSync(join(wasmDir, 'js', 'loader-browser.js'), join(dist, 'loader.js'));
+// The adapters (seeded-backoff/ky, /axios-retry, /got) import the package itself, so that they
+// share one copy of it with their user's own import, in Node and in bundlers.
+mkdirSync(join(dist, 'adapters'));
+for (const name of readdirSync(join(wasmDir, 'js', 'adapters'))) {
+  const text = readFileSync(join(wasmDir, 'js', 'adapters', name), 'utf8');
+  writeFileSync(join(dist, 'adapters', name), text.replaceAll("'../index.js'", "'seeded-backoff'"));
+}
 for (const name of readdirSync(pkg)) copyFileSync(join(pkg, name), join(dist, name));
 
 const loaderPlugin = (file) => ({
