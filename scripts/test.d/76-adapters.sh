@@ -15,7 +15,7 @@ echo "--- JS: ky, axios-retry, got against the built package"
 [ -d wasm/test/adapters/node_modules/ky ] || fail "wasm/test/adapters has no node_modules: run scripts/setup.sh"
 # ./test.sh built the package in 20-wasm.sh; on its own, this builds it once.
 [ -f wasm/dist/adapters/ky.js ] || npm --prefix wasm run build
-timeout 120 node --test --test-reporter=spec wasm/test/adapters/*.test.mjs
+timeout 300 node --test --test-reporter=spec wasm/test/adapters/*.test.mjs
 
 echo "--- Python: tenacity and stamina"
 venv=$PWD/.venv
