@@ -21,9 +21,13 @@ echo "--- Python: tenacity and stamina"
 venv=$PWD/.venv
 "$venv/bin/python" -c 'import tenacity, stamina' 2>/dev/null ||
   fail ".venv lacks python/requirements-adapters.txt: run scripts/setup.sh"
-# 70-python.sh installed this tree's wheel; on its own, this builds it into .venv.
+# 70-python.sh installed this tree's wheel; on its own, this builds and installs it as 70 does (a
+# wheel, not `maturin develop`, which would leave a cffi module in the source tree).
 if ! "$venv/bin/python" -c 'import seeded_backoff.tenacity, seeded_backoff.stamina' 2>/dev/null; then
-  (. "$venv/bin/activate" && cd python && maturin develop --release 2>&1 | tail -n 1)
+  wheels=$(mktemp -d)
+  (. "$venv/bin/activate" && cd python && maturin build --release --out "$wheels" 2>&1 | tail -n 1)
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheels"/seeded_backoff-*.whl
+  rm -rf "$wheels"
 fi
 pkg=$("$venv/bin/python" -c 'import os, seeded_backoff; print(os.path.dirname(seeded_backoff.__file__))')
 (cd "$(mktemp -d)" && timeout 120 "$venv/bin/python" -m pytest -q -p no:cacheprovider \
