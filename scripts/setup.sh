@@ -110,4 +110,9 @@ if [ "$all" = 1 ] && ! cmp -s python/requirements-integrations.txt .venv/require
   .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-integrations.txt
   cp python/requirements-integrations.txt .venv/requirements-integrations.txt
 fi
+# Every test (all): the pinned retry libraries the Python adapters are tested against.
+if [ "$all" = 1 ] && ! cmp -s python/requirements-adapters.txt .venv/requirements-adapters.txt 2>/dev/null; then
+  .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-adapters.txt
+  cp python/requirements-adapters.txt .venv/requirements-adapters.txt
+fi
 echo "setup: everything needed is installed ($([ "$all" = 1 ] && echo all || echo "$*"))"

@@ -40,6 +40,8 @@
 //! - `std`: `Backoff::from_entropy` (OS seeding) and `retry_blocking` (sleeps the thread).
 //! - `tokio`: `retry_tokio`, the async loop on Tokio's timer and clock (implies `std`).
 //! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`).
+//! - `retry-policies`: `SeededRetryPolicy`, a `retry_policies::RetryPolicy` (retry-policies 0.5,
+//!   what `reqwest-retry` takes; implies `std`).
 //!
 //! Every error type implements `core::error::Error` and `Display` with or without `std`.
 #![no_std]
@@ -62,6 +64,8 @@ mod policy;
 mod rate_limit;
 mod retry;
 mod retry_event;
+#[cfg(feature = "retry-policies")]
+mod retry_policies_support;
 mod rng;
 mod schedule;
 mod snapshot;
@@ -93,6 +97,8 @@ pub use policy::{
 pub use rate_limit::{parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
+#[cfg(feature = "retry-policies")]
+pub use retry_policies_support::SeededRetryPolicy;
 pub use schedule::Schedule;
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
@@ -103,13 +109,14 @@ pub use tokio_support::retry_tokio;
 pub use tower_support::TowerPolicy;
 
 // Every Rust block of the crate's README.md and of the repository's compiles and runs as a doc test
-// (the blocks use the tokio and tower features).
-#[cfg(all(doctest, feature = "tower"))]
+// (the blocks use the tokio, tower and retry-policies features and the dev-dependencies).
+#[cfg(all(doctest, feature = "tower", feature = "retry-policies"))]
 #[doc = include_str!("../README.md")]
 struct CrateReadmeDoctests;
 #[cfg(all(doctest, feature = "tower"))]
 #[doc = include_str!("../../README.md")]
 struct RepositoryReadmeDoctests;
+
 
 /// The crate's version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -216,7 +216,7 @@ statuses! {
         SB_ERR_PARSE_BAD_YEAR = 139 if BadYear => core;
         /// Retry hint: longer than `SB_MAX_HEADER_VALUE_LEN` (8192) bytes; not read (the parse
         /// errors' decade, 130s, is full).
-        SB_ERR_PARSE_TOO_LONG = 160 if TooLong => core;
+        SB_ERR_PARSE_TOO_LONG = 170 if TooLong => core;
     }
     BudgetError {
         /// Budget: gRPC `max_tokens` must be in 1..=1000.

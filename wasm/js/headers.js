@@ -57,6 +57,14 @@ function code(name, v) {
   return v >= 0 && v <= U32_MAX;
 }
 
+/** The rate-limit headers' names in lower case, in the order a 429 is searched (the core's). */
+export { RATE_LIMIT_HEADERS };
+
+/** Whether a response with this HTTP status is read for rate-limit headers: 429 only. */
+export function rateLimitApplies(status) {
+  return code('status', status) && get(main).x.rateLimitApplies(status);
+}
+
 /** Whether an HTTP status is worth retrying: 429 and 5xx. */
 export function isRetryableStatus(status) {
   return classifyStatus(status) === 'retry';

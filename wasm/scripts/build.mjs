@@ -80,7 +80,14 @@ export const ${part} = /* @__PURE__ */ part('${bytes.toString('hex')}', () => im
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
-// The ESM build: js/ and pkg/ flat in dist/.
+// The ESM build: js/ and pkg/ flat in dist/. The adapters (seeded-backoff/ky, /axios-retry,
+// /got) import the package itself, so that they share one copy of it with their user's own import,
+// in Node and in bundlers.
+mkdirSync(join(dist, 'adapters'));
+for (const name of readdirSync(join(wasmDir, 'js', 'adapters'))) {
+  const text = readFileSync(join(wasmDir, 'js', 'adapters', name), 'utf8');
+  writeFileSync(join(dist, 'adapters', name), text.replaceAll("'../index.js'", "'seeded-backoff'"));
+}
 for (const [dir, from] of [['js', "'../pkg/"], ['pkg', "'../js/"]]) {
   for (const name of readdirSync(join(wasmDir, dir)).filter((n) => n.endsWith('.js'))) {
     writeFileSync(join(dist, name), readFileSync(join(wasmDir, dir, name), 'utf8').replaceAll(from, "'./"));

@@ -301,6 +301,21 @@ export type RateLimitHeaderName =
   | 'x-ratelimit-retry-after'
   | 'x-ratelimit-reset';
 
+/** The rate-limit headers in lower case, in the order a 429 is searched (the core's table). */
+export const RATE_LIMIT_HEADERS: readonly RateLimitHeaderName[];
+
+/**
+ * Whether a response with this status is read for rate-limit headers: a 429 only (on a 5xx the
+ * reset time describes a quota, not the server's recovery), and only without a valid Retry-After.
+ *
+ * @example
+ * ```
+ * rateLimitApplies(429); // true
+ * rateLimitApplies(503); // false
+ * ```
+ */
+export function rateLimitApplies(status: number): boolean;
+
 /** Why `parseRateLimit()` refused a value: the `code` of its SyntaxError. */
 export type RateLimitErrorCode = 'empty' | 'negative' | 'invalid_format' | 'too_long';
 

@@ -1,0 +1,154 @@
+//! The `retry-policies` feature: `SeededRetryPolicy` inside the real reqwest-retry middleware
+//! (reqwest-middleware 0.5.2, reqwest-retry 0.9.1, pinned as dev-dependencies) against a real
+//! HTTP server on 127.0.0.1 (an ephemeral port), on Tokio's paused clock. reqwest-retry takes no
+//! clock or sleep of its own: it sleeps with `tokio::time::sleep`, which the paused clock runs in
+//! virtual time, so the gaps between the requests the server sees are exactly what it waited. The
+//! expected delays are the vector files' (tests/vectors, checked against the independent model).
+#![cfg(feature = "retry-policies")]
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use reqwest_middleware::ClientBuilder;
+use reqwest_retry::RetryTransientMiddleware;
+use retry_policies::{RetryDecision, RetryPolicy};
+use seeded_backoff::{Policy, SeededRetryPolicy};
+use seeded_backoff_test_support::{seed_of, vectors_dir};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+/// The first `n` expected delays of a vector file's case with `seed`.
+fn vector_delays(file: &str, seed: u64, n: usize) -> Vec<u64> {
+    let text = std::fs::read_to_string(vectors_dir().join(file)).unwrap();
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let case = json["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| seed_of(c) == Ok(seed))
+        .unwrap();
+    case["expect"].as_array().unwrap()[..n]
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
+/// A server on 127.0.0.1:0 answering `script` in order (then its last status), one connection
+/// per request; it records when each request arrives, in virtual ms since it started.
+async fn serve(script: &'static [u16]) -> (String, Arc<Mutex<Vec<u64>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/items", listener.local_addr().unwrap());
+    let arrivals = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&arrivals);
+    let start = tokio::time::Instant::now();
+    tokio::spawn(async move {
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut request = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                let n = socket.read(&mut buf).await.unwrap();
+                if n == 0 {
+                    break;
+                }
+                request.extend_from_slice(&buf[..n]);
+            }
+            let status = {
+                let mut seen = seen.lock().unwrap();
+                seen.push(start.elapsed().as_millis() as u64);
+                script[(seen.len() - 1).min(script.len() - 1)]
+            };
+            let response = format!(
+                "HTTP/1.1 {status} X\r\nRetry-After: 1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            );
+            socket.write_all(response.as_bytes()).await.unwrap();
+            socket.shutdown().await.unwrap();
+        }
+    });
+    (url, arrivals)
+}
+
+fn client(policy: SeededRetryPolicy) -> reqwest_middleware::ClientWithMiddleware {
+    // No pooled connections: an idle pool's timers would let the paused clock jump while a
+    // request waits for the server.
+    let inner = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .pool_idle_timeout(None)
+        .build()
+        .unwrap();
+    ClientBuilder::new(inner)
+        .with(RetryTransientMiddleware::new_with_policy(policy))
+        .build()
+}
+
+#[tokio::test(start_paused = true)]
+async fn reqwest_retry_waits_the_vector_delays() {
+    // schedule-preset-google.json, seed 0: 1274, 2451, 4720 ms. The server's Retry-After: 1 does
+    // not reach the policy (the trait passes no response), and is below these delays anyway.
+    let expected = vector_delays("schedule-preset-google.json", 0, 3);
+    let (url, arrivals) = serve(&[503, 500, 429, 200]).await;
+    let response = client(SeededRetryPolicy::new(Policy::google(), 0))
+        .get(&url)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let at = arrivals.lock().unwrap().clone();
+    let waited: Vec<u64> = at.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(waited, expected);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_give_up_stops_reqwest_retry_with_the_last_response() {
+    // schedule-preset-aws.json, seed 0: 27, 90 ms, then max_retries (2).
+    let expected = vector_delays("schedule-preset-aws.json", 0, 2);
+    let (url, arrivals) = serve(&[503]).await;
+    let response = client(SeededRetryPolicy::new(Policy::aws_standard(), 0))
+        .get(&url)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 503);
+    let at = arrivals.lock().unwrap().clone();
+    assert_eq!(at.len(), 3);
+    let waited: Vec<u64> = at.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(waited, expected);
+}
+
+#[test]
+fn every_request_replays_the_seeded_schedule() {
+    let retry = SeededRetryPolicy::new(Policy::google(), 0);
+    let start = SystemTime::now();
+    let delays: Vec<u64> = (0..10)
+        .map(|n| u64::from(retry.delay_ms(start, n).unwrap()))
+        .collect();
+    assert_eq!(delays, vector_delays("schedule-preset-google.json", 0, 10));
+    assert_eq!(retry.delay_ms(start, 10), None);
+    // A retry count far past max_retries costs max_retries steps, not u32::MAX.
+    assert!(matches!(
+        retry.should_retry(start, u32::MAX),
+        RetryDecision::DoNotRetry
+    ));
+}
+
+#[test]
+fn the_time_budget_counts_from_the_request_start() {
+    let policy = Policy::google()
+        .to_builder()
+        .max_elapsed_ms(5_000)
+        .build()
+        .unwrap();
+    let retry = SeededRetryPolicy::new(policy, 0);
+    // 1274 ms fits in 5 s from now, not in what is left 4.5 s after the start.
+    assert_eq!(retry.delay_ms(SystemTime::now(), 0), Some(1274));
+    let started = SystemTime::now() - Duration::from_millis(4_500);
+    assert_eq!(retry.delay_ms(started, 0), None);
+    match retry.should_retry(SystemTime::now(), 0) {
+        RetryDecision::Retry { execute_after } => {
+            let wait = execute_after.duration_since(SystemTime::now()).unwrap();
+            assert!(wait <= Duration::from_millis(1274) && wait > Duration::from_millis(1200));
+        }
+        RetryDecision::DoNotRetry => panic!("gave up"),
+    }
+}

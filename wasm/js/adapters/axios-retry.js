@@ -1,0 +1,27 @@
+// axios-retry 4: options whose retry delays come from one seeded schedule per request.
+// axios-retry asks `retryCondition(error)` and then `retryDelay(retryCount, error)`: the first
+// steps the request's Backoff (with `error.response`, through the core) and stops axios-retry when
+// the core gives up; the second answers the delay it computed. The request's state rides in the
+// state axios-retry keeps on its config (`config['axios-retry']`) and carries to its retries.
+import { isRetryableStatus } from '../index.js';
+import { requests } from './common.js';
+
+/** Options for `axiosRetry(axios, options)` retrying with seeded schedules. */
+export function axiosRetryOptions(policy, seed) {
+  const next = requests(policy, seed);
+  const delays = new WeakMap();
+  return {
+    retries: Number.MAX_SAFE_INTEGER,
+    retryCondition(error) {
+      const r = error?.response;
+      const state = error?.config?.['axios-retry'];
+      // A response with a status the core does not retry, or a request the caller cancelled.
+      if (r ? !isRetryableStatus(r.status) : error?.code === 'ERR_CANCELED' || !state) return false;
+      const h = r?.headers;
+      const d = (state.seededBackoff ??= next()).step(r?.status, (n) => (typeof h.get === 'function' ? h.get(n) : h[n]));
+      delays.set(error, d);
+      return d !== null;
+    },
+    retryDelay: (_retryCount, error) => delays.get(error) ?? 0,
+  };
+}

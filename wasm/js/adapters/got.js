@@ -1,0 +1,24 @@
+// got 16: options whose retry delays come from one seeded schedule per request. got asks
+// `retry.calculateDelay({ attemptCount, error })` for each retry and stops at 0: it steps the
+// request's Backoff (with `error.response`, through the core) and answers 0 when the core gives
+// up. The request's state rides in its `context`, which got copies to the request's retries.
+// got checks its `statusCodes` first: they are the statuses the core retries.
+import { isRetryableStatus } from '../index.js';
+import { requests } from './common.js';
+
+/** got options (for `got.extend` or one call) retrying with seeded schedules. */
+export function gotRetry(policy, seed) {
+  const next = requests(policy, seed);
+  const statusCodes = [];
+  for (let s = 100; s < 600; s++) if (isRetryableStatus(s)) statusCodes.push(s);
+  const calculateDelay = ({ attemptCount, error }) => {
+    const c = error.options.context;
+    // A request's first failure starts its schedule; its retries keep it.
+    const req = attemptCount === 1 || !c.seededBackoff ? (c.seededBackoff = next()) : c.seededBackoff;
+    const r = error.response;
+    const d = req.step(r?.statusCode, (n) => r.headers[n]);
+    // 0 stops got: a delay of 0 ms is got's own "now", 1 ms.
+    return d === null ? 0 : Math.max(1, d);
+  };
+  return { retry: { limit: Number.MAX_SAFE_INTEGER, statusCodes, calculateDelay } };
+}

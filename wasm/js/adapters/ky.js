@@ -1,0 +1,33 @@
+// ky 2: options whose retry delays come from one seeded schedule per request. ky asks
+// `retry.shouldRetry({ error })` before each retry, then `retry.delay(attemptCount)`: the first
+// steps the request's Backoff (with the HTTPError's response, through the core) and stops ky when
+// the core gives up; the second answers the delay it computed. An `init` hook, which ky runs once
+// per request on a copy of the options, gives each request its own schedule.
+import { isRetryableStatus } from '../index.js';
+import { requests } from './common.js';
+
+/** ky options (for `ky.create`, `ky.extend` or one call) retrying with seeded schedules. */
+export function kyRetry(policy, seed) {
+  const next = requests(policy, seed);
+  const init = (options) => {
+    let req;
+    let delay = null;
+    const advance = (r) => (delay = (req ??= next()).step(r?.status, (n) => r.headers.get(n)));
+    options.retry = {
+      ...options.retry,
+      shouldRetry({ error }) {
+        const r = error?.response;
+        // An error without a response (a network failure, a timeout): ky's own rules decide
+        // whether it is retried at all, unless the core has given up.
+        return r && !isRetryableStatus(r.status) ? false : advance(r) === null ? false : r ? true : undefined;
+      },
+      // A retry forced by an afterResponse hook comes without shouldRetry: its own step.
+      delay() {
+        const d = delay ?? advance() ?? 0;
+        delay = null;
+        return d;
+      },
+    };
+  };
+  return { retry: { limit: Number.MAX_SAFE_INTEGER, jitter: false, backoffLimit: Infinity }, hooks: { init: [init] } };
+}

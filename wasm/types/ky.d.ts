@@ -1,0 +1,35 @@
+// `seeded-backoff/ky`: ky 2's retries on this package's seeded schedules (ESM only, as ky is).
+import type { BackoffOptions, Policy, PolicyOptions, Seed } from './index.js';
+
+/** The options {@link kyRetry} returns; ky merges them with yours. */
+export interface KyRetryOptions {
+  retry: {
+    limit: number;
+    jitter: false;
+    backoffLimit: number;
+  };
+  hooks: {
+    /** Gives each request its own schedule (ky runs init hooks once per request). */
+    init: Array<(options: { retry?: unknown }) => void>;
+  };
+}
+
+/**
+ * Options for `ky.create()`, `ky.extend()` or one call, whose retries wait the core's delays: one
+ * seeded `Backoff` per request (the first request that fails uses `seed`, the next `seed + 1`;
+ * omitted, a random start). A response's status is classified by the core (429 and 5xx are
+ * retried, no other status is); its `Retry-After`, or a 429's rate-limit headers, are parsed by
+ * the core; the core giving up stops ky. ky's own rules still decide whether an error without a
+ * response is retried (network errors yes; timeouts only with `retryOnTimeout`) and which methods
+ * are (`retry.methods`: the idempotent ones).
+ *
+ * @throws TypeError or RangeError, as `new Backoff(policy, seed)` does, for a bad policy or seed.
+ *
+ * @example
+ * ```
+ * import ky from 'ky';
+ * import { kyRetry } from 'seeded-backoff/ky';
+ * const api = ky.create(kyRetry({ preset: 'google' }, 42));
+ * ```
+ */
+export function kyRetry(policy: Policy | PolicyOptions | BackoffOptions, seed?: Seed): KyRetryOptions;
