@@ -117,7 +117,6 @@ struct CrateReadmeDoctests;
 #[doc = include_str!("../../README.md")]
 struct RepositoryReadmeDoctests;
 
-
 /// The crate's version, as in `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

@@ -66,7 +66,7 @@ pub use classify::{sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_
 pub use fleet::{sb_seed_from_device, sb_startup_delay};
 pub use hint::{
     sb_parse_grpc_pushback, sb_parse_rate_limit, sb_parse_retry_after, sb_rate_limit_applies,
-    RATE_LIMIT_CONSTANTS, SB_RATE_LIMIT_COUNT, SB_RATE_LIMIT_RATELIMIT,
+    RATE_LIMIT_CONSTANTS, SB_MAX_HEADER_VALUE_LEN, SB_RATE_LIMIT_COUNT, SB_RATE_LIMIT_RATELIMIT,
     SB_RATE_LIMIT_RATELIMIT_RESET, SB_RATE_LIMIT_X_RATELIMIT_RESET,
     SB_RATE_LIMIT_X_RATELIMIT_RETRY_AFTER,
 };

@@ -51,6 +51,12 @@
 #define SB_FAILURE_TIMEOUT 1
 
 /**
+ * The longest header value the parsers read, in bytes: a longer one is `SB_ERR_PARSE_TOO_LONG`, in
+ * every binding (the core's `MAX_HEADER_VALUE_LEN`; a test checks they are equal).
+ */
+#define SB_MAX_HEADER_VALUE_LEN 8192
+
+/**
  * `RateLimit` (IETF structured field): the largest reset `t` among quotas with `r=0`.
  */
 #define SB_RATE_LIMIT_RATELIMIT 0
@@ -410,6 +416,11 @@ enum sb_status
    * HTTP-date: the year is 0000 (0001..=9999 are valid; before 1970 is in the past).
    */
   SB_ERR_PARSE_BAD_YEAR = 139,
+  /**
+   * Retry hint: longer than `SB_MAX_HEADER_VALUE_LEN` (8192) bytes; not read (the parse
+   * errors' decade, 130s, is full).
+   */
+  SB_ERR_PARSE_TOO_LONG = 170,
   /**
    * Budget: gRPC `max_tokens` must be in 1..=1000.
    */
