@@ -65,10 +65,13 @@ mkdirSync(dist);
 // Browser/bundler build: js/*.js flat in dist/ with the glue and tables; loader.js the browser one.
 const flat = (text) => text.replaceAll("'../pkg/", "'./");
 for (const name of readdirSync(join(wasmDir, 'js'))) {
-  if (name.startsWith('loader-')) continue;
+  if (name.startsWith('loader-') || name === 'outbox') continue;
   writeFileSync(join(dist, name), flat(readFileSync(join(wasmDir, 'js', name), 'utf8')));
 }
 copyFileSync(join(wasmDir, 'js', 'loader-browser.js'), join(dist, 'loader.js'));
+// seeded-backoff/outbox (browser only): its modules in dist/outbox/, over dist/index.js.
+mkdirSync(join(dist, 'outbox'));
+for (const name of readdirSync(join(wasmDir, 'js', 'outbox'))) copyFileSync(join(wasmDir, 'js', 'outbox', name), join(dist, 'outbox', name));
 for (const name of readdirSync(pkg)) copyFileSync(join(pkg, name), join(dist, name));
 
 const loaderPlugin = (file) => ({
@@ -85,6 +88,11 @@ await esbuild.build({ ...common, outfile: join(dist, 'node.cjs'), format: 'cjs',
   plugins: [loaderPlugin('loader-node-cjs.js')],
   // Only the browser loader reads `import.meta.url`; Node's CommonJS loader uses __dirname.
   logOverride: { 'empty-import-meta': 'silent' } });
+// The outbox for Node (IndexedDB from a polyfill, in tests), over node.mjs.
+await esbuild.build({ ...common, entryPoints: [join(wasmDir, 'js', 'outbox', 'index.js')], outfile: join(dist, 'outbox-node.mjs'),
+  format: 'esm', platform: 'node', plugins: [{ name: 'package', setup(build) {
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: './node.mjs', external: true }));
+  } }] });
 for (const name of readdirSync(join(wasmDir, 'types'))) {
   copyFileSync(join(wasmDir, 'types', name), join(dist, name));
 }

@@ -33,6 +33,7 @@ const usages = [
   ['snapshot() + restore()', "import { Backoff, snapshot, restore } from 'seeded-backoff';\nexport const b = restore({}, snapshot(new Backoff()));", ['main', 'snapshot']],
   ['RetryBudget + retry()', "import { retry, RetryBudget } from 'seeded-backoff';\nconst budget = new RetryBudget();\nexport const run = (fn) => retry(fn, { budget });", ['main', 'budget']],
   ['seedFromDevice() + startupDelay()', "import { seedFromDevice, startupDelay } from 'seeded-backoff';\nexport const ms = startupDelay(seedFromDevice('dev-1', 1), 60000);", ['fleet']],
+  ['Outbox (seeded-backoff/outbox)', "import { Outbox } from './dist/outbox/index.js';\nexport const o = new Outbox();", ['main', 'date', 'snapshot', 'fleet']],
   ['whole package (every export, every part)', "export * from 'seeded-backoff';", ['main', 'date', 'snapshot', 'budget', 'fleet']],
 ];
 
