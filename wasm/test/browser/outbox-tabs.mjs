@@ -26,17 +26,17 @@ const tabs = (name, extra = '', policy = FAST) => Promise.all(Array.from({ lengt
 const settled = (path, n, ms) => until(`${n} outcomes on ${path}`, () => server.seen(path).length >= n, ms);
 
 await finish(async () => {
-  const budget = `&budget=api&budgetOptions=${encodeURIComponent(JSON.stringify(BUDGET))}`;
+  const options = `&budgetOptions=${encodeURIComponent(JSON.stringify(BUDGET))}`;
   // Uncoordinated: each tab its own loop and budget.
   server.fail('/ob/solo', Infinity);
-  const solo = await tabs('solo');
-  const soloResults = await Promise.all(solo.map((p, i) => p.evaluate(([s]) => plain('/ob/solo', s, false), [100 + i])));
+  const solo = await tabs('solo', options);
+  const soloResults = await Promise.all(solo.map((p, i) => p.evaluate(([s]) => plain('/ob/solo', s), [100 + i])));
   const soloCount = server.seen('/ob/solo').length;
   await Promise.all(solo.map((p) => p.close()));
 
   // The outbox: one driver, the shared budget.
   server.fail('/ob/api', Infinity);
-  const pages = await tabs('api', budget);
+  const pages = await tabs('api', `&budget=api${options}`);
   const ids = await Promise.all(pages.map((p, i) => p.evaluate(([s]) => sendLogged('/ob/api', { method: 'POST', body: 'x' }, { seed: s }), [200 + i])));
   await until('every outcome', async () => (await Promise.all(pages.map((p, i) => p.evaluate((id) => results[id] !== undefined, ids[i])))).every(Boolean), 20000);
   const outcomes = await Promise.all(pages.map((p, i) => p.evaluate((id) => results[id], ids[i])));
@@ -50,9 +50,9 @@ await finish(async () => {
   console.log(`outbox: ${N} tabs, failing endpoint: the server saw ${count} requests, all from one driver tab `
     + `(${outcomes.filter((o) => o.reason === 'budget').length} gave up on the shared budget); ${N} uncoordinated tabs: ${soloCount}; ratio ${(count / soloCount).toFixed(2)}`);
 
-  // Plain fetchWithBackoff() with the shared budget, in every tab.
+  // Plain fetchWithBackoff() in every tab, with a fresh shared budget of the same options.
   server.fail('/ob/plain', Infinity);
-  await Promise.all(pages.map((p, i) => p.evaluate(([s]) => plain('/ob/plain', s, true), [300 + i])));
+  await Promise.all(pages.map((p, i) => p.evaluate(([s]) => plain('/ob/plain', s, 'plain'), [300 + i])));
   const plainCount = server.seen('/ob/plain').length;
   assert.ok(plainCount < 0.5 * soloCount, `plain retries with the shared budget: ${plainCount} requests`);
   console.log(`outbox: ${N} tabs, plain fetchWithBackoff() with SharedRetryBudget: ${plainCount} requests; ratio ${(plainCount / soloCount).toFixed(2)} against own budgets`);
