@@ -25,17 +25,19 @@ await finish(async () => {
   await page.evaluate(() => box.queue('/ob/sw', { method: 'POST', body: 'from a closed page' }, { seed: 21 }));
   const closedAt = Date.now();
   await page.close();
-  assert.equal(context.pages().length, 0, 'no page open');
+  // (Only the blank tab Chromium starts with is left.)
+  const open = () => context.pages().filter((p) => p.url().startsWith('http')).length;
+  assert.equal(open(), 0, 'no page open');
   await until('three attempts', () => server.seen('/ob/sw').length >= 3, 15000);
   const s = server.seen('/ob/sw');
   const m = expect({ policy: MODEL_POLICY, seed: '21', steps: 2 });
-  assert.equal(context.pages().length, 0, 'still no page open');
+  assert.equal(open(), 0, 'still no page open');
   near('first to second attempt', s[1].t - s[0].t, m.delays[0]);
   near('second to third attempt', s[2].t - s[1].t, m.delays[1]);
   assert.deepEqual(s.map((e) => e.status), [503, 503, 200]);
   assert.equal(server.applied(s[0].key), 1);
   const syncs = server.log.filter((e) => e.path === '/ob/swlog').length;
-  console.log(`outbox: service worker, page closed ${s[0].t - closedAt} ms after... first attempt; attempts at +0, +${s[1].t - s[0].t}, +${s[2].t - s[0].t} ms `
+  console.log(`outbox: service worker, the page closed as soon as the request was stored (first attempt ${s[0].t - closedAt} ms after the close); attempts at +0, +${s[1].t - s[0].t}, +${s[2].t - s[0].t} ms `
     + `(model ${m.delays.join(', ')}); applied once with no page open; Background Sync: ${sync ? `present, ${syncs} sync events` : 'missing (own timers)'}`);
 
   // 2. 50 pages offline, back online at one moment.
