@@ -12,7 +12,7 @@ const start = doc.indexOf('```html\n') + 8;
 const html = doc.slice(start, doc.indexOf('```', start));
 let orders = 0;
 const server = await startServer({}, (req, res, path) => {
-  if (path === '/orders.html') res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><meta charset="utf-8"><body>${html}</body>`);
+  if (path === '/orders.html') res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><meta charset="utf-8"><body>${html.trim()}</body>`);
   else if (path === '/api/orders') res.writeHead(orders++ ? 201 : 503).end('created');
   else if (path.startsWith('/node_modules/seeded-backoff/')) {
     const file = join(wasmDir, normalize(path.slice('/node_modules/seeded-backoff/'.length)));
