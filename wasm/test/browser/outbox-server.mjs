@@ -3,15 +3,21 @@
 // request once per Idempotency-Key (a repeat of a key already applied gets the stored answer
 // and is not applied again). Static files as the other browser tests serve them, with CORS so
 // that an opaque-origin frame can import the package.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../server.mjs';
 import { serveFile } from './chromium.mjs';
 
 const model = fileURLToPath(new URL('../../../tests/model/outbox_expect.py', import.meta.url));
 
-/** The independent model's answer to `query` (see tests/model/outbox_expect.py). */
-export const expect = (query) => JSON.parse(execFileSync('python3', [model], { input: JSON.stringify(query) }));
+/**
+ * The independent model's answer to `query` (see tests/model/outbox_expect.py). Asynchronous: the
+ * server runs in this process, and must log requests at their time while the model runs.
+ */
+export const expect = (query) => new Promise((resolve, reject) => {
+  const child = execFile('python3', [model], (err, out) => (err ? reject(err) : resolve(JSON.parse(out))));
+  child.stdin.end(JSON.stringify(query));
+});
 
 export async function outboxServer(ports = 1) {
   const log = [];

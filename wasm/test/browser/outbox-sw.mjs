@@ -30,7 +30,7 @@ await finish(async () => {
   assert.equal(open(), 0, 'no page open');
   await until('three attempts', () => server.seen('/ob/sw').length >= 3, 15000);
   const s = server.seen('/ob/sw');
-  const m = expect({ policy: MODEL_POLICY, seed: '21', steps: 2 });
+  const m = await expect({ policy: MODEL_POLICY, seed: '21', steps: 2 });
   assert.equal(open(), 0, 'still no page open');
   near('first to second attempt', s[1].t - s[0].t, m.delays[0]);
   near('second to third attempt', s[2].t - s[1].t, m.delays[1]);
@@ -61,7 +61,7 @@ await finish(async () => {
   const on = Date.now();
   await Promise.all(cdps.map((set) => set(false)));
   await sleep(5000);
-  const waits = expect({ policy: MODEL_POLICY, seed: '0', resumes: pages.map((_, i) => [String(1000 + i), 1, 4000]) }).resumes;
+  const waits = (await expect({ policy: MODEL_POLICY, seed: '0', resumes: pages.map((_, i) => [String(1000 + i), 1, 4000]) })).resumes;
   const bins = [0, 0, 0, 0, 0];
   for (let i = 0; i < N; i++) {
     const [wentOff, cameBack] = await pages[i].evaluate(() => ['offline', 'online'].map((t) => events.find((e) => e.t === t)?.at));

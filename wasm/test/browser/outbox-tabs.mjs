@@ -5,7 +5,9 @@
 //     (fetchWithBackoff, each with its own budget) is reported;
 //  2. ten tabs each run plain fetchWithBackoff() with the SharedRetryBudget: one budget is spent;
 //  3. ten tabs send, the driver's tab is closed mid-schedule: another tab drives, every request
-//     is applied exactly once, and every remaining tab gets its outcome.
+//     is applied exactly once, and every remaining tab gets its outcome;
+//  4. three tabs without Web Locks: the IndexedDB lease elects one driver, and another takes over
+//     when its tab closes.
 // About 40 s (bounded at 180 s). Exits non-zero on any failure.
 import assert from 'node:assert/strict';
 import { finish, launch } from './chromium.mjs';
@@ -85,5 +87,32 @@ await finish(async () => {
   const heard = await Promise.all(rest.map((p) => p.evaluate((id) => events.some((e) => e.t === 'outcome' && e.id === id && e.status === 200), tids[d])));
   assert.ok(heard.every(Boolean), 'the closed tab\'s request: every other tab got its outcome');
   console.log(`outbox: driver tab closed mid-schedule; another took over ${heir[0] - closedAt} ms later; all ${N} requests applied exactly once (${replays} repeats answered from the key); the closed tab's outcome reached the others`);
+
+  // Without Web Locks (removed before the page's scripts run): the IndexedDB lease elects.
+  const M = 3;
+  const lease = [];
+  for (let i = 0; i < M; i++) {
+    const p = await context.newPage();
+    p.on('pageerror', (e) => errors.push(String(e)));
+    await p.addInitScript(() => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined }));
+    await p.goto(`${server.url}/test/browser/outbox.html?name=lease`);
+    await p.waitForFunction(() => window.ready);
+    lease.push(p);
+  }
+  assert.equal(await lease[0].evaluate(() => navigator.locks), undefined);
+  for (let i = 0; i < M; i++) server.fail(`/ob/lease-${i}`, 2);
+  await Promise.all(lease.map((p, i) => p.evaluate(([u, s]) => sendLogged(u, { method: 'POST', body: 'l' }, { seed: s }), [`/ob/lease-${i}`, 500 + i])));
+  await until('an attempt each', () => Array.from({ length: M }, (_, i) => server.seen(`/ob/lease-${i}`).length).every((n) => n >= 1), 10000);
+  const leaders = await Promise.all(lease.map((p) => p.evaluate(() => fetches.some(([, u]) => u.includes('/ob/lease-')))));
+  assert.equal(leaders.filter(Boolean).length, 1, `tabs that fetched: ${leaders}`);
+  const gone = leaders.indexOf(true);
+  const goneAt = Date.now();
+  await lease[gone].close();
+  for (let i = 0; i < M; i++) await settled(`/ob/lease-${i}`, 3, 20000);
+  const left = lease.filter((_, i) => i !== gone);
+  const took = (await Promise.all(left.map((p) => p.evaluate(() => events.find((e) => e.t === 'drive')?.at ?? null)))).filter((t) => t !== null);
+  assert.equal(took.length, 1, 'one new driver');
+  for (let i = 0; i < M; i++) assert.equal(server.applied(server.seen(`/ob/lease-${i}`)[0].key), 1);
+  console.log(`outbox: without Web Locks, ${M} tabs: one driver by the IndexedDB lease; its tab closed, another took over ${took[0] - goneAt} ms later (the lease runs out); all ${M} applied once`);
   assert.deepEqual(errors, []);
 }, close, server.close);

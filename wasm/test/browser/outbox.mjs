@@ -54,7 +54,7 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
     await page.waitForFunction(() => window.ready);
     await until('four attempts', () => server.seen('/ob/reload').length >= 4, 20000);
     const s = server.seen('/ob/reload');
-    const m = expect({ policy: MODEL_POLICY, seed: '99', steps: 3, snapshots: [rec.snapHex] });
+    const m = await expect({ policy: MODEL_POLICY, seed: '99', steps: 3, snapshots: [rec.snapHex] });
     assert.equal(rec.attempts, 2);
     assert.equal(rec.snapHex, m.snapshots[1], 'the stored snapshot is the model\'s after two failures');
     assert.equal(rec.wait, m.delays[1]);
@@ -85,7 +85,7 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
     await b.waitForFunction(() => events.some((e) => e.t === 'drive'));
     const drove = await b.evaluate(() => events.find((e) => e.t === 'drive').at);
     const [r2] = await b.evaluate(() => raw.all('reopen'));
-    const [wait] = expect({ policy: MODEL_POLICY, seed: '7', resumes: [['7', 1, r1.wait]] }).resumes;
+    const [wait] = (await expect({ policy: MODEL_POLICY, seed: '7', resumes: [['7', 1, r1.wait]] })).resumes;
     assert.equal(r2.k, 1, 'one re-draw');
     assert.ok(r2.due - wait >= openedAt - 5 && r2.due - wait <= drove + 5,
       `re-drawn due ${r2.due} is the model's ${wait} ms from the load (${openedAt}..${drove})`);
