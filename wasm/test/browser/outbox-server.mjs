@@ -23,6 +23,7 @@ export async function outboxServer(ports = 1) {
   const log = [];
   const failures = new Map(); // path -> how many more requests fail (Infinity: all)
   const applied = new Map(); // Idempotency-Key -> times applied
+  const holds = new Map(); // path -> ms the first success is held before its answer
   const handler = (req, res, path) => {
     if (!path.startsWith('/ob/')) {
       const setHeader = res.setHeader.bind(res);
@@ -49,7 +50,10 @@ export async function outboxServer(ports = 1) {
         if (key !== null) applied.set(key, n || 1);
         entry.status = 200;
         entry.replayed = n > 0;
-        res.writeHead(200, { ...cors, 'content-type': 'text/plain' }).end(n > 0 ? 'already applied' : 'applied');
+        // A held answer: applied now, answered later (a driver may close meanwhile).
+        const answer = () => res.writeHead(200, { ...cors, 'content-type': 'text/plain' }).end(n > 0 ? 'already applied' : 'applied');
+        if (n === 0 && holds.has(path)) setTimeout(answer, holds.get(path));
+        else answer();
       }
     });
     return true;
@@ -63,6 +67,7 @@ export async function outboxServer(ports = 1) {
     /** Requests to `path` (not preflights), in arrival order. */
     seen: (path) => log.filter((e) => e.path === path && e.method !== 'OPTIONS'),
     fail: (path, n) => failures.set(path, n),
+    hold: (path, ms) => holds.set(path, ms),
     applied: (key) => applied.get(key) ?? 0,
     close: () => Promise.all(servers.map((s) => s.close())),
   };

@@ -6,7 +6,9 @@
 //  2. ten tabs each run plain fetchWithBackoff() with the SharedRetryBudget: one budget is spent;
 //  3. ten tabs send, the driver's tab is closed mid-schedule: another tab drives, every request
 //     is applied exactly once, and every remaining tab gets its outcome;
-//  4. three tabs without Web Locks: the IndexedDB lease elects one driver, and another takes over
+//  4. the driver's tab closed with a request applied but not yet answered: sent again with its
+//     key, applied once;
+//  5. three tabs without Web Locks: the IndexedDB lease elects one driver, and another takes over
 //     when its tab closes.
 // About 40 s (bounded at 180 s). Exits non-zero on any failure.
 import assert from 'node:assert/strict';
@@ -87,6 +89,27 @@ await finish(async () => {
   const heard = await Promise.all(rest.map((p) => p.evaluate((id) => events.some((e) => e.t === 'outcome' && e.id === id && e.status === 200), tids[d])));
   assert.ok(heard.every(Boolean), 'the closed tab\'s request: every other tab got its outcome');
   console.log(`outbox: driver tab closed mid-schedule; another took over ${heir[0] - closedAt} ms later; all ${N} requests applied exactly once (${replays} repeats answered from the key); the closed tab's outcome reached the others`);
+
+  // The driver's tab closed while its request is on the way: the server has applied it but not
+  // answered. The next driver sends it again with the same key, and the server does not apply it
+  // twice.
+  const fly = await tabs('fly', '', null);
+  const driving = () => Promise.all(fly.map((p) => p.evaluate(() => events.some((e) => e.t === 'drive'))));
+  await until('a driver', async () => (await driving()).includes(true), 5000);
+  const flyDriver = (await driving()).indexOf(true);
+  const sender = fly[(flyDriver + 1) % N];
+  server.hold('/ob/fly', 3000);
+  const flyId = await sender.evaluate(() => sendLogged('/ob/fly', { method: 'POST', body: 'once' }, { seed: 9 }));
+  await until('the request applied', () => server.seen('/ob/fly').length >= 1 && server.seen('/ob/fly')[0].status === 200, 5000);
+  await fly[flyDriver].close();
+  await until('the sender heard', () => sender.evaluate((id) => results[id] !== undefined, flyId), 15000);
+  const f = server.seen('/ob/fly');
+  assert.equal((await sender.evaluate((id) => results[id], flyId)).status, 200);
+  assert.ok(f.length >= 2 && f.every((e) => e.key === f[0].key), 'sent again with its key');
+  assert.equal(server.applied(f[0].key), 1);
+  assert.ok(f.slice(1).every((e) => e.replayed));
+  console.log(`outbox: driver tab closed with its request applied but unanswered: the next driver sent it again ${f[1].t - f[0].t} ms later with the same key; applied once, the sender got 200`);
+  await Promise.all(fly.filter((_, i) => i !== flyDriver).map((p) => p.close()));
 
   // Without Web Locks (removed before the page's scripts run): the IndexedDB lease elects.
   const M = 3;
