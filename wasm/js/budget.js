@@ -3,7 +3,7 @@
 import { budget } from '../pkg/budget-part.js';
 import { BUDGET_AT, BUDGET_ERRORS, OP_RECORD_FAILURE, OP_RECORD_SUCCESS, OP_TRY_ACQUIRE, STATE_AT } from '../pkg/tables.js';
 import { int, keys, milli, oneOf, U32_MAX } from './check.js';
-import { STEP } from './internal.js';
+import { STEP, TOKENS } from './internal.js';
 import { WORDS } from './policy.js';
 import { get } from './engine.js';
 
@@ -69,6 +69,15 @@ export class RetryBudget {
 
   get tokens() {
     return this.#w[5] / 1000;
+  }
+
+  /** The tokens, set by a budget that shares them with other tabs (seeded-backoff/outbox). */
+  get [TOKENS]() {
+    return this.#w[5];
+  }
+
+  set [TOKENS](t) {
+    this.#w[5] = t;
   }
 
   /** A step of `words` (a Backoff's state) under `policy` with this budget; updates both. */

@@ -7,3 +7,5 @@ export const STATE = Symbol.for('seeded-backoff.state');
 export const STEP = Symbol.for('seeded-backoff.step');
 /** `policy[WORDS]`: a Policy's option words, as the core accepted them. */
 export const WORDS = Symbol.for('seeded-backoff.words');
+/** `budget[TOKENS]`: a RetryBudget's tokens in thousandths, read and set (a budget shared by tabs). */
+export const TOKENS = Symbol.for('seeded-backoff.tokens');

@@ -88,6 +88,9 @@ for (const name of readdirSync(join(wasmDir, 'js', 'adapters'))) {
   const text = readFileSync(join(wasmDir, 'js', 'adapters', name), 'utf8');
   writeFileSync(join(dist, 'adapters', name), text.replaceAll("'../index.js'", "'seeded-backoff'"));
 }
+// seeded-backoff/outbox: its modules in dist/outbox/, over dist/index.js.
+mkdirSync(join(dist, 'outbox'));
+for (const name of readdirSync(join(wasmDir, 'js', 'outbox'))) copyFileSync(join(wasmDir, 'js', 'outbox', name), join(dist, 'outbox', name));
 for (const [dir, from] of [['js', "'../pkg/"], ['pkg', "'../js/"]]) {
   for (const name of readdirSync(join(wasmDir, dir)).filter((n) => n.endsWith('.js'))) {
     writeFileSync(join(dist, name), readFileSync(join(wasmDir, dir, name), 'utf8').replaceAll(from, "'./"));

@@ -1,0 +1,187 @@
+// seeded-backoff/outbox in Node, over fake-indexeddb (an in-memory IndexedDB) and a local HTTP
+// server: Node has no Web Locks, so the election is the IndexedDB lease. Expected waits come from
+// the independent model (tests/model/outbox_expect.py). Headless Chromium runs the same outbox
+// with real IndexedDB, tabs, reloads and a service worker (test/browser/outbox*.mjs).
+import 'fake-indexeddb/auto';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { after, before, test } from 'node:test';
+import { snapshot, Backoff } from 'seeded-backoff';
+import { Outbox, OutboxError, SharedRetryBudget } from 'seeded-backoff/outbox';
+
+const model = (q) => JSON.parse(execFileSync('python3', [new URL('../../tests/model/outbox_expect.py', import.meta.url).pathname], { input: JSON.stringify(q) }));
+const FAST = { initialMs: 50, multiplier: 2, maxBackoffMs: 400, jitter: 'none', maxRetries: 5, maxElapsedMs: 0 };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const event = (target, type) => new Promise((r) => target.addEventListener(type, r, { once: true }));
+
+// Each path answers 503 as many times as `fails` says, then 201; every request is logged.
+const fails = new Map();
+const log = [];
+let base;
+const server = createServer((req, res) => {
+  log.push({ path: req.url, key: req.headers['idempotency-key'], t: Date.now() });
+  const left = fails.get(req.url) ?? 0;
+  fails.set(req.url, left - 1);
+  res.writeHead(left > 0 ? 503 : 201).end(left > 0 ? 'down' : 'created');
+});
+before(() => new Promise((r) => server.listen(0, '127.0.0.1', () => {
+  base = `http://127.0.0.1:${server.address().port}`;
+  r();
+})));
+after(() => new Promise((r) => {
+  server.close(r);
+  server.closeAllConnections();
+}));
+
+/** Writes `value` under `key` in outbox `name`'s database, as a damaged or older record is found. */
+function putRaw(name, key, value) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(`seeded-backoff-outbox:${name}`);
+    open.onsuccess = () => {
+      const tx = open.result.transaction('requests', 'readwrite');
+      tx.objectStore('requests').put(value, key);
+      tx.oncomplete = () => { open.result.close(); resolve(); };
+      tx.onerror = () => reject(tx.error);
+    };
+  });
+}
+function getAll(name) {
+  return new Promise((resolve) => {
+    const open = indexedDB.open(`seeded-backoff-outbox:${name}`);
+    open.onsuccess = () => {
+      const r = open.result.transaction('requests').objectStore('requests').getAll();
+      r.onsuccess = () => { open.result.close(); resolve(r.result); };
+    };
+  });
+}
+
+test('a POST is delivered after failures, with one generated Idempotency-Key', async () => {
+  fails.set('/a', 2);
+  const box = new Outbox({ name: 'a', policy: FAST });
+  const res = await box.send(`${base}/a`, { method: 'POST', body: 'x' });
+  assert.equal(res.status, 201);
+  assert.equal(await res.text(), 'created');
+  const seen = log.filter((l) => l.path === '/a');
+  assert.equal(seen.length, 3);
+  assert.ok(seen[0].key && seen.every((l) => l.key === seen[0].key));
+  assert.deepEqual(await getAll('a'), []);
+  box.close();
+});
+
+test('a GET gets no Idempotency-Key; a given one is kept', async () => {
+  const box = new Outbox({ name: 'b', policy: FAST });
+  await box.send(`${base}/b-get`);
+  await box.send(`${base}/b-post`, { method: 'POST', headers: { 'Idempotency-Key': 'mine' } });
+  assert.equal(log.find((l) => l.path === '/b-get').key, undefined);
+  assert.equal(log.find((l) => l.path === '/b-post').key, 'mine');
+  box.close();
+});
+
+test('the schedule gives up with the core\'s reason', async () => {
+  fails.set('/c', Infinity);
+  const box = new Outbox({ name: 'c', policy: { ...FAST, maxRetries: 1 } });
+  await assert.rejects(box.send(`${base}/c`, { method: 'POST' }), (e) => e instanceof OutboxError && e.code === 'gave-up' && e.reason === 'max_retries' && e.status === 503);
+  box.close();
+});
+
+test('limits: maxEntries and maxBytes reject with code limit; bad options throw', async () => {
+  const box = new Outbox({ name: 'd', maxEntries: 1, maxBytes: 300, drive: false });
+  await box.queue(`${base}/d`, { method: 'POST' });
+  await assert.rejects(box.queue(`${base}/d`, { method: 'POST' }), { code: 'limit', message: /maxEntries 1/ });
+  const big = new Outbox({ name: 'd2', maxBytes: 300, drive: false });
+  await assert.rejects(big.queue(`${base}/d`, { method: 'POST', body: 'x'.repeat(400) }), { code: 'limit', message: /maxBytes 300/ });
+  assert.throws(() => new Outbox({ maxEntries: 0 }), { name: 'RangeError', message: /maxEntries/ });
+  assert.throws(() => new Outbox({ maxAgeMs: '1' }), { name: 'TypeError', message: /maxAgeMs/ });
+  assert.throws(() => new Outbox({ nmae: 'x' }), { name: 'TypeError', message: /unknown option 'nmae'/ });
+  await assert.rejects(box.queue(`${base}/d`, undefined, { seed: -1 }), { name: 'RangeError', message: /seed/ });
+  box.close();
+  big.close();
+});
+
+test('IndexedDB missing: send rejects with code unavailable', async () => {
+  const idb = globalThis.indexedDB;
+  globalThis.indexedDB = undefined;
+  try {
+    const box = new Outbox({ name: 'e' });
+    await assert.rejects(box.send(`${base}/e`), { name: 'OutboxError', code: 'unavailable' });
+    box.close();
+  } finally {
+    globalThis.indexedDB = idb;
+  }
+});
+
+test('damaged and foreign records are skipped and reported; the good one is delivered', async () => {
+  const sender = new Outbox({ name: 'f', policy: FAST, drive: false });
+  const { id, done } = await sender.queue(`${base}/f`, { method: 'POST' });
+  const [rec] = await getAll('f');
+  const flipped = rec.snap.slice();
+  flipped[9] ^= 0x10;
+  await putRaw('f', 'crc', { ...rec, id: 'crc', snap: flipped });
+  await putRaw('f', 'v9', { ...rec, id: 'v9', v: 9 });
+  await putRaw('f', 'junk', 42);
+  await putRaw('f', 'policy', { ...rec, id: 'policy', snap: snapshot(new Backoff({ initialMs: 7 }, 1)) });
+  const driver = new Outbox({ name: 'f', policy: FAST });
+  const skipped = [];
+  driver.addEventListener('skip', (e) => skipped.push(`${e.id}: ${e.reason}`));
+  assert.equal((await done).status, 201);
+  assert.deepEqual(skipped.sort(), ['crc: snapshot refused: bad_checksum', 'junk: not a record',
+    'policy: snapshot refused: policy_mismatch', 'v9: record format 9, this outbox reads 1']);
+  assert.equal((await getAll('f')).length, 4, 'the skipped records are left as stored');
+  assert.ok(id);
+  sender.close();
+  driver.close();
+});
+
+test('an overdue record is re-drawn as the model says (SPEC.md §13)', async () => {
+  const sender = new Outbox({ name: 'g', policy: { ...FAST, initialMs: 400, maxBackoffMs: 400 }, drive: false });
+  const { done } = await sender.queue(`${base}/g`, { method: 'POST' }, { seed: 77 });
+  const [rec] = await getAll('g');
+  await putRaw('g', rec.id, { ...rec, due: rec.due - 5000, wait: 300 });
+  const t0 = Date.now();
+  const driver = new Outbox({ name: 'g', policy: { ...FAST, initialMs: 400, maxBackoffMs: 400 } });
+  await event(driver, 'drive');
+  const t1 = Date.now();
+  const [r] = await getAll('g');
+  const [wait] = model({ policy: { initial_ms: 1, max_backoff_ms: 1 }, seed: '0', resumes: [['77', 1, 300]] }).resumes;
+  assert.equal(r.k, 1);
+  assert.ok(r.due - wait >= t0 && r.due - wait <= t1, `due ${r.due - t0} ms after the start, the model's wait ${wait} ms`);
+  assert.equal((await done).status, 201);
+  sender.close();
+  driver.close();
+});
+
+test('one driver by the IndexedDB lease; another takes over when it closes', async () => {
+  fails.set('/h', 3);
+  const a = new Outbox({ name: 'h', policy: { ...FAST, initialMs: 300, maxBackoffMs: 300 } });
+  await event(a, 'drive');
+  const b = new Outbox({ name: 'h', policy: { ...FAST, initialMs: 300, maxBackoffMs: 300 } });
+  const { done } = await b.queue(`${base}/h`, { method: 'POST' });
+  await sleep(400);
+  assert.equal(a.driving, true);
+  assert.equal(b.driving, false);
+  const took = event(b, 'drive');
+  a.close();
+  await took;
+  assert.equal((await done).status, 201);
+  const seen = log.filter((l) => l.path === '/h');
+  assert.ok(seen.every((l) => l.key === seen[0].key));
+  b.close();
+});
+
+test('SharedRetryBudget: two budgets of one name spend one pool of tokens', () => {
+  const x = new SharedRetryBudget('api', { mode: 'grpc', maxTokens: 10, tokenRatio: 0.1 });
+  const y = new SharedRetryBudget('api', { mode: 'grpc', maxTokens: 10, tokenRatio: 0.1 });
+  for (let i = 0; i < 3; i++) x.recordFailure();
+  // Node has no localStorage: the value travels on the BroadcastChannel, asynchronously.
+  return sleep(50).then(() => {
+    assert.equal(y.tokensMilli, 7000);
+    y.recordFailure();
+    return sleep(50);
+  }).then(() => {
+    assert.equal(x.tokensMilli, 6000);
+    assert.throws(() => new SharedRetryBudget('', {}), { name: 'TypeError', message: /name/ });
+    x.close();
+    y.close();
+  });
+});

@@ -1,0 +1,106 @@
+// `seeded-backoff/outbox`: requests that outlive the page. A browser entry point (IndexedDB,
+// BroadcastChannel, Web Locks; a service worker for delivery with the page closed).
+
+import type { Policy, PolicyOptions, RetryBudget, AwsQuotaBudgetOptions, GrpcBudgetOptions, Seed } from './index.js';
+
+/** What went wrong, as `OutboxError.code`. */
+export type OutboxErrorCode =
+  /** IndexedDB is missing or refused here (a private mode, an opaque origin). */
+  | 'unavailable'
+  /** The browser refused the write: the origin's storage quota is full. */
+  | 'quota'
+  /** The database belongs to a newer version of the outbox. */
+  | 'version'
+  /** Another IndexedDB failure. */
+  | 'storage'
+  /** `maxEntries` or `maxBytes` would be exceeded. */
+  | 'limit'
+  /** The schedule ended: `reason` says why (a give-up reason, or 'max-age'). */
+  | 'gave-up'
+  /** The outbox was closed. */
+  | 'closed';
+
+export class OutboxError extends Error {
+  readonly name: 'OutboxError';
+  readonly code: OutboxErrorCode;
+  /** With 'gave-up': 'max_retries', 'deadline', 'budget', 'server_stop' or 'max-age'. */
+  readonly reason?: string;
+  /** With 'gave-up': the last attempt's HTTP status, if it had one. */
+  readonly status?: number;
+}
+
+export interface OutboxOptions {
+  /** The outbox's name (its database and its driver election); default 'default'. */
+  name?: string;
+  /** The schedule of every request (a Policy, or its options); default the Policy's defaults. */
+  policy?: Policy | PolicyOptions;
+  /** A budget every retry draws from (a SharedRetryBudget to share it with other tabs). */
+  budget?: RetryBudget;
+  /** Most requests pending at once (default 100). */
+  maxEntries?: number;
+  /** Most bytes (URL, headers, bodies) pending at once (default 5 000 000). */
+  maxBytes?: number;
+  /** A request older than this gives up (default 7 days). */
+  maxAgeMs?: number;
+  /** Whether this context may become the origin's driver (default true). */
+  drive?: boolean;
+}
+
+/** An outcome for a request this page did not send (another tab's, or an earlier page load's). */
+export interface OutboxOutcomeEvent extends Event {
+  readonly id: string;
+  readonly response?: Response;
+  readonly error?: OutboxError;
+}
+
+/** A stored record this outbox cannot use (corrupt, another format, another policy): left as it is. */
+export interface OutboxSkipEvent extends Event {
+  readonly id: string;
+  readonly reason: string;
+}
+
+/**
+ * A durable outbox. `send()` stores the request with its seeded schedule in IndexedDB; one
+ * driver per origin (a tab, or the service worker) delivers it, and after a reload continues the
+ * same schedule at the stored time. A non-idempotent request without an Idempotency-Key gets one.
+ *
+ * @example
+ * import { Outbox } from 'seeded-backoff/outbox';
+ * const outbox = new Outbox({ policy: { preset: 'google', maxRetries: 10 } });
+ * outbox.addEventListener('outcome', (e) => console.log('delivered earlier request', e.id));
+ * const res = await outbox.send('/api/orders', { method: 'POST', body: JSON.stringify({ sku: 1 }) });
+ */
+export class Outbox extends EventTarget {
+  constructor(options?: OutboxOptions);
+  readonly name: string;
+  /** Whether this context drives the origin's outbox now. */
+  readonly driving: boolean;
+  /** Stores the request; settles with its outcome (a Response, including 4xx; an OutboxError when it gives up). */
+  send(input: RequestInfo | URL, init?: RequestInit, options?: { seed?: Seed }): Promise<Response>;
+  /** Stores the request; resolves once stored, with `done` for its outcome. */
+  queue(input: RequestInfo | URL, init?: RequestInit, options?: { seed?: Seed }): Promise<{ id: string; done: Promise<Response> }>;
+  /** The pending requests. */
+  pending(): Promise<{ id: string; method: string; url: string; attempts: number; due: number }[]>;
+  /** Resolves with true once nothing is pending, with false after `maxMs`. */
+  idle(maxMs?: number): Promise<boolean>;
+  /** Stops this context's part; pending requests stay stored. */
+  close(): void;
+  addEventListener(type: 'outcome', listener: (e: OutboxOutcomeEvent) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: 'skip', listener: (e: OutboxSkipEvent) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: 'drive' | 'error', listener: (e: Event) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+}
+
+/**
+ * A RetryBudget that the tabs and workers of an origin share by name: ten tabs retrying one
+ * failing API spend one budget. Pass it as `budget` to retry(), fetchWithBackoff() or an Outbox.
+ * Tabs must give the same options (a budget stored with other options starts again full).
+ */
+export class SharedRetryBudget extends RetryBudget {
+  constructor(name: string, options?: AwsQuotaBudgetOptions | GrpcBudgetOptions);
+  /** Stops listening to the other tabs. */
+  close(): void;
+}
+
+/** In a service worker script (top level): runs an Outbox there, woken by Background Sync and by pages. */
+export function serveOutbox(options?: Omit<OutboxOptions, 'drive'>): Outbox;
