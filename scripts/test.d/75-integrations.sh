@@ -5,7 +5,7 @@
 # a stand-in of the Memorystore v1 API (REST, and gRPC for the async Python client) and
 # redis-server (Debian's package), which the tests start, kill, restart and stop. Expected delays
 # come from the independent model (tests/model). Also runs the integration sections' snippets of
-# python/README.md and wasm/docs-integrations.md as pasted. About a minute; each half is stopped at
+# python/README.md and wasm/README.md as pasted. About a minute; each half is stopped at
 # 5 minutes. Standalone: bash scripts/test.d/75-integrations.sh (after scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

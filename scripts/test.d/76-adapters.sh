@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The adapters for the retry libraries people already use, each against the real library (pinned)
 # and a local HTTP server on 127.0.0.1: ky 2, axios-retry 4 and got 16 (wasm/test/adapters, its own
-# package-lock.json, importing the built npm package; wasm/docs-adapters.md's snippets as pasted),
+# package-lock.json, importing the built npm package; wasm/README.md's adapter snippets as pasted),
 # and tenacity 9 and stamina 26 (python/tests/test_adapter_*.py, python/requirements-adapters.txt;
 # python/README.md's snippets as pasted). The Rust adapter (reqwest-retry) runs in
 # `cargo test --workspace --all-features`.

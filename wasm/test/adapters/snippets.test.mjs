@@ -1,4 +1,4 @@
-// wasm/docs-adapters.md's snippets, each run as pasted (as a module in this folder, where ky,
+// wasm/README.md's adapter snippets, each run as pasted (as a module in this folder, where ky,
 // axios, axios-retry and got are installed) against a local HTTP server (503, then 200): the one
 // wait is the model's first for seed 42.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelDelays, recordWaits, startServer } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const doc = readFileSync(join(here, '..', '..', 'docs-adapters.md'), 'utf8');
+const doc = readFileSync(join(here, '..', '..', 'README.md'), 'utf8');
 const FIRST = modelDelays(42, [null]);
 
 /** The snippet under `### heading`, as a module of this folder that also exports what it made. */

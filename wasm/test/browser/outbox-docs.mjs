@@ -1,4 +1,4 @@
-// docs-outbox.md's snippet, run as pasted in headless Chromium: the import-map page with the
+// wasm/README.md's outbox snippet, run as pasted in headless Chromium: the import-map page with the
 // package "installed" at /node_modules/seeded-backoff/, against /api/orders (503, then 201).
 // Exits non-zero on any failure.
 import assert from 'node:assert/strict';
@@ -7,7 +7,8 @@ import { join, normalize } from 'node:path';
 import { startServer } from '../server.mjs';
 import { finish, launch, wasmDir } from './chromium.mjs';
 
-const doc = readFileSync(join(wasmDir, 'docs-outbox.md'), 'utf8');
+const readme = readFileSync(join(wasmDir, 'README.md'), 'utf8');
+const doc = readme.slice(readme.indexOf('## Requests that outlive the page'));
 const start = doc.indexOf('```html\n') + 8;
 const html = doc.slice(start, doc.indexOf('```', start));
 let orders = 0;
@@ -34,6 +35,6 @@ await finish(async () => {
   await page.waitForFunction(answer, null, { timeout: 20000 });
   assert.equal(await page.evaluate(answer), '201 created');
   assert.equal(orders, 2);
-  console.log('outbox: docs-outbox.md snippet as pasted: /api/orders 503, then 201 through the outbox');
+  console.log('outbox: the README's outbox snippet as pasted: /api/orders 503, then 201 through the outbox');
   assert.deepEqual(errors, []);
 }, close, server.close);

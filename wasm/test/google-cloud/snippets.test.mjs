@@ -1,4 +1,4 @@
-// wasm/docs-integrations.md's snippets, run as pasted: each is written to a scratch folder whose
+// wasm/README.md's Google Cloud and Valkey snippets, run as pasted: each is written to a scratch folder whose
 // node_modules links the built package (wasm/, resolved through its "exports") and this folder's
 // client libraries, and run by Node against the local servers; the delays it prints are the
 // independent model's.
@@ -16,7 +16,7 @@ import { redisServer } from './redis-server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WASM = join(HERE, '..', '..');
-const DOC = readFileSync(join(WASM, 'docs-integrations.md'), 'utf8');
+const DOC = readFileSync(join(WASM, 'README.md'), 'utf8');
 
 function snippet(heading) {
   const section = DOC.split(`## ${heading}`)[1];
