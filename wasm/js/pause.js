@@ -42,23 +42,29 @@ export function onAbort(signal, f) {
 export function until(ms, o) {
   return new Promise((resolve, reject) => {
     o.signal?.throwIfAborted();
-    const ac = new AbortController();
-    let off;
+    // What to undo when the wait ends: its timer and its listeners (none where there is no page).
+    const offs = [];
     const end = (f, v) => {
       clearTimeout(timer);
-      ac.abort();
-      off?.();
+      for (const off of offs) off();
       f(v);
     };
-    const on = (t, types, f) => types.map((type) => t?.addEventListener?.(type, () => f(type), { signal: ac.signal }));
+    const on = (t, types, f) => {
+      if (!t?.addEventListener) return;
+      for (const type of types) {
+        const h = () => end(resolve, type);
+        t.addEventListener(type, h);
+        offs.push(() => t.removeEventListener(type, h));
+      }
+    };
     let timer;
     const piece = (left) => {
       timer = setTimeout(() => (left > MAX_TIMER ? piece(left - MAX_TIMER) : end(resolve, true)), Math.min(left, MAX_TIMER));
     };
     piece(ms);
-    if (o.signal) off = onAbort(o.signal, () => end(reject, o.signal.reason));
-    if (o.hide) on(g.document, ['visibilitychange', 'freeze', 'resume'], (type) => end(resolve, type));
-    if (o.wait) on(g, ['online', 'offline'], (type) => end(resolve, type));
+    if (o.signal) offs.push(onAbort(o.signal, () => end(reject, o.signal.reason)));
+    if (o.hide) on(g.document, ['visibilitychange', 'freeze', 'resume']);
+    if (o.wait) on(g, ['online', 'offline']);
   });
 }
 

@@ -35,6 +35,6 @@ await finish(async () => {
   await page.waitForFunction(answer, null, { timeout: 20000 });
   assert.equal(await page.evaluate(answer), '201 created');
   assert.equal(orders, 2);
-  console.log('outbox: the README's outbox snippet as pasted: /api/orders 503, then 201 through the outbox');
+  console.log('outbox: the README outbox snippet as pasted: /api/orders 503, then 201 through the outbox');
   assert.deepEqual(errors, []);
 }, close, server.close);
