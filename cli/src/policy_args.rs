@@ -1,7 +1,8 @@
 //! Policy flags shared by the subcommands, and their translation into a validated core `Policy`.
 
 use clap::{Args, ValueEnum};
-use seeded_backoff::{DeadlineMode, Policy, PolicyError, PolicyOptions};
+use seeded_backoff::bindings::PolicyOptions;
+use seeded_backoff::{DeadlineMode, Policy, PolicyError};
 
 /// The presets, by the names every binding uses (the npm package's `preset` option, the core's
 /// constructors); the CLI's first spellings stay accepted as aliases.

@@ -13,11 +13,15 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SpecRng([u32; 4]);
 
-/// One SplitMix64 output (S. Vigna, <https://prng.di.unimi.it/splitmix64.c>), advancing `counter`.
+/// SplitMix64's increment (the golden ratio in 64 bits).
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The SplitMix64 output (S. Vigna, <https://prng.di.unimi.it/splitmix64.c>) that follows state
+/// `x`: the next state is `x + GOLDEN_GAMMA`. A bijection of `x` (SPEC.md §3.1); the fleet seeder
+/// uses it as a hash step too.
 #[inline]
-fn splitmix64(counter: &mut u64) -> u64 {
-    *counter = counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *counter;
+pub(crate) const fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(GOLDEN_GAMMA);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -28,9 +32,8 @@ impl SpecRng {
     /// (test `seeding_is_rand_xoshiro_seed_from_u64`).
     #[inline]
     pub(crate) fn from_seed_u64(seed: u64) -> Self {
-        let mut counter = seed;
-        let a = splitmix64(&mut counter);
-        let b = splitmix64(&mut counter);
+        let a = splitmix64(seed);
+        let b = splitmix64(seed.wrapping_add(GOLDEN_GAMMA));
         // Never all zero: SplitMix64's output is a bijection of its counter, so two consecutive
         // outputs differ and at most one of them is zero.
         SpecRng([a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32])
@@ -153,7 +156,10 @@ mod tests {
         let mut x = 0x0123_4567_89AB_CDEFu64;
         for seed in [0u64, 1, 7, u64::MAX, u64::MAX - 0x9E37_79B9_7F4A_7C15]
             .into_iter()
-            .chain((0..1000).map(|_| splitmix64(&mut x)))
+            .chain((0..1000).map(|_| {
+                x = x.wrapping_add(GOLDEN_GAMMA);
+                splitmix64(x)
+            }))
         {
             assert_eq!(
                 SpecRng::from_seed_u64(seed).state(),

@@ -1,14 +1,17 @@
 //! Cases whose expected values were worked out by hand from SPEC.md and the reference documents,
 //! not produced by running the code.
 
+use seeded_backoff::bindings::crc32;
+use seeded_backoff::StepInput;
 use seeded_backoff::{
-    classify_grpc, classify_http, crc32, parse_grpc_pushback, parse_retry_after, Backoff,
-    Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError, Policy,
-    PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step, SNAPSHOT_LEN,
+    classify_grpc, classify_http, parse_grpc_pushback, parse_retry_after, Backoff, Classification,
+    DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError, Policy, PolicyError, RetryBudget,
+    RetryGate, ServerHint, SnapshotError, Step, SNAPSHOT_LEN,
 };
 
 fn delays(policy: &Policy, seed: u64) -> Vec<u32> {
-    Backoff::new(policy, seed).delays_ms(policy).collect()
+    let mut b = Backoff::new(policy, seed);
+    core::iter::from_fn(|| b.next_delay(policy).delay_ms()).collect()
 }
 
 #[test]
@@ -194,7 +197,7 @@ fn give_up_reasons_are_distinct_and_sticky() {
     let p = Policy::google();
     let mut b = Backoff::new(&p, 1);
     assert_eq!(
-        b.next_delay_with_hint(&p, ServerHint::DoNotRetry),
+        b.next_delay_with(&p, StepInput::default().hint(ServerHint::DoNotRetry)),
         Step::GiveUp(GiveUpReason::ServerStop)
     );
     assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::ServerStop));
@@ -205,7 +208,7 @@ fn give_up_reasons_are_distinct_and_sticky() {
     let budget = RetryBudget::grpc(2, 1000).unwrap();
     let mut b = Backoff::new(&p, 1);
     assert_eq!(
-        b.next_delay_with_budget(&p, &budget, FailureKind::Error),
+        b.next_delay_with(&p, StepInput::default().budget(&budget, FailureKind::Error)),
         Step::GiveUp(GiveUpReason::Budget)
     );
     assert_eq!(budget.tokens_milli(), 1000);
@@ -231,7 +234,11 @@ fn give_up_reasons_are_distinct_and_sticky() {
     assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::Deadline));
     // With the caller's clock, time spent in requests counts too.
     let mut b = Backoff::new(&p, 1);
-    assert_eq!(b.next_delay_at(&p, 2000).delay_ms(), Some(500));
+    assert_eq!(
+        b.next_delay_with(&p, StepInput::default().elapsed_ms(2000))
+            .delay_ms(),
+        Some(500)
+    );
 }
 
 #[test]

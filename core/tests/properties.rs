@@ -109,11 +109,11 @@ proptest! {
     fn exactly_max_retries_delays_then_give_up_forever(p in policy(), seed in any::<u64>()) {
         let p = no_time_budget(p);
         let mut b = Backoff::new(&p, seed);
-        let delays = b.delays_ms(&p).count();
+        let delays = core::iter::from_fn(|| b.next_delay(&p).delay_ms()).count();
         prop_assert_eq!(delays as u32, p.max_retries());
         for _ in 0..5 {
             prop_assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::MaxRetries));
-            prop_assert_eq!(b.next_delay_with_hint(&p, ServerHint::RetryAfterMs(1)), Step::GiveUp(GiveUpReason::MaxRetries));
+            prop_assert_eq!(b.next_delay_with(&p, StepInput::default().hint(ServerHint::RetryAfterMs(1))), Step::GiveUp(GiveUpReason::MaxRetries));
         }
         prop_assert_eq!(b.retries(), p.max_retries());
     }
@@ -220,7 +220,7 @@ proptest! {
         let mut hinted = Backoff::new(&p, seed);
         for n in 0..=p.max_retries().min(20) {
             let a = plain.next_delay(&p);
-            let b = if n == at { hinted.next_delay_with_hint(&p, ServerHint::RetryAfterMs(hint)) } else { hinted.next_delay(&p) };
+            let b = if n == at { hinted.next_delay_with(&p, StepInput::default().hint(ServerHint::RetryAfterMs(hint))) } else { hinted.next_delay(&p) };
             match (a, b) {
                 (Step::Retry { delay_ms: d, .. }, Step::Retry { delay_ms: h, .. }) if n == at => {
                     prop_assert_eq!(h, d.max(hint.min(p.max_hint_ms())));
@@ -252,7 +252,7 @@ proptest! {
         let p = p.to_builder().max_elapsed_ms(u32::MAX).max_retries(5).build().unwrap();
         let mut b = Backoff::new(&p, seed);
         // Nothing is left of the budget: only a zero delay (full jitter can draw one) fits in it.
-        let step = b.next_delay_at(&p, elapsed);
+        let step = b.next_delay_with(&p, StepInput::default().elapsed_ms(elapsed));
         prop_assert!(
             step == Step::GiveUp(GiveUpReason::Deadline)
                 || (p.deadline() == DeadlineMode::GiveUp && step.delay_ms() == Some(0)),
