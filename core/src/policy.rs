@@ -362,13 +362,23 @@ impl Policy {
         self.deadline
     }
 
+    /// The multiplier when it is a whole number (`den` 1, as Google's 2), else `None`.
+    #[inline]
+    pub(crate) const fn integer_multiplier(&self) -> Option<u32> {
+        if self.multiplier_den == 1 {
+            Some(self.multiplier_num)
+        } else {
+            None
+        }
+    }
+
     /// One step of the exponential base: `min(cap, level · num / den)` (SPEC.md §4.2 `grow`).
     #[inline]
     pub(crate) fn grow(&self, level: u32) -> u32 {
         let cap = self.max_backoff_ms;
         let (num, den) = (self.multiplier_num, self.multiplier_den);
         if den == 1 {
-            return level.checked_mul(num).map_or(cap, |next| next.min(cap));
+            return grow_by_integer(level, num, cap);
         }
         // level·num/den in 32-bit steps, exactly: with level = q·den + r it is q·num + r·num/den, and
         // r·num < den·num ≤ 10^9. A 64-bit product would pull a 1 KiB 64-bit division helper into
@@ -406,6 +416,13 @@ impl Policy {
         }
         level
     }
+}
+
+/// `grow` for a whole-number multiplier: one widening multiply, no overflow check, as both
+/// factors are below 2^32.
+#[inline(always)]
+pub(crate) fn grow_by_integer(level: u32, num: u32, cap: u32) -> u32 {
+    (u64::from(level) * u64::from(num)).min(u64::from(cap)) as u32
 }
 
 impl Default for Policy {

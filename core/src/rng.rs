@@ -74,11 +74,11 @@ impl SpecRng {
     /// A uniform integer in `[0, n]`, both ends included, without bias (SPEC.md §3.3).
     #[inline]
     pub(crate) fn uniform(&mut self, n: u32) -> u32 {
-        let Some(s) = n.checked_add(1) else {
-            return self.next_u32();
-        };
-        let m = self.next_u32() as u64 * s as u64;
-        if (m as u32) < s {
+        // `s = n + 1` in 64 bits, so `n = u32::MAX` (s = 2^32) needs no test of its own: its
+        // products' low halves are 0, below `s`, and the rejecting path answers the raw output.
+        let s = u64::from(n) + 1;
+        let m = u64::from(self.next_u32()) * s;
+        if u64::from(m as u32) < s {
             let (rng, value) = Self::uniform_rejecting(self.clone(), m, s);
             *self = rng;
             return value;
@@ -91,11 +91,15 @@ impl SpecRng {
     /// a loop. The state goes by value so that callers can keep theirs in registers.
     #[cold]
     #[inline(never)]
-    fn uniform_rejecting(mut rng: SpecRng, mut m: u64, s: u32) -> (SpecRng, u32) {
-        // (2^32 − s) mod s: the count of low products that would bias the result.
-        let threshold = s.wrapping_neg().checked_rem(s).unwrap_or(0);
+    fn uniform_rejecting(mut rng: SpecRng, mut m: u64, s: u64) -> (SpecRng, u32) {
+        // (2^32 − s) mod s: the count of low products that would bias the result; 0 for s = 2^32,
+        // the whole range, which rejects nothing.
+        let threshold = match u32::try_from(s) {
+            Ok(s) => s.wrapping_neg().checked_rem(s).unwrap_or(0),
+            Err(_) => 0,
+        };
         while (m as u32) < threshold {
-            m = rng.next_u32() as u64 * s as u64;
+            m = u64::from(rng.next_u32()) * s;
         }
         (rng, (m >> 32) as u32)
     }
