@@ -9,9 +9,47 @@
 //! 1000 ms, gRPC's ±20 %) unless the preset already uses that strategy; the hint limit follows an
 //! overridden cap unless given.
 
+use crate::error_enum::error_enum;
 pub use crate::fingerprint::crc32;
+use crate::hint::ServerHint;
 use crate::policy::{DeadlineMode, Jitter, Policy, PolicyError};
 use crate::preset::Preset;
+
+error_enum! {
+    /// Why a binding's step input was refused. The core's [`StepInput`](crate::StepInput) holds
+    /// one hint by its type; a binding that takes each hint as its own field checks the rule with
+    /// [`one_hint`].
+    pub enum StepInputError {
+        /// More than one server hint in one step (SPEC.md §5).
+        TwoHints => "two_hints",
+            "give at most one server hint per step: retry_after_ms, rate_limit_ms or do_not_retry";
+    }
+}
+
+/// The one server hint of a step whose hints come as separate fields (SPEC.md §5: a step has at
+/// most one; which one a response gives is [`ServerHint::from_header_list`]'s rule).
+///
+/// ```
+/// use seeded_backoff::bindings::{one_hint, StepInputError};
+/// use seeded_backoff::ServerHint;
+/// assert_eq!(one_hint(Some(5_000), None, false), Ok(Some(ServerHint::RetryAfterMs(5_000))));
+/// assert_eq!(one_hint(None, None, true), Ok(Some(ServerHint::DoNotRetry)));
+/// assert_eq!(one_hint(None, None, false), Ok(None));
+/// assert_eq!(one_hint(Some(5_000), None, true), Err(StepInputError::TwoHints));
+/// ```
+pub const fn one_hint(
+    retry_after_ms: Option<u32>,
+    rate_limit_ms: Option<u32>,
+    do_not_retry: bool,
+) -> Result<Option<ServerHint>, StepInputError> {
+    match (retry_after_ms, rate_limit_ms, do_not_retry) {
+        (None, None, false) => Ok(None),
+        (Some(ms), None, false) => Ok(Some(ServerHint::RetryAfterMs(ms))),
+        (None, Some(ms), false) => Ok(Some(ServerHint::RateLimitResetMs(ms))),
+        (None, None, true) => Ok(Some(ServerHint::DoNotRetry)),
+        _ => Err(StepInputError::TwoHints),
+    }
+}
 
 /// Google's jitter width: `jitter_ms` when Google jitter is chosen over a preset without it.
 const DEFAULT_JITTER_MS: u32 = 1000;

@@ -33,7 +33,7 @@ coded_enum! {
 }
 
 coded_enum! {
-    /// One option of a budget's configuration, as bindings take them by name (SPEC.md §10.1):
+    /// One option of a budget's configuration, as bindings take them by name (SPEC.md §10):
     /// which mode it belongs to, whether it has a default, and which error names its range.
     ///
     /// ```

@@ -235,7 +235,7 @@ pub fn parse_rate_limit(
 }
 
 impl ServerHint {
-    /// The hint a response's headers give (SPEC.md §8.3.1): a valid `Retry-After` (any status);
+    /// The hint a response's headers give (SPEC.md §8.3 step 1): a valid `Retry-After` (any status);
     /// else, for a 429 only, the first rate-limit header of [`RATE_LIMIT_HEADERS`] that is present
     /// and parses; else none. `header` looks a rate-limit header up in the response.
     ///
@@ -266,6 +266,36 @@ impl ServerHint {
         })
     }
 }
+
+impl ServerHint {
+    /// [`ServerHint::from_http_headers`] over a response's headers as name/value pairs, in the
+    /// order received: names match ignoring ASCII case, and of a name given twice the first
+    /// counts. The form a binding has at hand (a C array, a Python mapping's items, JS `Headers`).
+    ///
+    /// ```
+    /// use seeded_backoff::ServerHint;
+    /// let headers: [(&[u8], &[u8]); 2] = [(b"Content-Type", b"text/plain"), (b"X-RateLimit-Reset", b"30")];
+    /// assert_eq!(ServerHint::from_header_list(429, headers, 0), Some(ServerHint::RateLimitResetMs(30_000)));
+    /// let headers: [(&[u8], &[u8]); 2] = [(b"Retry-After", b"soon"), (b"RETRY-AFTER", b"5")];
+    /// assert_eq!(ServerHint::from_header_list(503, headers, 0), None); // the first one counts
+    /// ```
+    pub fn from_header_list<'a, I>(status: u16, headers: I, now_unix_s: u64) -> Option<ServerHint>
+    where
+        I: IntoIterator<Item = (&'a [u8], &'a [u8])> + Clone,
+    {
+        let find = |name: &str| {
+            headers
+                .clone()
+                .into_iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes()))
+                .map(|(_, v)| v)
+        };
+        ServerHint::from_http_headers(status, find(RETRY_AFTER), |h| find(h.name()), now_unix_s)
+    }
+}
+
+/// The `Retry-After` header's name in lower case.
+pub const RETRY_AFTER: &str = "retry-after";
 
 #[cfg(test)]
 mod tests {
