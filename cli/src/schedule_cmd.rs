@@ -71,7 +71,7 @@ fn parse_rate_limit_arg(text: &str) -> Result<(RateLimitHeader, String), String>
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("expected NAME=VALUE with NAME one of {names} (got '{text}')"))?;
-    let header = RateLimitHeader::from_name(name)
+    let header = RateLimitHeader::from_header_name(name.as_bytes())
         .ok_or_else(|| format!("expected NAME=VALUE with NAME one of {names} (got '{text}')"))?;
     Ok((header, value.to_string()))
 }
