@@ -184,7 +184,7 @@ impl Backoff {
     // policy without a time budget (a const one, in firmware) links none of it. Google's jitter
     // with a whole-number multiplier (the reference) is written out beside the strategy dispatch:
     // one test a caller's loop hoists, instead of a jump table and the rational growth rule on
-    // every delay (56 to 41 instructions per Google delay; the other strategies do not get slower).
+    // every delay (56 to 41 instructions per Google delay in the two-call-site program; the other strategies do not get slower).
     #[inline(always)]
     pub fn next_delay(&mut self, policy: &Policy) -> Step {
         if let Some(reason) = self.gave_up {

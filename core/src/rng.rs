@@ -4,6 +4,8 @@
 //! 2021 (xoshiro128++); D. Lemire, "Fast random integer generation in an interval", ACM TOMACS 2019.
 //! SPEC.md §3 restates both precisely enough to port.
 
+use core::num::NonZeroU32;
+
 /// The generator behind every jitter draw: xoshiro128++'s four state words, stepped exactly as the
 /// reference (`rand_xoshiro::Xoshiro128PlusPlus`, which the tests compare against).
 ///
@@ -79,7 +81,7 @@ impl SpecRng {
         let s = u64::from(n) + 1;
         let m = u64::from(self.next_u32()) * s;
         if u64::from(m as u32) < s {
-            let (rng, value) = Self::uniform_rejecting(self.clone(), m, s);
+            let (rng, value) = Self::uniform_rejecting(self.clone(), m, n);
             *self = rng;
             return value;
         }
@@ -91,15 +93,15 @@ impl SpecRng {
     /// a loop. The state goes by value so that callers can keep theirs in registers.
     #[cold]
     #[inline(never)]
-    fn uniform_rejecting(mut rng: SpecRng, mut m: u64, s: u64) -> (SpecRng, u32) {
-        // (2^32 − s) mod s: the count of low products that would bias the result; 0 for s = 2^32,
-        // the whole range, which rejects nothing.
-        let threshold = match u32::try_from(s) {
-            Ok(s) => s.wrapping_neg().checked_rem(s).unwrap_or(0),
-            Err(_) => 0,
+    fn uniform_rejecting(mut rng: SpecRng, mut m: u64, n: u32) -> (SpecRng, u32) {
+        // `s = n + 1`; none for n = u32::MAX, the whole range, which rejects nothing.
+        let Some(s) = n.checked_add(1).and_then(NonZeroU32::new) else {
+            return (rng, (m >> 32) as u32);
         };
+        // (2^32 − s) mod s: the count of low products that would bias the result.
+        let threshold = s.get().wrapping_neg() % s;
         while (m as u32) < threshold {
-            m = u64::from(rng.next_u32()) * s;
+            m = u64::from(rng.next_u32()) * u64::from(s.get());
         }
         (rng, (m >> 32) as u32)
     }
