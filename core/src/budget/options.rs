@@ -21,9 +21,9 @@ coded_enum! {
 coded_enum! {
     /// A budget's mode (SPEC.md §10); the codes are the C ABI's `SB_BUDGET_*`.
     pub enum BudgetMode {
-        /// gRFC A6 retry throttling: [`BudgetConfig::grpc`].
+        /// gRFC A6 retry throttling: [`BudgetConfig::grpc`](crate::BudgetConfig::grpc).
         Grpc = 1, "grpc";
-        /// The AWS SDKs' retry quota: [`BudgetConfig::aws_quota`].
+        /// The AWS SDKs' retry quota: [`BudgetConfig::aws_quota`](crate::BudgetConfig::aws_quota).
         AwsQuota = 2, "aws_quota";
     }
 }
