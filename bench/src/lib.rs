@@ -65,7 +65,7 @@ pub fn core_policy(jitter: Jitter) -> Policy {
 #[inline]
 pub fn core_schedule(policy: &Policy, seed: u64) -> Vec<u32> {
     let mut backoff = Backoff::new(policy, seed);
-    backoff.delays_ms(policy).collect()
+    std::iter::from_fn(|| backoff.next_delay(policy).delay_ms()).collect()
 }
 
 /// backon 1.6: no additive jitter exists; `with_jitter` adds `U[0, 1) · current delay`.

@@ -140,7 +140,8 @@ fn main() -> ExitCode {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_secs())
             });
-            let parsed = match seeded_backoff::RateLimitHeader::from_name(&header) {
+            let parsed = match seeded_backoff::RateLimitHeader::from_header_name(header.as_bytes())
+            {
                 Some(h) => seeded_backoff::parse_rate_limit(h, value.as_bytes(), now),
                 None => seeded_backoff::parse_retry_after(value.as_bytes(), now),
             };

@@ -79,7 +79,7 @@ fn parse_rate_limit_arg(text: &str) -> Result<(RateLimitHeader, String), String>
         )
     };
     let (name, value) = text.split_once('=').ok_or_else(bad)?;
-    let header = RateLimitHeader::from_name(name).ok_or_else(bad)?;
+    let header = RateLimitHeader::from_header_name(name.as_bytes()).ok_or_else(bad)?;
     Ok((header, value.to_string()))
 }
 

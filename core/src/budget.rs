@@ -6,17 +6,11 @@
 //! on targets with 32-bit atomics (`cfg(target_has_atomic = "32")`, so not on thumbv6m).
 
 use crate::error_enum::error_enum;
-use core::cell::Cell;
 
-/// What kind of failure prompted a retry; the AWS quota charges timeouts more.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum FailureKind {
-    /// An error response or a connection failure.
-    #[default]
-    Error,
-    /// A timeout.
-    Timeout,
-}
+mod options;
+use core::cell::Cell;
+pub use options::{BudgetMode, BudgetOption, FailureKind};
+use options::{AWS_CAPACITY, AWS_NO_RETRY_INCREMENT, AWS_RETRY_COST, AWS_TIMEOUT_COST};
 
 /// A budget's fixed parameters. Build one with [`BudgetConfig::grpc`] or [`BudgetConfig::aws_quota`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,30 +107,21 @@ impl BudgetConfig {
         timeout_cost: Option<u32>,
         no_retry_increment: Option<u32>,
     ) -> Result<Self, BudgetError> {
-        let BudgetConfig::AwsQuota {
-            capacity_milli,
-            retry_cost_milli,
-            timeout_cost_milli,
-            no_retry_increment_milli,
-        } = BudgetConfig::AWS_DEFAULT
-        else {
-            return Err(BudgetError::Capacity);
-        };
         BudgetConfig::aws_quota(
-            capacity.unwrap_or(capacity_milli / 1000),
-            retry_cost.unwrap_or(retry_cost_milli / 1000),
-            timeout_cost.unwrap_or(timeout_cost_milli / 1000),
-            no_retry_increment.unwrap_or(no_retry_increment_milli / 1000),
+            capacity.unwrap_or(AWS_CAPACITY),
+            retry_cost.unwrap_or(AWS_RETRY_COST),
+            timeout_cost.unwrap_or(AWS_TIMEOUT_COST),
+            no_retry_increment.unwrap_or(AWS_NO_RETRY_INCREMENT),
         )
     }
 
     /// The AWS SDKs' retry quota: 500 tokens, a retry costs 5, a timeout 10, a first-try success
     /// adds 1.
     pub const AWS_DEFAULT: BudgetConfig = BudgetConfig::AwsQuota {
-        capacity_milli: 500_000,
-        retry_cost_milli: 5_000,
-        timeout_cost_milli: 10_000,
-        no_retry_increment_milli: 1_000,
+        capacity_milli: AWS_CAPACITY * 1000,
+        retry_cost_milli: AWS_RETRY_COST * 1000,
+        timeout_cost_milli: AWS_TIMEOUT_COST * 1000,
+        no_retry_increment_milli: AWS_NO_RETRY_INCREMENT * 1000,
     };
 
     /// The full bucket, where every budget starts.
@@ -198,7 +183,7 @@ impl BudgetConfig {
     }
 }
 
-/// What [`Backoff::next_delay_with_budget`](crate::Backoff::next_delay_with_budget) needs from a
+/// What [`Backoff::next_delay_with`](crate::Backoff::next_delay_with) needs from a
 /// budget. Implemented by [`RetryBudget`] and [`AtomicRetryBudget`]; implement it to plug in your own.
 pub trait RetryGate {
     /// Records that an attempt failed (gRPC mode spends a token here).

@@ -1,27 +1,18 @@
 //! Which outcomes are worth retrying (SPEC.md §7): Google retries 5xx and 429, nothing else.
 
-/// What to do with an outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Classification {
-    /// It worked: call [`Backoff::reset`](crate::Backoff::reset) if the state is reused.
-    Success,
-    /// A transient failure: ask the backoff for a delay.
-    Retry,
-    /// A permanent failure: report it now.
-    DoNotRetry,
-    /// Not a valid status at all.
-    Invalid,
-}
+use crate::coded_enum::coded_enum;
 
-impl Classification {
-    /// The snake_case name used in vectors and the bindings.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Classification::Success => "success",
-            Classification::Retry => "retry",
-            Classification::DoNotRetry => "do_not_retry",
-            Classification::Invalid => "invalid",
-        }
+coded_enum! {
+    /// What to do with an outcome. The codes are the C ABI's `SB_CLASS_*` and the npm package's.
+    pub enum Classification {
+        /// It worked: call [`Backoff::reset`](crate::Backoff::reset) if the state is reused.
+        Success = 0, "success";
+        /// A transient failure: ask the backoff for a delay.
+        Retry = 1, "retry";
+        /// A permanent failure: report it now.
+        DoNotRetry = 2, "do_not_retry";
+        /// Not a valid status at all.
+        Invalid = 3, "invalid";
     }
 }
 
@@ -69,4 +60,39 @@ pub const fn classify_grpc(code: u32) -> Classification {
         1..=16 => Classification::DoNotRetry,
         _ => Classification::Invalid,
     }
+}
+
+/// RFC 9110 §9.2.2's idempotent methods, upper case, as HTTP sends them: repeating one of these
+/// cannot repeat an effect. CONNECT is left out: it opens a tunnel, not a request to repeat.
+pub const IDEMPOTENT_METHODS: [&str; 6] = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"];
+
+/// Whether an HTTP method is idempotent (RFC 9110 §9.2.2; SPEC.md §7.1). Method names are
+/// case-sensitive, so `"get"` is not `GET`.
+///
+/// ```
+/// use seeded_backoff::is_idempotent_method;
+/// assert!(is_idempotent_method(b"PUT"));
+/// assert!(!is_idempotent_method(b"POST"));
+/// assert!(!is_idempotent_method(b"get"));
+/// ```
+pub fn is_idempotent_method(method: &[u8]) -> bool {
+    IDEMPOTENT_METHODS.iter().any(|m| m.as_bytes() == method)
+}
+
+/// The header that makes a request of any method safe to repeat: the server applies a request
+/// with a given key at most once (draft-ietf-httpapi-idempotency-key-header).
+pub const IDEMPOTENCY_KEY_HEADER: &str = "idempotency-key";
+
+/// Whether a request may be sent again after a failure (SPEC.md §7.1): its method is idempotent,
+/// or it carries an `Idempotency-Key` header. Another request (a POST, which might charge a card
+/// twice) is sent once.
+///
+/// ```
+/// use seeded_backoff::request_may_retry;
+/// assert!(request_may_retry(b"GET", false));
+/// assert!(request_may_retry(b"POST", true));
+/// assert!(!request_may_retry(b"POST", false));
+/// ```
+pub fn request_may_retry(method: &[u8], has_idempotency_key: bool) -> bool {
+    has_idempotency_key || is_idempotent_method(method)
 }

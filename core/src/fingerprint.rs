@@ -7,7 +7,7 @@ use crate::policy::Policy;
 /// bytes, and 1 KiB of table would double the core's flash footprint.
 ///
 /// ```
-/// assert_eq!(seeded_backoff::crc32(b"123456789"), 0xCBF4_3926);
+/// assert_eq!(seeded_backoff::bindings::crc32(b"123456789"), 0xCBF4_3926);
 /// ```
 pub fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = u32::MAX;

@@ -3,7 +3,7 @@
 
 use crate::error_enum::error_enum;
 use crate::policy::MAX_DELAY_MS;
-use crate::rng::SpecRng;
+use crate::rng::{splitmix64, SpecRng};
 
 /// FNV-1a (64-bit) of the device id: its offset basis and prime.
 const FNV_OFFSET: u64 = 0xCBF2_9CE4_8422_2325;
@@ -12,14 +12,6 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
 /// The startup delay's generator is seeded with `seed` XOR this (the ASCII bytes of `startup!`),
 /// so its draw is not the first jitter draw of a [`Backoff`](crate::Backoff) with the same seed.
 const STARTUP_DOMAIN: u64 = 0x7374_6172_7475_7021;
-
-/// One SplitMix64 output for state `x`: the step of SPEC.md §3.1, a bijection of `x`.
-const fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// A seed from a device's unique id (serial number, MAC address, chip UID: any bytes) and a
 /// counter it keeps across reboots: `splitmix64(fnv1a64(id) ^ splitmix64(boot_counter))`.

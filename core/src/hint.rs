@@ -1,6 +1,7 @@
 //! Server hints: `Retry-After` (RFC 9110 §10.2.3) and gRPC's `grpc-retry-pushback-ms`, parsed
 //! without allocation (SPEC.md §8); the rate-limit headers are in `rate_limit.rs`.
 
+use crate::decimal::{digits, sat32, seconds_to_ms};
 use crate::parse_error::ParseError;
 
 /// What the server said about retrying.
@@ -59,25 +60,6 @@ pub(crate) fn trim(value: &[u8]) -> &[u8] {
     value.get(start..end).unwrap_or(&[])
 }
 
-/// Digits to a number, saturating; `None` if any byte is not a digit or there are none.
-fn digits_saturating(bytes: &[u8]) -> Option<u64> {
-    if bytes.is_empty() {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for &b in bytes {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        n = n.saturating_mul(10).saturating_add((b - b'0') as u64);
-    }
-    Some(n)
-}
-
-fn to_ms(seconds: u64) -> u32 {
-    u32::try_from(seconds.saturating_mul(1000)).unwrap_or(u32::MAX)
-}
-
 /// Parses a `Retry-After` value into milliseconds from `now_unix_s`.
 ///
 /// Accepts delta-seconds (saturating, never an overflow error) and the three HTTP-date formats a
@@ -94,7 +76,7 @@ fn to_ms(seconds: u64) -> u32 {
 /// ```
 pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseError> {
     match parse_retry_after_seconds(value) {
-        Err(ParseError::InvalidFormat) => Ok(to_ms(crate::httpdate::seconds_until(
+        Err(ParseError::InvalidFormat) => Ok(seconds_to_ms(crate::httpdate::seconds_until(
             trim(value),
             now_unix_s,
         )?)),
@@ -126,8 +108,8 @@ pub fn parse_retry_after_seconds(value: &[u8]) -> Result<u32, ParseError> {
     match value.first() {
         None => Err(ParseError::Empty),
         Some(b'-') => Err(ParseError::Negative),
-        _ => digits_saturating(value)
-            .map(to_ms)
+        _ => digits(value)
+            .map(seconds_to_ms)
             .ok_or(ParseError::InvalidFormat),
     }
 }
@@ -144,8 +126,6 @@ pub fn parse_grpc_pushback(value: &[u8]) -> Result<u32, ParseError> {
     match value.first() {
         None => Err(ParseError::Empty),
         Some(b'-') => Err(ParseError::Negative),
-        _ => digits_saturating(value)
-            .map(|ms| u32::try_from(ms).unwrap_or(u32::MAX))
-            .ok_or(ParseError::InvalidFormat),
+        _ => digits(value).map(sat32).ok_or(ParseError::InvalidFormat),
     }
 }

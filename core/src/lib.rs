@@ -42,6 +42,8 @@
 //! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`).
 //! - `retry-policies`: `SeededRetryPolicy`, a `retry_policies::RetryPolicy` (retry-policies 0.5,
 //!   what `reqwest-retry` takes; implies `std`).
+//! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
+//!   HAL's hardware RNG (no_std).
 //!
 //! Every error type implements `core::error::Error` and `Display` with or without `std`.
 #![no_std]
@@ -50,17 +52,22 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod backoff;
+pub mod bindings;
 mod budget;
 mod classify;
+mod coded_enum;
+mod decimal;
 mod error_enum;
 mod fingerprint;
 mod fleet;
 mod hint;
 mod httpdate;
 mod jitter;
-mod options;
 mod parse_error;
 mod policy;
+mod preset;
+#[cfg(feature = "rand_core")]
+mod rand_support;
 mod rate_limit;
 mod retry;
 mod retry_event;
@@ -76,25 +83,31 @@ mod tokio_support;
 #[cfg(feature = "tower")]
 mod tower_support;
 
-pub use backoff::{Backoff, DelaysMs, GiveUpReason, Step, StepInput};
+pub use backoff::{Backoff, GiveUpReason, Step, StepInput};
 #[cfg(target_has_atomic = "32")]
 pub use budget::AtomicRetryBudget;
-pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
-pub use classify::{classify_grpc, classify_http, is_retryable_http, Classification};
-pub use fingerprint::crc32;
+pub use budget::{
+    BudgetConfig, BudgetError, BudgetMode, BudgetOption, FailureKind, RetryBudget, RetryGate,
+};
+pub use classify::{
+    classify_grpc, classify_http, is_idempotent_method, is_retryable_http, request_may_retry,
+    Classification, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS,
+};
 pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
 pub use hint::{
     parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ServerHint,
     MAX_HEADER_VALUE_LEN,
 };
 pub use jitter::jitter_bounds;
-pub use options::{PolicyOptions, Preset};
 pub use parse_error::ParseError;
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
     MAX_MULTIPLIER_DEN,
 };
-pub use rate_limit::{parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS};
+pub use preset::Preset;
+pub use rate_limit::{
+    parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS, RETRY_AFTER,
+};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 #[cfg(feature = "retry-policies")]

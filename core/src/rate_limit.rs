@@ -1,23 +1,34 @@
 //! Rate-limit headers sent with HTTP 429 (SPEC.md §8.3): which ones, in which order, how each value
 //! reads as "milliseconds until the quota resets", and when a response's hint comes from them.
 
+use crate::coded_enum::coded_enum;
+use crate::decimal::{digits, push_digit, sat32, seconds_to_ms, times};
 use crate::hint::{trim, ServerHint};
 use crate::parse_error::ParseError;
 
-/// A rate-limit header the core understands, in precedence order (SPEC.md §8.3).
-///
-/// Every binding's list of these headers (the npm package's table, the C constants, the CLI's
-/// `--header` names) is [`RATE_LIMIT_HEADERS`] or generated from it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RateLimitHeader {
-    /// `RateLimit`, the IETF structured field (draft-ietf-httpapi-ratelimit-headers).
-    RateLimit,
-    /// `RateLimit-Reset`: seconds until the quota resets.
-    RateLimitReset,
-    /// `X-RateLimit-Retry-After`: seconds, or a Unix time.
-    XRateLimitRetryAfter,
-    /// `X-RateLimit-Reset`: seconds (GitHub sends a Unix time, Discord fractional seconds).
-    XRateLimitReset,
+coded_enum! {
+    /// A rate-limit header the core understands, in precedence order (SPEC.md §8.3); its name is
+    /// the header's name in lower case, as HTTP/2 sends it and `Headers.get` accepts it, and its
+    /// code is its index in [`RATE_LIMIT_HEADERS`].
+    ///
+    /// Every binding's list of these headers (the npm package's table, the C constants, the CLI's
+    /// `--header` names) is [`RATE_LIMIT_HEADERS`] or generated from it.
+    ///
+    /// ```
+    /// use seeded_backoff::RateLimitHeader;
+    /// assert_eq!(RateLimitHeader::from_code(1), Some(RateLimitHeader::RateLimitReset));
+    /// assert_eq!(RateLimitHeader::from_code(4), None);
+    /// ```
+    pub enum RateLimitHeader {
+        /// `RateLimit`, the IETF structured field (draft-ietf-httpapi-ratelimit-headers).
+        RateLimit = 0, "ratelimit";
+        /// `RateLimit-Reset`: seconds until the quota resets.
+        RateLimitReset = 1, "ratelimit-reset";
+        /// `X-RateLimit-Retry-After`: seconds, or a Unix time.
+        XRateLimitRetryAfter = 2, "x-ratelimit-retry-after";
+        /// `X-RateLimit-Reset`: seconds (GitHub sends a Unix time, Discord fractional seconds).
+        XRateLimitReset = 3, "x-ratelimit-reset";
+    }
 }
 
 /// Every rate-limit header, in the order a response is searched (the first present one that
@@ -28,63 +39,21 @@ pub enum RateLimitHeader {
 /// let names = RATE_LIMIT_HEADERS.map(|h| h.name());
 /// assert_eq!(names, ["ratelimit", "ratelimit-reset", "x-ratelimit-retry-after", "x-ratelimit-reset"]);
 /// ```
-pub const RATE_LIMIT_HEADERS: [RateLimitHeader; 4] = [
-    RateLimitHeader::RateLimit,
-    RateLimitHeader::RateLimitReset,
-    RateLimitHeader::XRateLimitRetryAfter,
-    RateLimitHeader::XRateLimitReset,
-];
+pub const RATE_LIMIT_HEADERS: [RateLimitHeader; 4] = RateLimitHeader::ALL;
 
 impl RateLimitHeader {
-    /// The header's name in lower case, as HTTP/2 sends it and `Headers.get` accepts it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RateLimitHeader::RateLimit => "ratelimit",
-            RateLimitHeader::RateLimitReset => "ratelimit-reset",
-            RateLimitHeader::XRateLimitRetryAfter => "x-ratelimit-retry-after",
-            RateLimitHeader::XRateLimitReset => "x-ratelimit-reset",
-        }
-    }
-
-    /// The header's index in [`RATE_LIMIT_HEADERS`] (its precedence, 0 first); the C constants
-    /// and the npm package's header index are this number.
-    pub const fn code(self) -> u8 {
-        match self {
-            RateLimitHeader::RateLimit => 0,
-            RateLimitHeader::RateLimitReset => 1,
-            RateLimitHeader::XRateLimitRetryAfter => 2,
-            RateLimitHeader::XRateLimitReset => 3,
-        }
-    }
-
-    /// The header with this code, if any.
+    /// The header a response header's name denotes, ignoring ASCII case (header names are
+    /// case-insensitive).
     ///
     /// ```
     /// use seeded_backoff::RateLimitHeader;
-    /// assert_eq!(RateLimitHeader::from_code(1), Some(RateLimitHeader::RateLimitReset));
-    /// assert_eq!(RateLimitHeader::from_code(4), None);
+    /// assert_eq!(RateLimitHeader::from_header_name(b"X-RateLimit-Reset"), Some(RateLimitHeader::XRateLimitReset));
+    /// assert_eq!(RateLimitHeader::from_header_name(b"retry-after"), None);
     /// ```
-    pub const fn from_code(code: u8) -> Option<RateLimitHeader> {
-        match code {
-            0 => Some(RateLimitHeader::RateLimit),
-            1 => Some(RateLimitHeader::RateLimitReset),
-            2 => Some(RateLimitHeader::XRateLimitRetryAfter),
-            3 => Some(RateLimitHeader::XRateLimitReset),
-            _ => None,
-        }
-    }
-
-    /// The header a name denotes, ignoring ASCII case (header names are case-insensitive).
-    ///
-    /// ```
-    /// use seeded_backoff::RateLimitHeader;
-    /// assert_eq!(RateLimitHeader::from_name("X-RateLimit-Reset"), Some(RateLimitHeader::XRateLimitReset));
-    /// assert_eq!(RateLimitHeader::from_name("retry-after"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<RateLimitHeader> {
+    pub fn from_header_name(name: &[u8]) -> Option<RateLimitHeader> {
         RATE_LIMIT_HEADERS
             .into_iter()
-            .find(|h| h.name().eq_ignore_ascii_case(name))
+            .find(|h| h.name().as_bytes().eq_ignore_ascii_case(name))
     }
 }
 
@@ -102,40 +71,6 @@ pub const fn rate_limit_applies(status: u16) -> bool {
 
 /// Epoch seconds start above this many seconds (about 31.7 years): a smaller reset is a delay.
 const EPOCH_THRESHOLD_S: u64 = 1_000_000_000;
-
-fn sat32(ms: u64) -> u32 {
-    u32::try_from(ms).unwrap_or(u32::MAX)
-}
-
-/// `n · k`, saturating. The bound is a constant per call site, so no 128-bit multiply (a wasm
-/// libcall) is needed to detect overflow.
-#[inline(always)]
-fn times(n: u64, k: u64) -> u64 {
-    if n > u64::MAX / k {
-        u64::MAX
-    } else {
-        n * k
-    }
-}
-
-/// `n · 10 + digit`, saturating.
-#[inline(always)]
-fn push_digit(n: u64, digit: u8) -> u64 {
-    times(n, 10).saturating_add(u64::from(digit))
-}
-
-/// Digits to a number, saturating at `u64::MAX`, or `None` if empty or not all digits.
-fn digits(bytes: &[u8]) -> Option<u64> {
-    let mut n = 0u64;
-    for &b in bytes {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        n = push_digit(n, d);
-    }
-    (!bytes.is_empty()).then_some(n)
-}
 
 /// A reset value (`RateLimit-Reset`, `X-RateLimit-Retry-After`, `X-RateLimit-Reset`), SPEC.md
 /// §8.3.2: seconds with an optional fraction (rounded up to whole ms); above 10^9 s, a Unix time.
@@ -267,7 +202,7 @@ fn parse_structured(value: &[u8]) -> Result<u32, ParseError> {
     resets
         .exhausted
         .or(resets.any)
-        .map(|s| sat32(times(s, 1000)))
+        .map(seconds_to_ms)
         .ok_or(ParseError::InvalidFormat)
 }
 
@@ -301,7 +236,7 @@ pub fn parse_rate_limit(
 }
 
 impl ServerHint {
-    /// The hint a response's headers give (SPEC.md §8.3.1): a valid `Retry-After` (any status);
+    /// The hint a response's headers give (SPEC.md §8.3 step 1): a valid `Retry-After` (any status);
     /// else, for a 429 only, the first rate-limit header of [`RATE_LIMIT_HEADERS`] that is present
     /// and parses; else none. `header` looks a rate-limit header up in the response.
     ///
@@ -333,6 +268,36 @@ impl ServerHint {
     }
 }
 
+impl ServerHint {
+    /// [`ServerHint::from_http_headers`] over a response's headers as name/value pairs, in the
+    /// order received: names match ignoring ASCII case, and of a name given twice the first
+    /// counts. The form a binding has at hand (a C array, a Python mapping's items, JS `Headers`).
+    ///
+    /// ```
+    /// use seeded_backoff::ServerHint;
+    /// let headers: [(&[u8], &[u8]); 2] = [(b"Content-Type", b"text/plain"), (b"X-RateLimit-Reset", b"30")];
+    /// assert_eq!(ServerHint::from_header_list(429, headers, 0), Some(ServerHint::RateLimitResetMs(30_000)));
+    /// let headers: [(&[u8], &[u8]); 2] = [(b"Retry-After", b"soon"), (b"RETRY-AFTER", b"5")];
+    /// assert_eq!(ServerHint::from_header_list(503, headers, 0), None); // the first one counts
+    /// ```
+    pub fn from_header_list<'a, I>(status: u16, headers: I, now_unix_s: u64) -> Option<ServerHint>
+    where
+        I: IntoIterator<Item = (&'a [u8], &'a [u8])> + Clone,
+    {
+        let find = |name: &str| {
+            headers
+                .clone()
+                .into_iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes()))
+                .map(|(_, v)| v)
+        };
+        ServerHint::from_http_headers(status, find(RETRY_AFTER), |h| find(h.name()), now_unix_s)
+    }
+}
+
+/// The `Retry-After` header's name in lower case.
+pub const RETRY_AFTER: &str = "retry-after";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,6 +308,10 @@ mod tests {
             assert_eq!(usize::from(h.code()), i);
             assert_eq!(RateLimitHeader::from_code(h.code()), Some(h));
             assert_eq!(RateLimitHeader::from_name(h.name()), Some(h));
+            assert_eq!(
+                RateLimitHeader::from_header_name(h.name().as_bytes()),
+                Some(h)
+            );
         }
     }
 }

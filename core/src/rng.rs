@@ -4,6 +4,8 @@
 //! 2021 (xoshiro128++); D. Lemire, "Fast random integer generation in an interval", ACM TOMACS 2019.
 //! SPEC.md §3 restates both precisely enough to port.
 
+use core::num::NonZeroU32;
+
 /// The generator behind every jitter draw: xoshiro128++'s four state words, stepped exactly as the
 /// reference (`rand_xoshiro::Xoshiro128PlusPlus`, which the tests compare against).
 ///
@@ -13,11 +15,15 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SpecRng([u32; 4]);
 
-/// One SplitMix64 output (S. Vigna, <https://prng.di.unimi.it/splitmix64.c>), advancing `counter`.
+/// SplitMix64's increment (the golden ratio in 64 bits).
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The SplitMix64 output (S. Vigna, <https://prng.di.unimi.it/splitmix64.c>) that follows state
+/// `x`: the next state is `x + GOLDEN_GAMMA`. A bijection of `x` (SPEC.md §3.1); the fleet seeder
+/// uses it as a hash step too.
 #[inline]
-fn splitmix64(counter: &mut u64) -> u64 {
-    *counter = counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *counter;
+pub(crate) const fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(GOLDEN_GAMMA);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -28,9 +34,8 @@ impl SpecRng {
     /// (test `seeding_is_rand_xoshiro_seed_from_u64`).
     #[inline]
     pub(crate) fn from_seed_u64(seed: u64) -> Self {
-        let mut counter = seed;
-        let a = splitmix64(&mut counter);
-        let b = splitmix64(&mut counter);
+        let a = splitmix64(seed);
+        let b = splitmix64(seed.wrapping_add(GOLDEN_GAMMA));
         // Never all zero: SplitMix64's output is a bijection of its counter, so two consecutive
         // outputs differ and at most one of them is zero.
         SpecRng([a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32])
@@ -71,12 +76,12 @@ impl SpecRng {
     /// A uniform integer in `[0, n]`, both ends included, without bias (SPEC.md §3.3).
     #[inline]
     pub(crate) fn uniform(&mut self, n: u32) -> u32 {
-        let Some(s) = n.checked_add(1) else {
-            return self.next_u32();
-        };
-        let m = self.next_u32() as u64 * s as u64;
-        if (m as u32) < s {
-            let (rng, value) = Self::uniform_rejecting(self.clone(), m, s);
+        // `s = n + 1` in 64 bits, so `n = u32::MAX` (s = 2^32) needs no test of its own: its
+        // products' low halves are 0, below `s`, and the rejecting path answers the raw output.
+        let s = u64::from(n) + 1;
+        let m = u64::from(self.next_u32()) * s;
+        if u64::from(m as u32) < s {
+            let (rng, value) = Self::uniform_rejecting(self.clone(), m, n);
             *self = rng;
             return value;
         }
@@ -88,11 +93,15 @@ impl SpecRng {
     /// a loop. The state goes by value so that callers can keep theirs in registers.
     #[cold]
     #[inline(never)]
-    fn uniform_rejecting(mut rng: SpecRng, mut m: u64, s: u32) -> (SpecRng, u32) {
+    fn uniform_rejecting(mut rng: SpecRng, mut m: u64, n: u32) -> (SpecRng, u32) {
+        // `s = n + 1`; none for n = u32::MAX, the whole range, which rejects nothing.
+        let Some(s) = n.checked_add(1).and_then(NonZeroU32::new) else {
+            return (rng, (m >> 32) as u32);
+        };
         // (2^32 − s) mod s: the count of low products that would bias the result.
-        let threshold = s.wrapping_neg().checked_rem(s).unwrap_or(0);
+        let threshold = s.get().wrapping_neg() % s;
         while (m as u32) < threshold {
-            m = rng.next_u32() as u64 * s as u64;
+            m = u64::from(rng.next_u32()) * u64::from(s.get());
         }
         (rng, (m >> 32) as u32)
     }
@@ -153,7 +162,10 @@ mod tests {
         let mut x = 0x0123_4567_89AB_CDEFu64;
         for seed in [0u64, 1, 7, u64::MAX, u64::MAX - 0x9E37_79B9_7F4A_7C15]
             .into_iter()
-            .chain((0..1000).map(|_| splitmix64(&mut x)))
+            .chain((0..1000).map(|_| {
+                x = x.wrapping_add(GOLDEN_GAMMA);
+                splitmix64(x)
+            }))
         {
             assert_eq!(
                 SpecRng::from_seed_u64(seed).state(),

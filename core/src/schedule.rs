@@ -2,12 +2,12 @@
 
 use core::time::Duration;
 
-use crate::backoff::{Backoff, Step};
-use crate::hint::ServerHint;
+use crate::backoff::Backoff;
 use crate::policy::Policy;
 
-/// A [`Backoff`] bound to its [`Policy`]: `next_delay()` needs no arguments and the schedule is an
-/// `Iterator` of [`Duration`]s that ends when it gives up.
+/// The delays of a [`Backoff`] under its [`Policy`], as an `Iterator` of [`Duration`]s that ends
+/// when it gives up: the crate's one iterator. A step with a hint, a clock or a budget is
+/// [`Backoff::next_delay_with`]; reach the state with [`Schedule::backoff`].
 ///
 /// ```
 /// use std::time::Duration;
@@ -39,26 +39,6 @@ impl<'p> Schedule<'p> {
         Schedule { policy, backoff }
     }
 
-    /// See [`Backoff::next_delay`].
-    pub fn next_delay(&mut self) -> Step {
-        self.backoff.next_delay(self.policy)
-    }
-
-    /// See [`Backoff::next_delay_with_hint`].
-    pub fn next_delay_with_hint(&mut self, hint: ServerHint) -> Step {
-        self.backoff.next_delay_with_hint(self.policy, hint)
-    }
-
-    /// See [`Backoff::reset`].
-    pub fn reset(&mut self) {
-        self.backoff.reset(self.policy)
-    }
-
-    /// Retries issued so far.
-    pub fn retries(&self) -> u32 {
-        self.backoff.retries()
-    }
-
     /// The policy this schedule follows.
     pub fn policy(&self) -> &'p Policy {
         self.policy
@@ -73,7 +53,8 @@ impl<'p> Schedule<'p> {
 impl Iterator for Schedule<'_> {
     type Item = Duration;
     fn next(&mut self) -> Option<Duration> {
-        self.next_delay()
+        self.backoff
+            .next_delay(self.policy)
             .delay_ms()
             .map(|ms| Duration::from_millis(ms as u64))
     }

@@ -129,6 +129,7 @@ impl Backoff {
 
     /// Rebuilds a state from [`Backoff::to_raw`], with the same checks as [`Backoff::restore`]
     /// except the checksum and fingerprint (raw state never leaves the process).
+    #[inline]
     pub fn from_raw(policy: &Policy, raw: RawBackoff) -> Result<Backoff, SnapshotError> {
         let rng = SpecRng::from_words(raw.rng).ok_or(SnapshotError::ZeroRngState)?;
         let gave_up = match raw.gave_up {

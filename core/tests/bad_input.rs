@@ -3,6 +3,7 @@
 //! hang, and a rejected call leaves the state unchanged. Expected values come from SPEC.md, or,
 //! where marked, from the independent Python model (tests/model/spec_model.py).
 
+use seeded_backoff::StepInput;
 use seeded_backoff::{
     classify_grpc, classify_http, parse_grpc_pushback, parse_retry_after, Backoff, BudgetConfig,
     BudgetError, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError,
@@ -179,7 +180,10 @@ fn policy_extreme_valid_values_run_in_bounds() {
                 .unwrap();
             let mut b = Backoff::new(&p, u64::MAX);
             for i in 0..64 {
-                match b.next_delay_with_hint(&p, ServerHint::RetryAfterMs(u32::MAX)) {
+                match b.next_delay_with(
+                    &p,
+                    StepInput::default().hint(ServerHint::RetryAfterMs(u32::MAX)),
+                ) {
                     Step::Retry { delay_ms, retry } => {
                         assert_eq!(retry, i);
                         assert!(delay_ms <= M);
@@ -321,7 +325,7 @@ fn elapsed_near_u64_max() {
     for elapsed in [u64::MAX, u64::MAX - 1, u32::MAX as u64 + 1, u32::MAX as u64] {
         let mut b = Backoff::new(&budgeted, 1);
         assert_eq!(
-            b.next_delay_at(&budgeted, elapsed),
+            b.next_delay_with(&budgeted, StepInput::default().elapsed_ms(elapsed)),
             Step::GiveUp(GiveUpReason::Deadline)
         );
         let clamp = budgeted
@@ -331,7 +335,7 @@ fn elapsed_near_u64_max() {
             .unwrap();
         let mut c = Backoff::new(&clamp, 1);
         assert_eq!(
-            c.next_delay_at(&clamp, elapsed),
+            c.next_delay_with(&clamp, StepInput::default().elapsed_ms(elapsed)),
             Step::GiveUp(GiveUpReason::Deadline)
         );
     }
@@ -339,7 +343,7 @@ fn elapsed_near_u64_max() {
     let p = Policy::google();
     let mut b = Backoff::new(&p, 1);
     assert!(matches!(
-        b.next_delay_at(&p, u64::MAX),
+        b.next_delay_with(&p, StepInput::default().elapsed_ms(u64::MAX)),
         Step::Retry { retry: 0, .. }
     ));
     assert_eq!(b.elapsed_ms(), u32::MAX);
@@ -356,7 +360,10 @@ fn huge_hints_are_clamped_to_max_hint() {
         .unwrap();
     let mut b = Backoff::new(&p, 1);
     assert_eq!(
-        b.next_delay_with_hint(&p, ServerHint::RetryAfterMs(u32::MAX)),
+        b.next_delay_with(
+            &p,
+            StepInput::default().hint(ServerHint::RetryAfterMs(u32::MAX))
+        ),
         Step::Retry {
             delay_ms: 60_000,
             retry: 0
@@ -369,7 +376,10 @@ fn huge_hints_are_clamped_to_max_hint() {
         .unwrap();
     let mut z = Backoff::new(&zero, 1);
     let d = z
-        .next_delay_with_hint(&zero, ServerHint::RetryAfterMs(u32::MAX))
+        .next_delay_with(
+            &zero,
+            StepInput::default().hint(ServerHint::RetryAfterMs(u32::MAX)),
+        )
         .delay_ms()
         .unwrap();
     assert!(
@@ -448,7 +458,7 @@ type Edit = fn(&mut [u8; 40]);
 fn forged(p: &Policy, edit: impl Fn(&mut [u8; 40])) -> [u8; 40] {
     let mut s = Backoff::new(p, 5).snapshot(p);
     edit(&mut s);
-    let crc = seeded_backoff::crc32(&s[..36]);
+    let crc = seeded_backoff::bindings::crc32(&s[..36]);
     s[36..].copy_from_slice(&crc.to_le_bytes());
     s
 }
@@ -700,7 +710,7 @@ fn malformed_grpc_pushback_means_do_not_retry() {
     let mut b = Backoff::new(&p, 1);
     let hint = ServerHint::from_grpc_pushback(b"garbage");
     assert_eq!(
-        b.next_delay_with_hint(&p, hint),
+        b.next_delay_with(&p, StepInput::default().hint(hint)),
         Step::GiveUp(GiveUpReason::ServerStop)
     );
 }
@@ -719,7 +729,7 @@ fn refused_calls_leave_state_unchanged() {
     let given_up = b.clone();
     let budget = RetryBudget::grpc(10, 100).unwrap();
     assert_eq!(
-        b.next_delay_with_budget(&p, &budget, FailureKind::Error),
+        b.next_delay_with(&p, StepInput::default().budget(&budget, FailureKind::Error)),
         Step::GiveUp(GiveUpReason::MaxRetries)
     );
     assert_eq!(
@@ -733,7 +743,7 @@ fn refused_calls_leave_state_unchanged() {
     let mut x = Backoff::new(&q, 4);
     let mut y = x.clone();
     assert_eq!(
-        x.next_delay_with_hint(&q, ServerHint::DoNotRetry),
+        x.next_delay_with(&q, StepInput::default().hint(ServerHint::DoNotRetry)),
         Step::GiveUp(GiveUpReason::ServerStop)
     );
     x.reset(&q);

@@ -8,6 +8,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 
+use seeded_backoff::StepInput;
 use seeded_backoff::{
     jitter_bounds, AtomicRetryBudget, Backoff, BudgetConfig, FailureKind, GiveUpReason, Jitter,
     Policy, RetryGate, ServerHint, Step, MAX_DELAY_MS,
@@ -50,7 +51,10 @@ fn drive(jitter: Jitter, steps: u32, seed: u64) {
         let (lo, hi) = jitter_bounds(&policy, level);
         let hinted = i % 97 == 0;
         let step = if hinted {
-            b.next_delay_with_hint(&policy, ServerHint::RetryAfterMs(u32::MAX))
+            b.next_delay_with(
+                &policy,
+                StepInput::default().hint(ServerHint::RetryAfterMs(u32::MAX)),
+            )
         } else {
             b.next_delay(&policy)
         };
@@ -222,7 +226,9 @@ fn hammer(config: BudgetConfig) {
                             }
                             2 => budget.record_success(None),
                             3 => budget.record_success(Some(kind)),
-                            4 => match b.next_delay_with_budget(&policy, budget, kind) {
+                            4 => match b
+                                .next_delay_with(&policy, StepInput::default().budget(budget, kind))
+                            {
                                 Step::Retry { .. } => {}
                                 Step::GiveUp(reason) => {
                                     assert!(matches!(

@@ -2,8 +2,8 @@
 
 use proptest::prelude::*;
 use seeded_backoff::{
-    jitter_bounds, Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter, Policy,
-    RetryBudget, RetryGate, ServerHint, Step, StepInput, MAX_DELAY_MS, SNAPSHOT_LEN,
+    Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter, Policy, RetryBudget,
+    RetryGate, ServerHint, Step, StepInput, MAX_DELAY_MS, SNAPSHOT_LEN,
 };
 
 /// Miri runs every case through an interpreter: a handful is enough there.
@@ -65,6 +65,42 @@ fn policy() -> impl Strategy<Value = Policy> {
         )
 }
 
+/// SPEC.md §4.2 by hand, in 128-bit arithmetic so nothing saturates by accident: `base_n` from
+/// `grow` applied `n` times (rounded down at every step), written apart from the crate's
+/// `base_delay_ms`.
+fn spec_base(p: &Policy, n: u32) -> u128 {
+    let (num, den) = p.multiplier();
+    let cap = u128::from(p.max_backoff_ms());
+    let mut level = u128::from(p.initial_ms());
+    for _ in 0..n {
+        let next = (level * u128::from(num) / u128::from(den)).min(cap);
+        if next == level {
+            break;
+        }
+        level = next;
+    }
+    level
+}
+
+/// The smallest and largest delay SPEC.md §4.2 allows for a level `l` (the base, or the previous
+/// delay for decorrelated jitter): each strategy's `low + uniform(span)` range, clamped to the cap.
+fn spec_bounds(p: &Policy, l: u128) -> (u128, u128) {
+    let cap = u128::from(p.max_backoff_ms());
+    let init = u128::from(p.initial_ms());
+    let (low, high) = match p.jitter() {
+        Jitter::None => (l, l),
+        Jitter::Google { jitter_ms } => (l, l + u128::from(jitter_ms)),
+        Jitter::Full => (0, l),
+        Jitter::Equal => (l / 2, l / 2 + (l - l / 2)),
+        Jitter::Proportional { spread_per_mille } => {
+            let s = l * u128::from(spread_per_mille) / 1000;
+            (l - s, l - s + 2 * s)
+        }
+        Jitter::Decorrelated => (init, init.max((3 * l).min(u128::from(u32::MAX)))),
+    };
+    (low.min(cap), high.min(cap))
+}
+
 fn no_time_budget(p: Policy) -> Policy {
     p.to_builder().max_elapsed_ms(0).build().unwrap()
 }
@@ -90,14 +126,15 @@ proptest! {
         for n in 0..p.max_retries() {
             // Decorrelated's bounds follow the previous delay, every other strategy's follow base_n.
             let level = match p.jitter() {
-                Jitter::Decorrelated => prev,
-                _ => p.base_delay_ms(n),
+                Jitter::Decorrelated => u128::from(prev),
+                _ => spec_base(&p, n),
             };
-            let (lo, hi) = jitter_bounds(&p, level);
+            let (lo, hi) = spec_bounds(&p, level);
             match b.next_delay(&p) {
                 Step::Retry { delay_ms, retry } => {
                     prop_assert_eq!(retry, n);
-                    prop_assert!(lo <= delay_ms && delay_ms <= hi, "retry {}: {} not in [{}, {}]", n, delay_ms, lo, hi);
+                    let d = u128::from(delay_ms);
+                    prop_assert!(lo <= d && d <= hi, "retry {}: {} not in [{}, {}]", n, delay_ms, lo, hi);
                     prev = delay_ms;
                 }
                 Step::GiveUp(r) => prop_assert!(false, "gave up early: {:?}", r),
@@ -109,11 +146,11 @@ proptest! {
     fn exactly_max_retries_delays_then_give_up_forever(p in policy(), seed in any::<u64>()) {
         let p = no_time_budget(p);
         let mut b = Backoff::new(&p, seed);
-        let delays = b.delays_ms(&p).count();
+        let delays = core::iter::from_fn(|| b.next_delay(&p).delay_ms()).count();
         prop_assert_eq!(delays as u32, p.max_retries());
         for _ in 0..5 {
             prop_assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::MaxRetries));
-            prop_assert_eq!(b.next_delay_with_hint(&p, ServerHint::RetryAfterMs(1)), Step::GiveUp(GiveUpReason::MaxRetries));
+            prop_assert_eq!(b.next_delay_with(&p, StepInput::default().hint(ServerHint::RetryAfterMs(1))), Step::GiveUp(GiveUpReason::MaxRetries));
         }
         prop_assert_eq!(b.retries(), p.max_retries());
     }
@@ -162,6 +199,7 @@ proptest! {
     fn deep_retry_numbers_saturate_at_the_cap(p in policy(), n in any::<u32>()) {
         // base_n is non-decreasing, capped, and never overflows however deep n is.
         let base = p.base_delay_ms(n);
+        prop_assert_eq!(u128::from(base), spec_base(&p, n));
         prop_assert!(base >= p.initial_ms() && base <= p.max_backoff_ms());
         prop_assert!(p.base_delay_ms(n.saturating_add(1)) >= base);
         let p = p.to_builder().max_retries(u32::MAX).max_elapsed_ms(0).build().unwrap();
@@ -171,14 +209,13 @@ proptest! {
         if n == u32::MAX {
             prop_assert_eq!(step, Step::GiveUp(GiveUpReason::MaxRetries));
         } else {
-            let (lo, hi) = jitter_bounds(&p, base);
+            let (lo, hi) = spec_bounds(&p, u128::from(base));
             match step {
                 Step::Retry { delay_ms, retry } => {
                     prop_assert_eq!(retry, n);
                     prop_assert!(delay_ms <= p.max_backoff_ms());
-                    if !matches!(p.jitter(), Jitter::Decorrelated) {
-                        prop_assert!(lo <= delay_ms && delay_ms <= hi);
-                    }
+                    let d = u128::from(delay_ms);
+                    prop_assert!(lo <= d && d <= hi, "retry {}: {} not in [{}, {}]", n, delay_ms, lo, hi);
                 }
                 Step::GiveUp(r) => prop_assert!(false, "gave up: {:?}", r),
             }
@@ -220,7 +257,7 @@ proptest! {
         let mut hinted = Backoff::new(&p, seed);
         for n in 0..=p.max_retries().min(20) {
             let a = plain.next_delay(&p);
-            let b = if n == at { hinted.next_delay_with_hint(&p, ServerHint::RetryAfterMs(hint)) } else { hinted.next_delay(&p) };
+            let b = if n == at { hinted.next_delay_with(&p, StepInput::default().hint(ServerHint::RetryAfterMs(hint))) } else { hinted.next_delay(&p) };
             match (a, b) {
                 (Step::Retry { delay_ms: d, .. }, Step::Retry { delay_ms: h, .. }) if n == at => {
                     prop_assert_eq!(h, d.max(hint.min(p.max_hint_ms())));
@@ -252,7 +289,7 @@ proptest! {
         let p = p.to_builder().max_elapsed_ms(u32::MAX).max_retries(5).build().unwrap();
         let mut b = Backoff::new(&p, seed);
         // Nothing is left of the budget: only a zero delay (full jitter can draw one) fits in it.
-        let step = b.next_delay_at(&p, elapsed);
+        let step = b.next_delay_with(&p, StepInput::default().elapsed_ms(elapsed));
         prop_assert!(
             step == Step::GiveUp(GiveUpReason::Deadline)
                 || (p.deadline() == DeadlineMode::GiveUp && step.delay_ms() == Some(0)),

@@ -1,6 +1,7 @@
 //! SPEC.md §8.3 (rate-limit headers) and §5 step 6's rate-limit hint, with expected values derived
 //! by hand from the spec.
 
+use seeded_backoff::StepInput;
 use seeded_backoff::{
     parse_rate_limit, Backoff, GiveUpReason, Jitter, ParseError, Policy, RateLimitHeader as H,
     ServerHint, Step, MAX_DELAY_MS, RATE_LIMIT_HEADERS,
@@ -216,7 +217,10 @@ fn the_step_jitters_upward_by_hand() {
     let p = none_policy();
     let mut b = Backoff::new(&p, 0);
     assert_eq!(
-        b.next_delay_with_hint(&p, ServerHint::RateLimitResetMs(10_000)),
+        b.next_delay_with(
+            &p,
+            StepInput::default().hint(ServerHint::RateLimitResetMs(10_000))
+        ),
         Step::Retry {
             delay_ms: 10_549,
             retry: 0
@@ -227,8 +231,11 @@ fn the_step_jitters_upward_by_hand() {
     // A Retry-After of the same value takes no draw and no jitter.
     let mut c = Backoff::new(&p, 0);
     assert_eq!(
-        c.next_delay_with_hint(&p, ServerHint::RetryAfterMs(10_000))
-            .delay_ms(),
+        c.next_delay_with(
+            &p,
+            StepInput::default().hint(ServerHint::RetryAfterMs(10_000))
+        )
+        .delay_ms(),
         Some(10_000)
     );
 }
@@ -239,8 +246,11 @@ fn the_hint_is_clamped_before_jittering() {
     let p = none_policy().to_builder().max_hint_ms(500).build().unwrap();
     let mut b = Backoff::new(&p, 0);
     assert_eq!(
-        b.next_delay_with_hint(&p, ServerHint::RateLimitResetMs(u32::MAX))
-            .delay_ms(),
+        b.next_delay_with(
+            &p,
+            StepInput::default().hint(ServerHint::RateLimitResetMs(u32::MAX))
+        )
+        .delay_ms(),
         Some(1000)
     );
     // The draw was consumed all the same: a second state without the hint differs in rng.
@@ -260,8 +270,11 @@ fn the_sum_is_capped_at_max_delay() {
         .unwrap();
     let mut b = Backoff::new(&p, 0);
     assert_eq!(
-        b.next_delay_with_hint(&p, ServerHint::RateLimitResetMs(u32::MAX))
-            .delay_ms(),
+        b.next_delay_with(
+            &p,
+            StepInput::default().hint(ServerHint::RateLimitResetMs(u32::MAX))
+        )
+        .delay_ms(),
         Some(MAX_DELAY_MS)
     );
 }
@@ -275,7 +288,10 @@ fn a_give_up_consumes_no_draw() {
         .unwrap();
     let mut b = Backoff::new(&p, 0);
     assert_eq!(
-        b.next_delay_with_hint(&p, ServerHint::RateLimitResetMs(10_000)),
+        b.next_delay_with(
+            &p,
+            StepInput::default().hint(ServerHint::RateLimitResetMs(10_000))
+        ),
         Step::GiveUp(GiveUpReason::Deadline)
     );
     let mut fresh = Backoff::new(&p, 0);

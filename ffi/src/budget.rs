@@ -1,6 +1,6 @@
 //! `sb_budget`: a retry budget (token bucket, SPEC.md section 10) in caller-owned memory.
 
-use seeded_backoff::{BudgetConfig, FailureKind, RetryBudget, RetryGate};
+use seeded_backoff::{BudgetConfig, BudgetMode, FailureKind, RetryBudget, RetryGate};
 
 use crate::ptr;
 use crate::status::{require_feature, sb_status};
@@ -14,6 +14,14 @@ pub const SB_BUDGET_AWS_QUOTA: u32 = 2;
 pub const SB_FAILURE_ERROR: u32 = 0;
 /// The failure was a timeout (the AWS quota charges it more).
 pub const SB_FAILURE_TIMEOUT: u32 = 1;
+
+// The header's numbers are literals (cbindgen cannot evaluate paths); these pin them to the core.
+const _: () = {
+    assert!(SB_BUDGET_GRPC == BudgetMode::Grpc.code() as u32);
+    assert!(SB_BUDGET_AWS_QUOTA == BudgetMode::AwsQuota.code() as u32);
+    assert!(SB_FAILURE_ERROR == FailureKind::Error.code() as u32);
+    assert!(SB_FAILURE_TIMEOUT == FailureKind::Timeout.code() as u32);
+};
 
 /// A retry budget shared by every request to one server. Allocate it anywhere, set it up with an
 /// `sb_budget_init_*` function, and treat the fields as private: every call validates them and
@@ -67,11 +75,10 @@ impl sb_budget {
 
 /// The core's failure kind for an `SB_FAILURE_*` code.
 pub(crate) fn failure_kind(kind: u32) -> Result<FailureKind, sb_status> {
-    match kind {
-        SB_FAILURE_ERROR => Ok(FailureKind::Error),
-        SB_FAILURE_TIMEOUT => Ok(FailureKind::Timeout),
-        _ => Err(sb_status::SB_ERR_FAILURE_KIND),
-    }
+    u8::try_from(kind)
+        .ok()
+        .and_then(FailureKind::from_code)
+        .ok_or(sb_status::SB_ERR_FAILURE_KIND)
 }
 
 /// Validates the parameters and writes a full budget to `*b`.

@@ -4,7 +4,8 @@
 //! `Retry-After` or a 429's rate-limit reset, counts the time spent in requests and charges a
 //! budget in the same step.
 
-use seeded_backoff::{RetryBudget, RetryGate, ServerHint, StepInput};
+use seeded_backoff::bindings::one_hint;
+use seeded_backoff::{RetryBudget, RetryGate, StepInput};
 
 use crate::backoff::{sb_backoff, step};
 use crate::budget::{failure_kind, sb_budget};
@@ -13,16 +14,16 @@ use crate::status::{require_feature, sb_status};
 
 /// `sb_step_input.flags` bit: `retry_after_ms` is a server hint (a lower bound on the delay).
 pub const SB_INPUT_RETRY_AFTER: u32 = 1;
-/// `sb_step_input.flags` bit: the server said not to retry (wins over `SB_INPUT_RETRY_AFTER`).
+/// `sb_step_input.flags` bit: the server said not to retry.
 pub const SB_INPUT_DO_NOT_RETRY: u32 = 2;
 /// `sb_step_input.flags` bit: `elapsed_ms` is the caller's clock since the first attempt.
 pub const SB_INPUT_ELAPSED: u32 = 4;
 /// `sb_step_input.flags` bit: charge `*budget` with a failure of kind `failure_kind`.
 pub const SB_INPUT_BUDGET: u32 = 8;
 /// `sb_step_input.flags` bit: `rate_limit_ms` is a 429's rate-limit reset (see
-/// `sb_parse_rate_limit`), stepped as `sb_backoff_next_with_rate_limit` does. A hint with
-/// `SB_INPUT_RETRY_AFTER` or `SB_INPUT_DO_NOT_RETRY` wins over it, as a valid Retry-After wins
-/// over the rate-limit headers (SPEC.md section 8.3).
+/// `sb_parse_rate_limit`), stepped as `sb_backoff_next_with_rate_limit` does. A step takes at
+/// most one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and `SB_INPUT_RATE_LIMIT`
+/// (SPEC.md section 5); `sb_hint_from_headers` picks the one a response gives.
 pub const SB_INPUT_RATE_LIMIT: u32 = 16;
 
 /// The inputs of one `sb_backoff_next_with` step. Fields whose flag is not set are not read.
@@ -46,7 +47,7 @@ pub struct sb_step_input {
 /// `sb_backoff_next` with any combination of inputs (`*input`): a hint, the caller's clock, and
 /// `*budget` (read only with `SB_INPUT_BUDGET`; otherwise it may be NULL). Returns `SB_RETRY` with
 /// `*delay_ms` set, an `SB_GIVE_UP_*` reason, or an error (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`,
-/// `SB_ERR_FAILURE_KIND`, `SB_ERR_UNSUPPORTED` in a build without `bindings` or for an input whose
+/// `SB_ERR_FAILURE_KIND`, `SB_ERR_TWO_HINTS` for more than one hint flag, `SB_ERR_UNSUPPORTED` in a build without `bindings` or for an input whose
 /// feature this build leaves out) that changes neither struct.
 ///
 /// ```c
@@ -78,13 +79,11 @@ pub unsafe extern "C" fn sb_backoff_next_with(
         if has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget") {
             return Err(sb_status::SB_ERR_UNSUPPORTED);
         }
-        let hint = if has(SB_INPUT_DO_NOT_RETRY) {
-            Some(ServerHint::DoNotRetry)
-        } else if has(SB_INPUT_RETRY_AFTER) {
-            Some(ServerHint::RetryAfterMs(input.retry_after_ms))
-        } else {
-            has(SB_INPUT_RATE_LIMIT).then_some(ServerHint::RateLimitResetMs(input.rate_limit_ms))
-        };
+        let hint = one_hint(
+            has(SB_INPUT_RETRY_AFTER).then_some(input.retry_after_ms),
+            has(SB_INPUT_RATE_LIMIT).then_some(input.rate_limit_ms),
+            has(SB_INPUT_DO_NOT_RETRY),
+        )?;
         let elapsed_ms = has(SB_INPUT_ELAPSED).then_some(input.elapsed_ms);
         if !has(SB_INPUT_BUDGET) {
             let step_input = StepInput {
@@ -229,8 +228,21 @@ mod tests {
         assert_eq!(b, before);
         assert_eq!(with(&mut b, input, &mut budget).0, sb_status::SB_RETRY);
         assert_eq!(budget.tokens_milli, 9000);
+        let before = b;
+        for flags in [
+            SB_INPUT_DO_NOT_RETRY | SB_INPUT_RETRY_AFTER,
+            SB_INPUT_DO_NOT_RETRY | SB_INPUT_RATE_LIMIT,
+            SB_INPUT_RETRY_AFTER | SB_INPUT_RATE_LIMIT,
+        ] {
+            let two = sb_step_input { flags, ..input };
+            assert_eq!(
+                with(&mut b, two, core::ptr::null_mut()).0,
+                sb_status::SB_ERR_TWO_HINTS
+            );
+            assert_eq!(b, before);
+        }
         let stop = sb_step_input {
-            flags: SB_INPUT_DO_NOT_RETRY | SB_INPUT_RETRY_AFTER,
+            flags: SB_INPUT_DO_NOT_RETRY,
             ..input
         };
         assert_eq!(
@@ -240,7 +252,7 @@ mod tests {
     }
 
     #[test]
-    fn rate_limit_input_is_the_rate_limit_function_and_yields_to_retry_after() {
+    fn rate_limit_input_is_the_rate_limit_function() {
         let (mut a, mut b) = (fresh(), fresh());
         let input = sb_step_input {
             flags: SB_INPUT_RATE_LIMIT,
@@ -253,16 +265,6 @@ mod tests {
         // SAFETY: pointers to live locals.
         let rc = unsafe { sb_backoff_next_with_rate_limit(&mut a, 12_000, &mut d) };
         assert_eq!(with(&mut b, input, core::ptr::null_mut()), (rc, d));
-        assert_eq!(a, b);
-        // With a Retry-After as well, the Retry-After is the hint (no extra draw).
-        let both = sb_step_input {
-            flags: SB_INPUT_RATE_LIMIT | SB_INPUT_RETRY_AFTER,
-            retry_after_ms: 9000,
-            ..input
-        };
-        // SAFETY: pointers to live locals.
-        let rc = unsafe { sb_backoff_next_with_hint(&mut a, 9000, &mut d) };
-        assert_eq!(with(&mut b, both, core::ptr::null_mut()), (rc, d));
         assert_eq!(a, b);
         // With the clock: a hinted delay past the time budget gives up.
         let late = sb_step_input {

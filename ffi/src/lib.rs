@@ -39,6 +39,7 @@ mod budget;
 mod classify;
 mod cstr;
 mod fleet;
+mod headers;
 mod hint;
 mod input;
 mod names;
@@ -62,8 +63,11 @@ pub use budget::{
     sb_budget_try_acquire, SB_BUDGET_AWS_QUOTA, SB_BUDGET_GRPC, SB_FAILURE_ERROR,
     SB_FAILURE_TIMEOUT,
 };
-pub use classify::{sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_is_retryable};
+pub use classify::{
+    sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_is_retryable, sb_request_may_retry,
+};
 pub use fleet::{sb_seed_from_device, sb_startup_delay};
+pub use headers::{sb_header, sb_hint_from_headers};
 pub use hint::{
     sb_parse_grpc_pushback, sb_parse_rate_limit, sb_parse_retry_after, sb_rate_limit_applies,
     RATE_LIMIT_CONSTANTS, SB_MAX_HEADER_VALUE_LEN, SB_RATE_LIMIT_COUNT, SB_RATE_LIMIT_RATELIMIT,

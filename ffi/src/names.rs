@@ -7,9 +7,8 @@
 use core::ffi::c_char;
 use core::ptr::null;
 
-use seeded_backoff::{Classification, DeadlineMode, Jitter, Preset, RATE_LIMIT_HEADERS};
+use seeded_backoff::{Classification, DeadlineMode, Jitter, Preset, RateLimitHeader};
 
-use crate::classify::sb_class;
 use crate::cstr::c_str;
 use crate::status::{core_name, lookup, policy_field};
 
@@ -56,11 +55,7 @@ pub extern "C" fn sb_deadline_name(code: u32) -> *const c_char {
     if !cfg!(feature = "bindings") {
         return null();
     }
-    match u8::try_from(code).ok().and_then(DeadlineMode::from_code) {
-        Some(DeadlineMode::GiveUp) => c_str!(DeadlineMode::GiveUp.name()),
-        Some(DeadlineMode::Clamp) => c_str!(DeadlineMode::Clamp.name()),
-        None => null(),
-    }
+    name_at!(DeadlineMode::NAMES, code, 0 1)
 }
 
 /// The lower-case name of the rate-limit header with code `code` (an `SB_RATE_LIMIT_*` value, in
@@ -78,13 +73,7 @@ pub extern "C" fn sb_rate_limit_name(code: u32) -> *const c_char {
     if !cfg!(feature = "bindings") {
         return null();
     }
-    const NAMES: [&str; RATE_LIMIT_HEADERS.len()] = [
-        RATE_LIMIT_HEADERS[0].name(),
-        RATE_LIMIT_HEADERS[1].name(),
-        RATE_LIMIT_HEADERS[2].name(),
-        RATE_LIMIT_HEADERS[3].name(),
-    ];
-    name_at!(NAMES, code, 0 1 2 3)
+    name_at!(RateLimitHeader::NAMES, code, 0 1 2 3)
 }
 
 /// The name of a class (an `sb_class` value, as `sb_classify_http` returns it): "success",
@@ -94,14 +83,8 @@ pub extern "C" fn sb_class_name(class: i32) -> *const c_char {
     if !cfg!(feature = "bindings") {
         return null();
     }
-    use sb_class::*;
-    match class {
-        c if c == SB_CLASS_SUCCESS as i32 => c_str!(Classification::Success.name()),
-        c if c == SB_CLASS_RETRY as i32 => c_str!(Classification::Retry.name()),
-        c if c == SB_CLASS_DO_NOT_RETRY as i32 => c_str!(Classification::DoNotRetry.name()),
-        c if c == SB_CLASS_INVALID as i32 => c_str!(Classification::Invalid.name()),
-        _ => null(),
-    }
+    // The discriminants of `sb_class` are the core's codes (checked in classify.rs).
+    name_at!(Classification::NAMES, class, 0 1 2 3)
 }
 
 /// The core's snake_case name for what a status stands for: the give-up reason of an
@@ -153,7 +136,7 @@ mod tests {
         assert_eq!(list(|i| sb_deadline_name(i)), ["give_up", "clamp"]);
         assert_eq!(
             list(|i| sb_rate_limit_name(i)),
-            RATE_LIMIT_HEADERS.map(|h| h.name())
+            seeded_backoff::RATE_LIMIT_HEADERS.map(|h| h.name())
         );
         assert_eq!(
             list(|i| sb_class_name(i as i32)),

@@ -2,7 +2,8 @@
 //! `PolicyOptions` (SPEC.md section 2.1), so that every binding over this library accepts and
 //! refuses the same option combinations as the npm package and the CLI.
 
-use seeded_backoff::{DeadlineMode, PolicyOptions, Preset};
+use seeded_backoff::bindings::PolicyOptions;
+use seeded_backoff::{DeadlineMode, Preset};
 
 use crate::policy::{compiled_in, sb_policy};
 use crate::ptr;

@@ -252,16 +252,31 @@ mod tests {
 
     #[test]
     fn presets_round_trip_through_the_c_struct() {
-        for p in [
-            Policy::google(),
-            Policy::google_64s(),
-            Policy::aws_standard(),
-            Policy::grpc(),
+        let runtime = cfg!(feature = "runtime-policy");
+        for (p, in_build) in [
+            (
+                Policy::google(),
+                cfg!(feature = "preset-google") || runtime && cfg!(feature = "jitter-google"),
+            ),
+            (
+                Policy::google_64s(),
+                cfg!(feature = "preset-google-64s") || runtime && cfg!(feature = "jitter-google"),
+            ),
+            (
+                Policy::aws_standard(),
+                cfg!(feature = "preset-aws") || runtime && cfg!(feature = "jitter-full"),
+            ),
+            (
+                Policy::grpc(),
+                cfg!(feature = "preset-grpc") || runtime && cfg!(feature = "jitter-proportional"),
+            ),
         ] {
-            match sb_policy::from_core(&p).to_core() {
-                Err(sb_status::SB_ERR_UNSUPPORTED) => {} // left out of this build: checked below
-                converted => assert_eq!(converted, Ok(p)),
-            }
+            let expected = if in_build {
+                Ok(p)
+            } else {
+                Err(sb_status::SB_ERR_UNSUPPORTED)
+            };
+            assert_eq!(sb_policy::from_core(&p).to_core(), expected, "{p:?}");
         }
     }
 
@@ -287,6 +302,9 @@ mod tests {
         timed.max_elapsed_ms = 60_000;
         if !cfg!(feature = "time-budget") {
             assert_eq!(timed.to_core(), unsupported);
+        } else if cfg!(feature = "runtime-policy") && cfg!(feature = "jitter-google") {
+            let expected = Policy::google().to_builder().max_elapsed_ms(60_000).build();
+            assert_eq!(timed.to_core(), Ok(expected.unwrap()));
         }
         if cfg!(feature = "preset-google") {
             assert_eq!(sb_policy_google().to_core(), Ok(Policy::google()));

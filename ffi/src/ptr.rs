@@ -59,6 +59,20 @@ pub(crate) unsafe fn bytes<'a>(p: *const u8, len: usize) -> Result<&'a [u8], sb_
     Ok(unsafe { core::slice::from_raw_parts(p, len) })
 }
 
+/// Borrows `len` values of `T` at `p`, or `SB_ERR_NULL` (also for a NULL `p` with `len == 0`).
+///
+/// # Safety
+/// A non-NULL `p` must be valid and aligned for reads of `len` initialised values of `T` that
+/// nothing writes to during the call.
+pub(crate) unsafe fn slice<'a, T>(p: *const T, len: usize) -> Result<&'a [T], sb_status> {
+    if p.is_null() {
+        return Err(sb_status::SB_ERR_NULL);
+    }
+    // SAFETY: `p` is non-NULL and the caller guarantees `len` readable values, unchanged while the
+    // slice lives (it does not outlive the exported function that created it).
+    Ok(unsafe { core::slice::from_raw_parts(p, len) })
+}
+
 /// Runs a fallible body and folds its error into the status it carries.
 pub(crate) fn status(result: Result<sb_status, sb_status>) -> sb_status {
     match result {

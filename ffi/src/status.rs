@@ -8,6 +8,7 @@
 
 use core::ffi::c_char;
 
+use seeded_backoff::bindings::StepInputError;
 use seeded_backoff::{
     BudgetError, FleetError, GiveUpReason, ParseError, PolicyError, SnapshotError,
 };
@@ -229,6 +230,11 @@ statuses! {
         SB_ERR_BUDGET_COST = 143 if Cost => core;
         /// Budget: AWS `no_retry_increment` must be in 0..=capacity.
         SB_ERR_BUDGET_NO_RETRY_INCREMENT = 144 if NoRetryIncrement => core;
+    }
+    StepInputError {
+        /// Step input: more than one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and
+        /// `SB_INPUT_RATE_LIMIT` (a step takes at most one server hint).
+        SB_ERR_TWO_HINTS = 105 if TwoHints => "give at most one server hint per step: SB_INPUT_RETRY_AFTER, SB_INPUT_DO_NOT_RETRY or SB_INPUT_RATE_LIMIT";
     }
     FleetError {
         /// Startup delay: `window_ms` must be in 0..=2147483647.

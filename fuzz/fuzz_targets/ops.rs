@@ -179,17 +179,17 @@ fuzz_target!(|input: Input| {
             }
             Op::NextWithHint(h) => {
                 let h = spread_hint(h);
-                let s = b.next_delay_with_hint(&policy, to_core(h));
+                let s = b.next_delay_with(&policy, StepInput::default().hint(to_core(h)));
                 assert_eq!(model_step(s), m.step(&mp, Some(to_model(h)), None, None));
                 stepped = Some((s, Some(h), None));
             }
             Op::NextAt(e) => {
-                let s = b.next_delay_at(&policy, e);
+                let s = b.next_delay_with(&policy, StepInput::default().elapsed_ms(e));
                 assert_eq!(model_step(s), m.step(&mp, None, Some(e), None));
                 stepped = Some((s, None, Some(e)));
             }
             Op::NextWithBudget { timeout } => {
-                let s = b.next_delay_with_budget(&policy, budget, kind(timeout));
+                let s = b.next_delay_with(&policy, StepInput::default().budget(budget, kind(timeout)));
                 assert_eq!(
                     model_step(s),
                     m.step(&mp, None, None, Some((&mut mb, timeout)))

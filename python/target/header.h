@@ -88,7 +88,7 @@
 #define SB_INPUT_RETRY_AFTER 1
 
 /**
- * `sb_step_input.flags` bit: the server said not to retry (wins over `SB_INPUT_RETRY_AFTER`).
+ * `sb_step_input.flags` bit: the server said not to retry.
  */
 #define SB_INPUT_DO_NOT_RETRY 2
 
@@ -104,9 +104,9 @@
 
 /**
  * `sb_step_input.flags` bit: `rate_limit_ms` is a 429's rate-limit reset (see
- * `sb_parse_rate_limit`), stepped as `sb_backoff_next_with_rate_limit` does. A hint with
- * `SB_INPUT_RETRY_AFTER` or `SB_INPUT_DO_NOT_RETRY` wins over it, as a valid Retry-After wins
- * over the rate-limit headers (SPEC.md section 8.3).
+ * `sb_parse_rate_limit`), stepped as `sb_backoff_next_with_rate_limit` does. A step takes at
+ * most one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and `SB_INPUT_RATE_LIMIT`
+ * (SPEC.md section 5); `sb_hint_from_headers` picks the one a response gives.
  */
 #define SB_INPUT_RATE_LIMIT 16
 
@@ -442,6 +442,11 @@ enum sb_status
    */
   SB_ERR_BUDGET_NO_RETRY_INCREMENT = 144,
   /**
+   * Step input: more than one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and
+   * `SB_INPUT_RATE_LIMIT` (a step takes at most one server hint).
+   */
+  SB_ERR_TWO_HINTS = 105,
+  /**
    * Startup delay: `window_ms` must be in 0..=2147483647.
    */
   SB_ERR_FLEET_WINDOW_MS = 150,
@@ -583,6 +588,29 @@ typedef struct sb_budget {
    */
   uint32_t tokens_milli;
 } sb_budget;
+
+/**
+ * One response header: `name_len` bytes at `name` and `value_len` bytes at `value`, no NUL
+ * needed.
+ */
+typedef struct sb_header {
+  /**
+   * The header's name, in any case.
+   */
+  const char *name;
+  /**
+   * Bytes at `name`.
+   */
+  uintptr_t name_len;
+  /**
+   * The header's value.
+   */
+  const char *value;
+  /**
+   * Bytes at `value`.
+   */
+  uintptr_t value_len;
+} sb_header;
 
 /**
  * The inputs of one `sb_backoff_next_with` step. Fields whose flag is not set are not read.
@@ -818,6 +846,21 @@ sb_class sb_classify_http(uint32_t status);
 sb_class sb_classify_grpc(uint32_t code);
 
 /**
+ * Whether a request may be sent again after a failure (SPEC.md section 7.1): its method
+ * (`method_len` bytes at `method`, case-sensitive, e.g. "GET") is idempotent by RFC 9110 section
+ * 9.2.2 (GET, HEAD, OPTIONS, PUT, DELETE, TRACE), or it carries an `Idempotency-Key` header. A
+ * POST without one might charge a card twice: send it once. False for a NULL `method`.
+ *
+ * ```c
+ * if (!sb_request_may_retry("POST", 4, has_key)) return send_once(request);
+ * ```
+ *
+ * # Safety
+ * `method` is NULL or valid for reads of `method_len` bytes.
+ */
+bool sb_request_may_retry(const char *method, uintptr_t method_len, bool has_idempotency_key);
+
+/**
  * Writes to `*seed` a seed for `sb_backoff_init` made from the device's unique id (`len` bytes at
  * `id`: a serial number, MAC address or chip UID) and a counter the device increments on every
  * boot and keeps (e.g. in flash): the same inputs give the same seed on every platform, and each
@@ -854,6 +897,38 @@ sb_status sb_seed_from_device(const uint8_t *id,
  * `delay_ms` is NULL or writable.
  */
 sb_status sb_startup_delay(uint64_t seed, uint32_t window_ms, uint32_t *delay_ms);
+
+/**
+ * The server hint a response gives: a valid `Retry-After` (any status); else, for a 429 only,
+ * the first rate-limit header in `SB_RATE_LIMIT_*` order that is present and parses; else none.
+ * Header names match in any case, and of a name given twice the first counts. `now_unix_s` is
+ * the time HTTP-dates and Unix times are measured from.
+ *
+ * Returns `SB_OK` with `*hint_flag` set to `SB_INPUT_RETRY_AFTER`, `SB_INPUT_RATE_LIMIT` or 0
+ * (no hint) and `*hint_ms` to its milliseconds (0 without a hint), ready for an
+ * `sb_step_input`; `SB_ERR_NULL` for a NULL output, a NULL `headers` (it may be NULL when
+ * `count` is 0) or a header with a NULL pointer; `SB_ERR_UNSUPPORTED` in a build without the
+ * `retry-after` feature.
+ *
+ * ```c
+ * sb_header headers[] = {{"Retry-After", 11, "120", 3}};
+ * uint32_t flag, ms;
+ * if (sb_hint_from_headers(503, headers, 1, (uint64_t)time(NULL), &flag, &ms) == SB_OK) {
+ *     sb_step_input in = {flag, ms, 0, 0, ms};
+ *     rc = sb_backoff_next_with(&b, &in, NULL, &delay_ms);
+ * }
+ * ```
+ *
+ * # Safety
+ * `headers` is NULL or valid for reads of `count` `sb_header`s, each pointer NULL or valid for
+ * reads of its length; `hint_flag` and `hint_ms` are NULL or writable.
+ */
+sb_status sb_hint_from_headers(uint32_t status,
+                               const struct sb_header *headers,
+                               uintptr_t count,
+                               uint64_t now_unix_s,
+                               uint32_t *hint_flag,
+                               uint32_t *hint_ms);
 
 /**
  * Parses a `Retry-After` header value (`len` bytes at `s`, no NUL needed) into milliseconds from
@@ -920,7 +995,7 @@ sb_status sb_parse_grpc_pushback(const char *s, uintptr_t len, uint32_t *out_ms)
  * `sb_backoff_next` with any combination of inputs (`*input`): a hint, the caller's clock, and
  * `*budget` (read only with `SB_INPUT_BUDGET`; otherwise it may be NULL). Returns `SB_RETRY` with
  * `*delay_ms` set, an `SB_GIVE_UP_*` reason, or an error (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`,
- * `SB_ERR_FAILURE_KIND`, `SB_ERR_UNSUPPORTED` in a build without `bindings` or for an input whose
+ * `SB_ERR_FAILURE_KIND`, `SB_ERR_TWO_HINTS` for more than one hint flag, `SB_ERR_UNSUPPORTED` in a build without `bindings` or for an input whose
  * feature this build leaves out) that changes neither struct.
  *
  * ```c

@@ -171,3 +171,37 @@ def test_retry_after_forms_in_responses(retry_after, first_delay):
 def test_non_retryable_responses_are_returned():
     for status in (200, 404, 301):
         assert retry(seed=1, sleep=lambda s: None)(lambda: FakeResponse(status))().status_code == status
+
+
+def test_hint_from_headers_is_the_cores_rule():
+    # SPEC.md section 8.3 step 1, by hand: a valid Retry-After for any status; else, for a 429, the
+    # first rate-limit header in the table's order that parses; names in any case.
+    hint = seeded_backoff.hint_from_headers
+    now = 1_700_000_000
+    assert hint(429, {"X-RateLimit-Reset": "1700000030"}, now=now) == {"rate_limit_ms": 30000}
+    assert hint(503, {"X-RateLimit-Reset": "1700000030"}, now=now) == {}
+    assert hint(503, [("retry-AFTER", b"3")], now=now) == {"retry_after_ms": 3000}
+    assert hint(429, [("Retry-After", "soon"), ("RateLimit-Reset", "7")], now=now) == {"rate_limit_ms": 7000}
+    assert hint(429, {}, now=now) == {}
+    with pytest.raises(TypeError, match="headers must be a mapping or"):
+        hint(429, 5)
+    with pytest.raises(TypeError, match="value must be a str or bytes"):
+        hint(429, {"Retry-After": 3})
+
+
+def test_two_hints_in_one_step_are_refused_and_change_nothing():
+    b = Backoff(Policy("google"), seed=1)
+    with pytest.raises(TypeError, match="at most one server hint per step"):
+        b.next_delay(retry_after_ms=1000, do_not_retry=True)
+    assert b.retries == 0 and b.give_up_reason is None
+
+
+def test_request_may_retry_is_rfc_9110_and_the_idempotency_key():
+    may = seeded_backoff.request_may_retry
+    assert all(may(m) for m in ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"])
+    assert not any(may(m) for m in ["POST", "PATCH", "CONNECT", "get"])
+    assert may("POST", True)
+    with pytest.raises(TypeError, match="method must be a str"):
+        may(b"GET")
+    with pytest.raises(TypeError, match="has_idempotency_key must be True or False"):
+        may("POST", 1)

@@ -82,8 +82,9 @@ STEP_CASES = [
     (dict(rate_limit_ms=U32 + 1), ValueError, "rate_limit_ms must be an integer in 0..=4294967295"),
     (dict(rate_limit_ms=1.5), TypeError, "rate_limit_ms must be an integer"),
     (dict(rate_limit_ms="30"), TypeError, "rate_limit_ms must be an integer"),
-    (dict(rate_limit_ms=5000, retry_after_ms=3000), TypeError, "rate_limit_ms or retry_after_ms, not both"),
-    (dict(rate_limit_ms=5000, do_not_retry=True), TypeError, "rate_limit_ms or do_not_retry, not both"),
+    (dict(rate_limit_ms=5000, retry_after_ms=3000), TypeError, "at most one server hint per step"),
+    (dict(rate_limit_ms=5000, do_not_retry=True), TypeError, "at most one server hint per step"),
+    (dict(retry_after_ms=3000, do_not_retry=True), TypeError, "at most one server hint per step"),
 ]
 
 

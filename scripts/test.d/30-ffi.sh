@@ -71,8 +71,8 @@ PY
 PYTHONPATH=tests/model python3 - >"$out/example.expected" <<'PY'
 import spec_model as m
 b = m.Backoff(m.preset("google"), 42)
-for _ in range(2):
-    print(f"503: retrying in {b.next().delay_ms} ms")
+print(f"503: retrying in {b.next(hint=m.RetryAfter(3000)).delay_ms} ms")
+print(f"503: retrying in {b.next().delay_ms} ms")
 print("HTTP 200 after 2 retries")
 PY
 gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/examples/retry_http.c "$lib_a" \

@@ -4,7 +4,7 @@
 //!
 //! `cargo run -p seeded-backoff-wasm --example js_tables > wasm/pkg/tables.js`
 
-use seeded_backoff::{DeadlineMode, GiveUpReason, Jitter, Preset, MAX_DELAY_MS};
+use seeded_backoff::{Classification, DeadlineMode, GiveUpReason, Jitter, Preset, MAX_DELAY_MS};
 use seeded_backoff_wasm::{errors, io::option};
 
 /// `snake_case` identifiers in `text` to `camelCase` (`max_backoff_ms` → `maxBackoffMs`).
@@ -52,7 +52,7 @@ fn main() {
     );
     println!(
         "export const CLASSES = {};",
-        list(["success", "retry", "do_not_retry", "invalid"].map(s))
+        list(Classification::NAMES.map(s))
     );
     // Options by index (the bit and word `policyResolve` reads), each with the rule a message
     // states: the core's message for that field where it has one, else the u32 range.
@@ -161,7 +161,7 @@ fn main() {
     println!("export const MAX_HEADER_VALUE = {MAX_HEADER_VALUE};");
     println!(
         "export const IDEMPOTENT_METHODS = {};",
-        list(seeded_backoff_wasm::IDEMPOTENT_METHODS.map(s))
+        list(seeded_backoff::IDEMPOTENT_METHODS.map(s))
     );
     use seeded_backoff_wasm::budget::op;
     println!("export const OP_RECORD_FAILURE = {};", op::RECORD_FAILURE);

@@ -4,9 +4,9 @@
 //! needs the policy resolves those words again, so there is one conversion, not a second encoding
 //! of resolved policies.
 
+use seeded_backoff::bindings::PolicyOptions;
 use seeded_backoff::{
-    Backoff, DeadlineMode, ParseError, Policy, PolicyError, PolicyOptions, Preset, SnapshotError,
-    Step,
+    Backoff, DeadlineMode, ParseError, Policy, PolicyError, Preset, SnapshotError, Step,
 };
 
 /// Indexes of the option words: `options[PRESENT]` has bit `i` set when option `i` (at

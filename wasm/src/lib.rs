@@ -1,4 +1,4 @@
-//! wasm-bindgen bindings of [`seeded_backoff`] for the npm package `seeded-backoff`.
+//! The WebAssembly bindings of [`seeded_backoff`] for the npm package `seeded-backoff`.
 //!
 //! The bindings translate; the core decides. Only numbers cross the boundary: the JS layer writes
 //! option values, raw states, budget words and header bytes into one fixed area of linear memory
@@ -6,8 +6,10 @@
 //! allocated, nothing is formatted, nothing is kept for JS to free: a `Backoff`'s 32-byte state and
 //! a budget's words live in JS objects.
 //!
-//! The package is five wasm files, one per feature of this crate, so that a program downloads only
-//! what it imports: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
+//! The package is five wasm modules, one per feature of this crate, each inlined in a JS module so
+//! that a program carries only what it imports (and a JS build of each, by binaryen's wasm2js, for
+//! pages whose Content-Security-Policy refuses WebAssembly). Exports are plain `extern "C"`
+//! functions of numbers: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
 //! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`] and [`fleet`]; [`startup`]
 //! (the core's startup delay) is built into both `main` and `fleet`. Errors cross as an index into
 //! the core's list of them ([`errors`]); the JS layer holds the names and messages, generated from
@@ -26,9 +28,6 @@
 //! ```
 #![cfg_attr(all(feature = "rt", target_arch = "wasm32"), no_std)]
 #![deny(missing_docs)]
-
-/// RFC 9110 §9.2.2's idempotent methods (CONNECT aside), which `fetchWithBackoff()` retries.
-pub const IDEMPOTENT_METHODS: [&str; 6] = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"];
 
 pub mod errors;
 pub mod io;

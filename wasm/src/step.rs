@@ -77,13 +77,9 @@ pub extern "C" fn backoff_reset() {
     });
 }
 
+/// The core's code of a class (SPEC.md §7), the index in the generated `CLASSES`.
 fn class(c: Classification) -> u32 {
-    match c {
-        Classification::Success => 0,
-        Classification::Retry => 1,
-        Classification::DoNotRetry => 2,
-        _ => 3,
-    }
+    u32::from(c.code())
 }
 
 /// The class of an HTTP status (SPEC.md §7): 0 success, 1 retry, 2 do not retry, 3 invalid (the

@@ -2,9 +2,10 @@
 //! encoding, the shared area's round trips, snapshots and budgets. Runs on the host (`cargo test`)
 //! and in Node as wasm (`wasm-bindgen-test-runner`, scripts/test.d/20-wasm.sh).
 
+use seeded_backoff::bindings::PolicyOptions;
 use seeded_backoff::{
-    Backoff, BudgetConfig, FailureKind, Jitter, Policy, PolicyError, PolicyOptions, Preset,
-    RetryBudget, ServerHint, Step, StepInput,
+    Backoff, BudgetConfig, FailureKind, Jitter, Policy, PolicyError, Preset, RetryBudget,
+    ServerHint, Step, StepInput,
 };
 use seeded_backoff_wasm::io::option;
 use seeded_backoff_wasm::rt::io;
@@ -257,7 +258,8 @@ fn the_budget_step_records_the_failure_and_charges_the_retry() {
     let d = budget::budget_step(0, 0, false, 0, 0, false);
     let core = RetryBudget::aws_default();
     let mut c = Backoff::new(&p, 1);
-    let expect_d = expect(c.next_delay_with_budget(&p, &core, FailureKind::Error));
+    let expect_d =
+        expect(c.next_delay_with(&p, StepInput::default().budget(&core, FailureKind::Error)));
     assert_eq!(d, expect_d);
     assert_eq!(io(|io| io.budget[5]), core.tokens_milli());
     assert_eq!(io(|io| io.state), c.to_raw());

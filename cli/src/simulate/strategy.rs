@@ -136,9 +136,14 @@ mod tests {
     }
 
     #[test]
-    fn names_are_the_cli_values() {
+    fn names_are_the_cores_jitter_names_and_api_core_default() {
         for s in ALL_STRATEGIES {
-            assert_eq!(Strategy::from_str(s.name(), false), Ok(s), "{}", s.name());
+            assert_eq!(Strategy::from_name(s.name()), Some(s), "{}", s.name());
         }
+        let names: Vec<&str> = ALL_STRATEGIES.iter().map(|s| s.name()).collect();
+        let mut expected = seeded_backoff::Jitter::NAMES.to_vec();
+        expected.push(API_CORE_DEFAULT);
+        assert_eq!(names, expected);
+        assert_eq!(Strategy::from_name("fulll"), None);
     }
 }

@@ -135,9 +135,16 @@ static void test_step_with_rate_limit(void) {
     CHECK(sb_backoff_next_with_rate_limit(&a, 10000, &da) == SB_RETRY && da == 10549u);
     CHECK(sb_backoff_next_with(&b, &in, NULL, &db) == SB_RETRY && db == 10549u);
     CHECK(memcmp(&a, &b, sizeof a) == 0);
-    /* With a Retry-After too, the Retry-After is the hint: no draw, the 2 s level, 3 s floor. */
+    /* With a Retry-After too: two hints in one step are refused, and nothing changes. */
     in.flags = SB_INPUT_RATE_LIMIT | SB_INPUT_RETRY_AFTER;
     in.retry_after_ms = 3000;
+    CHECK(sb_backoff_next_with(&b, &in, NULL, &db) == SB_ERR_TWO_HINTS);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    in.flags = SB_INPUT_DO_NOT_RETRY | SB_INPUT_RETRY_AFTER;
+    CHECK(sb_backoff_next_with(&b, &in, NULL, &db) == SB_ERR_TWO_HINTS);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    /* The Retry-After alone: no draw, the 2 s level, a 3 s floor. */
+    in.flags = SB_INPUT_RETRY_AFTER;
     CHECK(sb_backoff_next_with(&b, &in, NULL, &db) == SB_RETRY && db == 3000u);
     /* With the budget charged and the clock: one token taken, the 4 s level above 1 s + at most
      * 1.1 s of jitter; then the 8 s level past the time budget gives up (the failure is still
@@ -154,11 +161,47 @@ static void test_step_with_rate_limit(void) {
     CHECK(budget.tokens_milli == 8000);
 }
 
+static sb_header header(const char *name, const char *value) {
+    sb_header h;
+    h.name = name;
+    h.name_len = strlen(name);
+    h.value = value;
+    h.value_len = strlen(value);
+    return h;
+}
+
+/* sb_hint_from_headers: SPEC.md section 8.3 step 1, cases worked out by hand. */
+static void test_hint_from_headers(void) {
+    sb_header h[3];
+    uint32_t flag = 7, ms = 7;
+    h[0] = header("Content-Type", "text/plain");
+    h[1] = header("x-ratelimit-RESET", "1700000030");
+    h[2] = header("Retry-After", "soon");
+    /* A 429: the unparseable Retry-After is skipped, the reset is 30 s after now. */
+    CHECK(sb_hint_from_headers(429, h, 3, 1700000000u, &flag, &ms) == SB_OK);
+    CHECK(flag == SB_INPUT_RATE_LIMIT && ms == 30000u);
+    /* A 503 reads no rate-limit header. */
+    CHECK(sb_hint_from_headers(503, h, 3, 1700000000u, &flag, &ms) == SB_OK && flag == 0 && ms == 0);
+    /* A valid Retry-After wins, for any status; the first of two counts. */
+    h[0] = header("RETRY-AFTER", "2");
+    CHECK(sb_hint_from_headers(503, h, 3, 1700000000u, &flag, &ms) == SB_OK);
+    CHECK(flag == SB_INPUT_RETRY_AFTER && ms == 2000u);
+    CHECK(sb_hint_from_headers(429, NULL, 0, 0, &flag, &ms) == SB_OK && flag == 0);
+    flag = ms = 7;
+    CHECK(sb_hint_from_headers(429, NULL, 1, 0, &flag, &ms) == SB_ERR_NULL && flag == 7 && ms == 7);
+    CHECK(sb_hint_from_headers(429, h, 3, 0, NULL, &ms) == SB_ERR_NULL);
+    /* RFC 9110 section 9.2.2's idempotent methods, or an Idempotency-Key. */
+    CHECK(sb_request_may_retry("GET", 3, false) && sb_request_may_retry("DELETE", 6, false));
+    CHECK(!sb_request_may_retry("POST", 4, false) && sb_request_may_retry("POST", 4, true));
+    CHECK(!sb_request_may_retry("get", 3, false) && !sb_request_may_retry(NULL, 0, true));
+}
+
 void test_names_and_options(void) {
     unsigned before = checks;
     test_tables();
     test_options();
     test_step_with();
     test_step_with_rate_limit();
+    test_hint_from_headers();
     printf("names, options and combined steps: %u checks\n", checks - before);
 }

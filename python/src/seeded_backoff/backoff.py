@@ -6,7 +6,7 @@ import secrets
 from typing import Iterator, Optional, Union
 
 from ._check import boolean, integer, show, u64
-from ._ffi import U32_MAX, U64_MAX, ffi, lib, status_name
+from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_kind
 from .errors import CoreError, SnapshotError
 from .policy import Policy
@@ -104,9 +104,6 @@ class Backoff:
             flags |= lib.SB_INPUT_DO_NOT_RETRY
         if rate_limit_ms is not None:
             c_input.rate_limit_ms = integer("rate_limit_ms", rate_limit_ms, 0, U32_MAX)
-            if flags & (lib.SB_INPUT_RETRY_AFTER | lib.SB_INPUT_DO_NOT_RETRY):
-                other = "retry_after_ms" if retry_after_ms is not None else "do_not_retry"
-                raise TypeError(f"give at most one server hint: rate_limit_ms or {other}, not both")
             flags |= lib.SB_INPUT_RATE_LIMIT
         c_input.failure_kind = failure_kind("failure", failure)
         c_budget = ffi.NULL
@@ -124,6 +121,9 @@ class Backoff:
                 status = lib.sb_backoff_next_with(self._c, c_input, c_budget, delay)
         if status == lib.SB_RETRY:
             return delay[0]
+        if status == lib.SB_ERR_TWO_HINTS:
+            # The core's rule (one server hint per step): a call naming two is a wrong call.
+            raise TypeError(message(status))
         self._check(status)
         return None
 

@@ -11,10 +11,11 @@ from typing import Union
 
 from ._check import integer, show
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, table, text
-from .errors import RateLimitError, RetryAfterError
+from .errors import CoreError, RateLimitError, RetryAfterError
 
 __all__ = ["parse_retry_after", "parse_rate_limit", "rate_limit_applies", "RATE_LIMIT_HEADERS",
-           "is_retryable_status", "classify_status", "classify_grpc_code"]
+           "is_retryable_status", "classify_status", "classify_grpc_code", "hint_from_headers",
+           "request_may_retry"]
 
 CLASSES = table(lib.sb_class_name)
 
@@ -125,3 +126,66 @@ def classify_status(status: int) -> str:
 def classify_grpc_code(code: int) -> str:
     """'success' (0), 'retry' (8, 14), 'do_not_retry' (other 1..=16) or 'invalid'."""
     return text(lib.sb_class_name(lib.sb_classify_grpc(_code("code", code))))
+
+
+def _header_items(headers):
+    """A response's headers as (name, value) byte pairs, in order: requests' and httpx's header
+    objects and plain mappings have `items()`; a list of pairs is taken as is."""
+    items = headers.items() if hasattr(headers, "items") else headers
+    try:
+        pairs = list(items)
+    except TypeError:
+        raise TypeError(f"headers must be a mapping or (name, value) pairs, got {show(headers)}") from None
+    out = []
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            raise TypeError(f"headers must be a mapping or (name, value) pairs, got {show(pair)} among them")
+        out.append(tuple(_value_bytes(x) for x in pair))
+    return out
+
+
+def hint_from_headers(status: int, headers, now: Union[datetime.datetime, int, float, None] = None) -> dict:
+    """The server hint a response's headers give, as `next_delay` arguments, by the core's rule
+    (SPEC.md section 8.3 step 1): a valid Retry-After (any status) as `retry_after_ms`; else, for a 429,
+    the first rate-limit header of RATE_LIMIT_HEADERS that is present and parses, as
+    `rate_limit_ms`; else `{}`. Names match in any case; of a name given twice the first counts.
+
+    >>> hint_from_headers(503, {"Retry-After": "120"})
+    {'retry_after_ms': 120000}
+    >>> hint_from_headers(429, {"X-RateLimit-Reset": "1700000060"}, now=1700000000)
+    {'rate_limit_ms': 60000}
+    >>> hint_from_headers(503, {"X-RateLimit-Reset": "30"})
+    {}
+    """
+    pairs = _header_items(headers)
+    now_s = _now_s(now)
+    # cffi keeps each buffer alive as long as its owner object: hold them until the call returns.
+    buffers = [(ffi.from_buffer(n), ffi.from_buffer(v)) for n, v in pairs]
+    c_headers = ffi.new("sb_header[]", max(1, len(pairs)))
+    for c, (n, v), (name, value) in zip(c_headers, buffers, pairs):
+        c.name, c.name_len, c.value, c.value_len = n, len(name), v, len(value)
+    flag, ms = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+    status = lib.sb_hint_from_headers(_code("status", status), c_headers, len(pairs), now_s, flag, ms)
+    if status != lib.SB_OK:
+        raise CoreError(status)
+    if flag[0] == lib.SB_INPUT_RETRY_AFTER:
+        return {"retry_after_ms": ms[0]}
+    if flag[0] == lib.SB_INPUT_RATE_LIMIT:
+        return {"rate_limit_ms": ms[0]}
+    return {}
+
+
+def request_may_retry(method: str, has_idempotency_key: bool = False) -> bool:
+    """True when a request may be sent again after a failure (SPEC.md section 7.1): its method is
+    idempotent by RFC 9110 section 9.2.2 (GET, HEAD, OPTIONS, PUT, DELETE, TRACE; case-sensitive),
+    or it carries an Idempotency-Key header. A POST without one is sent once.
+
+    >>> request_may_retry("PUT"), request_may_retry("POST"), request_may_retry("POST", True)
+    (True, False, True)
+    """
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a str such as 'GET', got {show(method)}")
+    if not isinstance(has_idempotency_key, bool):
+        raise TypeError(f"has_idempotency_key must be True or False, got {show(has_idempotency_key)}")
+    data = method.encode("utf-8")
+    return bool(lib.sb_request_may_retry(data, len(data), has_idempotency_key))

@@ -18,10 +18,9 @@ from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
 from ._check import show, u64
 from .backoff import Backoff
 from .budget import RetryBudget
-from .errors import RateLimitError, RetryAfterError, RetryError
+from .errors import RetryError
 from .events import RetryEvent
-from .http import (RATE_LIMIT_HEADERS, is_retryable_status, parse_rate_limit, parse_retry_after,
-                   rate_limit_applies)
+from .http import hint_from_headers, is_retryable_status
 from .policy import Policy
 
 __all__ = ["retry"]
@@ -30,41 +29,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 Exceptions = Union[Type[BaseException], Tuple[Type[BaseException], ...]]
 
 
-def _header(headers, name):
-    """A header's value by name in any case: requests' and httpx's headers look up so themselves; a
-    plain mapping is searched."""
-    value = headers.get(name)
-    if value is None and hasattr(headers, "items"):
-        value = next((v for k, v in headers.items() if isinstance(k, str) and k.lower() == name), None)
-    return value if isinstance(value, (str, bytes)) else None
-
-
 def _hint(result, status, now_s):
-    """The response's server hint as `next_delay` arguments (SPEC.md section 8.3): a valid
-    Retry-After; else, for a status the core reads them for (429), the first rate-limit header in
-    the core's order that is present and parses; else none. Invalid values are ignored."""
+    """The response's server hint as `next_delay` arguments: the core's rule
+    (`hint_from_headers`) over its headers; none without headers."""
     headers = getattr(result, "headers", None)
-    if headers is None or not hasattr(headers, "get"):
+    if headers is None or not hasattr(headers, "items"):
         return {}
-    value = _header(headers, "retry-after")
-    if value is not None:
-        try:
-            # Larger than the core's u32 milliseconds only with a far-future date: the policy's
-            # max_hint_ms clamps it anyway.
-            return {"retry_after_ms": parse_retry_after(value, now=now_s)}
-        except RetryAfterError:
-            pass
-    if not rate_limit_applies(status):
-        return {}
-    for name in RATE_LIMIT_HEADERS:
-        value = _header(headers, name)
-        if value is None:
-            continue
-        try:
-            return {"rate_limit_ms": parse_rate_limit(name, value, now=now_s)}
-        except RateLimitError:
-            continue
-    return {}
+    # A response object may carry values of any type; only text can be a header the core reads.
+    text = (str, bytes)
+    pairs = [(k, v) for k, v in headers.items() if isinstance(k, text) and isinstance(v, text)]
+    return hint_from_headers(status, pairs, now=now_s)
 
 
 class _Attempts:

@@ -17,9 +17,10 @@ extern crate alloc;
 use core::fmt::{self, Write};
 use core::hint::black_box;
 
+use seeded_backoff::bindings::{crc32, PolicyOptions};
 use seeded_backoff::{
-    classify_grpc, classify_http, crc32, is_retryable_http, jitter_bounds, parse_grpc_pushback,
-    parse_rate_limit, parse_retry_after, Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter,
+    classify_grpc, classify_http, is_idempotent_method, is_retryable_http, jitter_bounds, parse_grpc_pushback,
+    parse_rate_limit, parse_retry_after, request_may_retry, Backoff, BudgetConfig, BudgetMode, BudgetOption, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter,
     Policy, RateLimitHeader, RawBackoff, Retry, RetryBudget, RetryEvent, RetryGate, Schedule, ServerHint, SnapshotError, Step,
     StepInput, Verdict,
 };
@@ -70,6 +71,13 @@ fn policies() -> Option<Policy> {
         jitter.param(),
         Jitter::from_name("full", 0),
     ));
+    let options = PolicyOptions {
+        jitter: Some(black_box(3)),
+        multiplier: Some((u32_in(), u32_in())),
+        max_backoff_ms: Some(u32_in()),
+        ..PolicyOptions::default()
+    };
+    sink(options.build());
     let mode = DeadlineMode::from_code(black_box(1)).unwrap_or_default();
     sink((mode.code(), mode.name()));
     let built = Policy::builder()
@@ -112,10 +120,10 @@ fn policies() -> Option<Policy> {
 fn backoffs(policy: &Policy) {
     let mut b = Backoff::new(policy, u64_in());
     step_out(b.next_delay(policy));
-    step_out(b.next_delay_with_hint(policy, ServerHint::RetryAfterMs(u32_in())));
-    step_out(b.next_delay_with_hint(policy, ServerHint::DoNotRetry));
-    step_out(b.next_delay_with_hint(policy, ServerHint::RateLimitResetMs(u32_in())));
-    step_out(b.next_delay_at(policy, u64_in()));
+    step_out(b.next_delay_with(policy, StepInput::default().hint(ServerHint::RetryAfterMs(u32_in()))));
+    step_out(b.next_delay_with(policy, StepInput::default().hint(ServerHint::DoNotRetry)));
+    step_out(b.next_delay_with(policy, StepInput::default().hint(ServerHint::RateLimitResetMs(u32_in()))));
+    step_out(b.next_delay_with(policy, StepInput::default().elapsed_ms(u64_in())));
     let budget = match BudgetConfig::grpc(u32_in(), u32_in()) {
         Ok(c) => RetryBudget::new(c),
         Err(e) => {
@@ -123,7 +131,7 @@ fn backoffs(policy: &Policy) {
             RetryBudget::aws_default()
         }
     };
-    step_out(b.next_delay_with_budget(policy, &budget, FailureKind::Timeout));
+    step_out(b.next_delay_with(policy, StepInput::default().budget(&budget, FailureKind::Timeout)));
     let gate: &dyn RetryGate = &budget;
     step_out(b.next_delay_with(
         policy,
@@ -136,7 +144,7 @@ fn backoffs(policy: &Policy) {
     sink((b.retries(), b.gave_up(), b.elapsed_ms()));
     b.fast_forward(policy, u32_in());
     let mut total = 0u32;
-    for d in b.delays_ms(policy) {
+    while let Some(d) = b.next_delay(policy).delay_ms() {
         total = total.wrapping_add(d);
     }
     sink(total);
@@ -154,11 +162,8 @@ fn backoffs(policy: &Policy) {
     }
 
     let mut schedule = Schedule::new(policy, u64_in());
-    step_out(schedule.next_delay());
-    step_out(schedule.next_delay_with_hint(ServerHint::RetryAfterMs(u32_in())));
-    sink((schedule.retries(), schedule.policy().max_retries()));
-    sink(schedule.backoff().retries());
-    schedule.reset();
+    sink(schedule.next().map(|d| d.as_millis() as u32));
+    sink((schedule.backoff().retries(), schedule.policy().max_retries()));
     let mut s2 = Schedule::from_backoff(policy, b);
     sink(s2.next().map(|d| d.as_millis() as u32));
     sink(s2.count());
@@ -168,7 +173,35 @@ fn snapshot_error(e: SnapshotError) {
     sink((e.name(), e.message()));
 }
 
+/// A generator the optimizer cannot see through, as a HAL's hardware RNG would be.
+struct Trng;
+
+impl rand_core::TryRng for Trng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(u32_in())
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(u64_in())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        dst.fill(black_box(7));
+        Ok(())
+    }
+}
+
+fn seeded_from_rng(policy: &Policy) {
+    sink(Backoff::from_rng(policy, black_box(&mut Trng)));
+}
+
 fn budgets() {
+    for mode in BudgetMode::ALL {
+        for option in mode.options() {
+            sink((option.name(), option.default_value(), option.error(), option.mode().code()));
+        }
+    }
+    sink(BudgetOption::from_name(black_box("capacity")));
+    sink(BudgetConfig::aws_quota_or_default(Some(u32_in()), None, None, None));
     let config = match BudgetConfig::aws_quota(u32_in(), u32_in(), u32_in(), u32_in()) {
         Ok(c) => c,
         Err(_) => BudgetConfig::AWS_DEFAULT,
@@ -215,9 +248,13 @@ fn hints_and_classes() {
     sink((
         class,
         class.name(),
+        class.code(),
+        Classification::from_code(black_box(2)),
         is_retryable_http(status as u16),
         classify_grpc(status),
     ));
+    let method = black_box(&b"DELETE"[..]);
+    sink((is_idempotent_method(method), request_may_retry(method, black_box(false))));
     sink(crc32(black_box(b"123456789")));
     sink(seeded_backoff::VERSION);
     let seed = seeded_backoff::seed_from_device(black_box(&b"device-0042"[..]), u32_in());
@@ -279,6 +316,7 @@ pub extern "C" fn _start() -> ! {
         if let Some(policy) = policies() {
             backoffs(&policy);
             retry_loop(&policy);
+            seeded_from_rng(&policy);
         }
         budgets();
         hints_and_classes();

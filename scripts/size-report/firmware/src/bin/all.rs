@@ -34,11 +34,11 @@ pub extern "C" fn entry(x: u32, seed: u64, header: &[u8; 32], out: &mut [u32; 16
         Err(_) => ServerHint::from_grpc_pushback(header),
     };
     out[0] = backoff
-        .next_delay_with_hint(&policy, hint)
+        .next_delay_with(&policy, StepInput::default().hint(hint))
         .delay_ms()
         .unwrap_or(0);
     out[1] = backoff
-        .next_delay_with_budget(&policy, &budget, FailureKind::Timeout)
+        .next_delay_with(&policy, StepInput::default().budget(&budget, FailureKind::Timeout))
         .delay_ms()
         .unwrap_or(0);
     out[2] = backoff
@@ -51,7 +51,7 @@ pub extern "C" fn entry(x: u32, seed: u64, header: &[u8; 32], out: &mut [u32; 16
         )
         .delay_ms()
         .unwrap_or(0);
-    out[3] = backoff.next_delay_at(&policy, seed).delay_ms().unwrap_or(0);
+    out[3] = backoff.next_delay_with(&policy, StepInput::default().elapsed_ms(seed)).delay_ms().unwrap_or(0);
     budget.record_success((x & 4 != 0).then_some(FailureKind::Error));
     out[4] = budget.tokens_milli();
     let bytes = backoff.snapshot(&policy);
@@ -68,8 +68,8 @@ pub extern "C" fn entry(x: u32, seed: u64, header: &[u8; 32], out: &mut [u32; 16
     out[9] = parse_grpc_pushback(header).unwrap_or(0);
     out[10] = policy.fingerprint() ^ policy.base_delay_ms(x);
     let mut schedule = Schedule::new(&policy, seed);
-    out[11] = schedule.next_delay().delay_ms().unwrap_or(0);
-    out[12] = backoff.delays_ms(&policy).sum();
+    out[11] = schedule.next().map_or(0, |d| d.as_millis() as u32);
+    out[12] = core::iter::from_fn(|| backoff.next_delay(&policy).delay_ms()).sum();
     out[13] = backoff.gave_up().map_or(0, |r| r.code() as u32);
     out[14] = Policy::grpc().base_delay_ms(x) ^ Policy::aws_standard().fingerprint();
     out[15] = Policy::google_64s().fingerprint();

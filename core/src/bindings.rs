@@ -1,63 +1,53 @@
-//! Presets and option overrides: the one place that turns "a preset plus the options a user gave"
-//! into a [`Policy`].
+//! What the language bindings and the CLI build on, kept out of the typed API a Rust program uses:
+//! options coded as numbers, as they cross a C or wasm boundary, and the snapshot format's CRC-32.
 //!
-//! Every binding (the npm package, the CLI) calls [`PolicyOptions::build`] rather than keeping its
-//! own copy of the rules, so that an option combination is accepted or refused the same way
+//! [`PolicyOptions`] is the one place that turns "a preset plus the options a user gave" into a
+//! [`Policy`]. Every binding (the npm package, the C ABI, the CLI) calls [`PolicyOptions::build`]
+//! rather than keeping its own copy of the rules, so that an option combination is accepted or refused the same way
 //! everywhere: an option the chosen strategy has no use for (`jitter_ms` with full jitter) is an
 //! error, not silently ignored; a strategy's parameter defaults to the reference value (Google's
 //! 1000 ms, gRPC's ±20 %) unless the preset already uses that strategy; the hint limit follows an
 //! overridden cap unless given.
 
+use crate::error_enum::error_enum;
+pub use crate::fingerprint::crc32;
+use crate::hint::ServerHint;
 use crate::policy::{DeadlineMode, Jitter, Policy, PolicyError};
+use crate::preset::Preset;
 
-/// A named starting point for [`PolicyOptions`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Preset {
-    /// [`Policy::google`]: Google Cloud's reference, 32 s cap.
-    Google,
-    /// [`Policy::google_64s`]: the same with a 64 s cap.
-    Google64s,
-    /// [`Policy::aws_standard`]: the AWS SDKs' standard mode.
-    AwsStandard,
-    /// [`Policy::grpc`]: gRPC connection backoff.
-    Grpc,
+error_enum! {
+    /// Why a binding's step input was refused. The core's [`StepInput`](crate::StepInput) holds
+    /// one hint by its type; a binding that takes each hint as its own field checks the rule with
+    /// [`one_hint`].
+    pub enum StepInputError {
+        /// More than one server hint in one step (SPEC.md §5).
+        TwoHints => "two_hints",
+            "give at most one server hint per step: retry_after_ms, rate_limit_ms or do_not_retry";
+    }
 }
 
-impl Preset {
-    /// Every preset's name, in code order (code = index): the names every binding accepts.
-    pub const NAMES: [&'static str; 4] = ["google", "google_64s", "aws_standard", "grpc"];
-
-    /// The preset with code `code` (its index in [`Preset::NAMES`]).
-    pub const fn from_code(code: u8) -> Option<Preset> {
-        match code {
-            0 => Some(Preset::Google),
-            1 => Some(Preset::Google64s),
-            2 => Some(Preset::AwsStandard),
-            3 => Some(Preset::Grpc),
-            _ => None,
-        }
-    }
-
-    /// Looks a preset up by name.
-    ///
-    /// ```
-    /// use seeded_backoff::Preset;
-    /// assert_eq!(Preset::from_name("google_64s"), Some(Preset::Google64s));
-    /// assert_eq!(Preset::from_name("google-64s"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Preset> {
-        let code = Self::NAMES.iter().position(|n| *n == name)?;
-        Self::from_code(code as u8)
-    }
-
-    /// The preset's policy.
-    pub const fn policy(self) -> Policy {
-        match self {
-            Preset::Google => Policy::google(),
-            Preset::Google64s => Policy::google_64s(),
-            Preset::AwsStandard => Policy::aws_standard(),
-            Preset::Grpc => Policy::grpc(),
-        }
+/// The one server hint of a step whose hints come as separate fields (SPEC.md §5: a step has at
+/// most one; which one a response gives is [`ServerHint::from_header_list`]'s rule).
+///
+/// ```
+/// use seeded_backoff::bindings::{one_hint, StepInputError};
+/// use seeded_backoff::ServerHint;
+/// assert_eq!(one_hint(Some(5_000), None, false), Ok(Some(ServerHint::RetryAfterMs(5_000))));
+/// assert_eq!(one_hint(None, None, true), Ok(Some(ServerHint::DoNotRetry)));
+/// assert_eq!(one_hint(None, None, false), Ok(None));
+/// assert_eq!(one_hint(Some(5_000), None, true), Err(StepInputError::TwoHints));
+/// ```
+pub const fn one_hint(
+    retry_after_ms: Option<u32>,
+    rate_limit_ms: Option<u32>,
+    do_not_retry: bool,
+) -> Result<Option<ServerHint>, StepInputError> {
+    match (retry_after_ms, rate_limit_ms, do_not_retry) {
+        (None, None, false) => Ok(None),
+        (Some(ms), None, false) => Ok(Some(ServerHint::RetryAfterMs(ms))),
+        (None, Some(ms), false) => Ok(Some(ServerHint::RateLimitResetMs(ms))),
+        (None, None, true) => Ok(Some(ServerHint::DoNotRetry)),
+        _ => Err(StepInputError::TwoHints),
     }
 }
 
@@ -70,7 +60,8 @@ const DEFAULT_SPREAD_PER_MILLE: u32 = 200;
 /// Each `None` keeps the preset's value.
 ///
 /// ```
-/// use seeded_backoff::{Jitter, PolicyError, PolicyOptions, Preset};
+/// use seeded_backoff::bindings::PolicyOptions;
+/// use seeded_backoff::{Jitter, PolicyError, Preset};
 ///
 /// let options = PolicyOptions {
 ///     preset: Some(Preset::Grpc),

@@ -1,0 +1,218 @@
+//! The coded tables and the binding rules against SPEC.md, typed here from the spec's text (§2,
+//! §5, §7, §7.1, §8.3, §10), not read from the code: a renamed or renumbered row fails.
+
+use seeded_backoff::bindings::{one_hint, StepInputError};
+use seeded_backoff::{
+    is_idempotent_method, request_may_retry, BudgetError, BudgetMode, BudgetOption, Classification,
+    DeadlineMode, FailureKind, GiveUpReason, Jitter, Preset, RateLimitHeader, ServerHint,
+};
+
+#[test]
+fn codes_and_names_are_the_specs() {
+    let jitters = [
+        "none",
+        "google",
+        "full",
+        "equal",
+        "decorrelated",
+        "proportional",
+    ];
+    for (code, name) in jitters.iter().enumerate() {
+        let j = Jitter::from_code(code as u8, 7).unwrap();
+        assert_eq!((j.code(), j.name()), (code as u8, *name));
+        assert_eq!(Jitter::from_name(name, 7), Some(j));
+    }
+    assert_eq!(
+        Jitter::from_code(1, 7),
+        Some(Jitter::Google { jitter_ms: 7 })
+    );
+    assert_eq!(Jitter::from_code(6, 0), None);
+
+    let presets = ["google", "google_64s", "aws_standard", "grpc"];
+    let deadlines = ["give_up", "clamp"];
+    let classes = ["success", "retry", "do_not_retry", "invalid"];
+    let headers = [
+        "ratelimit",
+        "ratelimit-reset",
+        "x-ratelimit-retry-after",
+        "x-ratelimit-reset",
+    ];
+    let kinds = ["error", "timeout"];
+    assert_eq!(Preset::NAMES, presets);
+    assert_eq!(DeadlineMode::NAMES, deadlines);
+    assert_eq!(Classification::NAMES, classes);
+    assert_eq!(RateLimitHeader::NAMES, headers);
+    assert_eq!(FailureKind::NAMES, kinds);
+    for (i, p) in Preset::ALL.into_iter().enumerate() {
+        assert_eq!((usize::from(p.code()), p.name()), (i, presets[i]));
+        assert_eq!(Preset::from_code(p.code()), Some(p));
+        assert_eq!(Preset::from_name(presets[i]), Some(p));
+    }
+    for (i, c) in Classification::ALL.into_iter().enumerate() {
+        assert_eq!((usize::from(c.code()), c.name()), (i, classes[i]));
+    }
+    assert_eq!(Classification::from_code(4), None);
+    assert_eq!(DeadlineMode::from_code(1), Some(DeadlineMode::Clamp));
+    assert_eq!(DeadlineMode::from_name("clamp"), Some(DeadlineMode::Clamp));
+
+    // Give-up reasons start at 1: 0 is "not given up" in snapshots and the C ABI.
+    let reasons = ["max_retries", "deadline", "budget", "server_stop"];
+    assert_eq!(GiveUpReason::from_code(0), None);
+    for (i, name) in reasons.iter().enumerate() {
+        let r = GiveUpReason::from_code(i as u8 + 1).unwrap();
+        assert_eq!(r.name(), *name);
+        assert_eq!(r.to_string(), *name);
+        assert_eq!(GiveUpReason::from_name(name), Some(r));
+    }
+    assert_eq!(GiveUpReason::from_code(5), None);
+
+    assert_eq!(
+        (BudgetMode::Grpc.code(), BudgetMode::Grpc.name()),
+        (1, "grpc")
+    );
+    assert_eq!(
+        (BudgetMode::AwsQuota.code(), BudgetMode::AwsQuota.name()),
+        (2, "aws_quota")
+    );
+    assert_eq!(BudgetMode::from_code(0), None);
+}
+
+#[test]
+fn budget_options_are_the_specs_table() {
+    use BudgetOption::*;
+    // SPEC.md §10: mode, option, default (None: required), the error naming its range.
+    let table = [
+        (
+            BudgetMode::Grpc,
+            MaxTokens,
+            "max_tokens",
+            None,
+            BudgetError::MaxTokens,
+        ),
+        (
+            BudgetMode::Grpc,
+            TokenRatio,
+            "token_ratio",
+            None,
+            BudgetError::TokenRatio,
+        ),
+        (
+            BudgetMode::AwsQuota,
+            Capacity,
+            "capacity",
+            Some(500),
+            BudgetError::Capacity,
+        ),
+        (
+            BudgetMode::AwsQuota,
+            RetryCost,
+            "retry_cost",
+            Some(5),
+            BudgetError::Cost,
+        ),
+        (
+            BudgetMode::AwsQuota,
+            TimeoutCost,
+            "timeout_cost",
+            Some(10),
+            BudgetError::Cost,
+        ),
+        (
+            BudgetMode::AwsQuota,
+            NoRetryIncrement,
+            "no_retry_increment",
+            Some(1),
+            BudgetError::NoRetryIncrement,
+        ),
+    ];
+    for (mode, option, name, default, error) in table {
+        assert_eq!(option.name(), name);
+        assert_eq!(option.mode(), mode);
+        assert!(mode.options().contains(&option), "{name}");
+        assert_eq!(option.default_value(), default, "{name}");
+        assert_eq!(option.error(), error, "{name}");
+    }
+    assert_eq!(
+        BudgetMode::Grpc.options().len() + BudgetMode::AwsQuota.options().len(),
+        6
+    );
+}
+
+#[test]
+fn idempotent_methods_are_rfc_9110s() {
+    for m in ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"] {
+        assert!(is_idempotent_method(m.as_bytes()), "{m}");
+        assert!(request_may_retry(m.as_bytes(), false), "{m}");
+    }
+    // POST and PATCH are not idempotent; CONNECT is left out (a tunnel); names are case-sensitive.
+    for m in ["POST", "PATCH", "CONNECT", "get", "Get", " GET", "GET ", ""] {
+        assert!(!is_idempotent_method(m.as_bytes()), "{m:?}");
+        assert!(!request_may_retry(m.as_bytes(), false), "{m:?}");
+        assert!(
+            request_may_retry(m.as_bytes(), true),
+            "{m:?}: an Idempotency-Key makes it safe"
+        );
+    }
+}
+
+#[test]
+fn a_step_takes_at_most_one_hint() {
+    let ra = Some(ServerHint::RetryAfterMs(5));
+    let rl = Some(ServerHint::RateLimitResetMs(6));
+    let stop = Some(ServerHint::DoNotRetry);
+    let two = Err(StepInputError::TwoHints);
+    // (retry_after_ms, rate_limit_ms, do_not_retry) over all eight combinations.
+    let cases = [
+        ((None, None, false), Ok(None)),
+        ((Some(5), None, false), Ok(ra)),
+        ((None, Some(6), false), Ok(rl)),
+        ((None, None, true), Ok(stop)),
+        ((Some(5), Some(6), false), two),
+        ((Some(5), None, true), two),
+        ((None, Some(6), true), two),
+        ((Some(5), Some(6), true), two),
+    ];
+    for ((a, r, s), want) in cases {
+        assert_eq!(one_hint(a, r, s), want, "{a:?} {r:?} {s}");
+    }
+    assert_eq!(StepInputError::TwoHints.name(), "two_hints");
+}
+
+#[test]
+fn the_hint_of_a_response_follows_section_8_3() {
+    let hint = |status, headers: &[(&str, &str)]| {
+        let pairs = headers.iter().map(|(n, v)| (n.as_bytes(), v.as_bytes()));
+        ServerHint::from_header_list(status, pairs, 1_700_000_000)
+    };
+    let reset = ("X-RateLimit-Reset", "1700000030");
+    assert_eq!(
+        hint(429, &[reset]),
+        Some(ServerHint::RateLimitResetMs(30_000))
+    );
+    // Only a 429 reads the rate-limit headers; a Retry-After counts for any status.
+    assert_eq!(hint(503, &[reset]), None);
+    assert_eq!(
+        hint(503, &[("retry-after", "3")]),
+        Some(ServerHint::RetryAfterMs(3_000))
+    );
+    // A valid Retry-After wins; an invalid one is skipped, never an error.
+    assert_eq!(
+        hint(429, &[reset, ("Retry-After", "3")]),
+        Some(ServerHint::RetryAfterMs(3_000))
+    );
+    assert_eq!(
+        hint(429, &[("Retry-After", "soon"), reset]),
+        Some(ServerHint::RateLimitResetMs(30_000))
+    );
+    // The table's order decides between rate-limit headers, not the response's.
+    let both = [reset, ("RateLimit-Reset", "7")];
+    assert_eq!(hint(429, &both), Some(ServerHint::RateLimitResetMs(7_000)));
+    // Of a name given twice the first counts, even when it does not parse.
+    let twice = [("ratelimit-reset", "x"), ("RATELIMIT-RESET", "9"), reset];
+    assert_eq!(
+        hint(429, &twice),
+        Some(ServerHint::RateLimitResetMs(30_000))
+    );
+    assert_eq!(hint(429, &[]), None);
+    assert_eq!(hint(429, &[("Content-Type", "text/plain")]), None);
+}
