@@ -17,8 +17,8 @@ const parts = [];
  * A part from its module's bytes (hex) and the import of its JS build. Its calls are marked pure,
  * so that a bundler drops a part the program never uses (and `ready()` never loads it).
  */
-export function part(hex, js) {
-  const p = { hex, js };
+export function part(name, hex, js) {
+  const p = { name, hex, js };
   parts.push(p);
   return p;
 }

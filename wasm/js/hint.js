@@ -4,10 +4,13 @@
 // of its own, fetched the first time such a value arrives).
 import { main } from '../pkg/main-part.js';
 import { HINT_ASK_DATE_PART, LENS_AT, MAX_HEADER_VALUE, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
-import { get, load } from './engine.js';
+import { get, imported, load } from './engine.js';
 
-/** The date part, loaded. */
-export const datePart = async () => load((await import('../pkg/date-part.js')).date);
+/**
+ * The date part, loaded: the program's own where it imports it statically (a module service worker
+ * refuses `import()` at run time: importing `seeded-backoff/retry-after` there brings the part in).
+ */
+export const datePart = async () => load(imported('date') ?? (await import('../pkg/date-part.js')).date);
 
 const HEADERS = ['retry-after', ...RATE_LIMIT_HEADERS];
 

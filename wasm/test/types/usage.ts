@@ -10,11 +10,10 @@ import {
   type FetchOptions,
   fetchWithBackoff,
   type GiveUpReason,
-  init,
-  initSync,
   isRetryableStatus,
   parseRetryAfter,
   Policy,
+  ready,
   type PolicyOptions,
   restore,
   retry,
@@ -42,8 +41,6 @@ const again: Backoff = restore(policy, bytes);
 const fromOptions: Backoff = restore(options, bytes);
 for (const ms of again) console.log(ms.toFixed(0));
 b.reset();
-b.free();
-sugar[Symbol.dispose]();
 
 const budget = new RetryBudget({ mode: 'grpc', maxTokens: 10, tokenRatio: 0.1 });
 const aws = new RetryBudget({ capacity: 100, retryCost: 5 });
@@ -58,9 +55,7 @@ const retryable: boolean = isRetryableStatus(429);
 const code: SnapshotErrorCode = 'policy_mismatch';
 
 async function main(): Promise<void> {
-  await init();
-  await init(new URL('https://cdn.example/seeded-backoff/'));
-  initSync({ main: new Uint8Array(0) });
+  await ready();
   const controller = new AbortController();
   const value: string = await retry(async ({ attempt, signal }) => `${attempt} ${signal?.aborted}`, {
     preset: 'aws_standard',
