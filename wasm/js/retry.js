@@ -125,7 +125,7 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
         timer = setTimeout(() => ac.abort((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError'))), attemptTimeoutMs);
       }
       const value = await race(fnToRetry({ attempt, signal: ac ? ac.signal : signal }), ac ? ac.signal : signal);
-      if (!idempotent || !isResponse(value) || CLASSES[get(main).x.classifyHttp(value.status)] !== 'retry') {
+      if (!idempotent || !isResponse(value) || CLASSES[(main.x ? main : await load(main)).x.classifyHttp(value.status)] !== 'retry') {
         budget?.recordSuccess(retried);
         return value;
       }
