@@ -5,7 +5,9 @@
 #   bad input, retry against a local HTTP server, abort, pauses under a fake clock) | tsc on the
 #   .d.ts | headless Chromium (vectors, fetch retry, example page screenshot in artifacts/wasm/;
 #   offline/hidden/frozen pages and 50 pages back online against a logging server, with the
-#   timeline example's screenshot; the README's import-map and esbuild snippets) | size report beside the npm
+#   timeline example's screenshot; the README's import-map and esbuild snippets) | the example app
+#   installed from the packed tarball and built by each bundler with its defaults, timed and weighed
+#   in Chromium with and without a strict CSP (wasm/test/bundlers/run.mjs) | size report beside the npm
 #   peers (fails above its regression limits; the goals are printed) | per-request benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,6 +38,12 @@ node wasm/test/browser/lifecycle.mjs
 
 echo "--- headless Chromium: the README's browser snippets as pasted (import map, esbuild)"
 node wasm/test/browser/readme.mjs
+
+echo "--- the example app built by esbuild, Vite, webpack, Rollup (default settings), an import map, Node, workers"
+if [ ! -x wasm/test/bundlers/node_modules/.bin/vite ]; then
+  (cd wasm/test/bundlers && npm ci --no-audit --no-fund)
+fi
+timeout 300 node wasm/test/bundlers/run.mjs
 
 echo "--- size"
 node wasm/scripts/size.mjs
