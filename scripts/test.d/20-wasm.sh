@@ -43,7 +43,7 @@ echo "--- the example app built by esbuild, Vite, webpack, Rollup (default setti
 if [ ! -x wasm/test/bundlers/node_modules/.bin/vite ]; then
   (cd wasm/test/bundlers && npm ci --no-audit --no-fund)
 fi
-timeout 300 node wasm/test/bundlers/run.mjs
+timeout 480 node wasm/test/bundlers/run.mjs
 
 echo "--- size"
 node wasm/scripts/size.mjs

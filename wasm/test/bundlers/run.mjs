@@ -4,7 +4,9 @@
 // Worker. Each browser build is served alone (its output folder and the page) by a logging server on
 // 127.0.0.1 and opened on a cold page in headless Chromium with 150 ms of emulated latency:
 //  - the first request to /api leaves <= 5 ms after retry() is called: Resource Timing's fetchStart
-//    of /api minus performance.now() read just before the call, both in the page's clock;
+//    of /api minus performance.now() read just before the call, both in the page's clock, on a
+//    Chromium with no DevTools attached (bare.mjs); under DevTools, DevTools' requestWillBeSent is
+//    printed beside it;
 //  - nothing but the tool's output and the page is requested (no 404, no .wasm);
 //  - what the browser fetched, gzip -9 (every response but the page and /api): on the happy path
 //    (200 at once) and on a failing one (503, then 200);
@@ -17,11 +19,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
+import { bareFirst } from './bare.mjs';
 import { files, installApp, rollupBare, TOOLS } from './build.mjs';
 import { serve } from './serve.mjs';
 import { workerBuild } from './workers.mjs';
 
-const LIMIT_MS = 300000;
+const LIMIT_MS = 480000;
 setTimeout(() => { console.error(`FAIL: still running after ${LIMIT_MS / 1000} s`); process.exit(1); }, LIMIT_MS).unref();
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -95,8 +98,8 @@ async function visit(build, { api = HAPPY, csp, vectors = false, cpu = 1 } = {})
   }
 }
 
-/** Checks a retry/fetch visit; returns { first, gz, paths }. */
-function checkVisit(label, build, v, apiCalls, timed = true) {
+/** Checks a retry/fetch visit; returns { first (under DevTools), gz, paths }. */
+function checkVisit(label, build, v, apiCalls) {
   const allowed = new Set([...Object.keys(build.pages), ...files(build.root)]);
   check(!v.result.error && v.result.status === 200, `${label}: ended with ${JSON.stringify(v.result)}`);
   check(v.log.filter((r) => r.path === '/api').length === apiCalls, `${label}: /api requested ${v.log.filter((r) => r.path === '/api').length} times, expected ${apiCalls}`);
@@ -107,24 +110,23 @@ function checkVisit(label, build, v, apiCalls, timed = true) {
   }
   check(v.errors.length === 0, `${label}: page errors ${v.errors}`);
   const first = v.first ?? NaN;
-  if (timed) check(first <= FIRST_MS, `${label}: first /api request ${first.toFixed(1)} ms after retry(), above ${FIRST_MS} ms`);
   const assets = v.log.filter((r) => r.path !== '/api' && !r.path.startsWith('/vectors') && !r.path.endsWith('.html'));
   return { first, fetchStart: v.fetchStart, gz: assets.reduce((n, r) => n + r.gz, 0), paths: assets.map((r) => r.path) };
 }
 
 /**
- * `label`'s checks on a cold page of `build`; the time to the first request is the least of up to
- * REPEAT cold pages (the first one within the limit ends the tries), so that another process holding the CPU (the machine is shared) is not
- * counted against retry().
+ * The least of up to REPEAT cold pages' times to the first request (the first within the limit ends
+ * the tries), so that another process holding the CPU (the machine is shared) is not counted
+ * against retry().
  */
 const REPEAT = 3;
-async function coldest(label, build, opts, calls) {
-  const v = await visit(build, opts);
-  for (let i = 1; i < REPEAT && !(v.first <= FIRST_MS); i++) {
-    const again = await visit(build, opts);
-    if (!(again.first >= v.first)) Object.assign(v, { first: again.first, fetchStart: again.fetchStart });
+async function leastOf(measure) {
+  let best = NaN;
+  for (let i = 0; i < REPEAT && !(best <= FIRST_MS); i++) {
+    const t = await measure();
+    if (!(t >= best)) best = t;
   }
-  return checkVisit(label, build, v, calls);
+  return best;
 }
 
 const table = [];
@@ -137,7 +139,7 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
     builds = Object.fromEntries(['retry', 'fetch', 'replay'].map((e) => [e, tool(app, e)]));
   } catch (e) {
     check(false, `${name}: build failed: ${e.message}`);
-    table.push([name, 'build failed', '-', '-', '-', '-', '-']);
+    table.push([name, 'build failed', '-', '-', '-', '-', '-', '-']);
     continue;
   }
   console.log(`  ${builds.retry.cmd} (3 pages built in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
@@ -145,6 +147,13 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   const csp = builds.retry.importMap
     ? `${STRICT} 'sha256-${createHash('sha256').update(builds.retry.importMap.replace(/<\/?script[^>]*>/g, '')).digest('base64')}'`
     : STRICT;
+  // The time to the first request, with no DevTools attached (bare.mjs says why).
+  const bare = {};
+  for (const [key, entry, policy] of [['retry', 'retry'], ['fetch', 'fetch'], ['csp', 'retry', csp]]) {
+    bare[key] = await leastOf(() => bareFirst(builds[entry], ARGS, policy));
+    check(bare[key] <= FIRST_MS, `${name} ${key}: first /api request ${bare[key].toFixed(1)} ms after the call, above ${FIRST_MS} ms`);
+  }
+  console.log(`  first /api after the call, no DevTools (least of up to ${REPEAT} cold pages): retry() ${bare.retry.toFixed(1)} ms, fetchWithBackoff() ${bare.fetch.toFixed(1)} ms, retry() under the CSP ${bare.csp.toFixed(1)} ms`);
   const r = {};
   for (const [key, entry, opts, calls] of [
     ['happy', 'retry', {}, 1], ['failing', 'retry', { api: FAILING }, 2],
@@ -152,10 +161,10 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
     ['cspHappy', 'retry', { csp }, 1], ['cspFailing', 'retry', { csp, api: FAILING }, 2],
   ]) {
     const before = failures.length;
-    r[key] = await coldest(`${name} ${entry} ${key}`, builds[entry], opts, calls);
+    r[key] = checkVisit(`${name} ${entry} ${key}`, builds[entry], await visit(builds[entry], opts), calls);
     r[key].ok = failures.length === before;
   }
-  console.log(`  retry(): first /api ${r.happy.first.toFixed(1)} ms after the call (Resource Timing fetchStart: ${r.happy.fetchStart.toFixed(1)} ms); happy path fetched ${r.happy.paths.join(' ')}: ${r.happy.gz} B gzip`);
+  console.log(`  retry() under DevTools with 150 ms latency: first /api ${r.happy.first.toFixed(1)} ms after the call (requestWillBeSent; Resource Timing fetchStart: ${r.happy.fetchStart.toFixed(1)} ms); happy path fetched ${r.happy.paths.join(' ')}: ${r.happy.gz} B gzip`);
   console.log(`  retry() 503 -> 200 fetched ${r.failing.paths.join(' ')}: ${r.failing.gz} B gzip`);
   console.log(`  fetchWithBackoff(): first /api ${r.fetchHappy.first.toFixed(1)} ms; ${r.fetchHappy.gz} B happy, ${r.fetchFailing.gz} B with 503 -> 200`);
   console.log(`  CSP ${csp}: first /api ${r.cspHappy.first.toFixed(1)} ms; ${r.cspHappy.gz} B happy; 503 -> 200 fetched ${r.cspFailing.paths.join(' ')}: ${r.cspFailing.gz} B`);
@@ -168,16 +177,17 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
     replays.push(ok);
     if (ok) console.log(`  ${label}: ${v.result.files} files, ${v.result.checks} results bit-identical to Rust${policy ? ` (new WebAssembly.Module: ${v.result.wasmRefused.slice(0, 90)}…)` : ''}`);
   }
-  const cspOk = replays[1] && r.cspHappy.ok && r.cspFailing.ok;
-  table.push([name, r.happy.first.toFixed(1), r.happy.gz, r.failing.gz, r.fetchHappy.gz, r.fetchFailing.gz, cspOk ? 'yes' : 'NO']);
+  const cspOk = replays[1] && r.cspHappy.ok && r.cspFailing.ok && bare.csp <= FIRST_MS;
+  table.push([name, bare.retry.toFixed(1), r.happy.first.toFixed(1), r.happy.gz, r.failing.gz, r.fetchHappy.gz, r.fetchFailing.gz, cspOk ? 'yes' : 'NO']);
 }
 
 // The control: p-retry's first request, measured the same way (esbuild bundle, cold page).
 if (!only || only.includes('p-retry')) {
   const build = TOOLS.esbuild(app, 'p-retry');
-  const c = await coldest('p-retry control', build, {}, 1);
-  console.log(`control: ${P_RETRY} (esbuild): first /api ${c.first.toFixed(1)} ms after pRetry() (Resource Timing fetchStart: ${c.fetchStart.toFixed(1)} ms), ${c.gz} B gzip`);
-  table.push(['p-retry', c.first.toFixed(1), c.gz, '-', '-', '-', '-']);
+  const c = checkVisit('p-retry control', build, await visit(build), 1);
+  const first = await leastOf(() => bareFirst(build, ARGS));
+  console.log(`control: ${P_RETRY} (esbuild): first /api ${first.toFixed(1)} ms after pRetry() with no DevTools, ${c.first.toFixed(1)} ms under DevTools; ${c.gz} B gzip`);
+  table.push([P_RETRY, first.toFixed(1), c.first.toFixed(1), c.gz, '-', '-', '-', '-']);
 }
 
 // Workers: esbuild bundles, and dist/browser/ imported by URL (a worker has no import map).
@@ -186,13 +196,16 @@ for (const [kind, tool] of workers) {
   const build = workerBuild(app, kind, tool);
   for (const key of ['happy', '503 (Retry-After: HTTP-date 4 s ahead) -> 200']) {
     const label = `${kind === 'sw' ? 'Service Worker' : 'Web Worker'} (${tool}) ${key}`;
-    // A Retry-After HTTP-date: the failing path also needs the date part; the wait it gives
-    // (about 3 s) is longer than any of the default policy's (at most 2 s).
-    const api = key === 'happy' ? HAPPY : [[503, { 'retry-after': new Date(Date.now() + 4000).toUTCString() }], [200]];
-    const v = key === 'happy' ? {} : await visit(build, { api });
-    const c = key === 'happy' ? await coldest(label, build, { api }, 1) : checkVisit(label, build, v, 2, false);
+    // A Retry-After HTTP-date 4 s after the 503 is sent: the failing path also needs the date part;
+    // the wait it gives (3 to 4 s, the date having whole seconds) is longer than any of the
+    // default policy's (at most 2 s).
+    const api = key === 'happy' ? HAPPY : [[503, { 'retry-after': () => new Date(Date.now() + 4000).toUTCString() }], [200]];
+    const v = await visit(build, { api });
+    const c = checkVisit(label, build, v, api.length);
     if (key !== 'happy') check(v.result?.delays?.[0] >= 2500, `${label}: waited ${v.result.delays} ms, not the HTTP-date's`);
-    console.log(`${label}: first /api ${c.first.toFixed(1)} ms after retry(); ${key === 'happy' ? '' : `waited ${v.result.delays} ms; `}fetched ${c.paths.join(' ')}: ${c.gz} B gzip`);
+    // (A failing path's first entry is not there: its body is cancelled, and Resource Timing
+    // records a response when its body ends.)
+    console.log(`${label}: ${key === 'happy' ? `first /api ${c.first.toFixed(1)} ms after retry() (the worker's Resource Timing, under DevTools)` : `waited ${v.result.delays} ms`}; fetched ${c.paths.join(' ')}: ${c.gz} B gzip`);
   }
 }
 
@@ -215,7 +228,7 @@ console.log('  (performance.now() is coarsened to 100 µs in a page that is not 
 await browser.close();
 rmSync(tmp, { recursive: true, force: true });
 
-const head = ['bundler', 'first request after retry() (ms)', 'bytes fetched happy path', 'bytes fetched failure path',
+const head = ['bundler', 'first request after retry() (ms)', 'same, under DevTools', 'bytes fetched happy path', 'bytes fetched failure path',
   'fetchWithBackoff happy', 'fetchWithBackoff failure', 'CSP ok'];
 console.log('\nbytes: gzip -9 of every response the browser fetched but the page and /api; failure path: 503 then 200');
 console.log(head.join(' | '));

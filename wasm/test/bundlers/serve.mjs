@@ -12,7 +12,7 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
 
 /**
  * `root`: the folder served; `pages`: path -> HTML; `api`: [status, headers] answered in turn (the
- * last repeats); `csp`: a Content-Security-Policy sent with every response; `vectors`: serve them.
+ * last repeats; a header value may be a function, called as the response is sent); `csp`: a Content-Security-Policy sent with every response; `vectors`: serve them.
  */
 export async function serve({ root, pages = {}, api = [[200]], csp, vectors = false }) {
   const log = [];
@@ -21,12 +21,14 @@ export async function serve({ root, pages = {}, api = [[200]], csp, vectors = fa
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const reply = (status, body = '', headers = {}) => {
       const bytes = Buffer.from(body);
-      log.push({ path, status, bytes: bytes.length, gz: gzipSync(bytes, { level: 9 }).length });
+      log.push({ path, url: req.url, status, bytes: bytes.length, gz: gzipSync(bytes, { level: 9 }).length });
       res.writeHead(status, { 'cache-control': 'no-store', ...(csp ? { 'content-security-policy': csp } : {}), ...headers }).end(bytes);
     };
     if (path === '/api') {
       const [status, headers = {}] = api[Math.min(apiHits++, api.length - 1)];
-      return reply(status, `${status} #${apiHits}`, { 'content-type': 'text/plain', ...headers });
+      // A header given as a function is computed as the response is sent (an HTTP-date from now).
+      const values = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, typeof v === 'function' ? v() : v]));
+      return reply(status, `${status} #${apiHits}`, { 'content-type': 'text/plain', ...values });
     }
     if (vectors && path === '/vectors/') {
       return reply(200, JSON.stringify(readdirSync(vectorsDir).filter((n) => n.endsWith('.json')).sort()));

@@ -16,6 +16,9 @@ const api = async () => {
   return [];
 };
 retry(() => fetch('/api'), { onRetry }).then(
-  async (r) => postMessage({ t0, api: await api(), result: { status: r.status, body: await r.text(), delays } }),
+  async (r) => {
+    const result = { status: r.status, body: await r.text(), delays };
+    postMessage({ t0, api: await api(), result });
+  },
   async (e) => postMessage({ t0, api: await api(), result: { error: String(e) } }),
 );
