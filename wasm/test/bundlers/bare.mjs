@@ -3,6 +3,8 @@
 // one large function (esbuild's and webpack's default output) costs 5-25 ms of the fetch() call
 // itself: a cost of the instrument, not of the page. Here the page reports its own Resource
 // Timing (fetchStart of /api minus performance.now() read just before retry()) to the server.
+// A fresh profile per page (a cold cache). Latency cannot be emulated without DevTools; it does not
+// enter this figure, which is measured in the page once its scripts are there.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
