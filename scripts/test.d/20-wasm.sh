@@ -5,9 +5,11 @@
 #   bad input, retry against a local HTTP server, abort, pauses under a fake clock) | tsc on the
 #   .d.ts | headless Chromium (vectors, fetch retry, example page screenshot in artifacts/wasm/;
 #   offline/hidden/frozen pages and 50 pages back online against a logging server, with the
-#   timeline example's screenshot; wasm/README.md's import-map and esbuild snippets) | 10,000
-#   loops on one AbortSignal beside p-retry | size report beside the npm peers (fails above its
-#   regression limits; the goals are printed) | per-request benchmark.
+#   timeline example's screenshot; wasm/README.md's import-map and esbuild snippets) | the example
+#   app installed from the packed tarball and built by each bundler with its defaults, timed and
+#   weighed in Chromium with and without a strict CSP (wasm/test/bundlers/run.mjs) | 10,000 loops on
+#   one AbortSignal beside p-retry | size report beside the npm peers (fails above its regression
+#   limits; the goals are printed) | per-request benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -37,6 +39,12 @@ node wasm/test/browser/lifecycle.mjs
 
 echo "--- headless Chromium: wasm/README.md's browser snippets as pasted (import map, esbuild)"
 node wasm/test/browser/readme.mjs
+
+echo "--- the example app built by esbuild, Vite, webpack, Rollup (default settings), an import map, Node, workers"
+if [ ! -x wasm/test/bundlers/node_modules/.bin/vite ]; then
+  (cd wasm/test/bundlers && npm ci --no-audit --no-fund)
+fi
+timeout 480 node wasm/test/bundlers/run.mjs
 
 echo "--- load: 10,000 retry() loops on one AbortSignal, beside p-retry"
 timeout 300 node --expose-gc wasm/scripts/load.mjs

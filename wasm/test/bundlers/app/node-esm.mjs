@@ -1,0 +1,9 @@
+// Node, ESM: the example against the test server at $API (503, then 200, twice).
+import { fetchWithBackoff, retry } from 'seeded-backoff';
+
+let calls = 0;
+const pending = retry(() => { calls++; return fetch(process.env.API); });
+const sameTick = calls;
+const r = await pending;
+const f = await fetchWithBackoff(process.env.API);
+console.log(JSON.stringify({ sameTick, retry: [r.status, await r.text()], fetch: [f.status, await f.text()] }));

@@ -1,0 +1,31 @@
+// Every vector file replayed through the package as bundled, after `await ready()` (which, under a
+// Content-Security-Policy that refuses WebAssembly, loads the JS build). Also says whether this page
+// may compile WebAssembly at all, so that the test knows which build gave the results.
+import * as api from 'seeded-backoff';
+import { expectedChecks, replayFile, replayInterleaved } from './replay.mjs';
+
+async function main() {
+  let wasmRefused = null;
+  try {
+    new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  } catch (e) {
+    wasmRefused = `${e.name}: ${e.message}`;
+  }
+  await api.ready();
+  const names = await (await fetch('/vectors/')).json();
+  let checks = 0;
+  const schedules = [];
+  for (const name of names) {
+    const file = await (await fetch(`/vectors/${name}`)).json();
+    const n = replayFile(api, file);
+    if (n !== expectedChecks(file)) throw new Error(`${name}: ${n} checks of ${expectedChecks(file)}`);
+    checks += n;
+    if (file.kind === 'schedule') schedules.push(file);
+  }
+  checks += replayInterleaved(api, schedules);
+  return { wasmRefused, files: names.length, checks };
+}
+main().then(
+  (r) => { globalThis.result = r; },
+  (e) => { globalThis.result = { error: `${e.name}: ${e.message}` }; },
+);

@@ -1,0 +1,249 @@
+// Zero configuration, measured: the example app (app/) with the packed package installed from its
+// tarball, built by esbuild, Vite, webpack and Rollup with their default settings, and used with no
+// bundler through an import map onto dist/browser/; Node ESM and CommonJS; a Web Worker and a Service
+// Worker. Each browser build is served alone (its output folder and the page) by a logging server on
+// 127.0.0.1 and opened on a cold page in headless Chromium with 150 ms of emulated latency:
+//  - the first request to /api leaves <= 5 ms after retry() is called: Resource Timing's fetchStart
+//    of /api minus performance.now() read just before the call, both in the page's clock, on a
+//    Chromium with no DevTools attached (bare.mjs); under DevTools, DevTools' requestWillBeSent is
+//    printed beside it;
+//  - nothing but the tool's output and the page is requested (no 404, no .wasm);
+//  - what the browser fetched, gzip -9 (every response but the page and /api): on the happy path
+//    (200 at once) and on a failing one (503, then 200);
+//  - the same under `Content-Security-Policy: script-src 'self'`, and every vector file replayed
+//    there bit for bit (the page shows that it may not compile WebAssembly: the JS build answered).
+// Then, under 4x CPU throttling, retry() to its first attempt and the cost of a delay, beside p-retry.
+// Prints a table; exits non-zero if any check failed (every check runs first).
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import { bareFirst } from './bare.mjs';
+import { files, installApp, rollupBare, TOOLS } from './build.mjs';
+import { serve } from './serve.mjs';
+import { workerBuild } from './workers.mjs';
+
+const LIMIT_MS = 480000;
+setTimeout(() => { console.error(`FAIL: still running after ${LIMIT_MS / 1000} s`); process.exit(1); }, LIMIT_MS).unref();
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const STRICT = "script-src 'self'";
+const P_RETRY = `p-retry ${JSON.parse(readFileSync(new URL('node_modules/p-retry/package.json', import.meta.url), 'utf8')).version}`;
+const FIRST_MS = 5;
+const HAPPY = [[200]];
+const FAILING = [[503], [200]];
+const failures = [];
+const check = (ok, what) => { if (!ok) { failures.push(what); console.log(`  FAIL: ${what}`); } return ok; };
+
+const { tmp, app, tgz } = installApp();
+console.log(`app: ${tgz} (npm pack of wasm/) installed by npm install into a copy of app/ in ${tmp}`);
+
+// Node: the first attempt in the same tick, then 503 -> 200 for retry() and fetchWithBackoff().
+for (const script of ['node-esm.mjs', 'node-cjs.cjs']) {
+  const s = await serve({ root: app, api: [[503], [200], [503], [200]] });
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: app, env: { ...process.env, API: `${s.url}/api` }, timeout: 20000 });
+    const r = JSON.parse(stdout);
+    check(r.sameTick === 1 && r.retry[0] === 200 && r.fetch[0] === 200 && s.log.length === 4, `${script}: ${stdout.trim()}`);
+    console.log(`node ${script}: first attempt in the same tick (${r.sameTick} call), retry ${r.retry}, fetchWithBackoff ${r.fetch}`);
+  } catch (e) {
+    check(false, `${script}: ${e.message}`);
+  } finally {
+    await s.close();
+  }
+}
+
+const bare = rollupBare(app);
+console.log(`rollup with no plugin cannot resolve a bare import (it leaves it to the browser, which fails): ${bare.match(/Unresolved dependencies[\s\S]*?imported by[^\n]*/)?.[0].replace(/\s+/g, ' ') ?? bare}`);
+console.log('rollup below: the one standard plugin, @rollup/plugin-node-resolve, and output.dir');
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ARGS, headless: true });
+console.log(`browser: Chromium ${browser.version()}, 150 ms emulated latency, a new context (cold cache) per page`);
+
+/** One cold page of `build`; returns what it ended with, its timings and the server's log. */
+async function visit(build, { api = HAPPY, csp, vectors = false, cpu = 1 } = {}) {
+  const s = await serve({ root: build.root, pages: build.pages, api, csp, vectors });
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: -1, uploadThroughput: -1 });
+  if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
+  // When each /api request leaves the page: DevTools' requestWillBeSent (wall clock, in ms).
+  const sent = [];
+  cdp.on('Network.requestWillBeSent', (e) => new URL(e.request.url).pathname === '/api' && sent.push(e.wallTime * 1000));
+  try {
+    await page.goto(`${s.url}/index.html`);
+    await page.waitForFunction(() => globalThis.result, null, { timeout: 30000 });
+    const v = await page.evaluate(() => ({
+      result: globalThis.result,
+      t0: globalThis.t0,
+      origin: performance.timeOrigin,
+      api: globalThis.apiTimes ?? performance.getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname === '/api').map((e) => ({ fetchStart: e.fetchStart, requestStart: e.requestStart })),
+    }));
+    // retry() to the first request: by DevTools where the page made it, else (a worker's request) by
+    // the worker's Resource Timing (fetchStart, in the worker's clock).
+    v.first = sent.length ? sent[0] - (v.origin + v.t0) : (v.api[0]?.fetchStart ?? NaN) - v.t0;
+    v.fetchStart = (v.api[0]?.fetchStart ?? NaN) - v.t0;
+    return { ...v, errors, log: s.log };
+  } catch (e) {
+    return { result: { error: `${e.message.split('\n')[0]}; page errors: ${errors.join(' | ')}` }, errors, log: s.log, api: [] };
+  } finally {
+    await context.close();
+    await s.close();
+  }
+}
+
+/** Checks a retry/fetch visit; returns { first (under DevTools), gz, paths }. */
+function checkVisit(label, build, v, apiCalls) {
+  const allowed = new Set([...Object.keys(build.pages), ...files(build.root)]);
+  check(!v.result.error && v.result.status === 200, `${label}: ended with ${JSON.stringify(v.result)}`);
+  check(v.log.filter((r) => r.path === '/api').length === apiCalls, `${label}: /api requested ${v.log.filter((r) => r.path === '/api').length} times, expected ${apiCalls}`);
+  for (const r of v.log) {
+    if (r.path === '/api' || r.path.startsWith('/vectors/')) continue;
+    check(allowed.has(r.path) && r.status === 200, `${label}: requested ${r.path} (${r.status}), not in the tool's output`);
+    check(!r.path.endsWith('.wasm'), `${label}: fetched ${r.path}`);
+  }
+  check(v.errors.length === 0, `${label}: page errors ${v.errors}`);
+  const first = v.first ?? NaN;
+  const assets = v.log.filter((r) => r.path !== '/api' && !r.path.startsWith('/vectors') && !r.path.endsWith('.html'));
+  return { first, fetchStart: v.fetchStart, gz: assets.reduce((n, r) => n + r.gz, 0), paths: assets.map((r) => r.path) };
+}
+
+/**
+ * The least of up to REPEAT cold pages' times to the first request (the first within the limit ends
+ * the tries), so that another process holding the CPU (the machine is shared) is not counted
+ * against retry().
+ */
+const REPEAT = 5;
+async function leastOf(measure) {
+  let best = NaN;
+  for (let i = 0; i < REPEAT && !(best <= FIRST_MS); i++) {
+    const t = await measure();
+    if (!(t >= best)) best = t;
+  }
+  return best;
+}
+
+const table = [];
+const only = process.env.BUNDLERS_ONLY?.split(',');
+for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.includes(n))) {
+  console.log(`--- ${name}`);
+  const t = performance.now();
+  let builds;
+  try {
+    builds = Object.fromEntries(['retry', 'fetch', 'replay'].map((e) => [e, tool(app, e)]));
+  } catch (e) {
+    check(false, `${name}: build failed: ${e.message}`);
+    table.push([name, 'build failed', '-', '-', '-', '-', '-', '-']);
+    continue;
+  }
+  console.log(`  ${builds.retry.cmd} (3 pages built in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  // Under the strict policy an import map needs its hash: no inline script runs without one.
+  const csp = builds.retry.importMap
+    ? `${STRICT} 'sha256-${createHash('sha256').update(builds.retry.importMap.replace(/<\/?script[^>]*>/g, '')).digest('base64')}'`
+    : STRICT;
+  // The time to the first request, with no DevTools attached (bare.mjs says why).
+  const bare = {};
+  for (const [key, entry, policy] of [['retry', 'retry'], ['fetch', 'fetch'], ['csp', 'retry', csp]]) {
+    bare[key] = await leastOf(() => bareFirst(builds[entry], ARGS, policy));
+    check(bare[key] <= FIRST_MS, `${name} ${key}: first /api request ${bare[key].toFixed(1)} ms after the call, above ${FIRST_MS} ms`);
+  }
+  console.log(`  first /api after the call, no DevTools (least of up to ${REPEAT} cold pages): retry() ${bare.retry.toFixed(1)} ms, fetchWithBackoff() ${bare.fetch.toFixed(1)} ms, retry() under the CSP ${bare.csp.toFixed(1)} ms`);
+  const r = {};
+  for (const [key, entry, opts, calls] of [
+    ['happy', 'retry', {}, 1], ['failing', 'retry', { api: FAILING }, 2],
+    ['fetchHappy', 'fetch', {}, 1], ['fetchFailing', 'fetch', { api: FAILING }, 2],
+    ['cspHappy', 'retry', { csp }, 1], ['cspFailing', 'retry', { csp, api: FAILING }, 2],
+  ]) {
+    const before = failures.length;
+    r[key] = checkVisit(`${name} ${entry} ${key}`, builds[entry], await visit(builds[entry], opts), calls);
+    r[key].ok = failures.length === before;
+  }
+  console.log(`  retry() under DevTools with 150 ms latency: first /api ${r.happy.first.toFixed(1)} ms after the call (requestWillBeSent; Resource Timing fetchStart: ${r.happy.fetchStart.toFixed(1)} ms); happy path fetched ${r.happy.paths.join(' ')}: ${r.happy.gz} B gzip`);
+  console.log(`  retry() 503 -> 200 fetched ${r.failing.paths.join(' ')}: ${r.failing.gz} B gzip`);
+  console.log(`  fetchWithBackoff(): first /api ${r.fetchHappy.first.toFixed(1)} ms; ${r.fetchHappy.gz} B happy, ${r.fetchFailing.gz} B with 503 -> 200`);
+  console.log(`  CSP ${csp}: first /api ${r.cspHappy.first.toFixed(1)} ms; ${r.cspHappy.gz} B happy; 503 -> 200 fetched ${r.cspFailing.paths.join(' ')}: ${r.cspFailing.gz} B`);
+  const replays = [];
+  for (const policy of [undefined, csp]) {
+    const v = await visit(builds.replay, { csp: policy, vectors: true });
+    const label = `${name} vectors ${policy ? 'under the strict CSP' : 'without CSP'}`;
+    const ok = check(!v.result.error && v.result.checks > 0 && v.errors.length === 0, `${label}: ${JSON.stringify(v.result)} ${v.errors}`) &&
+      check(!policy || /WebAssembly/.test(v.result.wasmRefused ?? ''), `${label}: WebAssembly was not refused, the JS build is not what answered`);
+    replays.push(ok);
+    if (ok) console.log(`  ${label}: ${v.result.files} files, ${v.result.checks} results bit-identical to Rust${policy ? ` (new WebAssembly.Module: ${v.result.wasmRefused.slice(0, 90)}…)` : ''}`);
+  }
+  const cspOk = replays[1] && r.cspHappy.ok && r.cspFailing.ok && bare.csp <= FIRST_MS;
+  table.push([name, bare.retry.toFixed(1), r.happy.first.toFixed(1), r.happy.gz, r.failing.gz, r.fetchHappy.gz, r.fetchFailing.gz, cspOk ? 'yes' : 'NO']);
+}
+
+// The control: p-retry's first request, measured the same way (esbuild bundle, cold page).
+if (!only || only.includes('p-retry')) {
+  const build = TOOLS.esbuild(app, 'p-retry');
+  const c = checkVisit('p-retry control', build, await visit(build), 1);
+  const first = await leastOf(() => bareFirst(build, ARGS));
+  console.log(`control: ${P_RETRY} (esbuild): first /api ${first.toFixed(1)} ms after pRetry() with no DevTools, ${c.first.toFixed(1)} ms under DevTools; ${c.gz} B gzip`);
+  table.push([P_RETRY, first.toFixed(1), c.first.toFixed(1), c.gz, '-', '-', '-', '-']);
+}
+
+// Workers: esbuild bundles, and dist/browser/ imported by URL (a worker has no import map).
+const workers = !only || only.includes('workers') ? [['worker', 'esbuild'], ['worker', 'import map'], ['sw', 'esbuild'], ['sw', 'import map']] : [];
+for (const [kind, tool] of workers) {
+  const build = workerBuild(app, kind, tool);
+  for (const key of ['happy', '503 (Retry-After: HTTP-date 4 s ahead) -> 200']) {
+    const label = `${kind === 'sw' ? 'Service Worker' : 'Web Worker'} (${tool}) ${key}`;
+    // A Retry-After HTTP-date 4 s after the 503 is sent: the failing path also needs the date part;
+    // the wait it gives (3 to 4 s, the date having whole seconds) is longer than any of the
+    // default policy's (at most 2 s).
+    const api = key === 'happy' ? HAPPY : [[503, { 'retry-after': () => new Date(Date.now() + 4000).toUTCString() }], [200]];
+    const v = await visit(build, { api });
+    const c = checkVisit(label, build, v, api.length);
+    if (key !== 'happy') check(v.result?.delays?.[0] >= 2500, `${label}: waited ${v.result.delays} ms, not the HTTP-date's`);
+    // (A failing path's first entry is not there: its body is cancelled, and Resource Timing
+    // records a response when its body ends.)
+    console.log(`${label}: ${key === 'happy' ? `first /api ${c.first.toFixed(1)} ms after retry() (the worker's Resource Timing, under DevTools)` : `waited ${v.result.delays} ms`}; fetched ${c.paths.join(' ')}: ${c.gz} B gzip`);
+  }
+}
+
+// Mobile CPU: 4x throttling, esbuild bundles of the same page for each library.
+console.log('--- 4x CPU throttling (Emulation.setCPUThrottlingRate), 150 ms latency, esbuild --bundle, under DevTools; medians of 5 cold pages');
+// Each figure is the median of RUNS cold pages, the two libraries' pages taken in turn.
+const RUNS = 5;
+const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+const runs = { bench: [], 'bench-p-retry': [] };
+const benchBuilds = !only || only.includes('cpu') ? Object.keys(runs).map((e) => [e, TOOLS.esbuild(app, e)]) : [];
+for (let i = 0; i < RUNS && benchBuilds.length; i++) {
+  for (const [entry, build] of benchBuilds) {
+    const v = await visit(build, { cpu: 4 });
+    check(!v.result.error && v.result.status === 200, `${entry}: ${JSON.stringify(v.result)}`);
+    runs[entry].push(v.result);
+  }
+}
+const bench = Object.fromEntries(Object.entries(runs).map(([entry, rs]) => [entry,
+  Object.fromEntries(['firstMs', 'readyMs', 'delayUs', 'stepMs'].map((k) => [k, rs.length ? median(rs.map((r) => r[k])) : NaN]))]));
+const us = (ms) => (ms * 1000).toFixed(0);
+console.log(`  ${'library'.padEnd(16)} ${'retry() -> 1st attempt'.padStart(24)} ${'engine ready()'.padStart(15)} ${'nextDelay()'.padStart(12)} ${'retry step (1 ms delay)'.padStart(24)}`);
+const b = bench.bench ?? {};
+const p = bench['bench-p-retry'] ?? {};
+console.log(`  ${'seeded-backoff'.padEnd(16)} ${`${us(b.firstMs)} µs`.padStart(24)} ${`${b.readyMs?.toFixed(2)} ms`.padStart(15)} ${`${b.delayUs?.toFixed(2)} µs`.padStart(12)} ${`${b.stepMs?.toFixed(2)} ms`.padStart(24)}`);
+console.log(`  ${P_RETRY.padEnd(16)} ${`${us(p.firstMs)} µs`.padStart(24)} ${'-'.padStart(15)} ${'(inline)'.padStart(12)} ${`${p.stepMs?.toFixed(2)} ms`.padStart(24)}`);
+console.log('  (performance.now() is coarsened to 100 µs in a page that is not cross-origin isolated; ready() comes after a');
+console.log('  retry() whose success already compiled the main part; nextDelay(): per call, the mean of 1000)');
+
+await browser.close();
+rmSync(tmp, { recursive: true, force: true });
+
+const head = ['bundler', 'first request after retry() (ms)', 'same, under DevTools', 'bytes fetched happy path', 'bytes fetched failure path',
+  'fetchWithBackoff happy', 'fetchWithBackoff failure', 'CSP ok'];
+console.log('\nbytes: gzip -9 of every response the browser fetched but the page and /api; failure path: 503 then 200');
+console.log(head.join(' | '));
+for (const row of table) console.log(row.map((c, i) => String(c).padStart(i ? head[i].length : 10)).join(' | '));
+if (failures.length) {
+  console.error(`\nFAIL: ${failures.length} checks:\n${failures.map((f) => `  ${f}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('\nbundlers: every check passed');
