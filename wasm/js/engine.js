@@ -13,8 +13,11 @@ import { BYTES } from '../pkg/tables.js';
 
 const parts = [];
 
+/** The part `name` if the program imported it statically, else undefined. */
+export const imported = (name) => parts.find((p) => p.name === name);
+
 /**
- * A part from its module's bytes (hex) and the import of its JS build. Its calls are marked pure,
+ * A part from its name, its module's bytes (hex) and the import of its JS build. Its calls are marked pure,
  * so that a bundler drops a part the program never uses (and `ready()` never loads it).
  */
 export function part(name, hex, js) {
