@@ -58,6 +58,8 @@ const ours = await run('seeded-backoff', (signal, count) => retry(() => {
   count();
   return new Response(null, { status: 503 });
 }, { policy, signal }));
+// p-retry adds a listener per loop: Node warns about it, which is p-retry's, not ours.
+const ourWarnings = warnings.slice();
 const peer = await run('p-retry', (signal, count) => pRetry(() => {
   count();
   throw new Error('503');
@@ -70,5 +72,5 @@ assert.equal(ours.listeners, 1, 'one abort listener for all the loops');
 assert.equal(ours.left, 0, 'no listener left on the caller\'s signal');
 console.log(`goal: abort() rejects all ${N} loops within 100 ms: ${ours.abortMs.toFixed(1)} ms, ${ours.abortMs <= 100 ? 'met' : 'NOT met'}`);
 assert.ok(ours.abortMs < 1000, `abort() took ${ours.abortMs} ms, above its regression limit of 1000 ms`);
-assert.deepEqual(warnings.filter((w) => !w.includes('p-retry')), [], 'no warning');
+assert.deepEqual(ourWarnings, [], 'no warning');
 console.log('load: ok (the process now ends by itself: nothing is left pending)');
