@@ -22,7 +22,7 @@ if ! "$venv/bin/python" -c 'import seeded_backoff' 2>/dev/null; then
 fi
 
 echo "--- faults: Python retry (requests, httpx) against the fault server"
-timeout 180 "$venv/bin/python" -W error::ResourceWarning -m pytest -q -p no:cacheprovider tests/faults ||
+timeout 180 "$venv/bin/python" -W error::ResourceWarning -m pytest -q -s -p no:cacheprovider tests/faults ||
   fail "a Python fault test failed"
 
 echo

@@ -49,6 +49,7 @@ def _run_sync(url):
 @pytest.mark.parametrize("fault", sorted(SYNC_FAULTS))
 def test_requests_gives_up_within_the_budget_naming_the_last_failure(faults, no_leaks, fault):
     error, took = _run_sync(faults.url(fault))
+    print(f"\nrequests {fault}: {error} in {took:.2f} s", end="")
     assert took <= BOUND_S, f"{fault}: {took:.2f} s"
     assert error.reason == "deadline" and error.attempts >= 2
     assert isinstance(error.last, SYNC_FAULTS[fault]) and error.__cause__ is error.last
@@ -57,6 +58,7 @@ def test_requests_gives_up_within_the_budget_naming_the_last_failure(faults, no_
 
 def test_requests_refused_connections_give_up_within_the_budget(faults, no_leaks):
     error, took = _run_sync(faults.refused)
+    print(f"\nrequests refused: {error} in {took:.2f} s", end="")
     assert took <= BOUND_S
     assert isinstance(error.last, requests.ConnectionError) and error.attempts >= 5
     assert "last: ConnectionError" in str(error)
@@ -73,6 +75,7 @@ def test_a_requests_read_timeout_does_not_bound_a_trickle(faults, no_leaks):
         r = retry(policy=POLICY, seed=1, retry_on=requests.RequestException)(
             lambda: s.get(url, timeout=(ATTEMPT_S, ATTEMPT_S)))()
         took = time.monotonic() - start
+    print(f"\nrequests trickle-headers: HTTP {r.status_code} after {took:.2f} s (one attempt)", end="")
     assert r.status_code == 200 and r.text == "ok"
     assert 60 * 0.04 <= took <= 60 * 0.04 + TOLERANCE_S + 1
 
@@ -140,6 +143,7 @@ def test_httpx_gives_up_within_the_budget_naming_the_last_failure(faults, no_lea
         return error, took
 
     error, took = asyncio.run(main())
+    print(f"\nhttpx {fault}: {error} in {took:.2f} s", end="")
     assert took <= BOUND_S, f"{fault}: {took:.2f} s"
     assert error.reason == "deadline" and error.attempts >= 2
     assert isinstance(error.last, ASYNC_FAULTS[fault]) and error.__cause__ is error.last
@@ -148,6 +152,7 @@ def test_httpx_gives_up_within_the_budget_naming_the_last_failure(faults, no_lea
 
 def test_httpx_refused_connections_give_up_within_the_budget(faults, no_leaks):
     error, took = asyncio.run(_run_async(faults.refused))
+    print(f"\nhttpx refused: {error} in {took:.2f} s", end="")
     assert took <= BOUND_S
     assert isinstance(error.last, httpx.ConnectError) and "last: ConnectError" in str(error)
 
