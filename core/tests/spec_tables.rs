@@ -3,8 +3,8 @@
 //! the gRPC codes, and the rate-limit headers' codes and names (§8.3).
 
 use seeded_backoff::{
-    classify_grpc, classify_http, is_retryable_http, rate_limit_applies, Classification as C,
-    DeadlineMode, GiveUpReason, Jitter, RateLimitHeader,
+    classify_grpc, classify_http, is_retryable_http, rate_limit_applies, BudgetConfig,
+    Classification as C, DeadlineMode, GiveUpReason, Jitter, RateLimitHeader,
 };
 
 #[test]
@@ -117,4 +117,29 @@ fn rate_limit_headers_have_the_specs_codes_names_and_order() {
     }
     assert_eq!(RateLimitHeader::from_code(4), None);
     assert_eq!(RateLimitHeader::from_name("retry-after"), None);
+}
+
+#[test]
+fn the_aws_quota_preset_is_500_5_10_1_and_each_field_defaults_alone() {
+    // SPEC.md §10.2: preset 500, 5, 10, 1 (whole tokens).
+    let quota = |c, r, t, n| BudgetConfig::aws_quota(c, r, t, n).unwrap();
+    assert_eq!(BudgetConfig::AWS_DEFAULT, quota(500, 5, 10, 1));
+    let or_default = BudgetConfig::aws_quota_or_default;
+    assert_eq!(or_default(None, None, None, None), Ok(quota(500, 5, 10, 1)));
+    assert_eq!(
+        or_default(Some(50), None, None, None),
+        Ok(quota(50, 5, 10, 1))
+    );
+    assert_eq!(
+        or_default(None, Some(7), None, None),
+        Ok(quota(500, 7, 10, 1))
+    );
+    assert_eq!(
+        or_default(None, None, Some(20), None),
+        Ok(quota(500, 5, 20, 1))
+    );
+    assert_eq!(
+        or_default(None, None, None, Some(0)),
+        Ok(quota(500, 5, 10, 0))
+    );
 }
