@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Mutation check of the core's rules (cargo-mutants): each mutant of the rule files is built and
-# run against the core's rule tests as ./test.sh runs them (all features): the unit tests,
-# bad_input, conformance, fleet, hand_derived, properties, rate_limit and vectors. Left out, to
-# keep a mutant near 10 s: the doctests, the retry loops' tests (retry_async, tower, faults), the
-# long-running steps and the README check. Not part of ./test.sh: about 2 h on 2 shared cores.
+# run against the core's rule tests as ./test.sh runs them (all features): the unit tests and the
+# integration tests of rules (the list below). Left out, to keep a mutant near 10 s: the doctests,
+# the retry loops' tests (retry_async, tower, faults), the long-running steps and the README check.
+# Not part of ./test.sh: about 2 h on 2 shared cores (-j 2 and PROPTEST_CASES=64 shorten it).
 # Results in target/mutants.out/ (missed.txt: the surviving mutants); BENCHMARKS.md has the score.
 #   bash scripts/mutants.sh                                # every rule file
 #   bash scripts/mutants.sh --file core/src/hint.rs        # one file (replaces the list)
@@ -21,7 +21,8 @@ fi
 output=()
 [[ " $* " == *" --output "* ]] || output=(--output target)
 tests=(--lib)
-for t in bad_input conformance fleet hand_derived properties rate_limit vectors; do
+for t in bad_input budget_transitions conformance extreme_values fleet hand_derived properties rate_limit \
+  rule_boundaries spec_tables vectors; do
   tests+=(--test "$t")
 done
 # Without debug info a mutant links in seconds rather than tens of seconds.
