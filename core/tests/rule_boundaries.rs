@@ -73,3 +73,28 @@ fn no_time_budget_ignores_any_clock() {
     assert_eq!(b.next_delay_with(&p, at(u64::MAX)), retry(1000, 0));
     assert_eq!(b.elapsed_ms(), u32::MAX);
 }
+
+#[test]
+fn grpc_pushback_reports_empty_and_negative_before_the_format() {
+    use seeded_backoff::{parse_grpc_pushback, ParseError};
+    // SPEC.md §8.2, after stripping spaces and tabs: empty, then a leading '-', then digits.
+    assert_eq!(parse_grpc_pushback(b""), Err(ParseError::Empty));
+    assert_eq!(parse_grpc_pushback(b" \t "), Err(ParseError::Empty));
+    assert_eq!(parse_grpc_pushback(b"-1"), Err(ParseError::Negative));
+    assert_eq!(parse_grpc_pushback(b" -soon"), Err(ParseError::Negative));
+    assert_eq!(parse_grpc_pushback(b"1-"), Err(ParseError::InvalidFormat));
+    assert_eq!(parse_grpc_pushback(b" 250\t"), Ok(250));
+}
+
+#[test]
+fn equal_jitter_spans_half_the_level_to_the_level() {
+    // §4.2: equal is L/2 + uniform(L - L/2), so its bounds are [L/2, L] (L/2 rounding down).
+    let p = Policy::google()
+        .to_builder()
+        .jitter(Jitter::Equal)
+        .build()
+        .unwrap();
+    assert_eq!(seeded_backoff::jitter_bounds(&p, 1000), (500, 1000));
+    assert_eq!(seeded_backoff::jitter_bounds(&p, 1001), (500, 1001));
+    assert_eq!(seeded_backoff::jitter_bounds(&p, 64_000), (32_000, 32_000));
+}

@@ -143,3 +143,44 @@ fn the_aws_quota_preset_is_500_5_10_1_and_each_field_defaults_alone() {
         Ok(quota(500, 5, 10, 0))
     );
 }
+
+#[test]
+fn policy_errors_name_the_field_of_specs_table() {
+    use seeded_backoff::{Policy, PolicyError as E};
+    let b = || Policy::google().to_builder();
+    let cases = [
+        (b().initial_ms(0).build(), E::InitialMs, "initial_ms"),
+        (
+            b().max_backoff_ms(10).build(),
+            E::MaxBackoffMs,
+            "max_backoff_ms",
+        ),
+        (
+            b().multiplier(2, 0).build(),
+            E::MultiplierDen,
+            "multiplier_den",
+        ),
+        (
+            b().multiplier(1, 2).build(),
+            E::MultiplierBelowOne,
+            "multiplier",
+        ),
+        (
+            b().multiplier(2000, 1).build(),
+            E::MultiplierTooLarge,
+            "multiplier",
+        ),
+        (
+            b().max_hint_ms(u32::MAX).build(),
+            E::MaxHintMs,
+            "max_hint_ms",
+        ),
+    ];
+    for (got, want, field) in cases {
+        assert_eq!(got, Err(want));
+        assert_eq!(want.field(), field, "{want:?}");
+    }
+    assert_eq!(E::JitterMsNotApplicable.field(), "jitter_ms");
+    assert_eq!(E::SpreadNotApplicable.field(), "spread_per_mille");
+    assert_eq!(E::UnknownJitter.field(), "jitter");
+}
