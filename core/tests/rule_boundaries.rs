@@ -98,3 +98,19 @@ fn equal_jitter_spans_half_the_level_to_the_level() {
     assert_eq!(seeded_backoff::jitter_bounds(&p, 1001), (500, 1001));
     assert_eq!(seeded_backoff::jitter_bounds(&p, 64_000), (32_000, 32_000));
 }
+
+#[test]
+fn a_backslash_escapes_only_inside_quotes_and_a_dictionary_members_other_pieces_are_ignored() {
+    use seeded_backoff::{parse_rate_limit, RateLimitHeader::RateLimit};
+    // SPEC.md §8.3 step 3. Outside quotes `\` is an ordinary byte: `;` still ends the piece, so
+    // the quota `x\` resets in 5 s.
+    assert_eq!(parse_rate_limit(RateLimit, b"x\\;t=5", 0), Ok(5000));
+    // Inside quotes it escapes the quote: the name is `a"b`, the quota resets in 6 s.
+    assert_eq!(parse_rate_limit(RateLimit, b"\"a\\\"b\";t=6", 0), Ok(6000));
+    // A member whose first piece is a pair gives that one key; `t=30` after it is ignored.
+    assert_eq!(parse_rate_limit(RateLimit, b"reset=7;t=30", 0), Ok(7000));
+    assert_eq!(
+        parse_rate_limit(RateLimit, b"limit=1;reset=30, reset=7", 0),
+        Ok(7000)
+    );
+}
