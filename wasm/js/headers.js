@@ -9,6 +9,9 @@ import { get } from './engine.js';
 /** `value` (a string, as UTF-8, or bytes) in part `p`'s bytes: its length, or the core's bound + 1 (too long: refused unread). */
 function put(name, value, p) {
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) fail(TypeError, name, 'a string or a Uint8Array', value);
+  // A lone surrogate has no UTF-8 form: not in its header's format, as in every binding (rather
+  // than TextEncoder's U+FFFD, which a quoted RateLimit name would accept).
+  if (typeof value === 'string' && !value.isWellFormed()) throw coded(SyntaxError, PARSE_ERRORS[-1 - NOT_SECONDS]);
   const n = tryPut(value, p.u8.subarray(0, MAX_HEADER_VALUE));
   return n < 0 ? MAX_HEADER_VALUE + 1 : n;
 }

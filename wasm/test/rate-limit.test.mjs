@@ -81,6 +81,9 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     assert.throws(() => p(7, '5'), TypeError);
     assert.throws(() => p('ratelimit-reset', 5), TypeError);
     assert.throws(() => p('ratelimit-reset', '9'.repeat(9000)), code('too_long'));
+    // A lone surrogate has no UTF-8 form: refused as in Python and C, even inside a quoted name.
+    assert.throws(() => p('ratelimit', '"a\uD800";r=0;t=7'), code('invalid_format'));
+    assert.equal(p('ratelimit', '"a";r=0;t=7', 0), 7000);
     assert.equal(p('ratelimit-reset', '9'.repeat(300), 0), 4294967295);
     assert.throws(() => p('ratelimit-reset', '5', -1), RangeError);
   });

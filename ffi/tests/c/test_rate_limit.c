@@ -65,11 +65,38 @@ static void stepping(void) {
     CHECK(sb_backoff_next_with_rate_limit(&b, 10000, &d) == SB_GIVE_UP_DEADLINE);
 }
 
+/* Header bytes at the edges: no byte outside ASCII is a digit or a date (SPEC.md section 8.1), so
+ * UTF-8 that encodes a surrogate (what a binding gets from a string with a lone surrogate) or any
+ * invalid UTF-8 is invalid_format, except inside a RateLimit quoted string, whose bytes are skipped
+ * (section 8.3.3); 400 digits saturate. Codes and budget parameters at their types' limits. */
+static void extremes(void) {
+    char digits[401];
+    uint32_t ms = 77;
+    sb_budget budget;
+    memset(digits, '9', 400);
+    digits[400] = '\0';
+    CHECK(sb_parse_retry_after("\xED\xA0\x80", 3, 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT);
+    CHECK(sb_parse_retry_after("12\xED\xB0\x80", 5, 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT);
+    CHECK(sb_parse_retry_after("\xC0\xB1", 2, 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT); /* overlong '1' */
+    CHECK(ms == 77u);
+    CHECK(sb_parse_retry_after(digits, 400, 0, &ms) == SB_OK && ms == UINT32_MAX);
+    CHECK(parse(SB_RATE_LIMIT_X_RATELIMIT_RESET, "7\xED\xA0\x80", 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT);
+    CHECK(parse(SB_RATE_LIMIT_RATELIMIT_RESET, "\xEF\xBC\x97", 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT); /* fullwidth 7 */
+    CHECK(parse(SB_RATE_LIMIT_RATELIMIT, "\"\xED\xA0\x80\";r=0;t=7", 0, &ms) == SB_OK && ms == 7000u);
+    CHECK(parse(SB_RATE_LIMIT_X_RATELIMIT_RETRY_AFTER, digits, 0, &ms) == SB_OK && ms == UINT32_MAX);
+    CHECK(sb_classify_grpc(UINT32_MAX) == SB_CLASS_INVALID && sb_classify_http(UINT32_MAX) == SB_CLASS_INVALID);
+    CHECK(!sb_rate_limit_applies(UINT32_MAX) && !sb_http_status_is_retryable(UINT32_MAX));
+    CHECK(sb_budget_init_grpc(&budget, 10, UINT32_MAX) == SB_ERR_BUDGET_TOKEN_RATIO);
+    CHECK(sb_budget_init_grpc(&budget, UINT32_MAX, 100) == SB_ERR_BUDGET_MAX_TOKENS);
+    CHECK(sb_budget_init_aws_quota(&budget, UINT32_MAX, 5, 10, 1) == SB_ERR_BUDGET_CAPACITY);
+}
+
 /* Runs the rate-limit tests, counted in test_ffi.c's totals (check.h). */
 void test_rate_limit(void) {
     unsigned checks_before = checks, failures_before = failures;
     parsing();
     stepping();
+    extremes();
     printf("rate-limit headers and hint: %u checks, %u failed\n", checks - checks_before,
            failures - failures_before);
 }

@@ -3,6 +3,7 @@ the AWS SDKs' retry quota), held in the C ABI's `sb_budget`. Thread-safe: a lock
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
@@ -62,8 +63,11 @@ class RetryBudget:
         tokens = integer("max_tokens", max_tokens)
         if isinstance(token_ratio, bool) or not isinstance(token_ratio, (int, float)):
             raise TypeError(f"token_ratio must be a number with at most 3 decimals, got {show(token_ratio)}")
+        # Checked before scaling: an infinite, NaN or huge ratio has no milli to round to.
+        if not (math.isfinite(token_ratio) and 0 <= token_ratio <= 0xFFFF_FFFF / 1000):
+            raise ValueError(f"token_ratio must be a number with at most 3 decimals, got {show(token_ratio)}")
         milli = round(token_ratio * 1000)
-        if not (0 <= milli <= 0xFFFF_FFFF and milli / 1000 == token_ratio):
+        if milli / 1000 != token_ratio:
             raise ValueError(f"token_ratio must be a number with at most 3 decimals, got {show(token_ratio)}")
         return cls._new(lambda c: lib.sb_budget_init_grpc(c, tokens, milli))
 

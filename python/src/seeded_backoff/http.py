@@ -37,9 +37,14 @@ def _now_s(now):
     return math.floor(now)
 
 
-def _value_bytes(value):
+def _value_bytes(value, error):
+    """The header value's bytes. A str that UTF-8 cannot encode (a lone surrogate) is no header
+    value: refused as `error` with the core's 'invalid_format', as any non-ASCII byte would be."""
     if isinstance(value, str):
-        return value.encode("utf-8")
+        try:
+            return value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise error(lib.SB_ERR_PARSE_INVALID_FORMAT, f" (not encodable as UTF-8), got {show(value)}") from None
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     raise TypeError(f"value must be a str or bytes, got {show(value)} ({type(value).__name__})")
@@ -56,7 +61,7 @@ def parse_retry_after(value: Union[str, bytes, bytearray, memoryview],
     >>> parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT", now=784111777 - 30)
     30000
     """
-    data = _value_bytes(value)
+    data = _value_bytes(value, RetryAfterError)
     now_s = _now_s(now)
     out = ffi.new("uint32_t *")
     status = lib.sb_parse_retry_after(data, len(data), now_s, out)
@@ -92,7 +97,7 @@ def parse_rate_limit(header: str, value: Union[str, bytes, bytearray, memoryview
     60000
     """
     kind = _rate_limit_kind(header)
-    data = _value_bytes(value)
+    data = _value_bytes(value, RateLimitError)
     now_s = _now_s(now)
     out = ffi.new("uint32_t *")
     status = lib.sb_parse_rate_limit(kind, data, len(data), now_s, out)
@@ -108,8 +113,9 @@ def rate_limit_applies(status: int) -> bool:
 
 
 def _code(name, value):
-    # Any int is a question with an answer: beyond u32 it is no status at all ('invalid').
-    v = integer(name, value, -(2**63), 2**63)
+    # Any int is a question with an answer: beyond u32, however large, it is no status at all
+    # ('invalid'), so the range checked is none.
+    v = integer(name, value, -math.inf, math.inf, rule=f"{name} must be an integer")
     return v if 0 <= v <= U32_MAX else U32_MAX
 
 

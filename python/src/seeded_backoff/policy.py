@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Optional, Tuple, Union
 
@@ -55,8 +56,11 @@ def _multiplier(value):
     if isinstance(value, int):
         return (integer("multiplier", value), 1)
     if isinstance(value, float):
+        # Checked before scaling: an infinite, NaN or huge float has no milli to round to.
+        if not (math.isfinite(value) and 0 <= value <= U32_MAX / 1000):
+            raise ValueError(f"{_MULTIPLIER_RULE}, got {show(value)}")
         milli = round(value * 1000)
-        if not (value >= 0 and milli <= U32_MAX and milli / 1000 == value):
+        if milli / 1000 != value:
             raise ValueError(f"{_MULTIPLIER_RULE}, got {show(value)}")
         return (milli, 1000)
     if isinstance(value, Fraction):

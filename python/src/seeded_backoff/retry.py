@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import math
 import time
 from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
 
 from ._check import show, u64
+from ._ffi import U64_MAX
 from .backoff import Backoff
 from .budget import RetryBudget
 from .errors import RetryError
@@ -62,7 +64,7 @@ class _Attempts:
 
     def delay_after(self, last, hint):
         """The delay in ms before the next attempt; raises RetryError when the core gives up."""
-        elapsed_ms = max(0, int((self.o.clock() - self.start) * 1000))
+        elapsed_ms = self.elapsed_ms()
         delay = self.backoff.next_delay(elapsed_ms=elapsed_ms, budget=self.o.budget, **hint)
         if delay is None:
             error = RetryError(self.attempts, self.backoff.give_up_reason, last)
@@ -72,6 +74,17 @@ class _Attempts:
         if self.o.on_retry is not None:
             self.o.on_retry(RetryEvent(attempt=self.attempts, delay_ms=delay, error=last))
         return delay
+
+    def elapsed_ms(self):
+        # The core saturates a clock that ran past u64 ms; a clock without a finite reading is
+        # refused by name rather than left to overflow in int().
+        now = self.o.clock()
+        if isinstance(now, bool) or not isinstance(now, (int, float)):
+            raise TypeError(f"clock() must return seconds (an int or float), got {show(now)}")
+        ms = (now - self.start) * 1000
+        if isinstance(ms, float) and not math.isfinite(ms):
+            raise ValueError(f"clock() must return finite seconds, got {show(now)} after {show(self.start)}")
+        return min(U64_MAX, max(0, int(ms)))
 
     def succeeded(self):
         if self.o.budget is not None:

@@ -1,0 +1,186 @@
+//! SPEC.md's tables, typed in from the SPEC and checked entry by entry and at every boundary:
+//! give-up codes (§5), jitter and deadline codes (§2), classification (§7) over every `u16` and
+//! the gRPC codes, and the rate-limit headers' codes and names (§8.3).
+
+use seeded_backoff::{
+    classify_grpc, classify_http, is_retryable_http, rate_limit_applies, BudgetConfig,
+    Classification as C, DeadlineMode, GiveUpReason, Jitter, RateLimitHeader,
+};
+
+#[test]
+fn give_up_reasons_have_the_specs_codes_and_names() {
+    let spec = [
+        (1, "max_retries"),
+        (2, "deadline"),
+        (3, "budget"),
+        (4, "server_stop"),
+    ];
+    for (code, name) in spec {
+        let reason = GiveUpReason::from_code(code).unwrap_or_else(|| panic!("code {code}"));
+        assert_eq!((reason.code(), reason.name()), (code, name));
+        assert_eq!(reason.to_string(), name);
+        assert_eq!(GiveUpReason::NAMES[usize::from(code) - 1], name);
+    }
+    for code in [0, 5, 6, 255] {
+        assert_eq!(GiveUpReason::from_code(code), None, "code {code}");
+    }
+}
+
+#[test]
+fn jitter_and_deadline_codes_are_the_specs() {
+    let spec = [
+        "none",
+        "google",
+        "full",
+        "equal",
+        "decorrelated",
+        "proportional",
+    ];
+    for (code, name) in spec.into_iter().enumerate() {
+        let code = code as u8;
+        let jitter = Jitter::from_code(code, 0).unwrap_or_else(|| panic!("code {code}"));
+        assert_eq!((jitter.code(), jitter.name()), (code, name));
+        assert_eq!(Jitter::from_name(name, 0).map(Jitter::code), Some(code));
+    }
+    assert_eq!(Jitter::from_code(6, 0), None);
+    assert_eq!(Jitter::from_name("Google", 0), None);
+    for (code, name) in [(0, "give_up"), (1, "clamp")] {
+        let mode = DeadlineMode::from_code(code).unwrap();
+        assert_eq!((mode.code(), mode.name()), (code, name));
+    }
+    assert_eq!(DeadlineMode::from_code(2), None);
+}
+
+/// §7 in its own words.
+fn spec_http(status: u16) -> C {
+    match status {
+        200..=299 => C::Success,
+        429 | 500..=599 => C::Retry,
+        100..=599 => C::DoNotRetry,
+        _ => C::Invalid,
+    }
+}
+
+#[test]
+fn every_http_status_is_classified_as_the_spec_says() {
+    for status in 0..=u16::MAX {
+        let class = classify_http(status);
+        assert_eq!(class, spec_http(status), "HTTP {status}");
+        assert_eq!(
+            is_retryable_http(status),
+            class == C::Retry,
+            "HTTP {status}"
+        );
+        assert_eq!(rate_limit_applies(status), status == 429, "HTTP {status}");
+    }
+    let names = [
+        (C::Success, "success"),
+        (C::Retry, "retry"),
+        (C::DoNotRetry, "do_not_retry"),
+    ];
+    for (class, name) in names.into_iter().chain([(C::Invalid, "invalid")]) {
+        assert_eq!(class.name(), name);
+    }
+}
+
+#[test]
+fn grpc_codes_are_classified_as_the_spec_says() {
+    for code in 0..=20u32 {
+        let want = match code {
+            0 => C::Success,
+            8 | 14 => C::Retry,
+            1..=16 => C::DoNotRetry,
+            _ => C::Invalid,
+        };
+        assert_eq!(classify_grpc(code), want, "gRPC {code}");
+    }
+    assert_eq!(classify_grpc(u32::MAX), C::Invalid);
+}
+
+#[test]
+fn rate_limit_headers_have_the_specs_codes_names_and_order() {
+    let spec = [
+        "ratelimit",
+        "ratelimit-reset",
+        "x-ratelimit-retry-after",
+        "x-ratelimit-reset",
+    ];
+    for (code, name) in spec.into_iter().enumerate() {
+        let code = code as u8;
+        let header = RateLimitHeader::from_code(code).unwrap_or_else(|| panic!("code {code}"));
+        assert_eq!((header.code(), header.name()), (code, name));
+        assert_eq!(RateLimitHeader::from_name(name), Some(header));
+        assert_eq!(
+            seeded_backoff::RATE_LIMIT_HEADERS[usize::from(code)],
+            header
+        );
+    }
+    assert_eq!(RateLimitHeader::from_code(4), None);
+    assert_eq!(RateLimitHeader::from_name("retry-after"), None);
+}
+
+#[test]
+fn the_aws_quota_preset_is_500_5_10_1_and_each_field_defaults_alone() {
+    // SPEC.md §10.2: preset 500, 5, 10, 1 (whole tokens).
+    let quota = |c, r, t, n| BudgetConfig::aws_quota(c, r, t, n).unwrap();
+    assert_eq!(BudgetConfig::AWS_DEFAULT, quota(500, 5, 10, 1));
+    let or_default = BudgetConfig::aws_quota_or_default;
+    assert_eq!(or_default(None, None, None, None), Ok(quota(500, 5, 10, 1)));
+    assert_eq!(
+        or_default(Some(50), None, None, None),
+        Ok(quota(50, 5, 10, 1))
+    );
+    assert_eq!(
+        or_default(None, Some(7), None, None),
+        Ok(quota(500, 7, 10, 1))
+    );
+    assert_eq!(
+        or_default(None, None, Some(20), None),
+        Ok(quota(500, 5, 20, 1))
+    );
+    assert_eq!(
+        or_default(None, None, None, Some(0)),
+        Ok(quota(500, 5, 10, 0))
+    );
+}
+
+#[test]
+fn policy_errors_name_the_field_of_specs_table() {
+    use seeded_backoff::{Policy, PolicyError as E};
+    let b = || Policy::google().to_builder();
+    let cases = [
+        (b().initial_ms(0).build(), E::InitialMs, "initial_ms"),
+        (
+            b().max_backoff_ms(10).build(),
+            E::MaxBackoffMs,
+            "max_backoff_ms",
+        ),
+        (
+            b().multiplier(2, 0).build(),
+            E::MultiplierDen,
+            "multiplier_den",
+        ),
+        (
+            b().multiplier(1, 2).build(),
+            E::MultiplierBelowOne,
+            "multiplier",
+        ),
+        (
+            b().multiplier(2000, 1).build(),
+            E::MultiplierTooLarge,
+            "multiplier",
+        ),
+        (
+            b().max_hint_ms(u32::MAX).build(),
+            E::MaxHintMs,
+            "max_hint_ms",
+        ),
+    ];
+    for (got, want, field) in cases {
+        assert_eq!(got, Err(want));
+        assert_eq!(want.field(), field, "{want:?}");
+    }
+    assert_eq!(E::JitterMsNotApplicable.field(), "jitter_ms");
+    assert_eq!(E::SpreadNotApplicable.field(), "spread_per_mille");
+    assert_eq!(E::UnknownJitter.field(), "jitter");
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Mutation check of the core's rules (cargo-mutants): each mutant of the rule files is built and
+# run against the core's rule tests as ./test.sh runs them (all features): the unit tests and the
+# integration tests of rules (the list below). Left out, to keep a mutant near 10 s: the doctests,
+# the retry loops' tests (retry_async, tower, faults), the long-running steps and the README check.
+# Not part of ./test.sh: about 2 h on 2 shared cores (-j 2 and PROPTEST_CASES=64 shorten it).
+# Results in target/mutants.out/ (missed.txt: the surviving mutants); BENCHMARKS.md has the score.
+#   bash scripts/mutants.sh                                # every rule file
+#   bash scripts/mutants.sh --file core/src/hint.rs        # one file (replaces the list)
+#   bash scripts/mutants.sh --file core/src/httpdate.rs --shuffle --output target/httpdate
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked --version 27.1.0
+
+files=()
+if [[ " $* " != *" --file "* ]]; then
+  for f in backoff jitter hint classify snapshot fleet budget rate_limit policy httpdate; do
+    files+=(--file "core/src/$f.rs")
+  done
+fi
+output=()
+[[ " $* " == *" --output "* ]] || output=(--output target)
+tests=(--lib)
+for t in bad_input budget_transitions conformance extreme_values fleet hand_derived properties rate_limit \
+  rule_boundaries spec_tables vectors; do
+  tests+=(--test "$t")
+done
+# Without debug info a mutant links in seconds rather than tens of seconds.
+export CARGO_PROFILE_DEV_DEBUG=0
+exec cargo mutants -p seeded-backoff "${output[@]}" --timeout "${TIMEOUT:-60}" --build-timeout 600 \
+  "${files[@]}" "$@" -- --all-features "${tests[@]}"
