@@ -42,8 +42,9 @@ async function run(url) {
 }
 
 async function openConnections() {
-  // Connections close a moment after a loop ends; the server's count includes the _stats one.
-  for (let i = 0; i < 50; i++) {
+  // Connections close a moment after a loop ends (the server sees a stalled or trickled one closed
+  // at its next read or write); its count includes the _stats one. Up to 10 s on a busy machine.
+  for (let i = 0; i < 200; i++) {
     const { open } = await (await fetch(`${base}/_stats`, { cache: 'no-store' })).json();
     if (open <= 1) return open;
     await new Promise((r) => setTimeout(r, 50));
