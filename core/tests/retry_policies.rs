@@ -4,7 +4,8 @@
 //! clock or sleep of its own: it sleeps with `tokio::time::sleep`, which the paused clock runs in
 //! virtual time, so the gaps between the requests the server sees are exactly what it waited. The
 //! expected delays are the vector files' (tests/vectors, checked against the independent model).
-#![cfg(feature = "retry-policies")]
+// Miri has no sockets: these run natively only.
+#![cfg(all(feature = "retry-policies", not(miri)))]
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};

@@ -10,7 +10,7 @@ export CARGO_TERM_COLOR=never
 echo "-- simulator shape tests (cli/src/simulate/)"
 cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff simulate
 
-echo "-- seeded-backoff simulate (defaults: contention 100 clients, outage 1000, 6 strategies x 50 runs)"
+echo "-- seeded-backoff simulate (defaults: contention 100 clients, outage 1000, shed 1000, 7 strategies x 50 runs)"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cargo run -q --release -p seeded-backoff-cli -- simulate --svg "$out/simulate.svg" | tee "$out/table.txt"
@@ -25,7 +25,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c = {r["strategy"]: r for r in d["contention"]["results"]}
 o = {r["strategy"]: r for r in d["outage"]["results"]}
-assert len(c) == 6 and len(o) == 6, (c.keys(), o.keys())
+assert len(c) == 7 and len(o) == 7, (c.keys(), o.keys())  # six jitters and api-core-default
 assert all(r["unfinished"] == 0 for r in list(c.values()) + list(o.values()))
 assert max(c, key=lambda s: c[s]["calls_total"]) == "none", c
 assert o["google"]["peak_rps_mean"] > 3 * o["full"]["peak_rps_mean"], o

@@ -146,7 +146,12 @@ def _header_items(headers):
     for pair in pairs:
         if not (isinstance(pair, tuple) and len(pair) == 2):
             raise TypeError(f"headers must be a mapping or (name, value) pairs, got {show(pair)} among them")
-        out.append(tuple(_value_bytes(x) for x in pair))
+        try:
+            out.append(tuple(_value_bytes(x, RetryAfterError) for x in pair))
+        except RetryAfterError:
+            # Not encodable as UTF-8 (a lone surrogate): no header the core can read, so it is
+            # passed over as an unparseable value would be.
+            continue
     return out
 
 
