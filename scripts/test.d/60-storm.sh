@@ -19,7 +19,7 @@ fi
 
 set -e
 cargo build -q --release -p seeded-backoff-cli
-if [ ! -f wasm/dist/node.mjs ]; then
+if [ ! -f wasm/dist/index.js ]; then
   [ -x wasm/node_modules/.bin/esbuild ] || npm --prefix wasm ci --no-audit --no-fund
   npm --prefix wasm run build
 fi
@@ -77,6 +77,6 @@ echo "-- nginx on 127.0.0.1:$port (pid $(cat "$dir/nginx.pid"))"
 mkdir -p artifacts
 rc=0
 PORT=$port UP_FILE="$dir/up" ACCESS_LOG="$dir/access.log" CAPACITY=$capacity \
-  SIMULATOR="$PWD/target/release/seeded-backoff" PACKAGE="$PWD/wasm/dist/node.mjs" \
+  SIMULATOR="$PWD/target/release/seeded-backoff" PACKAGE="$PWD/wasm/dist/index.js" \
   OUT=artifacts/storm.md timeout 150 node tests/storm/storm.mjs || rc=$?
 exit $rc
