@@ -52,15 +52,15 @@ def test_requests_gives_up_within_the_budget_naming_the_last_failure(faults, no_
     print(f"\nrequests {fault}: {error} in {took:.2f} s", end="")
     assert took <= BOUND_S, f"{fault}: {took:.2f} s"
     assert error.reason == "deadline" and error.attempts >= 2
-    assert isinstance(error.last, SYNC_FAULTS[fault]) and error.__cause__ is error.last
-    assert f"last: {type(error.last).__name__}" in str(error)
+    assert isinstance(error.cause, SYNC_FAULTS[fault]) and error.__cause__ is error.cause
+    assert f"last: {type(error.cause).__name__}" in str(error)
 
 
 def test_requests_refused_connections_give_up_within_the_budget(faults, no_leaks):
     error, took = _run_sync(faults.refused)
     print(f"\nrequests refused: {error} in {took:.2f} s", end="")
     assert took <= BOUND_S
-    assert isinstance(error.last, requests.ConnectionError) and error.attempts >= 5
+    assert isinstance(error.cause, requests.ConnectionError) and error.attempts >= 5
     assert "last: ConnectionError" in str(error)
 
 
@@ -94,14 +94,14 @@ STORM_LAST = [503, 429, 500, 502, 504][6 % 5]
 def test_requests_storm_of_5xx_and_429_with_garbage_hints(faults, no_leaks):
     delays, url = [], faults.url("storm")
     with requests.Session() as s:
-        @retry(policy=STORM, seed=9, on_retry=lambda n, d, last: delays.append(d))
+        @retry(policy=STORM, seed=9, on_retry=lambda event: delays.append(event.delay_ms))
         def fetch():
             return s.get(url, timeout=ATTEMPT_S)
 
         with pytest.raises(RetryError) as e:
             fetch()
     assert (e.value.reason, e.value.attempts) == ("max_retries", 7)
-    assert e.value.last.status_code == STORM_LAST and f"last: HTTP {STORM_LAST}" in str(e.value)
+    assert e.value.cause.status_code == STORM_LAST and f"last: HTTP {STORM_LAST}" in str(e.value)
     assert delays == _model_storm(9, 6)
 
 
@@ -146,20 +146,20 @@ def test_httpx_gives_up_within_the_budget_naming_the_last_failure(faults, no_lea
     print(f"\nhttpx {fault}: {error} in {took:.2f} s", end="")
     assert took <= BOUND_S, f"{fault}: {took:.2f} s"
     assert error.reason == "deadline" and error.attempts >= 2
-    assert isinstance(error.last, ASYNC_FAULTS[fault]) and error.__cause__ is error.last
-    assert f"last: {type(error.last).__name__}" in str(error)
+    assert isinstance(error.cause, ASYNC_FAULTS[fault]) and error.__cause__ is error.cause
+    assert f"last: {type(error.cause).__name__}" in str(error)
 
 
 def test_httpx_refused_connections_give_up_within_the_budget(faults, no_leaks):
     error, took = asyncio.run(_run_async(faults.refused))
     print(f"\nhttpx refused: {error} in {took:.2f} s", end="")
     assert took <= BOUND_S
-    assert isinstance(error.last, httpx.ConnectError) and "last: ConnectError" in str(error)
+    assert isinstance(error.cause, httpx.ConnectError) and "last: ConnectError" in str(error)
 
 
 def test_httpx_storm_of_5xx_and_429_with_garbage_hints(faults, no_leaks):
     delays = []
-    error, _ = asyncio.run(_run_async(faults.url("storm"), STORM, 9, lambda n, d, last: delays.append(d)))
+    error, _ = asyncio.run(_run_async(faults.url("storm"), STORM, 9, lambda event: delays.append(event.delay_ms)))
     assert (error.reason, error.attempts) == ("max_retries", 7)
     assert f"last: HTTP {STORM_LAST}" in str(error)
     assert delays == _model_storm(9, 6)
