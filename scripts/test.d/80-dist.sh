@@ -131,8 +131,12 @@ bash "$root/scripts/release/test-c-sdk.sh" "$root/dist" "$version" "$tmp/c" "$ex
 
 step "ffi/README.md 'Install from the SDK archive'"
 out=$(run_block '## Install from the SDK archive' "$root" ffi/README.md 2>&1 | grep -oE 'retrying in [0-9]+' | grep -oE '[0-9]+$' | paste -sd' ')
-[ "$out" = "$first_two $first_two" ] || fail "ffi/README.md's C lines printed '$out', not $first_two twice"
-echo "the pkg-config and the CMake builds each printed $first_two"
+# The C example honours its first 503's Retry-After: 3: the model's delays for that step and the next.
+c_two=$(PYTHONPATH="$root/tests/model" python3 -c 'import spec_model as m
+b = m.Backoff(m.preset("google"), 42)
+print(b.next(hint=m.RetryAfter(3000)).delay_ms, b.next().delay_ms)')
+[ "$out" = "$c_two $c_two" ] || fail "ffi/README.md's C lines printed '$out', not $c_two twice"
+echo "the pkg-config and the CMake builds each printed $c_two"
 
 step "Python wheel in a new venv"
 if [ -f python/pyproject.toml ]; then
