@@ -5,7 +5,7 @@
 #   bad input, retry against a local HTTP server, abort, pauses under a fake clock) | tsc on the
 #   .d.ts | headless Chromium (vectors, fetch retry, example page screenshot in artifacts/wasm/;
 #   offline/hidden/frozen pages and 50 pages back online against a logging server, with the
-#   timeline example's screenshot; wasm/README.md's import-map and esbuild snippets) | the example
+#   timeline example's screenshot; Chromium's fetch against tests/faults/fault_server.py; wasm/README.md's import-map and esbuild snippets) | the example
 #   app installed from the packed tarball and built by each bundler with its defaults, timed and
 #   weighed in Chromium with and without a strict CSP (wasm/test/bundlers/run.mjs) | 10,000 loops on
 #   one AbortSignal beside p-retry | size report beside the npm peers (fails above its regression
@@ -36,6 +36,9 @@ node wasm/test/browser/run.mjs
 
 echo "--- headless Chromium: retries follow the page's life"
 node wasm/test/browser/lifecycle.mjs
+
+echo "--- headless Chromium: fetchWithBackoff() against the fault server (resets, stall, trickle, refused, storm)"
+timeout 150 node wasm/test/browser/faults.mjs
 
 echo "--- headless Chromium: wasm/README.md's browser snippets as pasted (import map, esbuild)"
 node wasm/test/browser/readme.mjs

@@ -11,7 +11,8 @@ stdout, first line:  {"port": P, "refused_port": R}
     connection to it is refused (ECONNREFUSED) for as long as the server runs.
 
 Requests: GET /<fault>?<params>. Every response carries `Connection: close`; the server closes
-the connection after it. Faults:
+the connection after it. Every response head also carries `Access-Control-Allow-Origin: *`, so a
+page on another local origin (a browser's fetch) reads the answers as a script does. Faults:
 
     ok                    200, body "ok"
     reset-before-headers  reads the request, then resets the connection (RST) before any byte
@@ -122,7 +123,8 @@ class Server:
 
 
 def head(status, headers):
-    lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}", "Connection: close"]
+    lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}", "Connection: close",
+             "Access-Control-Allow-Origin: *"]
     lines += [f"{k}: {v}" for k, v in headers.items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
