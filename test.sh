@@ -41,6 +41,16 @@ vectors_up_to_date() {
   return $rc
 }
 
+mutants_tests_exist() {
+  # scripts/mutants.sh runs outside this script; a test it names that no longer exists would make
+  # its first (unmutated) run fail.
+  local t missing=0
+  for t in $(sed -n 's/^RULE_TESTS="\(.*\)"$/\1/p' scripts/mutants.sh); do
+    [ -f "core/tests/$t.rs" ] || { echo "scripts/mutants.sh names core/tests/$t.rs, which does not exist"; missing=1; }
+  done
+  [ -n "$t" ] && [ "$missing" -eq 0 ] && echo "scripts/mutants.sh names only existing rule tests"
+}
+
 if ! bash scripts/setup.sh; then
   echo "test.sh: setup failed: the tools the tests need could not be installed"
   echo "test.sh: 0 passed, 1 failed"
@@ -55,6 +65,7 @@ step "core builds without std (default features)" cargo build -q -p seeded-backo
 step "core for thumbv6m-none-eabi" cargo build -q -p seeded-backoff --release --target thumbv6m-none-eabi
 step "core for wasm32-unknown-unknown" cargo build -q -p seeded-backoff --release --target wasm32-unknown-unknown
 step "vectors are what the CLI generates" vectors_up_to_date
+step "scripts/mutants.sh names existing tests" mutants_tests_exist
 step "independent model: self-tests" python3 -m unittest tests/model/test_spec_model.py tests/model/test_rate_limit_model.py
 step "independent model: every vector file" python3 tests/model/check_vectors.py tests/vectors
 step "independent model: fleet helpers (SPEC.md §12)" python3 tests/model/fleet_model.py check

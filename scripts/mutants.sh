@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation check of the core's rules (cargo-mutants): each mutant of the rule files is built and
 # run against the core's rule tests as ./test.sh runs them (all features): the unit tests and the
-# integration tests of rules (the list below). Left out, to keep a mutant near 10 s: the doctests,
+# integration tests of rules (RULE_TESTS below). Left out, to keep a mutant near 10 s: the doctests,
 # the retry loops' tests (retry_async, tower, faults), the long-running steps and the README check.
 # Not part of ./test.sh: about 2 h on 2 shared cores (-j 2 and PROPTEST_CASES=64 shorten it).
 # Results in target/mutants.out/ (missed.txt: the surviving mutants); BENCHMARKS.md has the score.
@@ -20,9 +20,10 @@ if [[ " $* " != *" --file "* ]]; then
 fi
 output=()
 [[ " $* " == *" --output "* ]] || output=(--output target)
+# The rule tests (core/tests/<name>.rs); ./test.sh checks that each one exists.
+RULE_TESTS="bad_input budget_transitions extreme_values fleet from_rng hand_derived properties rate_limit retry_after rule_boundaries spec_tables tables vectors"
 tests=(--lib)
-for t in bad_input budget_transitions conformance extreme_values fleet hand_derived properties rate_limit \
-  rule_boundaries spec_tables vectors; do
+for t in $RULE_TESTS; do
   tests+=(--test "$t")
 done
 # Without debug info a mutant links in seconds rather than tens of seconds.
