@@ -32,17 +32,6 @@ fn help(what: &str, rules: &[PolicyError]) -> String {
     }
 }
 
-/// Jitter strategy names accepted by the simulator: the core's strategies, by code (`as u8`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JitterName {
-    None,
-    Google,
-    Full,
-    Equal,
-    Decorrelated,
-    Proportional,
-}
-
 /// A multiplier as written: `2` is 2/1, `1.6` is 16/10, `3/2` is 3/2. Only the syntax is checked
 /// here; the core reduces the fraction and checks its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -124,9 +124,9 @@ mod tests {
 
     #[test]
     fn same_seed_same_figures_other_seed_other_figures() {
-        let a = contention(Strategy::Full, 50, 3, 7);
-        let b = contention(Strategy::Full, 50, 3, 7);
-        let c = contention(Strategy::Full, 50, 3, 8);
+        let a = contention(Strategy::named("full"), 50, 3, 7);
+        let b = contention(Strategy::named("full"), 50, 3, 7);
+        let c = contention(Strategy::named("full"), 50, 3, 8);
         assert_eq!(a, b);
         assert_ne!(a.calls_total, c.calls_total);
     }

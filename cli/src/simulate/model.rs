@@ -5,10 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
-use seeded_backoff::{Backoff, Jitter, Policy};
+use seeded_backoff::{Backoff, Policy};
 
 use super::strategy::Strategy;
-use crate::policy_args::JitterName;
 
 /// One network hop: 10 ± 2 ms (Brooker's setup).
 pub const NET_MIN_MS: u64 = 8;
@@ -71,23 +70,6 @@ pub fn client(seed: u64, scenario: u64, run: u32, c: u32, policy: &Policy) -> Si
     let mut rng = SimRng::for_client(seed, scenario, run, c);
     let backoff = Backoff::new(policy, rng.next_u64());
     SimClient { backoff, rng }
-}
-
-/// The jitter a strategy name means in a scenario whose first delay is `initial_ms`. Google's
-/// additive jitter keeps its ratio to the first delay (1000 ms on 1 s); proportional is gRPC's ±20 %.
-pub fn jitter_for(name: JitterName, initial_ms: u32) -> Jitter {
-    match name {
-        JitterName::None => Jitter::None,
-        JitterName::Google => Jitter::Google {
-            jitter_ms: initial_ms,
-        },
-        JitterName::Full => Jitter::Full,
-        JitterName::Equal => Jitter::Equal,
-        JitterName::Decorrelated => Jitter::Decorrelated,
-        JitterName::Proportional => Jitter::Proportional {
-            spread_per_mille: 200,
-        },
-    }
 }
 
 /// Retries never run out in either scenario: the horizon ends a run instead. Every strategy has

@@ -225,16 +225,16 @@ mod tests {
 
     #[test]
     fn same_seed_same_figures() {
-        let a = outage(Strategy::Google, 200, 2, 7, 30, 50);
-        let b = outage(Strategy::Google, 200, 2, 7, 30, 50);
+        let a = outage(Strategy::named("google"), 200, 2, 7, 30, 50);
+        let b = outage(Strategy::named("google"), 200, 2, 7, 30, 50);
         assert_eq!(a, b);
-        let c = outage(Strategy::Google, 200, 2, 8, 30, 50);
+        let c = outage(Strategy::named("google"), 200, 2, 8, 30, 50);
         assert_ne!(a.per_second_sum, c.per_second_sum);
     }
 
     #[test]
     fn every_client_finishes() {
-        let r = outage(Strategy::Full, 300, 2, 1, 60, 100);
+        let r = outage(Strategy::named("full"), 300, 2, 1, 60, 100);
         assert_eq!(r.unfinished, 0);
         // During the outage every request fails, so each client made several.
         let total: u64 = r.per_second_sum.iter().sum();
@@ -245,9 +245,9 @@ mod tests {
     // server in bursts. Full jitter keeps them spread over the whole cap.
     #[test]
     fn outage_google_resynchronizes_at_the_cap_full_keeps_spread() {
-        let google = outage(Strategy::Google, 1000, 10, 1, 120, 100);
-        let full = outage(Strategy::Full, 1000, 10, 1, 120, 100);
-        let none = outage(Strategy::None, 1000, 10, 1, 120, 100);
+        let google = outage(Strategy::named("google"), 1000, 10, 1, 120, 100);
+        let full = outage(Strategy::named("full"), 1000, 10, 1, 120, 100);
+        let none = outage(Strategy::named("none"), 1000, 10, 1, 120, 100);
         assert!(
             google.peak_rps_mean > 3 * full.peak_rps_mean,
             "google {} full {}",
@@ -277,7 +277,10 @@ mod tests {
         assert_eq!(lib.failed, 2 * 300);
         let short = outage(Strategy::ApiCoreDefault, 300, 2, 1, 30, 100);
         assert_eq!(short.failed, 0);
-        assert_eq!(outage(Strategy::Google, 300, 2, 1, 120, 100).failed, 0);
+        assert_eq!(
+            outage(Strategy::named("google"), 300, 2, 1, 120, 100).failed,
+            0
+        );
     }
 
     // Shedding with 429: what exceeds the first second's capacity fails at once under the library
@@ -287,7 +290,7 @@ mod tests {
         let lib = shed(Strategy::ApiCoreDefault);
         assert!(lib.failed >= 5 * 800, "{}", lib.failed);
         assert_eq!(lib.failed + lib.succeeded, 5 * 1000);
-        for s in crate::simulate::strategy::JITTER_STRATEGIES {
+        for &s in crate::simulate::strategy::JITTER_STRATEGIES {
             let r = shed(s);
             assert_eq!((r.failed, r.unfinished), (0, 0), "{}", r.strategy);
         }

@@ -11,42 +11,36 @@
 
 use seeded_backoff::{DeadlineMode, Jitter, Policy};
 
-use super::model::jitter_for;
-use crate::policy_args::JitterName;
-
+/// A strategy: one of the core's jitter strategies (its parameter is the scenario's, set by
+/// [`Strategy::policy`]), or the client libraries' default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
-    None,
-    Google,
-    Full,
-    Equal,
-    Decorrelated,
-    Proportional,
+    Jitter(Jitter),
     /// Google's client libraries' default: full jitter, 1 s × 1.3, cap 10 s, 60 s, 503 only.
     ApiCoreDefault,
 }
 
-/// Every strategy, in the order of the tables and the chart's styles.
-pub const ALL_STRATEGIES: [Strategy; 7] = [
-    Strategy::None,
-    Strategy::Google,
-    Strategy::Full,
-    Strategy::Equal,
-    Strategy::Decorrelated,
-    Strategy::Proportional,
-    Strategy::ApiCoreDefault,
-];
+/// Every strategy, in the order of the tables and the chart's styles: the core's jitter
+/// strategies in code order, then the library default.
+pub const ALL_STRATEGIES: [Strategy; Jitter::NAMES.len() + 1] = {
+    let mut all = [Strategy::ApiCoreDefault; Jitter::NAMES.len() + 1];
+    let mut code = 0;
+    while code < Jitter::NAMES.len() {
+        all[code] = match Jitter::from_code(code as u8, 0) {
+            Some(j) => Strategy::Jitter(j),
+            None => panic!("the core's jitter codes are 0..NAMES.len()"),
+        };
+        code += 1;
+    }
+    all
+};
 
 /// The six jitter strategies on the scenario's own schedule: every strategy but the last.
 #[cfg(test)]
-pub const JITTER_STRATEGIES: [Strategy; 6] = [
-    ALL_STRATEGIES[0],
-    ALL_STRATEGIES[1],
-    ALL_STRATEGIES[2],
-    ALL_STRATEGIES[3],
-    ALL_STRATEGIES[4],
-    ALL_STRATEGIES[5],
-];
+pub const JITTER_STRATEGIES: &[Strategy] = match ALL_STRATEGIES.split_last() {
+    Some((_, jitters)) => jitters,
+    None => &[],
+};
 
 /// The name of the client libraries' default, beside the core's jitter names.
 pub const API_CORE_DEFAULT: &str = "api-core-default";
@@ -54,31 +48,27 @@ pub const API_CORE_DEFAULT: &str = "api-core-default";
 /// api-core's multiplier, 1.3.
 const API_CORE_MULTIPLIER: (u32, u32) = (13, 10);
 
-impl Strategy {
-    /// The jitter strategy, for the six that are one.
-    pub fn jitter(self) -> Option<JitterName> {
-        Some(match self {
-            Strategy::None => JitterName::None,
-            Strategy::Google => JitterName::Google,
-            Strategy::Full => JitterName::Full,
-            Strategy::Equal => JitterName::Equal,
-            Strategy::Decorrelated => JitterName::Decorrelated,
-            Strategy::Proportional => JitterName::Proportional,
-            Strategy::ApiCoreDefault => return None,
-        })
-    }
+/// Proportional jitter's spread in a scenario: gRPC's ±20 %.
+const SPREAD_PER_MILLE: u32 = 200;
 
+impl Strategy {
     /// The name in tables, JSON and CSV: the core's jitter name, or the library default's.
     pub fn name(self) -> &'static str {
-        match self.jitter() {
-            Some(j) => jitter_for(j, 1).name(),
-            None => API_CORE_DEFAULT,
+        match self {
+            Strategy::Jitter(j) => j.name(),
+            Strategy::ApiCoreDefault => API_CORE_DEFAULT,
         }
     }
 
     /// The strategy of a name: the core's jitter names, or [`API_CORE_DEFAULT`].
     pub fn from_name(name: &str) -> Option<Strategy> {
         ALL_STRATEGIES.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The strategy of a name the caller knows to be one (the tests').
+    #[cfg(test)]
+    pub fn named(name: &str) -> Strategy {
+        Strategy::from_name(name).expect("a strategy's name")
     }
 
     /// Whether a 429 is retried: the guidance retries 5xx and 429; api-core's default only 503.
@@ -102,17 +92,31 @@ impl Strategy {
             .max_backoff_ms(cap_ms)
             .max_hint_ms(max_hint_ms)
             .max_retries(u32::MAX);
-        let builder = match self.jitter() {
-            Some(j) => builder
+        let builder = match self {
+            Strategy::Jitter(j) => builder
                 .multiplier(multiplier.0, multiplier.1)
-                .jitter(jitter_for(j, initial_ms)),
-            None => builder
+                .jitter(scenario_jitter(j, initial_ms)),
+            Strategy::ApiCoreDefault => builder
                 .multiplier(API_CORE_MULTIPLIER.0, API_CORE_MULTIPLIER.1)
                 .jitter(Jitter::Full)
                 .max_elapsed_ms(deadline_ms)
                 .deadline(DeadlineMode::GiveUp),
         };
         builder.build().expect("simulation policy is valid")
+    }
+}
+
+/// The jitter in a scenario whose first delay is `initial_ms`: Google's additive jitter keeps its
+/// ratio to the first delay (1000 ms on 1 s); proportional is gRPC's ±20 %.
+fn scenario_jitter(j: Jitter, initial_ms: u32) -> Jitter {
+    match j {
+        Jitter::Google { .. } => Jitter::Google {
+            jitter_ms: initial_ms,
+        },
+        Jitter::Proportional { .. } => Jitter::Proportional {
+            spread_per_mille: SPREAD_PER_MILLE,
+        },
+        other => other,
     }
 }
 
@@ -132,7 +136,7 @@ mod tests {
         assert_eq!(p.jitter(), Jitter::Full);
         assert_eq!(Strategy::ApiCoreDefault.name(), "api-core-default");
         assert!(!Strategy::ApiCoreDefault.retries_429());
-        assert!(Strategy::Google.retries_429());
+        assert!(Strategy::named("google").retries_429());
     }
 
     #[test]
