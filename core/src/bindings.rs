@@ -9,6 +9,7 @@
 //! 1000 ms, gRPC's ±20 %) unless the preset already uses that strategy; the hint limit follows an
 //! overridden cap unless given.
 
+use crate::coded_enum::coded_enum;
 use crate::error_enum::error_enum;
 pub use crate::fingerprint::crc32;
 use crate::hint::ServerHint;
@@ -104,6 +105,42 @@ pub struct PolicyOptions {
     pub max_elapsed_ms: Option<u32>,
     /// What a delay crossing the time budget does.
     pub deadline: Option<DeadlineMode>,
+}
+
+coded_enum! {
+    /// The fields of [`PolicyOptions`], in their order, with their names: the index a binding
+    /// gives each when options cross its boundary as numbered words or presence bits (the npm
+    /// package's option words, the C ABI's `SB_OPTION_*` bits), and the name it shows a user.
+    ///
+    /// ```
+    /// use seeded_backoff::bindings::PolicyOption;
+    /// assert_eq!(PolicyOption::NAMES[PolicyOption::Jitter.code() as usize], "jitter");
+    /// assert_eq!(PolicyOption::from_code(2), Some(PolicyOption::Multiplier));
+    /// ```
+    pub enum PolicyOption {
+        /// [`PolicyOptions::preset`].
+        Preset = 0, "preset";
+        /// [`PolicyOptions::initial_ms`].
+        InitialMs = 1, "initial_ms";
+        /// [`PolicyOptions::multiplier`].
+        Multiplier = 2, "multiplier";
+        /// [`PolicyOptions::max_backoff_ms`].
+        MaxBackoffMs = 3, "max_backoff_ms";
+        /// [`PolicyOptions::max_retries`].
+        MaxRetries = 4, "max_retries";
+        /// [`PolicyOptions::jitter`].
+        Jitter = 5, "jitter";
+        /// [`PolicyOptions::jitter_ms`].
+        JitterMs = 6, "jitter_ms";
+        /// [`PolicyOptions::spread_per_mille`].
+        SpreadPerMille = 7, "spread_per_mille";
+        /// [`PolicyOptions::max_hint_ms`].
+        MaxHintMs = 8, "max_hint_ms";
+        /// [`PolicyOptions::max_elapsed_ms`].
+        MaxElapsedMs = 9, "max_elapsed_ms";
+        /// [`PolicyOptions::deadline`].
+        Deadline = 10, "deadline";
+    }
 }
 
 impl PolicyOptions {

@@ -1,7 +1,7 @@
 //! The coded tables and the binding rules against SPEC.md, typed here from the spec's text (§2,
 //! §5, §7, §7.1, §8.3, §10), not read from the code: a renamed or renumbered row fails.
 
-use seeded_backoff::bindings::{one_hint, StepInputError};
+use seeded_backoff::bindings::{one_hint, PolicyOption, PolicyOptions, StepInputError};
 use seeded_backoff::{
     is_idempotent_method, request_may_retry, BudgetError, BudgetMode, BudgetOption, Classification,
     DeadlineMode, FailureKind, GiveUpReason, Jitter, Preset, RateLimitHeader, ServerHint,
@@ -136,6 +136,38 @@ fn budget_options_are_the_specs_table() {
         BudgetMode::Grpc.options().len() + BudgetMode::AwsQuota.options().len(),
         6
     );
+}
+
+#[test]
+fn policy_options_are_numbered_as_section_2_1_lists_them() {
+    let spec = [
+        "preset",
+        "initial_ms",
+        "multiplier",
+        "max_backoff_ms",
+        "max_retries",
+        "jitter",
+        "jitter_ms",
+        "spread_per_mille",
+        "max_hint_ms",
+        "max_elapsed_ms",
+        "deadline",
+    ];
+    assert_eq!(PolicyOption::NAMES, spec);
+    for (code, name) in spec.iter().enumerate() {
+        let option = PolicyOption::from_code(code as u8).unwrap();
+        assert_eq!((option.code() as usize, option.name()), (code, *name));
+    }
+    assert_eq!(PolicyOption::from_code(11), None);
+    // The struct's fields, in declaration order (as `Debug` prints them), are the same list.
+    let debug = format!("{:?}", PolicyOptions::default());
+    let fields: Vec<&str> = debug
+        .trim_start_matches("PolicyOptions { ")
+        .trim_end_matches(" }")
+        .split(", ")
+        .map(|f| f.trim_end_matches(": None"))
+        .collect();
+    assert_eq!(fields, spec);
 }
 
 #[test]

@@ -39,6 +39,30 @@ pub const SB_OPTION_MAX_ELAPSED_MS: u32 = 256;
 /// `given` bit: `values->deadline`.
 pub const SB_OPTION_DEADLINE: u32 = 512;
 
+// The header's option bits are literals too; these pin each to the core's option index (the
+// preset is the function's own argument, so bit i is option i + 1).
+const _: () = {
+    use seeded_backoff::bindings::PolicyOption as O;
+    let bits = [
+        (SB_OPTION_INITIAL_MS, O::InitialMs),
+        (SB_OPTION_MULTIPLIER, O::Multiplier),
+        (SB_OPTION_MAX_BACKOFF_MS, O::MaxBackoffMs),
+        (SB_OPTION_MAX_RETRIES, O::MaxRetries),
+        (SB_OPTION_JITTER, O::Jitter),
+        (SB_OPTION_JITTER_MS, O::JitterMs),
+        (SB_OPTION_SPREAD_PER_MILLE, O::SpreadPerMille),
+        (SB_OPTION_MAX_HINT_MS, O::MaxHintMs),
+        (SB_OPTION_MAX_ELAPSED_MS, O::MaxElapsedMs),
+        (SB_OPTION_DEADLINE, O::Deadline),
+    ];
+    assert!(bits.len() + 1 == O::NAMES.len());
+    let mut i = 0;
+    while i < bits.len() {
+        assert!(bits[i].0 == 1 << (bits[i].1.code() - 1));
+        i += 1;
+    }
+};
+
 // The header's preset codes are literals (cbindgen cannot evaluate paths); these pin them to the
 // core's preset table.
 const _: () = {

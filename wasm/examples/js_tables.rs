@@ -4,8 +4,9 @@
 //!
 //! `cargo run -p seeded-backoff-wasm --example js_tables > wasm/pkg/tables.js`
 
+use seeded_backoff::bindings::PolicyOption;
 use seeded_backoff::{Classification, DeadlineMode, GiveUpReason, Jitter, Preset, MAX_DELAY_MS};
-use seeded_backoff_wasm::{errors, io::option};
+use seeded_backoff_wasm::errors;
 
 /// `snake_case` identifiers in `text` to `camelCase` (`max_backoff_ms` → `maxBackoffMs`).
 fn camel(text: &str) -> String {
@@ -56,7 +57,7 @@ fn main() {
     );
     // Options by index (the bit and word `policyResolve` reads), each with the rule a message
     // states: the core's message for that field where it has one, else the u32 range.
-    let names = option::NAMES.map(camel);
+    let names = PolicyOption::NAMES.map(camel);
     println!(
         "export const OPTIONS = {};",
         list(names.iter().map(|n| s(n)))

@@ -4,64 +4,45 @@
 //! needs the policy resolves those words again, so there is one conversion, not a second encoding
 //! of resolved policies.
 
-use seeded_backoff::bindings::PolicyOptions;
+use seeded_backoff::bindings::{PolicyOption, PolicyOptions};
 use seeded_backoff::{
     Backoff, DeadlineMode, ParseError, Policy, PolicyError, Preset, SnapshotError, Step,
 };
 
-/// Indexes of the option words: `options[PRESENT]` has bit `i` set when option `i` (at
-/// `options[FIRST + i]`) was given.
+/// Where the option words are: `options[PRESENT]` has bit `i` set when the option whose core
+/// [`PolicyOption`] code is `i` was given, its value at `options[FIRST + i]`.
 pub mod option {
     /// The word of presence bits.
     pub const PRESENT: usize = 0;
     /// The word of option 0.
     pub const FIRST: usize = 1;
-    /// `preset`: a code of `Preset::NAMES`.
-    pub const PRESET: usize = 0;
-    /// `initialMs`.
-    pub const INITIAL_MS: usize = 1;
-    /// `multiplier`, in thousandths.
-    pub const MULTIPLIER: usize = 2;
-    /// `jitter`: a code of `Jitter::NAMES`.
-    pub const JITTER: usize = 5;
-    /// `deadline`: a code of `DeadlineMode`.
-    pub const DEADLINE: usize = 10;
-    /// The options' names in the core's spelling, by index.
-    pub const NAMES: [&str; 11] = [
-        "preset",
-        "initial_ms",
-        "multiplier",
-        "max_backoff_ms",
-        "max_retries",
-        "jitter",
-        "jitter_ms",
-        "spread_per_mille",
-        "max_hint_ms",
-        "max_elapsed_ms",
-        "deadline",
-    ];
 }
 
 /// The policy of the option words (the core's preset + overrides + rules).
 ///
 /// Unknown preset, jitter or deadline codes read as absent or refused: JS only writes codes from
 /// the generated name tables.
-pub fn policy(words: &[u32; 12]) -> Result<Policy, PolicyError> {
+pub fn policy(words: &[u32; crate::rt::OPTION_WORDS]) -> Result<Policy, PolicyError> {
+    use PolicyOption as O;
     let [present, w @ ..] = *words;
-    let given = |i: usize| (present >> i & 1 == 1).then(|| w.get(i).copied().unwrap_or(0));
-    let code = |i: usize| given(i).map(|v| u8::try_from(v).unwrap_or(u8::MAX));
+    let given = |o: O| {
+        let i = o.code() as usize;
+        (present >> i & 1 == 1).then(|| w.get(i).copied().unwrap_or(0))
+    };
+    let code = |o: O| given(o).map(|v| u8::try_from(v).unwrap_or(u8::MAX));
     PolicyOptions {
-        preset: code(option::PRESET).and_then(Preset::from_code),
-        initial_ms: given(option::INITIAL_MS),
-        multiplier: given(option::MULTIPLIER).map(|milli| (milli, 1000)),
-        max_backoff_ms: given(3),
-        max_retries: given(4),
-        jitter: code(option::JITTER),
-        jitter_ms: given(6),
-        spread_per_mille: given(7),
-        max_hint_ms: given(8),
-        max_elapsed_ms: given(9),
-        deadline: code(option::DEADLINE).and_then(DeadlineMode::from_code),
+        preset: code(O::Preset).and_then(Preset::from_code),
+        initial_ms: given(O::InitialMs),
+        // In thousandths: JS passes a decimal with at most three places.
+        multiplier: given(O::Multiplier).map(|milli| (milli, 1000)),
+        max_backoff_ms: given(O::MaxBackoffMs),
+        max_retries: given(O::MaxRetries),
+        jitter: code(O::Jitter),
+        jitter_ms: given(O::JitterMs),
+        spread_per_mille: given(O::SpreadPerMille),
+        max_hint_ms: given(O::MaxHintMs),
+        max_elapsed_ms: given(O::MaxElapsedMs),
+        deadline: code(O::Deadline).and_then(DeadlineMode::from_code),
     }
     .build()
 }

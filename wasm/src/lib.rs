@@ -16,12 +16,14 @@
 //! the same lists by `examples/js_tables.rs`.
 //!
 //! ```
+//! use seeded_backoff::bindings::PolicyOption;
 //! use seeded_backoff_wasm::io::option;
 //! use seeded_backoff_wasm::step::policy_resolve;
 //!
+//! let initial_ms = PolicyOption::InitialMs.code() as usize;
 //! seeded_backoff_wasm::rt::io(|io| {
-//!     io.options[option::PRESENT] = 1 << option::INITIAL_MS;
-//!     io.options[option::FIRST + option::INITIAL_MS] = 0;
+//!     io.options[option::PRESENT] = 1 << initial_ms;
+//!     io.options[option::FIRST + initial_ms] = 0;
 //! });
 //! // 0 is success; otherwise 1 + the index of the core's PolicyError (InitialMs is the first).
 //! assert_eq!(policy_resolve(), 1);

@@ -13,12 +13,15 @@ pub const MAX_HEADER_VALUE: usize = seeded_backoff::MAX_HEADER_VALUE_LEN;
 /// How many header values a call can pass at once: `Retry-After` and the rate-limit headers.
 pub const HEADER_VALUES: usize = 1 + seeded_backoff::RATE_LIMIT_HEADERS.len();
 
+/// The option words: a word of presence bits, then one word per core `PolicyOption`.
+pub const OPTION_WORDS: usize = 1 + seeded_backoff::bindings::PolicyOption::NAMES.len();
+
 /// Numbers and bytes JS writes before a call and reads after it: 32 words, then the bytes. Its
 /// offsets reach JS through the generated tables (`examples/js_tables.rs`), not a copy.
 #[repr(C)]
 pub struct Io {
     /// A policy's options: a word of presence bits, then one word per option (`io::option`).
-    pub options: [u32; 12],
+    pub options: [u32; OPTION_WORDS],
     /// A `Backoff`'s state.
     pub state: RawBackoff,
     /// A budget: kind (0 gRFC A6, 1 AWS), four config values and the tokens, in thousandths.
@@ -27,7 +30,7 @@ pub struct Io {
     /// rate-limit headers in the core's order; `u32::MAX` for a header the response lacks.
     pub lens: [u32; HEADER_VALUES],
     /// Unused: the bytes start at a round offset.
-    pub pad: [u32; 32 - 12 - 8 - 6 - HEADER_VALUES],
+    pub pad: [u32; 32 - OPTION_WORDS - 8 - 6 - HEADER_VALUES],
     /// Header values, a snapshot or a device id.
     pub bytes: [u8; HEADER_VALUES * MAX_HEADER_VALUE],
 }
@@ -42,7 +45,7 @@ pub struct Slot {
 }
 
 const IO_INIT: Io = Io {
-    options: [0; 12],
+    options: [0; OPTION_WORDS],
     state: RawBackoff {
         rng: [0; 4],
         retries: 0,
@@ -52,7 +55,7 @@ const IO_INIT: Io = Io {
     },
     budget: [0; 6],
     lens: [0; HEADER_VALUES],
-    pad: [0; 32 - 12 - 8 - 6 - HEADER_VALUES],
+    pad: [0; 32 - OPTION_WORDS - 8 - 6 - HEADER_VALUES],
     bytes: [0; HEADER_VALUES * MAX_HEADER_VALUE],
 };
 

@@ -2,7 +2,7 @@
 //! encoding, the shared area's round trips, snapshots and budgets. Runs on the host (`cargo test`)
 //! and in Node as wasm (`wasm-bindgen-test-runner`, scripts/test.d/20-wasm.sh).
 
-use seeded_backoff::bindings::PolicyOptions;
+use seeded_backoff::bindings::{PolicyOption as O, PolicyOptions};
 use seeded_backoff::{
     Backoff, BudgetConfig, FailureKind, Jitter, Policy, PolicyError, Preset, RetryBudget,
     ServerHint, Step, StepInput,
@@ -13,11 +13,12 @@ use seeded_backoff_wasm::{budget, date, errors, snapshot, step};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-/// Writes options (`(index, value)` pairs) to the shared words.
-fn set_options(given: &[(usize, u32)]) {
+/// Writes options (`(option, value)` pairs) to the shared words.
+fn set_options(given: &[(O, u32)]) {
     io(|io| {
-        io.options = [0; 12];
-        for &(i, v) in given {
+        io.options = [0; seeded_backoff_wasm::rt::OPTION_WORDS];
+        for &(o, v) in given {
+            let i = o.code() as usize;
             io.options[option::PRESENT] |= 1 << i;
             io.options[option::FIRST + i] = v;
         }
@@ -33,7 +34,11 @@ fn expect(step: Step) -> i32 {
 
 #[test]
 fn options_words_resolve_to_the_cores_policy() {
-    set_options(&[(option::PRESET, 3), (option::MULTIPLIER, 1500), (3, 60_000)]);
+    set_options(&[
+        (O::Preset, 3),
+        (O::Multiplier, 1500),
+        (O::MaxBackoffMs, 60_000),
+    ]);
     assert_eq!(step::policy_resolve(), 0);
     let core = PolicyOptions {
         preset: Some(Preset::Grpc),
@@ -56,16 +61,13 @@ fn options_words_resolve_to_the_cores_policy() {
 #[test]
 fn policy_errors_cross_as_their_index_plus_one() {
     for (given, error) in [
-        (vec![(option::INITIAL_MS, 0)], PolicyError::InitialMs),
+        (vec![(O::InitialMs, 0)], PolicyError::InitialMs),
+        (vec![(O::Multiplier, 999)], PolicyError::MultiplierBelowOne),
         (
-            vec![(option::MULTIPLIER, 999)],
-            PolicyError::MultiplierBelowOne,
-        ),
-        (
-            vec![(option::JITTER, 2), (6, 5)],
+            vec![(O::Jitter, 2), (O::JitterMs, 5)],
             PolicyError::JitterMsNotApplicable,
         ),
-        (vec![(option::JITTER, 6)], PolicyError::UnknownJitter),
+        (vec![(O::Jitter, 6)], PolicyError::UnknownJitter),
     ] {
         set_options(&given);
         let got = step::policy_resolve();
@@ -93,7 +95,7 @@ fn seed_halves_make_the_cores_u64_seed() {
 
 #[test]
 fn hints_clocks_and_give_ups_are_the_general_step() {
-    set_options(&[(9, 5_000)]); // maxElapsedMs
+    set_options(&[(O::MaxElapsedMs, 5_000)]);
     assert_eq!(step::policy_resolve(), 0);
     let p = PolicyOptions {
         max_elapsed_ms: Some(5_000),
@@ -194,7 +196,7 @@ fn retry_after_seconds_and_dates() {
 
 #[test]
 fn snapshots_round_trip_and_refusals_cross_as_indexes() {
-    set_options(&[(option::PRESET, 0)]);
+    set_options(&[(O::Preset, 0)]);
     let p = Policy::google();
     let mut b = Backoff::new(&p, 5);
     b.next_delay(&p);
@@ -206,7 +208,7 @@ fn snapshots_round_trip_and_refusals_cross_as_indexes() {
     assert_eq!(snapshot::snapshot_restore(40), 0);
     assert_eq!(io(|io| io.state), b.to_raw());
     // Restored under another policy: policy_mismatch.
-    set_options(&[(option::PRESET, 1)]);
+    set_options(&[(O::Preset, 1)]);
     let got = snapshot::snapshot_restore(40);
     assert_eq!(
         errors::SNAPSHOT[got as usize - 1],
@@ -285,8 +287,9 @@ fn fleet_seeds_and_startup_delays_are_the_cores() {
 #[test]
 fn the_main_part_reads_the_active_policys_cap() {
     io(|io| {
-        io.options[option::PRESENT] = 1 << 3;
-        io.options[option::FIRST + 3] = 5000;
+        let i = O::MaxBackoffMs.code() as usize;
+        io.options[option::PRESENT] = 1 << i;
+        io.options[option::FIRST + i] = 5000;
     });
     assert_eq!(step::policy_resolve(), 0);
     assert_eq!(step::policy_cap_ms(), 5000);
