@@ -1,5 +1,6 @@
 """A real HTTP server on 127.0.0.1 (python's http.server in a thread) that answers a script of
-responses in order, then its last one again; it records each request's arrival."""
+responses in order, then its last one again; it records each request's arrival. `running` is the
+thread and lifetime around any handler (the Memorystore stand-in uses it too)."""
 
 import contextlib
 import http.server
@@ -27,16 +28,26 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve(script):
-    """Yields (url, server); `script` is a list of (status, headers)."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+def running(handler, **state):
+    """Serves `handler` (a BaseHTTPRequestHandler) on 127.0.0.1 in a thread until the block ends;
+    yields the server, which carries `state` as attributes and a `lock` for the handler's updates."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    server.script, server.count, server.arrivals, server.lock = script, 0, [], threading.Lock()
+    server.lock = threading.Lock()
+    for name, value in state.items():
+        setattr(server, name, value)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/items", server
+        yield server
     finally:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@contextlib.contextmanager
+def serve(script):
+    """Yields (url, server); `script` is a list of (status, headers)."""
+    with running(_Handler, script=script, count=0, arrivals=[]) as server:
+        yield f"http://127.0.0.1:{server.server_address[1]}/items", server

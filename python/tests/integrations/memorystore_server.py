@@ -7,7 +7,8 @@ import contextlib
 import http.server
 import json
 import re
-import threading
+
+from http_server import running
 
 INSTANCE_PATH = re.compile(r"^/v1/projects/[^/]+/locations/[^/]+/instances/[^/?]+(\?.*)?$")
 STATUS_NAMES = {429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 404: "NOT_FOUND"}
@@ -49,14 +50,5 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 def memorystore(script):
     """Yields (endpoint "http://127.0.0.1:PORT", server); `script` is a list of (status, headers);
     `server.paths` lists the requests' paths."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    server.script, server.paths, server.lock = script, [], threading.Lock()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with running(_Handler, script=script, paths=[]) as server:
         yield f"http://127.0.0.1:{server.server_address[1]}", server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
