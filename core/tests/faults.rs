@@ -68,6 +68,18 @@ fn target(server: &FaultServer, fault: &str) -> (u16, String) {
     }
 }
 
+/// What every loop on a fault must do: end within the budget, one attempt and the tolerance,
+/// report the fault's own failure last, and leave no connection open at the server.
+fn ended_in_bounds(server: &FaultServer, fault: &str, took: Duration, last: &Failure) {
+    assert!(took <= bound(), "{fault}: {took:?}");
+    expect_last(fault, last);
+    assert_eq!(
+        server.open_connections(),
+        0,
+        "{fault}: connections left open"
+    );
+}
+
 fn expect_last(fault: &str, failure: &Failure) {
     let ok = match fault {
         "reset-before-headers" => {
@@ -115,16 +127,10 @@ fn retry_tokio_gives_up_within_the_budget_on_every_fault() {
         let took = start.elapsed();
         let e = out.expect_err(fault);
         eprintln!("retry_tokio {fault}: {e} after {took:?}");
-        assert!(took <= bound(), "{fault}: {took:?}");
         assert_eq!(e.reason, Some(GiveUpReason::Deadline), "{fault}");
         assert!(e.attempts >= 2, "{fault}: {} attempts", e.attempts);
-        expect_last(fault, &e.cause);
         assert!(e.to_string().ends_with(&e.cause.to_string()), "{e}");
-        assert_eq!(
-            server.open_connections(),
-            0,
-            "{fault}: connections left open"
-        );
+        ended_in_bounds(&server, fault, took, &e.cause);
     }
 }
 
@@ -143,13 +149,7 @@ fn tower_policy_gives_up_within_the_budget_on_every_fault() {
         let took = start.elapsed();
         let last = out.expect_err(fault);
         eprintln!("TowerPolicy {fault}: {last} after {took:?}");
-        assert!(took <= bound(), "{fault}: {took:?}");
-        expect_last(fault, &last);
-        assert_eq!(
-            server.open_connections(),
-            0,
-            "{fault}: connections left open"
-        );
+        ended_in_bounds(&server, fault, took, &last);
     }
 }
 
