@@ -154,3 +154,32 @@ fn the_layout_is_checked_before_the_day_name() {
         Err(ParseError::BadDayName)
     );
 }
+
+#[test]
+fn any_separator_out_of_place_is_invalid_format() {
+    // SPEC.md §8.1: each format's layout is fixed; a byte other than the separator it names
+    // (a space, `,`, `-`, `:`, `GMT`) is `invalid_format`. At byte 3 the change also picks
+    // RFC 850, whose day name needs a `,` that is not there: `invalid_format` again.
+    for (example, gmt) in [
+        ("Sun, 06 Nov 1994 08:49:37 GMT", true),
+        ("Sunday, 06-Nov-94 08:49:37 GMT", true),
+        ("Sun Nov  6 08:49:37 1994", false),
+    ] {
+        let bytes = example.as_bytes();
+        assert!(parse_retry_after(bytes, 0).is_ok(), "{example}");
+        let gmt_at = if gmt { bytes.len() - 3 } else { bytes.len() };
+        for at in 0..bytes.len() {
+            if bytes[at].is_ascii_alphanumeric() && at < gmt_at {
+                continue;
+            }
+            let mut v = bytes.to_vec();
+            v[at] = b'x';
+            assert_eq!(
+                parse_retry_after(&v, 0),
+                Err(ParseError::InvalidFormat),
+                "{}",
+                String::from_utf8_lossy(&v)
+            );
+        }
+    }
+}
