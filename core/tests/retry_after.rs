@@ -115,6 +115,34 @@ fn the_rfc850_fifty_year_rule_compares_timestamps_not_years() {
 }
 
 #[test]
+fn the_fifty_year_limit_compares_minutes_and_seconds_too() {
+    // Now 2026-11-30 12:34:56 UTC (1796042096, Python's calendar.timegm): the limit is
+    // 2076-11-30 12:34:56, so a date past it by a minute or a second is in 1976.
+    let now = 1_796_042_096;
+    let cases = [
+        ("Monday, 30-Nov-76 12:35:00 GMT", 0),
+        ("Monday, 30-Nov-76 12:34:57 GMT", 0),
+        ("Monday, 30-Nov-76 12:34:56 GMT", SATURATED),
+        ("Monday, 30-Nov-76 12:34:00 GMT", SATURATED),
+        ("Monday, 30-Nov-76 12:33:59 GMT", SATURATED),
+    ];
+    for (value, ms) in cases {
+        assert_eq!(parse_retry_after(value.as_bytes(), now), Ok(ms), "{value}");
+    }
+}
+
+#[test]
+fn a_rfc850_date_a_century_back_keeps_its_leap_day() {
+    // Now 2101-01-01 00:00:00 UTC (4133980800): 29-Feb-56 in now's century would be 2156-02-29,
+    // past the limit 2151-01-01, so it is 2056-02-29, a leap day (2056 = 4 · 514): valid, and in
+    // the past.
+    assert_eq!(
+        parse_retry_after(b"Tuesday, 29-Feb-56 00:00:00 GMT", 4_133_980_800),
+        Ok(0)
+    );
+}
+
+#[test]
 fn four_digit_years_before_1970_are_dates_in_the_past() {
     for value in [
         "Wed, 31 Dec 1969 23:59:59 GMT",
