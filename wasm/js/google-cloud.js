@@ -9,7 +9,7 @@
 // client's fetch (which the REST fallback sends every request through) and hands each attempt's
 // response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Backoff, classifyGrpcCode, classifyStatus, parseRetryAfter, Policy, RetryError } from './index.js';
+import { Backoff, classifyGrpcCode, classifyStatus, hintFromHeaders, Policy, RetryError } from './index.js';
 
 const attempt = new AsyncLocalStorage();
 const WRAPPED = Symbol('seeded-backoff responses');
@@ -45,27 +45,14 @@ export function classifyGoogleError(error) {
   return Number.isInteger(code) ? classifyGrpcCode(code) : 'invalid';
 }
 
-/** The response's header `name`: gaxios gives a fetch Headers, older versions a plain object. */
-function header(response, name) {
-  const h = response?.headers;
-  if (typeof h?.get === 'function') return h.get(name);
-  const key = h && Object.keys(h).find((k) => k.toLowerCase() === name);
-  return key === undefined ? null : String(h[key]);
-}
-
 /**
- * The server's hint for a failed attempt as nextDelay input: the Retry-After of the response the
- * attempt received (when it is the error's), ignored when it does not parse.
+ * The server's hint for a failed attempt as nextDelay input, by the rule retry() follows
+ * (`hintFromHeaders`: Retry-After, else a 429's rate-limit header): from the response the attempt
+ * received, when it is the error's (gaxios gives a fetch Headers, older versions a plain object).
  */
 function hintOf(error, response) {
   if (!response || response.status !== error?.httpStatusCode) return {};
-  const value = header(response, 'retry-after');
-  if (value === null) return {};
-  try {
-    return { retryAfterMs: parseRetryAfter(value) };
-  } catch {
-    return {};
-  }
+  return hintFromHeaders(response.status, response.headers ?? {});
 }
 
 const realSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,9 +89,9 @@ export async function callWithBackoff(call, options = {}) {
     } catch (error) {
       if (classifyGoogleError(error) !== 'retry') throw error;
       const elapsedMs = Math.max(0, Math.floor(now() - t0));
-      const delayMs = backoff.nextDelay({ ...hintOf(error, seen.response), elapsedMs, budget });
+      const delayMs = backoff.nextDelay({ ...(await hintOf(error, seen.response)), elapsedMs, budget });
       if (delayMs === null) throw new RetryError(error, n + 1, backoff.giveUpReason);
-      onRetry?.({ attempt: n, delayMs, error });
+      onRetry?.({ attempt: n + 1, delayMs, error });
       await sleep(delayMs);
     }
   }

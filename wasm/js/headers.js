@@ -2,8 +2,8 @@
 // module brings the date part (HTTP-dates, rate-limit headers) into the program.
 import { date } from '../pkg/date-part.js';
 import { main } from '../pkg/main-part.js';
-import { CLASSES, MAX_HEADER_VALUE, NOT_SECONDS, PARSE_ERRORS, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
-import { coded, fail, int, oneOf, tryPut, U32_MAX } from './check.js';
+import { MAX_HEADER_VALUE, NOT_SECONDS, PARSE_ERRORS, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
+import { coded, fail, int, oneOf, tryPut } from './check.js';
 import { get } from './engine.js';
 
 /** `value` (a string, as UTF-8, or bytes) in part `p`'s bytes: its length, or the core's bound + 1 (too long: refused unread). */
@@ -52,33 +52,4 @@ export function parseRateLimit(name, value, nowMs = Date.now()) {
   return parsed(d.x.rateLimit(code, len, lo, hi));
 }
 
-// Statuses and codes are unsigned in the core; SPEC §7 has a binding treat any other integer as
-// invalid.
-function code(name, v) {
-  if (typeof v !== 'number') fail(TypeError, name, 'an integer', v);
-  if (!Number.isInteger(v)) fail(RangeError, name, 'an integer', v);
-  return v >= 0 && v <= U32_MAX;
-}
-
-/** The rate-limit headers' names in lower case, in the order a 429 is searched (the core's). */
-export { RATE_LIMIT_HEADERS };
-
-/** Whether a response with this HTTP status is read for rate-limit headers: 429 only. */
-export function rateLimitApplies(status) {
-  return code('status', status) && get(main).x.rateLimitApplies(status);
-}
-
-/** Whether an HTTP status is worth retrying: 429 and 5xx. */
-export function isRetryableStatus(status) {
-  return classifyStatus(status) === 'retry';
-}
-
-/** `'success'`, `'retry'`, `'do_not_retry'` or `'invalid'` for an HTTP status. */
-export function classifyStatus(status) {
-  return code('status', status) ? CLASSES[get(main).x.classifyHttp(status)] : 'invalid';
-}
-
-/** The same classes for a gRPC status code. */
-export function classifyGrpcCode(grpcCode) {
-  return code('code', grpcCode) ? CLASSES[get(main).x.classifyGrpc(grpcCode)] : 'invalid';
-}
+export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';

@@ -3,8 +3,11 @@
 // rate-limit parser loads the date part (pkg/date-part.js, a dynamic import: bundlers make it a chunk
 // of its own, fetched the first time such a value arrives).
 import { main } from '../pkg/main-part.js';
-import { HINT_ASK_DATE_PART, LENS_AT, MAX_HEADER_VALUE, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
-import { get, imported, load } from './engine.js';
+import {
+  HINT_ASK_DATE_PART, HINT_RATE_LIMIT, HINT_RETRY_AFTER, LENS_AT, MAX_HEADER_VALUE, RATE_LIMIT_HEADERS,
+} from '../pkg/tables.js';
+import { fail, int, U32_MAX } from './check.js';
+import { imported, load } from './engine.js';
 
 /**
  * The date part, loaded: the program's own where it imports it statically (a module service worker
@@ -30,20 +33,52 @@ export function putHeaders(p, values) {
 }
 
 /**
- * The hint a retryable Response's headers give, as [hint kind, ms]: the core's
- * `ServerHint::from_http_headers` (SPEC.md §8.3): a valid Retry-After; else, for a 429, the first
- * rate-limit header of the core's list that is present and parses; else none.
+ * The hint of a response with `status` whose header values are `values` (HEADERS' order, null where
+ * absent), as [hint kind, ms]: the core's `ServerHint::from_http_headers` (SPEC.md §8.3): a valid
+ * Retry-After; else, for a 429, the first rate-limit header of the core's list that is present and
+ * parses; else none. The main part answers what it can; the date part is loaded only for a value
+ * that needs it.
  */
-export async function responseHint(response) {
-  const values = HEADERS.map((name) => response.headers.get(name));
-  const m = get(main);
+async function hintOf(status, values, nowMs) {
+  const m = main.x ? main : await load(main);
   putHeaders(m, values);
-  let r = m.x.hint(response.status);
+  let r = m.x.hint(status);
   if (Math.floor(r / 4294967296) === HINT_ASK_DATE_PART) {
     const d = await datePart();
     putHeaders(d, values);
-    const s = Math.floor(Date.now() / 1000);
-    r = d.x.fromHttpHeaders(response.status, s % 4294967296, Math.floor(s / 4294967296));
+    const s = Math.floor(nowMs / 1000);
+    r = d.x.fromHttpHeaders(status, s % 4294967296, Math.floor(s / 4294967296));
   }
   return [Math.floor(r / 4294967296), r % 4294967296];
+}
+
+/** The hint of a retryable fetch `Response`, as [hint kind, ms] (for `retry()`'s step). */
+export const responseHint = (response) =>
+  hintOf(response.status, HEADERS.map((name) => response.headers.get(name)), Date.now());
+
+/**
+ * One header's value from `headers` (anything with a `get(name)`, or a plain object of values, its
+ * names in any case), as a byte string, or null: absent, the first of a list, and a value with a
+ * character beyond one byte (no header can hold it, so it cannot parse) as absent.
+ */
+function headerValue(headers, name) {
+  let v;
+  if (typeof headers.get === 'function') v = headers.get(name);
+  else {
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+    v = key === undefined ? undefined : headers[key];
+  }
+  if (Array.isArray(v)) v = v[0];
+  if (v == null) return null;
+  v = String(v);
+  return /[^\0-\xff]/.test(v) ? null : v;
+}
+
+/** See index.d.ts. */
+export async function hintFromHeaders(status, headers, nowMs = Date.now()) {
+  int('status', status, 0, U32_MAX);
+  if (headers === null || typeof headers !== 'object') fail(TypeError, 'headers', 'a Headers or an object of header values', headers);
+  int('nowMs', nowMs, 0, Number.MAX_SAFE_INTEGER);
+  const [kind, ms] = await hintOf(status, HEADERS.map((name) => headerValue(headers, name)), nowMs);
+  return kind === HINT_RETRY_AFTER ? { retryAfterMs: ms } : kind === HINT_RATE_LIMIT ? { rateLimitMs: ms } : {};
 }

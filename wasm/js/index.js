@@ -4,10 +4,9 @@
 export { Backoff } from './backoff.js';
 export { RetryBudget } from './budget.js';
 export { ready } from './engine.js';
-export {
-  classifyGrpcCode, classifyStatus, isRetryableStatus, parseRateLimit, parseRetryAfter, RATE_LIMIT_HEADERS,
-  rateLimitApplies,
-} from './headers.js';
+export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
+export { parseRateLimit, parseRetryAfter } from './headers.js';
+export { hintFromHeaders } from './hint.js';
 export { Policy } from './policy.js';
 export { fetchWithBackoff, retry, RetryError } from './retry.js';
 export { restore, snapshot } from './snapshot.js';

@@ -15,15 +15,18 @@ const FAST = { initialMs: 50, multiplier: 2, maxBackoffMs: 400, jitter: 'none', 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const event = (target, type) => new Promise((r) => target.addEventListener(type, r, { once: true }));
 
-// Each path answers 503 as many times as `fails` says, then 201; every request is logged.
+// Each path answers 503 as many times as `fails` says, then 201; every request is logged. A path
+// in `hinted` fails with that [status, headers] instead.
 const fails = new Map();
+const hinted = new Map();
 const log = [];
 let base;
 const server = createServer((req, res) => {
   log.push({ path: req.url, key: req.headers['idempotency-key'], t: Date.now() });
   const left = fails.get(req.url) ?? 0;
   fails.set(req.url, left - 1);
-  res.writeHead(left > 0 ? 503 : 201).end(left > 0 ? 'down' : 'created');
+  const [status, headers] = left > 0 ? hinted.get(req.url) ?? [503, {}] : [201, {}];
+  res.writeHead(status, headers).end(left > 0 ? 'down' : 'created');
 });
 before(() => new Promise((r) => server.listen(0, '127.0.0.1', () => {
   base = `http://127.0.0.1:${server.address().port}`;
@@ -76,6 +79,31 @@ test('a GET gets no Idempotency-Key; a given one is kept', async () => {
   assert.equal(log.find((l) => l.path === '/b-get').key, undefined);
   assert.equal(log.find((l) => l.path === '/b-post').key, 'mine');
   box.close();
+});
+
+test('the server\'s hint sets the wait: Retry-After, and a 429\'s rate-limit header (SPEC.md §8.3)', async () => {
+  // FAST waits 50 ms (no jitter); with hints honoured up to 5 s, each hint asks for more:
+  // Retry-After 1 s; a 429's reset in 0.4 s, a floor to which the core adds an upward jitter of up
+  // to 1 s + 10 %. A 503's rate-limit header is a quota's, not a hint.
+  const cases = [
+    ['/h-ra', [503, { 'retry-after': '1' }], 1000, 1600],
+    ['/h-rl', [429, { 'ratelimit-reset': '0.4' }], 400, 2000],
+    ['/h-503', [503, { 'ratelimit-reset': '0.4' }], 50, 390],
+  ];
+  const box = new Outbox({ name: 'h', policy: { ...FAST, maxHintMs: 5000 } });
+  try {
+    await Promise.all(cases.map(([path, answer]) => {
+      fails.set(path, 1);
+      hinted.set(path, answer);
+      return box.send(`${base}${path}`, { method: 'POST' });
+    }));
+    for (const [path, , low, high] of cases) {
+      const [first, second] = log.filter((l) => l.path === path).map((l) => l.t);
+      assert.ok(second - first >= low && second - first <= high, `${path}: ${second - first} ms`);
+    }
+  } finally {
+    box.close();
+  }
 });
 
 test('the schedule gives up with the core\'s reason', async () => {

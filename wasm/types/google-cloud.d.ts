@@ -14,7 +14,7 @@ export interface CallWithBackoffOptions {
   seed?: number | bigint;
   /** A budget shared by the calls to one service. */
   budget?: RetryBudget;
-  /** Told of each retry before its wait. */
+  /** Told of each retry before its wait: the attempt that just failed (from 1), the wait, its error. */
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
   /** Waits `ms` (default: a timer). */
   sleep?: (ms: number) => Promise<unknown> | unknown;

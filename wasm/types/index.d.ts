@@ -344,6 +344,42 @@ export function parseRateLimit(
   nowMs?: number,
 ): number;
 
+/** A response's hint for {@link Backoff.nextDelay}: one of the two fields, or neither. */
+export type HeaderHint = { retryAfterMs: number } | { rateLimitMs: number } | Record<string, never>;
+
+/**
+ * The hint a response with `status` gives, by the rule `retry()` uses (SPEC.md §8.3, the core's):
+ * a `Retry-After` that parses (any status), else for a 429 the first rate-limit header that parses
+ * (in {@link RATE_LIMIT_HEADERS}' order), else none. A value that does not parse is passed over,
+ * never an error. Spread it into `nextDelay()` in a loop of your own, with any HTTP client.
+ *
+ * `headers` is a fetch `Headers`, anything with a `get(name)` (axios' `AxiosHeaders`), or a plain
+ * object of values (Node's and got's `IncomingHttpHeaders`): names in any case, the first of a
+ * list of values. Asynchronous because the HTTP-date and rate-limit parsers are loaded only when
+ * such a value arrives; delta-seconds and absent headers need nothing more than `Backoff` does.
+ *
+ * @throws TypeError or RangeError (the promise rejects) for a status that is not an integer in
+ * 0..=4294967295, `headers` that are not an object, or a bad `nowMs`.
+ *
+ * @example
+ * ```
+ * import { Backoff, hintFromHeaders } from 'seeded-backoff';
+ *
+ * await hintFromHeaders(503, { 'Retry-After': '120' }); // { retryAfterMs: 120000 }
+ * await hintFromHeaders(429, new Headers({ 'x-ratelimit-reset': '1.5' })); // { rateLimitMs: 1500 }
+ * await hintFromHeaders(503, { 'x-ratelimit-reset': '1.5' }); // {} (rate limits are a 429's)
+ *
+ * const backoff = new Backoff({ preset: 'google' });
+ * const res = await fetch('/api/items');
+ * const delay = backoff.nextDelay(await hintFromHeaders(res.status, res.headers));
+ * ```
+ */
+export function hintFromHeaders(
+  status: number,
+  headers: { get(name: string): string | null | undefined } | Record<string, string | string[] | number | undefined>,
+  nowMs?: number,
+): Promise<HeaderHint>;
+
 /**
  * 429 and 5xx.
  *

@@ -40,6 +40,7 @@ from ._check import show, u64
 from .backoff import Backoff
 from .budget import RetryBudget
 from .errors import RetryError
+from .events import RetryEvent
 from .http import classify_grpc_code, classify_status
 from .policy import Policy
 from .retry import _hint
@@ -113,7 +114,7 @@ class _Run:
         if delay is None:
             raise RetryError(self.attempts, self.backoff.give_up_reason, exc) from exc
         if self.r.on_retry is not None:
-            self.r.on_retry(self.attempts, delay, exc)
+            self.r.on_retry(RetryEvent(attempt=self.attempts, delay_ms=delay, error=exc))
         return delay
 
     def succeeded(self) -> None:
@@ -150,7 +151,8 @@ class Retry:
     - `deadline`: seconds since the first attempt within which a retry must start (see the module's
       notes on `timeout=`); it lowers the policy's max_elapsed_ms.
     - `budget`: a RetryBudget shared by the calls to one service.
-    - `on_retry(attempt, delay_ms, exc)`: told of each retry before its sleep.
+    - `on_retry(event)`: told of each retry before its sleep, with a `RetryEvent` (`attempt`, the
+      one that just failed, from 1; `delay_ms`; `error`), as `retry` tells it.
     - `sleep(seconds)`, `clock()`: time.sleep and time.monotonic by default.
     - `retry_on`: exception classes retried whatever they carry (e.g. a transport's ConnectionError).
 
@@ -162,7 +164,7 @@ class Retry:
 
     def __init__(self, policy: Optional[Policy] = None, *, seed: Optional[int] = None,
                  deadline: Optional[float] = None, budget: Optional[RetryBudget] = None,
-                 on_retry: Optional[Callable[[int, int, BaseException], Any]] = None,
+                 on_retry: Optional[Callable[[RetryEvent], Any]] = None,
                  sleep: Optional[Callable[[float], Any]] = None, clock: Callable[[], float] = time.monotonic,
                  retry_on: Tuple[Type[BaseException], ...] = ()) -> None:
         if policy is None:

@@ -54,7 +54,7 @@ def test_rest_client_four_requests_with_our_retry_three_with_the_library_default
     clock, retried = VirtualClock(), []
     with memorystore(SCRIPT) as (endpoint, server):
         ours = Retry(seed=SEED, sleep=clock.sleep, clock=clock.clock,
-                     on_retry=lambda n, ms, exc: retried.append((n, ms, type(exc).__name__)))
+                     on_retry=lambda e: retried.append((e.attempt, e.delay_ms, type(e.error).__name__)))
         instance = rest_client(endpoint).get_instance(name=NAME, retry=ours)
         assert instance.name == NAME and instance.state == types.Instance.State.ACTIVE
         assert len(server.paths) == 4

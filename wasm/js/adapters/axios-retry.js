@@ -1,5 +1,5 @@
 // axios-retry 4: options whose retry delays come from one seeded schedule per request.
-// axios-retry asks `retryCondition(error)` and then `retryDelay(retryCount, error)`: the first
+// axios-retry asks `retryCondition(error)` (and awaits it) and then `retryDelay(retryCount, error)`: the first
 // steps the request's Backoff (with `error.response`, through the core) and stops axios-retry when
 // the core gives up; the second answers the delay it computed. The request's state rides in the
 // state axios-retry keeps on its config (`config['axios-retry']`) and carries to its retries.
@@ -12,13 +12,13 @@ export function axiosRetryOptions(policy, seed) {
   const delays = new WeakMap();
   return {
     retries: Number.MAX_SAFE_INTEGER,
-    retryCondition(error) {
+    async retryCondition(error) {
       const r = error?.response;
       const state = error?.config?.['axios-retry'];
       // A response with a status the core does not retry, or a request the caller cancelled.
       if (r ? !isRetryableStatus(r.status) : error?.code === 'ERR_CANCELED' || !state) return false;
-      const h = r?.headers;
-      const d = (state.seededBackoff ??= next()).step(r?.status, (n) => (typeof h.get === 'function' ? h.get(n) : h[n]));
+      const req = (state.seededBackoff ??= next());
+      const d = r ? await req.after(r.status, r.headers) : req.next();
       delays.set(error, d);
       return d !== null;
     },

@@ -1,7 +1,7 @@
 // What the ky, axios-retry and got adapters share: one seeded schedule per request, and a
 // response's hint read by the core. Only the package's public API: the build points '../index.js'
 // at the package itself, so an adapter and its user share one copy of it.
-import { Backoff, parseRateLimit, parseRetryAfter, RATE_LIMIT_HEADERS, rateLimitApplies } from '../index.js';
+import { Backoff, hintFromHeaders } from '../index.js';
 
 /**
  * One request's retries: its seeded Backoff and its start (the time since counts against the
@@ -14,33 +14,19 @@ class Request {
     this.start = Date.now();
   }
 
+  /** The next delay in ms, or null to give up; `hint` as `hintFromHeaders` gives it. */
+  next(hint) {
+    return this.backoff.nextDelay({ ...hint, elapsedMs: Math.max(0, Date.now() - this.start) });
+  }
+
   /**
-   * The next delay in ms, or null to give up. With a response (`status`, and `header(name)` that
-   * is null or undefined when absent): its valid Retry-After, else for a 429 the first rate-limit
-   * header that parses; unparseable values are ignored, as RFC 9110 lets a recipient do.
+   * The next delay after a response with `status` and `headers` (a Headers or an object of
+   * values): its hint by the core's rule (a valid Retry-After, else for a 429 the first rate-limit
+   * header that parses; unparseable values are ignored, as RFC 9110 lets a recipient do). The
+   * HTTP-date parser is loaded only when such a value arrives, hence a promise.
    */
-  step(status, header) {
-    const now = Date.now();
-    const input = { elapsedMs: Math.max(0, now - this.start) };
-    const parse = (name, f) => {
-      const v = header(name);
-      if (v != null) {
-        try {
-          return f(String(v), now);
-        } catch {
-          // Ignored: the delay is the schedule's.
-        }
-      }
-    };
-    if (status !== undefined) {
-      input.retryAfterMs = parse('retry-after', parseRetryAfter);
-      if (input.retryAfterMs === undefined && rateLimitApplies(status)) {
-        for (const name of RATE_LIMIT_HEADERS) {
-          if ((input.rateLimitMs = parse(name, (v, t) => parseRateLimit(name, v, t))) !== undefined) break;
-        }
-      }
-    }
-    return this.backoff.nextDelay(input);
+  async after(status, headers) {
+    return this.next(await hintFromHeaders(status, headers));
   }
 }
 

@@ -1,5 +1,5 @@
 // got 16: options whose retry delays come from one seeded schedule per request. got asks
-// `retry.calculateDelay({ attemptCount, error })` for each retry and stops at 0: it steps the
+// `retry.calculateDelay({ attemptCount, error })` for each retry (and awaits it) and stops at 0: it steps the
 // request's Backoff (with `error.response`, through the core) and answers 0 when the core gives
 // up. The request's state rides in its `context`, which got copies to the request's retries.
 // got checks its `statusCodes` first: they are the statuses the core retries.
@@ -11,12 +11,12 @@ export function gotRetry(policy, seed) {
   const next = requests(policy, seed);
   const statusCodes = [];
   for (let s = 100; s < 600; s++) if (isRetryableStatus(s)) statusCodes.push(s);
-  const calculateDelay = ({ attemptCount, error }) => {
+  const calculateDelay = async ({ attemptCount, error }) => {
     const c = error.options.context;
     // A request's first failure starts its schedule; its retries keep it.
     const req = attemptCount === 1 || !c.seededBackoff ? (c.seededBackoff = next()) : c.seededBackoff;
     const r = error.response;
-    const d = req.step(r?.statusCode, (n) => r.headers[n]);
+    const d = r ? await req.after(r.statusCode, r.headers) : req.next();
     // 0 stops got: a delay of 0 ms is got's own "now", 1 ms.
     return d === null ? 0 : Math.max(1, d);
   };

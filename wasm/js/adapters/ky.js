@@ -1,7 +1,7 @@
 // ky 2: options whose retry delays come from one seeded schedule per request. ky asks
-// `retry.shouldRetry({ error })` before each retry, then `retry.delay(attemptCount)`: the first
-// steps the request's Backoff (with the HTTPError's response, through the core) and stops ky when
-// the core gives up; the second answers the delay it computed. An `init` hook, which ky runs once
+// `retry.shouldRetry({ error })` before each retry (and awaits it), then `retry.delay(attemptCount)`:
+// the first steps the request's Backoff (with the HTTPError's response, through the core) and stops
+// ky when the core gives up; the second answers the delay it computed. An `init` hook, which ky runs once
 // per request on a copy of the options, gives each request its own schedule.
 import { isRetryableStatus } from '../index.js';
 import { requests } from './common.js';
@@ -12,14 +12,19 @@ export function kyRetry(policy, seed) {
   const init = (options) => {
     let req;
     let delay = null;
-    const advance = (r) => (delay = (req ??= next()).step(r?.status, (n) => r.headers.get(n)));
+    // With a response: its step (a promise); without one: the schedule's own.
+    const advance = (r) => {
+      req ??= next();
+      return r ? req.after(r.status, r.headers).then((d) => (delay = d)) : (delay = req.next());
+    };
     options.retry = {
       ...options.retry,
-      shouldRetry({ error }) {
+      async shouldRetry({ error }) {
         const r = error?.response;
         // An error without a response (a network failure, a timeout): ky's own rules decide
         // whether it is retried at all, unless the core has given up.
-        return r && !isRetryableStatus(r.status) ? false : advance(r) === null ? false : r ? true : undefined;
+        if (r && !isRetryableStatus(r.status)) return false;
+        return (await advance(r)) === null ? false : r ? true : undefined;
       },
       // A retry forced by an afterResponse hook comes without shouldRetry: its own step.
       delay() {

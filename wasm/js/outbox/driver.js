@@ -132,15 +132,10 @@ export class Driver {
         return;
       }
       const b = sb.restore(o.policy, rec.snap);
-      const input = {};
-      const ra = res?.headers.get('retry-after');
-      if (ra != null) {
-        try {
-          input.retryAfterMs = Math.min(sb.parseRetryAfter(ra), 4294967295);
-        } catch {
-          // A Retry-After the core cannot read is no hint.
-        }
-      }
+      // The server's hint by the rule retry() follows: Retry-After, else a 429's rate-limit header.
+      const input = res ? await sb.hintFromHeaders(res.status, res.headers) : {};
+      // The hint may have loaded the date part: stopped meanwhile, the next driver continues.
+      if (this.#ac.signal.aborted) return;
       if (o.budget) input.budget = o.budget;
       const d = b.nextDelay(input);
       res?.body?.cancel().catch(() => {});

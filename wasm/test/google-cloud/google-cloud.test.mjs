@@ -53,7 +53,8 @@ test('4 requests with callWithBackoff, waits from the model, then 3 with the lib
     assert.equal(server.paths.length, 4);
     assert.deepEqual(clock.waits, expected);
     // gax's GoogleError: gRPC code 14 (UNAVAILABLE) for the 503s, 8 (RESOURCE_EXHAUSTED) for the 429.
-    assert.deepEqual(retried, [[0, expected[0], 14, 503], [1, expected[1], 14, 503], [2, expected[2], 8, 429]]);
+    // Attempts count from 1 (SPEC.md §14): the attempt that just failed.
+    assert.deepEqual(retried, [[1, expected[0], 14, 503], [2, expected[1], 14, 503], [3, expected[2], 8, 429]]);
   } finally {
     await c.close();
     await server.close();

@@ -142,3 +142,17 @@ const subBudget: SubBudget = new SubBudget();
 // @ts-expect-error: the boot counter is a number
 seedFromDevice('kiosk', 7n);
 void [firstWait, fromSub, subMs, subBudget];
+
+// hintFromHeaders: a fetch Headers, a get(name) object or a plain object of values; the result
+// spreads into nextDelay.
+import { type HeaderHint, hintFromHeaders } from 'seeded-backoff';
+
+async function ownLoop(res: Response): Promise<number | null> {
+  const hint: HeaderHint = await hintFromHeaders(res.status, res.headers);
+  await hintFromHeaders(429, { 'x-ratelimit-reset': '2', 'set-cookie': ['a', 'b'] }, Date.now());
+  await hintFromHeaders(503, new Map([['retry-after', '5']]));
+  // @ts-expect-error headers are an object, not a string
+  await hintFromHeaders(503, 'retry-after: 5');
+  return b.nextDelay({ ...hint, elapsedMs: 10 });
+}
+void ownLoop;
