@@ -132,6 +132,37 @@ fn the_fifty_year_limit_compares_minutes_and_seconds_too() {
 }
 
 #[test]
+fn the_fifty_year_limit_follows_now_across_the_end_of_february() {
+    // Each day from 20 Feb to 10 Mar of 2026 and of 2100 (neither a leap year: 28 days in
+    // February) at 00:00:00 UTC (20 Feb: Python's calendar.timegm). Now's date with 50 added to
+    // its year is the limit itself (2076, 2150: saturated); one second later is a century back
+    // (1976, 2050: past, 0).
+    for (feb_20, yy) in [(1_771_545_600u64, 76), (4_106_764_800, 50)] {
+        for i in 0..19u64 {
+            let now = feb_20 + i * 86_400;
+            let (day, month) = if 20 + i <= 28 {
+                (20 + i, "Feb")
+            } else {
+                (20 + i - 28, "Mar")
+            };
+            let at = |time: &str| format!("Monday, {day:02}-{month}-{yy} {time} GMT");
+            let limit = at("00:00:00");
+            let past_it = at("00:00:01");
+            assert_eq!(
+                parse_retry_after(limit.as_bytes(), now),
+                Ok(SATURATED),
+                "{limit} at {now}"
+            );
+            assert_eq!(
+                parse_retry_after(past_it.as_bytes(), now),
+                Ok(0),
+                "{past_it} at {now}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_rfc850_date_a_century_back_keeps_its_leap_day() {
     // Now 2101-01-01 00:00:00 UTC (4133980800): 29-Feb-56 in now's century would be 2156-02-29,
     // past the limit 2151-01-01, so it is 2056-02-29, a leap day (2056 = 4 · 514): valid, and in
