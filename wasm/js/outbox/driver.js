@@ -133,7 +133,9 @@ export class Driver {
       }
       const b = sb.restore(o.policy, rec.snap);
       // The server's hint by the rule retry() follows: Retry-After, else a 429's rate-limit header.
-      const input = res ? await sb.hintFromHeaders(res.status, res.headers) : {};
+      // Where the date part cannot load (a bundled module service worker refuses import()), the
+      // schedule's own wait stands rather than the request stalling.
+      const input = res ? await sb.hintFromHeaders(res.status, res.headers).catch(() => ({})) : {};
       // The hint may have loaded the date part: stopped meanwhile, the next driver continues.
       if (this.#ac.signal.aborted) return;
       if (o.budget) input.budget = o.budget;
