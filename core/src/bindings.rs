@@ -118,27 +118,27 @@ coded_enum! {
     /// assert_eq!(PolicyOption::from_code(2), Some(PolicyOption::Multiplier));
     /// ```
     pub enum PolicyOption {
-        /// [`PolicyOptions::preset`].
+        /// The field `preset` of [`PolicyOptions`].
         Preset = 0, "preset";
-        /// [`PolicyOptions::initial_ms`].
+        /// The field `initial_ms` of [`PolicyOptions`].
         InitialMs = 1, "initial_ms";
-        /// [`PolicyOptions::multiplier`].
+        /// The field `multiplier` of [`PolicyOptions`].
         Multiplier = 2, "multiplier";
-        /// [`PolicyOptions::max_backoff_ms`].
+        /// The field `max_backoff_ms` of [`PolicyOptions`].
         MaxBackoffMs = 3, "max_backoff_ms";
-        /// [`PolicyOptions::max_retries`].
+        /// The field `max_retries` of [`PolicyOptions`].
         MaxRetries = 4, "max_retries";
-        /// [`PolicyOptions::jitter`].
+        /// The field `jitter` of [`PolicyOptions`].
         Jitter = 5, "jitter";
-        /// [`PolicyOptions::jitter_ms`].
+        /// The field `jitter_ms` of [`PolicyOptions`].
         JitterMs = 6, "jitter_ms";
-        /// [`PolicyOptions::spread_per_mille`].
+        /// The field `spread_per_mille` of [`PolicyOptions`].
         SpreadPerMille = 7, "spread_per_mille";
-        /// [`PolicyOptions::max_hint_ms`].
+        /// The field `max_hint_ms` of [`PolicyOptions`].
         MaxHintMs = 8, "max_hint_ms";
-        /// [`PolicyOptions::max_elapsed_ms`].
+        /// The field `max_elapsed_ms` of [`PolicyOptions`].
         MaxElapsedMs = 9, "max_elapsed_ms";
-        /// [`PolicyOptions::deadline`].
+        /// The field `deadline` of [`PolicyOptions`].
         Deadline = 10, "deadline";
     }
 }
