@@ -27,10 +27,11 @@ export interface CallWithBackoffOptions {
 /**
  * Runs a gax call with gax's retry off (`call` gets `{ retry: null }` to spread into its options)
  * and retries what the core classifies as retryable: by `httpStatusCode` (REST fallback) when the
- * error has one, else by its gRPC `code` (UNAVAILABLE 14 and RESOURCE_EXHAUSTED 8). A 429's
- * Retry-After bounds the wait from below when the client's auth client went through
+ * error has one, else by its gRPC `code` (UNAVAILABLE 14 and RESOURCE_EXHAUSTED 8). The
+ * response's hint (Retry-After, else a 429's rate-limit header, as `hintFromHeaders` reads them)
+ * bounds the wait from below when the client's auth client went through
  * {@link captureResponses}; gax's errors carry no headers, so without it (and over gRPC) no
- * Retry-After is seen. Giving up throws RetryError (`cause`: the last error); an error that is not
+ * hint is seen. Giving up throws RetryError (`cause`: the last error); an error that is not
  * retryable is thrown as it is.
  *
  * @example
@@ -43,7 +44,7 @@ export function callWithBackoff<T>(call: (options: NoGaxRetry) => Promise<T>, op
 /**
  * Wraps the auth client's `fetch` (google-auth-library, e.g. `new PassThroughClient()`), through
  * which gax's REST fallback sends every request, so that callWithBackoff reads each attempt's
- * Retry-After. Returns the same client.
+ * hint headers. Returns the same client.
  */
 export function captureResponses<A extends { fetch: (...args: any[]) => Promise<any> }>(authClient: A): A;
 
