@@ -1,7 +1,7 @@
-// ky 2: options whose retry delays come from one seeded schedule per request. ky asks
-// `retry.shouldRetry({ error })` before each retry (and awaits it), then `retry.delay(attemptCount)`:
-// the first steps the request's Backoff (with the HTTPError's response, through the core) and stops
-// ky when the core gives up; the second answers the delay it computed. An `init` hook, which ky runs once
+// ky 2: options whose retry delays come from one seeded schedule per request. ky asks (and awaits)
+// `retry.shouldRetry({ error })` before each retry, then `retry.delay(attemptCount)`: the first
+// steps the request's Backoff (with the HTTPError's response, through the core) and stops ky when
+// the core gives up; the second answers the delay it computed. An `init` hook, which ky runs once
 // per request on a copy of the options, gives each request its own schedule.
 import { isRetryableStatus } from '../index.js';
 import { requests } from './common.js';
