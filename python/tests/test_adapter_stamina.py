@@ -13,19 +13,11 @@ import stamina
 import stamina.instrumentation
 
 from http_server import serve
+from model_runs import model_waits
 from seeded_backoff import Policy
 from seeded_backoff.stamina import BackoffHook, backoff_hook
 
 SEED = 7
-
-
-def model(seed, hints, **fields):
-    b = m.Backoff(m.preset("google", **fields), seed)
-    out = []
-    for h in hints:
-        s = b.next(hint=h)
-        out.append(s.delay_ms if isinstance(s, m.Retry) else None)
-    return out
 
 
 @pytest.fixture
@@ -52,7 +44,7 @@ def test_waits_are_the_models(waits):
     with serve([(503, {}), (500, {}), (502, {}), (200, {})]) as (url, server):
         assert fetch(url, backoff_hook(Policy("google"), seed=SEED)) == 200
         assert server.count == 4
-    assert slept == reported == model(SEED, [None] * 3)
+    assert slept == reported == model_waits(SEED, [None] * 3)
 
 
 def test_retry_after_and_rate_limit_headers_are_read_by_the_core(waits):
@@ -60,7 +52,7 @@ def test_retry_after_and_rate_limit_headers_are_read_by_the_core(waits):
     script = [(503, {"Retry-After": "9"}), (429, {"RateLimit": '"default";r=0;t=5'}), (200, {})]
     with serve(script) as (url, _):
         assert fetch(url, backoff_hook(Policy("google"), seed=SEED)) == 200
-    assert slept == reported == model(SEED, [m.RetryAfter(9000), m.RateLimit(5000)])
+    assert slept == reported == model_waits(SEED, [m.RetryAfter(9000), m.RateLimit(5000)])
 
 
 def test_a_give_up_stops_stamina(waits):
@@ -70,7 +62,7 @@ def test_a_give_up_stops_stamina(waits):
         with pytest.raises(httpx.HTTPStatusError):
             fetch(url, hook)
         assert server.count == 3
-    assert slept == model(SEED, [None] * 2)
+    assert slept == model_waits(SEED, [None] * 2)
     assert hook.backoff.give_up_reason == "max_retries"
 
 
@@ -82,7 +74,7 @@ def test_other_statuses_and_errors_are_not_retried(waits):
         assert server.count == 1
     hook = backoff_hook(Policy("google"), seed=SEED, retry_on=ConnectionError)
     assert hook(ZeroDivisionError()) is False
-    assert hook(ConnectionError()) == model(SEED, [None])[0] / 1000
+    assert hook(ConnectionError()) == model_waits(SEED, [None])[0] / 1000
     assert slept == []
 
 
@@ -96,7 +88,7 @@ def test_stamina_still_applies_its_own_limits(waits):
                     with attempt:
                         client.get(url).raise_for_status()
         assert server.count == 2
-    assert slept == model(SEED, [None])
+    assert slept == model_waits(SEED, [None])
 
 
 @pytest.mark.parametrize("call, error, name", [

@@ -12,19 +12,11 @@ import spec_model as m
 import tenacity
 
 from http_server import serve
+from model_runs import model_waits
 from seeded_backoff import Policy
 from seeded_backoff.tenacity import seeded, wait_seeded
 
 SEED = 20261201
-
-
-def model(seed, hints, **fields):
-    b = m.Backoff(m.preset("google", **fields), seed)
-    out = []
-    for h in hints:
-        s = b.next(hint=h)
-        out.append(s.delay_ms if isinstance(s, m.Retry) else None)
-    return out
 
 
 def get(url):
@@ -39,12 +31,12 @@ def test_waits_are_the_models_and_each_call_takes_the_next_seed():
     with serve([(503, {}), (503, {}), (500, {}), (200, {})]) as (url, server):
         assert retrying(get, url) == 200
         assert server.count == 4
-    assert [round(s * 1000) for s in slept] == model(SEED, [None] * 3)
+    assert [round(s * 1000) for s in slept] == model_waits(SEED, [None] * 3)
     # A second call of the same Retrying is a new request: the next seed.
     slept.clear()
     with serve([(503, {}), (200, {})]) as (url, _):
         assert retrying(get, url) == 200
-    assert [round(s * 1000) for s in slept] == model(SEED + 1, [None])
+    assert [round(s * 1000) for s in slept] == model_waits(SEED + 1, [None])
 
 
 def test_retry_after_and_rate_limit_headers_are_read_by_the_core():
@@ -55,7 +47,7 @@ def test_retry_after_and_rate_limit_headers_are_read_by_the_core():
     with serve(script) as (url, _):
         assert retrying(get, url) == 200
     # An unparseable Retry-After is ignored, as RFC 9110 lets a recipient do.
-    assert [round(s * 1000) for s in slept] == model(SEED, [m.RetryAfter(7000), m.RateLimit(3000), None])
+    assert [round(s * 1000) for s in slept] == model_waits(SEED, [m.RetryAfter(7000), m.RateLimit(3000), None])
 
 
 def test_returned_responses_are_classified_too():
@@ -64,7 +56,7 @@ def test_returned_responses_are_classified_too():
     with serve([(503, {"Retry-After": "2"}), (404, {})]) as (url, server):
         response = retrying(requests.get, url, timeout=10)
         assert response.status_code == 404 and server.count == 2
-    assert [round(s * 1000) for s in slept] == model(SEED, [m.RetryAfter(2000)])
+    assert [round(s * 1000) for s in slept] == model_waits(SEED, [m.RetryAfter(2000)])
 
 
 def test_a_give_up_stops_tenacity():
@@ -75,7 +67,7 @@ def test_a_give_up_stops_tenacity():
         with pytest.raises(requests.HTTPError):
             retrying(get, url)
         assert server.count == 3
-    assert [round(s * 1000) for s in slept] == model(SEED, [None] * 2)
+    assert [round(s * 1000) for s in slept] == model_waits(SEED, [None] * 2)
     with pytest.raises(tenacity.RetryError):
         with serve([(503, {})]) as (url, _):
             tenacity.Retrying(**seeded(Policy("google", max_retries=1), seed=SEED), sleep=slept.append)(get, url)
@@ -117,7 +109,7 @@ def test_async_with_httpx():
 
     with serve([(503, {}), (429, {"Retry-After": "4"}), (200, {})]) as (url, _):
         assert asyncio.run(main(url)) == 200
-    assert [round(s * 1000) for s in slept] == model(SEED, [None, m.RetryAfter(4000)])
+    assert [round(s * 1000) for s in slept] == model_waits(SEED, [None, m.RetryAfter(4000)])
 
 
 @pytest.mark.parametrize("call, error, name", [

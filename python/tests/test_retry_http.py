@@ -12,6 +12,7 @@ import requests
 import spec_model as m
 
 from http_server import serve
+from model_runs import model_steps
 from seeded_backoff import Policy, RetryBudget, RetryError, retry
 
 SCRIPT = [(503, {}), (503, {"Retry-After": "3"}), (200, {})]
@@ -40,20 +41,6 @@ def model_delays(policy_fields, seed, hints):
     """The model's delays for failures with these Retry-After hints (ms or None)."""
     b = m.Backoff(m.preset(**policy_fields) if "name" in policy_fields else m.make_policy(**policy_fields), seed)
     return model_steps(b, [None if hint is None else m.RetryAfter(hint) for hint in hints])
-
-
-def model_steps(b, hints):
-    """The model Backoff `b`'s delays for failures with these model hints, then its give-up reason
-    if it gives up; requests take no virtual time: the caller's clock is the sum of the delays."""
-    out, elapsed = [], 0
-    for hint in hints:
-        step = b.next(hint=hint, elapsed=elapsed)
-        if not isinstance(step, m.Retry):
-            out.append(step.reason)
-            break
-        out.append(step.delay_ms)
-        elapsed += step.delay_ms
-    return out
 
 
 GOOGLE = dict(name="google")

@@ -12,8 +12,9 @@ import requests
 import spec_model as m
 
 from http_server import serve
+from model_runs import model_steps
 from seeded_backoff import RetryError, retry
-from test_retry_http import SEED, VirtualClock, model_steps, run_async
+from test_retry_http import SEED, VirtualClock, run_async
 
 # The wall clock the decorator reads for Unix-time resets, pinned so that the expected hint is exact.
 NOW_S = 1_700_000_000

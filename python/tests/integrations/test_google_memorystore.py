@@ -17,6 +17,7 @@ from google.cloud.memorystore_v1.services.memorystore.transports import Memoryst
 from google.cloud.memorystore_v1.types import memorystore as types
 
 from memorystore_server import memorystore
+from model_runs import model_waits
 from seeded_backoff import Policy, RetryError
 from seeded_backoff.google import AsyncRetry, Retry, classify
 from test_retry_http import VirtualClock
@@ -25,20 +26,6 @@ SEED = 20240611
 NAME = "projects/p/locations/us-central1/instances/cache"
 RETRY_AFTER_S = 7
 SCRIPT = [(503, {}), (503, {}), (429, {"Retry-After": str(RETRY_AFTER_S)}), (200, {})]
-
-
-def model_waits(seed, hints, policy=None):
-    """The model's waits for failures with these hints (model hint values), the clock being the sum
-    of the waits (the virtual clock's requests take no time)."""
-    b = m.Backoff(policy or m.preset("google"), seed)
-    out, elapsed = [], 0
-    for hint in hints:
-        step = b.next(hint=hint, elapsed=elapsed)
-        if not isinstance(step, m.Retry):
-            return out + [step.reason]
-        out.append(step.delay_ms)
-        elapsed += step.delay_ms
-    return out
 
 
 def rest_client(endpoint):
