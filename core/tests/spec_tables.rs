@@ -19,6 +19,7 @@ fn give_up_reasons_have_the_specs_codes_and_names() {
         let reason = GiveUpReason::from_code(code).unwrap_or_else(|| panic!("code {code}"));
         assert_eq!((reason.code(), reason.name()), (code, name));
         assert_eq!(reason.to_string(), name);
+        assert_eq!(GiveUpReason::from_name(name), Some(reason));
         assert_eq!(GiveUpReason::NAMES[usize::from(code) - 1], name);
     }
     for code in [0, 5, 6, 255] {
@@ -44,6 +45,19 @@ fn jitter_and_deadline_codes_are_the_specs() {
     }
     assert_eq!(Jitter::from_code(6, 0), None);
     assert_eq!(Jitter::from_name("Google", 0), None);
+    // A strategy's parameter rides with its code or name; the others have none.
+    assert_eq!(
+        Jitter::from_code(1, 7),
+        Some(Jitter::Google { jitter_ms: 7 })
+    );
+    assert_eq!(
+        Jitter::from_name("proportional", 7),
+        Some(Jitter::Proportional {
+            spread_per_mille: 7
+        })
+    );
+    assert_eq!(Jitter::from_name("full", 7), Some(Jitter::Full));
+    assert_eq!(DeadlineMode::from_name("clamp"), Some(DeadlineMode::Clamp));
     for (code, name) in [(0, "give_up"), (1, "clamp")] {
         let mode = DeadlineMode::from_code(code).unwrap();
         assert_eq!((mode.code(), mode.name()), (code, name));
