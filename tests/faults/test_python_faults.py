@@ -46,14 +46,20 @@ def _run_sync(url):
         return e.value, time.monotonic() - start
 
 
+def _gave_up_on_the_deadline(fault, error, took, last):
+    """What every loop on a fault must do: give up on the deadline within the bound, after more
+    than one attempt, raising from the last failure (of type `last`) and naming it."""
+    assert took <= BOUND_S, f"{fault}: {took:.2f} s"
+    assert error.reason == "deadline" and error.attempts >= 2
+    assert isinstance(error.cause, last) and error.__cause__ is error.cause
+    assert f"last: {type(error.cause).__name__}" in str(error)
+
+
 @pytest.mark.parametrize("fault", sorted(SYNC_FAULTS))
 def test_requests_gives_up_within_the_budget_naming_the_last_failure(faults, no_leaks, fault):
     error, took = _run_sync(faults.url(fault))
     print(f"\nrequests {fault}: {error} in {took:.2f} s", end="")
-    assert took <= BOUND_S, f"{fault}: {took:.2f} s"
-    assert error.reason == "deadline" and error.attempts >= 2
-    assert isinstance(error.cause, SYNC_FAULTS[fault]) and error.__cause__ is error.cause
-    assert f"last: {type(error.cause).__name__}" in str(error)
+    _gave_up_on_the_deadline(fault, error, took, SYNC_FAULTS[fault])
 
 
 def test_requests_refused_connections_give_up_within_the_budget(faults, no_leaks):
@@ -144,10 +150,7 @@ def test_httpx_gives_up_within_the_budget_naming_the_last_failure(faults, no_lea
 
     error, took = asyncio.run(main())
     print(f"\nhttpx {fault}: {error} in {took:.2f} s", end="")
-    assert took <= BOUND_S, f"{fault}: {took:.2f} s"
-    assert error.reason == "deadline" and error.attempts >= 2
-    assert isinstance(error.cause, ASYNC_FAULTS[fault]) and error.__cause__ is error.cause
-    assert f"last: {type(error.cause).__name__}" in str(error)
+    _gave_up_on_the_deadline(fault, error, took, ASYNC_FAULTS[fault])
 
 
 def test_httpx_refused_connections_give_up_within_the_budget(faults, no_leaks):
