@@ -32,7 +32,9 @@
 //!
 //! The same with an iterator of [`core::time::Duration`]s: [`Schedule`].
 //!
-//! A whole retry loop, on any async runtime or none: [`retry_async`], [`Retry`].
+//! A whole retry loop, on any async runtime or none: [`retry_async`], [`Retry`]. Every loop of
+//! every binding is a shell over [`Run`], the sans-I/O state machine of one call's run (SPEC.md
+//! §15): it performs the [`Action`] the run answers and reports each [`Outcome`].
 //!
 //! ## Cargo features
 //!
@@ -74,6 +76,7 @@ mod retry_event;
 #[cfg(feature = "retry-policies")]
 mod retry_policies_support;
 mod rng;
+mod run;
 mod schedule;
 mod snapshot;
 #[cfg(feature = "std")]
@@ -110,6 +113,7 @@ pub use rate_limit::{
 };
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
+pub use run::{Action, Outcome, PauseReason, RawRun, Run, RunError};
 #[cfg(feature = "retry-policies")]
 pub use retry_policies_support::SeededRetryPolicy;
 pub use schedule::Schedule;

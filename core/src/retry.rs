@@ -7,11 +7,12 @@ use core::pin::pin;
 use core::task::{Context, Poll, Waker};
 use core::time::Duration;
 
-use crate::backoff::{Backoff, GiveUpReason, Step, StepInput};
+use crate::backoff::{Backoff, GiveUpReason};
 use crate::budget::{FailureKind, RetryGate};
 use crate::hint::ServerHint;
 use crate::policy::Policy;
 use crate::retry_event::{NoCallback, OnRetry, RetryEvent};
+use crate::run::{Action, Outcome, Run};
 
 /// What the classifier says about a failed attempt. `true` converts to [`Verdict::RETRY`] and
 /// `false` to [`Verdict::Stop`], so a plain `|e| e.is_transient()` is a classifier too.
@@ -47,6 +48,15 @@ impl Verdict {
         Verdict::Retry {
             hint: Some(hint),
             kind: FailureKind::Error,
+        }
+    }
+}
+
+impl From<Verdict> for Outcome {
+    fn from(verdict: Verdict) -> Outcome {
+        match verdict {
+            Verdict::Stop => Outcome::Permanent,
+            Verdict::Retry { hint, kind } => Outcome::Retryable { hint, kind },
         }
     }
 }
@@ -106,7 +116,8 @@ impl RetryGate for NoBudget {
     fn record_success(&self, _retried: Option<FailureKind>) {}
 }
 
-/// One request's retry loop: a policy, its per-request [`Backoff`], and optionally a monotonic
+/// One request's retry loop: a policy, its [`Run`] (the core's state machine of the run, which
+/// decides everything; this loop only calls, sleeps and reads the clock), and optionally a monotonic
 /// clock (so time spent in attempts counts against `max_elapsed_ms`), a shared retry budget and a
 /// callback told of each retry ([`Retry::on_retry`]).
 ///
@@ -137,7 +148,7 @@ impl RetryGate for NoBudget {
 #[derive(Clone, Debug)]
 pub struct Retry<'a, G = NoBudget, C = fn() -> u64, H = NoCallback> {
     policy: &'a Policy,
-    backoff: Backoff,
+    run: Run,
     budget: Option<&'a G>,
     clock: Option<C>,
     on_retry: H,
@@ -146,14 +157,19 @@ pub struct Retry<'a, G = NoBudget, C = fn() -> u64, H = NoCallback> {
 impl<'a> Retry<'a> {
     /// A loop with a fresh [`Backoff`] seeded from `seed`, no clock and no budget.
     pub fn new(policy: &'a Policy, seed: u64) -> Self {
-        Retry::from_backoff(policy, Backoff::new(policy, seed))
+        Retry::from_run(policy, Run::new(policy, seed))
     }
 
     /// A loop continuing an existing state (e.g. one restored from a snapshot).
     pub fn from_backoff(policy: &'a Policy, backoff: Backoff) -> Self {
+        Retry::from_run(policy, Run::from_backoff(backoff, 0))
+    }
+
+    /// A loop over a run not yet started.
+    pub fn from_run(policy: &'a Policy, run: Run) -> Self {
         Retry {
             policy,
-            backoff,
+            run,
             budget: None,
             clock: None,
             on_retry: NoCallback,
@@ -168,7 +184,7 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
     pub fn budget<G2: RetryGate>(self, budget: &'a G2) -> Retry<'a, G2, C, H> {
         Retry {
             policy: self.policy,
-            backoff: self.backoff,
+            run: self.run,
             budget: Some(budget),
             clock: self.clock,
             on_retry: self.on_retry,
@@ -181,7 +197,7 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
     pub fn clock<C2: FnMut() -> u64>(self, clock: C2) -> Retry<'a, G, C2, H> {
         Retry {
             policy: self.policy,
-            backoff: self.backoff,
+            run: self.run,
             budget: self.budget,
             clock: Some(clock),
             on_retry: self.on_retry,
@@ -212,7 +228,7 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
     pub fn on_retry<H2>(self, on_retry: H2) -> Retry<'a, G, C, H2> {
         Retry {
             policy: self.policy,
-            backoff: self.backoff,
+            run: self.run,
             budget: self.budget,
             clock: self.clock,
             on_retry,
@@ -221,36 +237,11 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
 
     /// The per-request state as it is now.
     pub fn backoff(&self) -> &Backoff {
-        &self.backoff
+        self.run.backoff()
     }
 
     fn now(&mut self) -> Option<u64> {
         self.clock.as_mut().map(|clock| clock())
-    }
-
-    /// The step after a failed attempt: the delay to sleep and the failure's kind, or why to stop.
-    fn after_failure(
-        &mut self,
-        start: Option<u64>,
-        verdict: Verdict,
-    ) -> Result<(u32, FailureKind), Option<GiveUpReason>> {
-        let Verdict::Retry { hint, kind } = verdict else {
-            return Err(None);
-        };
-        let elapsed_ms = match (self.now(), start) {
-            (Some(now), Some(start)) => Some(now.saturating_sub(start)),
-            _ => None,
-        };
-        let budget = self.budget.map(|b| (b as &dyn RetryGate, kind));
-        let input = StepInput {
-            hint,
-            elapsed_ms,
-            budget,
-        };
-        match self.backoff.next_delay_with(self.policy, input) {
-            Step::Retry { delay_ms, .. } => Ok((delay_ms, kind)),
-            Step::GiveUp(reason) => Err(Some(reason)),
-        }
     }
 
     /// Runs `op(attempt)` (attempt 1, 2, …) until it succeeds, awaiting `sleep(delay)` between
@@ -273,38 +264,52 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
         V: Into<Verdict>,
         H: OnRetry<E>,
     {
-        let start = self.now();
-        let mut attempt: u32 = 1;
-        let mut retried: Option<FailureKind> = None;
+        let budget = self.budget.map(|b| b as &dyn RetryGate);
+        let now = self.now();
+        let mut next = self.run.start(now);
         loop {
+            // `start` and `wake` answer an attempt in these phases; the fallback keeps the loop
+            // free of a panicking path.
+            let attempt = match next {
+                Ok(Action::Attempt { attempt }) => attempt,
+                _ => self.run.attempts(),
+            };
             let error = match op(attempt).await {
                 Ok(value) => {
-                    if let Some(budget) = self.budget {
-                        budget.record_success(retried);
-                    }
+                    let now = self.now();
+                    let _done = self.run.outcome(self.policy, Outcome::Success, now, budget);
                     return Ok(value);
                 }
                 Err(error) => error,
             };
-            match self.after_failure(start, classify(&error).into()) {
-                Ok((delay_ms, kind)) => {
-                    retried = Some(kind);
+            let outcome = classify(&error).into().into();
+            let now = self.now();
+            match self.run.outcome(self.policy, outcome, now, budget) {
+                Ok(Action::Retry { attempt, delay_ms }) => {
                     self.on_retry.on_retry(RetryEvent {
                         attempt,
                         delay_ms,
                         error: &error,
                     });
                     sleep(Duration::from_millis(delay_ms.into())).await;
+                    let now = self.now();
+                    next = self.run.wake(now);
                 }
-                Err(reason) => {
+                Ok(Action::GiveUp { attempts, reason }) => {
                     return Err(RetryError {
                         cause: error,
-                        attempts: attempt,
+                        attempts,
                         reason,
                     })
                 }
+                _ => {
+                    return Err(RetryError {
+                        cause: error,
+                        attempts: self.run.attempts(),
+                        reason: None,
+                    })
+                }
             }
-            attempt = attempt.saturating_add(1);
         }
     }
 
