@@ -6,14 +6,14 @@ use core::time::Duration;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::{AtomicRetryBudget, Backoff, FailureKind, Policy, RetryGate, Step, StepInput, Verdict};
+use crate::{Action, AtomicRetryBudget, Backoff, Outcome, Policy, RetryGate, Run, Verdict};
 
 /// A `tower::retry::Policy` for `tower::retry::Retry` (or `ServiceBuilder::retry`): each request
-/// gets its own [`Backoff`], optionally all share an [`AtomicRetryBudget`], and `classify` decides
+/// gets its own [`Run`] (which decides every retry, as in every other loop), optionally all share an [`AtomicRetryBudget`], and `classify` decides
 /// from the whole result, so a `503` response can be retried as well as an error.
 ///
-/// Tower clones the policy for every request, and each clone starts its own backoff at the
-/// request's first failure, seeded from a counter the clones share: the first request that fails
+/// Tower clones the policy for every request, and each clone starts its own run when the request's
+/// first attempt ends, seeded from a counter the clones share: the first request to get there
 /// uses `seed`, the next `seed + 1`, and so on, so concurrent requests jitter apart while a test
 /// stays reproducible. The clone also starts the request's clock, so time spent in attempts
 /// counts against `max_elapsed_ms`.
@@ -43,11 +43,10 @@ use crate::{AtomicRetryBudget, Backoff, FailureKind, Policy, RetryGate, Step, St
 #[derive(Debug)]
 pub struct TowerPolicy<K> {
     policy: Policy,
-    backoff: Option<Backoff>,
+    run: Option<Run>,
     seeds: Arc<AtomicU64>,
     budget: Option<Arc<AtomicRetryBudget>>,
     classify: K,
-    retried: Option<FailureKind>,
     start: Option<tokio::time::Instant>,
 }
 
@@ -57,11 +56,10 @@ impl<K> TowerPolicy<K> {
     pub fn new(policy: Policy, seed: u64, classify: K) -> Self {
         TowerPolicy {
             policy,
-            backoff: None,
+            run: None,
             seeds: Arc::new(AtomicU64::new(seed)),
             budget: None,
             classify,
-            retried: None,
             start: None,
         }
     }
@@ -72,22 +70,26 @@ impl<K> TowerPolicy<K> {
         self
     }
 
-    /// This request's state, once it has failed.
+    /// This request's state, once its first attempt has ended.
     pub fn backoff(&self) -> Option<&Backoff> {
-        self.backoff.as_ref()
+        self.run.as_ref().map(Run::backoff)
+    }
+
+    fn now_ms(&self) -> Option<u64> {
+        self.start
+            .map(|start| u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX))
     }
 }
 
 impl<K: Clone> Clone for TowerPolicy<K> {
-    /// A policy for a new request: no backoff until it fails, its clock started now.
+    /// A policy for a new request: no run until its first attempt ends, its clock started now.
     fn clone(&self) -> Self {
         TowerPolicy {
             policy: self.policy,
-            backoff: None,
+            run: None,
             seeds: Arc::clone(&self.seeds),
             budget: self.budget.clone(),
             classify: self.classify.clone(),
-            retried: None,
             start: Some(tokio::time::Instant::now()),
         }
     }
@@ -101,34 +103,28 @@ where
     type Future = tokio::time::Sleep;
 
     fn retry(&mut self, _req: &mut Req, result: &mut Result<Res, E>) -> Option<Self::Future> {
-        let (hint, kind) = match (self.classify)(result) {
-            Verdict::Retry { hint, kind } => (hint, kind),
-            Verdict::Stop => {
-                if let (Some(budget), Ok(_)) = (&self.budget, &*result) {
-                    budget.record_success(self.retried);
-                }
-                return None;
+        // What tower calls "stop" is a success for an `Ok` result and a permanent error otherwise.
+        let outcome = match ((self.classify)(result), &*result) {
+            (Verdict::Stop, Ok(_)) => Outcome::Success,
+            (verdict, _) => verdict.into(),
+        };
+        let now = self.now_ms();
+        let policy = &self.policy;
+        let run = match &mut self.run {
+            Some(run) => run,
+            none => {
+                let mut run = Run::new(policy, self.seeds.fetch_add(1, Ordering::Relaxed));
+                let _first = run.start(now.map(|_| 0));
+                none.insert(run)
             }
         };
-        let elapsed_ms = self
-            .start
-            .map(|start| u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX));
-        let input = StepInput {
-            hint,
-            elapsed_ms,
-            budget: self.budget.as_deref().map(|b| (b as &dyn RetryGate, kind)),
-        };
-        let policy = &self.policy;
-        let seeds = &self.seeds;
-        let backoff = self
-            .backoff
-            .get_or_insert_with(|| Backoff::new(policy, seeds.fetch_add(1, Ordering::Relaxed)));
-        match backoff.next_delay_with(policy, input) {
-            Step::Retry { delay_ms, .. } => {
-                self.retried = Some(kind);
+        let budget = self.budget.as_deref().map(|b| b as &dyn RetryGate);
+        match run.outcome(policy, outcome, now, budget) {
+            Ok(Action::Retry { delay_ms, .. }) => {
+                let _next = run.wake(None);
                 Some(tokio::time::sleep(Duration::from_millis(delay_ms.into())))
             }
-            Step::GiveUp(_) => None,
+            _ => None,
         }
     }
 

@@ -91,7 +91,7 @@ Rust crate and the npm package. No allocation; every function returns an \`sb_st
 ## Contents
 
 - \`include/seeded_backoff.h\`: the header (C99 and C++11; \`SB_VERSION_*\` match \`sb_version()\`)
-- \`lib/libseeded_backoff_ffi.a\`: the static library (debug info stripped)
+- \`lib/libseeded_backoff_ffi.a\`: the static library, the whole API (debug info stripped)
 - \`lib/pkgconfig/seeded-backoff.pc\`, \`lib/cmake/seeded_backoff/\`: pkg-config and CMake files;
   they find the SDK where it is unpacked
 - $example
