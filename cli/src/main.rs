@@ -9,6 +9,7 @@ mod simulate;
 mod vectors;
 mod vectors_rate_limit;
 mod vectors_retry_after;
+mod vectors_run;
 
 use std::process::ExitCode;
 

@@ -113,9 +113,9 @@ pub use rate_limit::{
 };
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
-pub use run::{Action, Outcome, PauseReason, RawRun, Run, RunError};
 #[cfg(feature = "retry-policies")]
 pub use retry_policies_support::SeededRetryPolicy;
+pub use run::{Action, Outcome, PauseReason, RawRun, Run, RunError};
 pub use schedule::Schedule;
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]

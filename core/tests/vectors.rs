@@ -5,10 +5,11 @@
 
 use seeded_backoff::{
     classify_grpc, classify_http, parse_rate_limit, parse_retry_after, Backoff, Classification,
-    RateLimitHeader, RetryBudget, RATE_LIMIT_HEADERS,
+    RateLimitHeader, RetryBudget, Run, RATE_LIMIT_HEADERS,
 };
 use seeded_backoff_test_support::{
-    budget_config_from_json, policy_from_json, run_budget_op, run_op, seed_of, vector_files,
+    budget_config_from_json, policy_from_json, run_budget_op, run_event, run_op, seed_of,
+    vector_files,
 };
 
 fn hex_bytes(hex: &str) -> Vec<u8> {
@@ -121,6 +122,32 @@ fn every_vector_file_replays_bit_identically() {
                         pair[1]
                     );
                     checks += 1;
+                }
+            }
+            "run" => {
+                for case in file["cases"].as_array().unwrap() {
+                    let policy = policy_from_json(&case["policy"]).unwrap();
+                    let budget = case
+                        .get("budget")
+                        .map(|b| RetryBudget::new(budget_config_from_json(b).unwrap()));
+                    let mut run = Run::new(&policy, seed_of(case).unwrap())
+                        .count_paused_time(case["count_paused"].as_bool().unwrap());
+                    let events = case["events"].as_array().unwrap();
+                    for (i, (event, expect)) in events
+                        .iter()
+                        .zip(case["expect"].as_array().unwrap())
+                        .enumerate()
+                    {
+                        let got = run_event(&policy, &mut run, budget.as_ref(), event).unwrap();
+                        assert_eq!(&got, expect, "{name} {} event {i} {event}", case["name"]);
+                        checks += 1;
+                    }
+                    if let Some(b) = &budget {
+                        assert_eq!(
+                            b.tokens_milli(),
+                            case["expect_tokens_milli"].as_u64().unwrap() as u32
+                        );
+                    }
                 }
             }
             other => panic!("{name}: unknown kind {other}"),

@@ -5,7 +5,11 @@
 //! (`n`, `h<ms>`, `x`, `t<ms>`, `r`, `s`) or a budget op (`fe`, `ft`, `ae`, `at`, `s`, `se`,
 //! `st`) runs against the core and returns the value the vector expects.
 
+mod run_json;
+
 use std::path::{Path, PathBuf};
+
+pub use run_json::{action_json, run_event};
 
 use seeded_backoff::{
     Backoff, BudgetConfig, DeadlineMode, FailureKind, Jitter, Policy, RetryBudget, RetryGate,

@@ -17,6 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import spec_model as m  # noqa: E402
 import rate_limit_model as rl  # noqa: E402
+import run_model  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OP_RE = re.compile(r"^(?:(n)|(x)|(r)|(s)|h(\d+)|t(\d+)|l(\d+))$")
@@ -162,7 +163,21 @@ def check_classify(doc, c):
             c.check("%s %s" % (proto, code), cls, fn(code))
 
 
-KINDS = {"schedule": check_schedule, "retry_after": check_retry_after, "budget": check_budget,
+def check_run(doc, c):
+    for ci, case in enumerate(doc["cases"]):
+        policy = _policy(case["policy"])
+        budget = _budget(case["budget"]) if "budget" in case else None
+        run = run_model.Run(policy, _int(case["seed"]), case["count_paused"])
+        for ei, (event, exp) in enumerate(zip(case["events"], case["expect"])):
+            c.check("case %d (%s) event %d %s" % (ci, case["name"], ei, json.dumps(event)),
+                    exp, run_model.feed(run, event, budget))
+        if len(case["events"]) != len(case["expect"]):
+            c.fail("case %d" % ci, "events and expectations differ in number")
+        if budget is not None:
+            c.check("case %d tokens" % ci, case["expect_tokens_milli"], budget.tokens_milli)
+
+
+KINDS = {"run": check_run, "schedule": check_schedule, "retry_after": check_retry_after, "budget": check_budget,
          "classify": check_classify, "rate_limit": check_rate_limit}
 
 

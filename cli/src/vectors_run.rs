@@ -1,0 +1,138 @@
+//! The run vectors (SPEC.md §15): event sequences and the actions the core's `Run` answers, with
+//! budgets, hints, timeouts, pauses, clocks and deadlines. Every binding replays them; the
+//! independent model recomputes them.
+
+use seeded_backoff::{BudgetConfig, DeadlineMode, Jitter, Policy, RetryBudget, Run};
+use serde_json::{json, Value};
+
+use crate::ops::{budget_config_json, policy_json};
+
+/// One case: its name, policy, seed, whether paused time counts, budget, and events written as
+/// `e[@now][:k=v,...]` (`fail@120:hint=retry_after,hint_ms=3000,kind=timeout`).
+struct Spec {
+    name: &'static str,
+    policy: Policy,
+    seed: u64,
+    count_paused: bool,
+    budget: Option<BudgetConfig>,
+    events: &'static str,
+}
+
+fn event_json(word: &str) -> Value {
+    let (head, args) = word.split_once(':').unwrap_or((word, ""));
+    let (e, now) = head.split_once('@').unwrap_or((head, ""));
+    let mut event = json!({ "e": e });
+    if let Ok(now) = now.parse::<u64>() {
+        event["now"] = json!(now);
+    }
+    for pair in args.split(',').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        event[k] = match v.parse::<u64>() {
+            Ok(n) => json!(n),
+            Err(_) => json!(v),
+        };
+    }
+    event
+}
+
+fn specs() -> Result<Vec<Spec>, String> {
+    let plain = |b: seeded_backoff::PolicyBuilder| b.build().map_err(|e| e.to_string());
+    let google = Policy::google();
+    let timed = plain(Policy::builder().max_elapsed_ms(10_000))?;
+    let clamp = plain(
+        Policy::builder()
+            .max_elapsed_ms(5_000)
+            .deadline(DeadlineMode::Clamp),
+    )?;
+    let none = plain(Policy::google().to_builder().jitter(Jitter::None))?;
+    let aws = BudgetConfig::aws_quota(20, 5, 10, 1).map_err(|e| e.to_string())?;
+    let grpc = BudgetConfig::grpc(4, 500).map_err(|e| e.to_string())?;
+    let s = |name, policy, seed, events| Spec {
+        name,
+        policy,
+        seed,
+        count_paused: false,
+        budget: None,
+        events,
+    };
+    Ok(vec![
+        s("retries then success, no clock", google, 42, "start fail wake fail wake success"),
+        s("attempts count from 1 up to the retry limit", Policy::aws_standard(), 7,
+          "start fail wake fail wake fail"),
+        s("a permanent error gives up with no reason", google, 1, "start permanent"),
+        s("a retry_after hint is a lower bound over the delay", none, 0,
+          "start fail:hint=retry_after,hint_ms=3000 wake fail:hint=retry_after,hint_ms=10 wake success"),
+        s("a rate_limit hint adds upward jitter", google, 5,
+          "start fail:hint=rate_limit,hint_ms=20000 wake success"),
+        s("do_not_retry stops", google, 3, "start fail:hint=do_not_retry"),
+        s("the clock's elapsed time gives up at the deadline", timed, 11,
+          "start@1000 fail@1100 wake@2300 fail@9000"),
+        s("time paused is not elapsed", clamp, 12,
+          "start@0 fail@100 pause@200:reason=hidden resume@60200 wake@60300 fail@60400 wake@61000 success@61100"),
+        Spec {
+            count_paused: true,
+            ..s("counted paused time reaches the deadline", clamp, 12,
+                "start@0 fail@100 pause@200:reason=hidden resume@60200 wake@60300 fail@60400")
+        },
+        s("a failure while offline spends no retry", google, 9,
+          "start@0 offline@50 resume@4000 wake@4100 fail@4200 wake@6000 success@6100"),
+        s("a run that begins offline re-draws its first wait in initial_ms", google, 10,
+          "pause@0:reason=offline resume@900 wake@1000 success@1200"),
+        s("a page resumed during a sleep re-draws the rest, the window the sleep's delay", google, 13,
+          "start fail resume wake fail pause:reason=hidden resume resume wake success"),
+        s("a clock that goes back counts as no time", timed, 14,
+          "start@5000 fail@9000 wake@4000 fail@5100 wake@3000 fail@16000"),
+        Spec {
+            budget: Some(aws),
+            ..s("a timeout is charged and refunded as a timeout", google, 15,
+                "start fail:kind=timeout wake success")
+        },
+        Spec {
+            budget: Some(aws),
+            ..s("an error after a timeout refunds the error's cost", google, 16,
+                "start fail:kind=timeout wake fail wake success")
+        },
+        Spec {
+            budget: Some(grpc),
+            ..s("an empty budget gives up", google, 17, "start fail wake fail wake fail")
+        },
+        s("events out of their phase are refused and change nothing", google, 18,
+          "wake resume start start pause:reason=hidden wake fail fail wake pause:reason=offline success wake"),
+        s("a finished run refuses every event", google, 19,
+          "start success start fail wake pause:reason=hidden resume"),
+    ])
+}
+
+/// The `run-loop.json` vector file.
+pub fn file() -> Result<Value, String> {
+    let mut cases = Vec::new();
+    for spec in specs()? {
+        let budget = spec.budget.map(RetryBudget::new);
+        let mut run = Run::new(&spec.policy, spec.seed).count_paused_time(spec.count_paused);
+        let events: Vec<Value> = spec.events.split_whitespace().map(event_json).collect();
+        let expect = events
+            .iter()
+            .map(|e| {
+                seeded_backoff_test_support::run_event(&spec.policy, &mut run, budget.as_ref(), e)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut case = json!({
+            "name": spec.name,
+            "policy": policy_json(&spec.policy),
+            "seed": spec.seed.to_string(),
+            "count_paused": spec.count_paused,
+            "events": events,
+            "expect": expect,
+        });
+        if let (Some(config), Some(b)) = (spec.budget, &budget) {
+            case["budget"] = budget_config_json(config);
+            case["expect_tokens_milli"] = json!(b.tokens_milli());
+        }
+        cases.push(case);
+    }
+    Ok(json!({
+        "kind": "run",
+        "description": "one call's run (SPEC.md §15): events in, actions out",
+        "cases": cases,
+    }))
+}

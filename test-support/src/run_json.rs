@@ -1,0 +1,85 @@
+//! The run vectors' event and action language (SPEC.md §15, §11): one event object in, the
+//! action (or the error) the run answers out, as the `run-*.json` files hold them.
+
+use seeded_backoff::{
+    Action, FailureKind, Outcome, PauseReason, Policy, RetryBudget, RetryGate, Run, ServerHint,
+};
+use serde_json::{json, Value};
+
+/// The event's hint: `hint` is `retry_after`, `rate_limit` (with `hint_ms`) or `do_not_retry`.
+fn hint_of(event: &Value) -> Result<Option<ServerHint>, String> {
+    let ms = || {
+        event["hint_ms"]
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| format!("hint_ms missing or above u32 in {event}"))
+    };
+    Ok(match event["hint"].as_str() {
+        None => None,
+        Some("retry_after") => Some(ServerHint::RetryAfterMs(ms()?)),
+        Some("rate_limit") => Some(ServerHint::RateLimitResetMs(ms()?)),
+        Some("do_not_retry") => Some(ServerHint::DoNotRetry),
+        Some(other) => return Err(format!("unknown hint {other:?}")),
+    })
+}
+
+/// An action as the JSON object the vectors expect.
+pub fn action_json(action: Action) -> Value {
+    match action {
+        Action::Attempt { attempt } => json!({ "a": "attempt", "attempt": attempt }),
+        Action::Retry { attempt, delay_ms } => {
+            json!({ "a": "retry", "attempt": attempt, "delay_ms": delay_ms })
+        }
+        Action::Wait { delay_ms } => json!({ "a": "wait", "delay_ms": delay_ms }),
+        Action::Paused { max_ms } => json!({ "a": "paused", "max_ms": max_ms }),
+        Action::Done { attempts } => json!({ "a": "done", "attempts": attempts }),
+        Action::GiveUp { attempts, reason } => {
+            json!({ "a": "give_up", "attempts": attempts, "reason": reason.map(|r| r.name()) })
+        }
+    }
+}
+
+/// Feeds one event object (`{"e": "start" | "success" | "fail" | "permanent" | "offline" |
+/// "wake" | "pause" | "resume", "now"?, ...}`) to `run` and returns what it answers.
+pub fn run_event(
+    policy: &Policy,
+    run: &mut Run,
+    budget: Option<&RetryBudget>,
+    event: &Value,
+) -> Result<Value, String> {
+    let now = event["now"].as_u64();
+    let budget = budget.map(|b| b as &dyn RetryGate);
+    let answer = match event["e"].as_str() {
+        Some("start") => run.start(now),
+        Some("wake") => run.wake(now),
+        Some("resume") => run.resume(now),
+        Some("pause") => {
+            let reason = event["reason"]
+                .as_str()
+                .and_then(PauseReason::from_name)
+                .ok_or_else(|| format!("pause needs a reason in {event}"))?;
+            run.pause(policy, reason, now)
+        }
+        Some(e @ ("success" | "fail" | "permanent" | "offline")) => {
+            let o = match e {
+                "success" => Outcome::Success,
+                "permanent" => Outcome::Permanent,
+                "offline" => Outcome::Offline,
+                _ => Outcome::Retryable {
+                    hint: hint_of(event)?,
+                    kind: match event["kind"].as_str() {
+                        None | Some("error") => FailureKind::Error,
+                        Some("timeout") => FailureKind::Timeout,
+                        Some(k) => return Err(format!("unknown failure kind {k:?}")),
+                    },
+                },
+            };
+            run.outcome(policy, o, now, budget)
+        }
+        other => return Err(format!("unknown run event {other:?}")),
+    };
+    Ok(match answer {
+        Ok(action) => action_json(action),
+        Err(error) => json!({ "a": "error", "error": error.name() }),
+    })
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Independent model of SPEC.md §15 (the run: one call's retries as a state machine), written
+from the specification over the §5 step of spec_model and the §13 re-draw of pause_model.
+
+check_vectors.py recomputes tests/vectors/run-loop.json with it. Standard library only.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pause_model as pm  # noqa: E402
+import spec_model as m  # noqa: E402
+
+
+class Refused(Exception):
+    """An event outside its phases: the error named after it (or `finished`)."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.name = name
+
+
+class Run:
+    def __init__(self, policy, seed, count_paused=False):
+        self.policy = policy
+        self.seed = seed
+        self.backoff = m.Backoff(policy, seed)
+        self.phase = "ready"
+        self.attempt = 0
+        self.redraws = 0
+        self.window_ms = 0
+        self.retried = None
+        self.clock = False
+        self.origin = self.now = self.paused_ms = self.pause_since = 0
+        self.count_paused = count_paused
+
+    def _allow(self, event, phases):
+        if self.phase in ("done", "gave_up"):
+            raise Refused("finished")
+        if self.phase not in phases:
+            raise Refused(event)
+
+    def _read(self, reading):
+        if self.phase == "ready" and reading is not None:
+            self.clock, self.origin, self.now = True, reading, reading
+        elif self.clock and reading is not None:
+            self.now = max(self.now, reading)
+
+    def _elapsed(self):
+        if not self.clock:
+            return None
+        paused = 0 if self.count_paused else self.paused_ms
+        return max(self.now - self.origin - paused, 0)
+
+    def start(self, now=None):
+        self._allow("start", ("ready",))
+        self._read(now)
+        self.attempt, self.phase = 1, "attempting"
+        return {"a": "attempt", "attempt": 1}
+
+    def outcome(self, o, now=None, hint=None, kind="error", budget=None):
+        self._allow("outcome", ("attempting",))
+        self._read(now)
+        n = self.attempt
+        if o == "success":
+            if budget is not None:
+                budget.record_success(self.retried)
+            self.phase = "done"
+            return {"a": "done", "attempts": n}
+        if o == "permanent":
+            self.phase = "gave_up"
+            return {"a": "give_up", "attempts": n, "reason": None}
+        if o == "offline":
+            self.window_ms = self.backoff.level
+            self.pause_since, self.phase = self.now, "paused"
+            return {"a": "paused", "max_ms": self.policy.max_backoff_ms}
+        step = self.backoff.next(hint=hint, elapsed=self._elapsed(), budget=budget, kind=kind)
+        if isinstance(step, m.Retry):
+            self.retried, self.window_ms, self.phase = kind, step.delay_ms, "sleeping"
+            return {"a": "retry", "attempt": n, "delay_ms": step.delay_ms}
+        self.phase = "gave_up"
+        return {"a": "give_up", "attempts": n, "reason": step.reason}
+
+    def wake(self, now=None):
+        self._allow("wake", ("sleeping",))
+        self._read(now)
+        self.attempt = min(self.attempt + 1, m.U32_MAX)
+        self.phase = "attempting"
+        return {"a": "attempt", "attempt": self.attempt}
+
+    def pause(self, reason, now=None):
+        self._allow("pause", ("ready", "sleeping"))
+        if self.phase == "ready":
+            self.window_ms = self.backoff.level
+        self._read(now)
+        self.pause_since, self.phase = self.now, "paused"
+        return {"a": "paused", "max_ms": self.policy.max_backoff_ms if reason == "offline" else None}
+
+    def resume(self, now=None):
+        self._allow("resume", ("paused", "sleeping"))
+        self._read(now)
+        if self.phase == "paused":
+            self.paused_ms += self.now - self.pause_since
+        self.redraws = min(self.redraws + 1, m.U32_MAX)
+        self.phase = "sleeping"
+        return {"a": "wait", "delay_ms": pm.resume_delay_ms(self.seed, self.redraws, self.window_ms)}
+
+
+def hint_of(event):
+    h = event.get("hint")
+    if h is None:
+        return None
+    if h == "do_not_retry":
+        return m.DO_NOT_RETRY
+    return (m.RetryAfter if h == "retry_after" else m.RateLimit)(event["hint_ms"])
+
+
+def feed(run, event, budget=None):
+    """One vector event into the model run: the expectation object it answers."""
+    e, now = event["e"], event.get("now")
+    try:
+        if e == "start":
+            return run.start(now)
+        if e == "wake":
+            return run.wake(now)
+        if e == "resume":
+            return run.resume(now)
+        if e == "pause":
+            return run.pause(event["reason"], now)
+        outcome = "retryable" if e == "fail" else e
+        return run.outcome(outcome, now, hint_of(event), event.get("kind", "error"), budget)
+    except Refused as r:
+        return {"a": "error", "error": r.name}
