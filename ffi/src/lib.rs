@@ -48,6 +48,7 @@ mod options;
 mod panic_handler;
 mod policy;
 mod ptr;
+mod run;
 mod snapshot;
 mod status;
 mod version;
@@ -93,6 +94,13 @@ pub use policy::{
     sb_policy_validate, SB_DEADLINE_CLAMP, SB_DEADLINE_GIVE_UP, SB_JITTER_DECORRELATED,
     SB_JITTER_EQUAL, SB_JITTER_FULL, SB_JITTER_GOOGLE, SB_JITTER_NONE, SB_JITTER_PROPORTIONAL,
     SB_MAX_DELAY_MS,
+};
+pub use run::{
+    sb_action, sb_outcome, sb_run, sb_run_attempts, sb_run_init, sb_run_outcome, sb_run_pause,
+    sb_run_resume, sb_run_start, sb_run_wake, SB_ACTION_ATTEMPT, SB_ACTION_DONE, SB_ACTION_GIVE_UP,
+    SB_ACTION_PAUSED, SB_ACTION_RETRY, SB_ACTION_WAIT, SB_NO_CLOCK, SB_OUTCOME_OFFLINE,
+    SB_OUTCOME_PERMANENT, SB_OUTCOME_RETRYABLE, SB_OUTCOME_SUCCESS, SB_PAUSE_HIDDEN,
+    SB_PAUSE_OFFLINE, SB_RUN_COUNT_PAUSED,
 };
 pub use snapshot::{sb_backoff_restore, sb_backoff_snapshot, SB_SNAPSHOT_SIZE};
 pub use status::{sb_status, sb_strerror};

@@ -10,7 +10,7 @@ use core::ffi::c_char;
 
 use seeded_backoff::bindings::StepInputError;
 use seeded_backoff::{
-    BudgetError, FleetError, GiveUpReason, ParseError, PolicyError, SnapshotError,
+    BudgetError, FleetError, GiveUpReason, ParseError, PolicyError, RunError, SnapshotError,
 };
 
 use crate::cstr::c_str;
@@ -239,6 +239,28 @@ statuses! {
     FleetError {
         /// Startup delay: `window_ms` must be in 0..=2147483647.
         SB_ERR_FLEET_WINDOW_MS = 150 if WindowMs => core;
+    }
+    RunError {
+        /// Run: `sb_run_start` after the run has started.
+        SB_ERR_RUN_START = 180 if Start => core;
+        /// Run: `sb_run_outcome` while no attempt is in flight.
+        SB_ERR_RUN_OUTCOME = 181 if Outcome => core;
+        /// Run: `sb_run_wake` while the run is not sleeping.
+        SB_ERR_RUN_WAKE = 182 if Wake => core;
+        /// Run: `sb_run_pause` while an attempt is in flight or the run is paused.
+        SB_ERR_RUN_PAUSE = 183 if Pause => core;
+        /// Run: `sb_run_resume` while the run is neither paused nor sleeping.
+        SB_ERR_RUN_RESUME = 184 if Resume => core;
+        /// Run: an event after the run is done or has given up.
+        SB_ERR_RUN_FINISHED = 185 if Finished => core;
+    }
+    _ {
+        /// Run: `sb_run_init` flags other than `SB_RUN_COUNT_PAUSED`.
+        SB_ERR_RUN_FLAGS = 186 => "run flags must be 0 or SB_RUN_COUNT_PAUSED (1)";
+        /// Run: an outcome kind other than the `SB_OUTCOME_*` codes.
+        SB_ERR_RUN_OUTCOME_KIND = 187 => "outcome kind must be an SB_OUTCOME_* code in 0..=3";
+        /// Run: a pause reason other than `SB_PAUSE_HIDDEN` or `SB_PAUSE_OFFLINE`.
+        SB_ERR_RUN_PAUSE_REASON = 188 => "pause reason must be SB_PAUSE_HIDDEN (0) or SB_PAUSE_OFFLINE (1)";
     }
     _ {
         /// An error this version of the C layer has no code for (a newer core).

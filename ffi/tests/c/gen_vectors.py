@@ -70,6 +70,7 @@ def main(vector_dir, header_path, out_path):
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
     rate_limits = []
     fleet_seeds, startup_delays = [], []
+    run_cases, run_events = [], []
     for path in files:
         doc = json.loads(path.read_text())
         kind = doc["kind"]
@@ -150,6 +151,44 @@ def main(vector_dir, header_path, out_path):
                     budget_ops.append(f"{{{BUDGET_OPS[op]}, {allowed}u, {u32(tokens)}}}")
                 budget_cases.append(f"{{{mode}, {{{', '.join(u32(p) for p in params)}}}, "
                                     f"{first_op}u, {len(budget_ops) - first_op}u}}")
+        elif kind == "run":
+            for case in doc["cases"]:
+                pol = case["policy"]
+                values = [h.const("SB_JITTER_", pol[f]) if f == "jitter" else
+                          h.const("SB_DEADLINE_", pol[f]) if f == "deadline" else u32(pol[f])
+                          for f in POLICY_FIELDS]
+                b = case.get("budget")
+                if b is None:
+                    budget = "0u, 0u, {0u, 0u, 0u, 0u}, 0u"
+                else:
+                    params = ([b["max_tokens"], b["token_ratio_milli"], 0, 0] if b["kind"] == "grpc" else
+                              [b["capacity"], b["retry_cost"], b["timeout_cost"], b["no_retry_increment"]])
+                    budget = (f"1u, {h.const('SB_BUDGET_', b['kind'])}, "
+                              f"{{{', '.join(u32(p) for p in params)}}}, {u32(case['expect_tokens_milli'])}")
+                first = len(run_events)
+                for ev, want in zip(case["events"], case["expect"], strict=True):
+                    e = ev["e"]
+                    arg = (h.const("SB_PAUSE_", ev["reason"]) if e == "pause" else
+                           h.const("SB_FAILURE_", ev.get("kind", "error")))
+                    hint = ev.get("hint")
+                    flag = {None: "0u", "retry_after": "SB_INPUT_RETRY_AFTER",
+                            "rate_limit": "SB_INPUT_RATE_LIMIT", "do_not_retry": "SB_INPUT_DO_NOT_RETRY"}[hint]
+                    now = u64(ev["now"]) if "now" in ev else "SB_NO_CLOCK"
+                    a = want["a"]
+                    if a == "error":
+                        status, act = h.const("SB_ERR_RUN_", want["error"]), "{0u, 0u, 0u, 0u}"
+                    else:
+                        status = "SB_OK"
+                        max_ms = want.get("max_ms")
+                        reason = want.get("reason")
+                        act = (f"{{{h.const('SB_ACTION_', a)}, {u32(want.get('attempt', want.get('attempts', 0)))}, "
+                               f"{u32(want.get('delay_ms', 0xFFFFFFFF if a == 'paused' and max_ms is None else max_ms or 0))}, "
+                               f"{h.const('SB_GIVE_UP_', reason) if reason else '0u'}}}")
+                    run_events.append(f"{{{'VEC_R_' + e.upper()}, {arg}, {flag}, "
+                                      f"{u32(ev.get('hint_ms', 0))}, {now}, {status}, {act}}}")
+                run_cases.append(f'{{"{case["name"]}", {{{", ".join(values)}}}, {u64(int(case["seed"]))}, '
+                                 f'{"SB_RUN_COUNT_PAUSED" if case["count_paused"] else "0u"}, {budget}, '
+                                 f"{first}u, {len(run_events) - first}u}}")
         elif kind == "classify":
             for table, rows in (("http", http), ("grpc", grpc)):
                 for code, cls in doc[table]:
@@ -186,6 +225,8 @@ def main(vector_dir, header_path, out_path):
            table("vec_rate_limit", "vec_rate_limits", rate_limits),
            table("vec_budget_case", "vec_budget_cases", budget_cases),
            table("vec_budget_op", "vec_budget_ops", budget_ops),
+           table("vec_run_case", "vec_run_cases", run_cases),
+           table("vec_run_event", "vec_run_events", run_events),
            table("vec_class", "vec_http", http),
            table("vec_class", "vec_grpc", grpc),
            table("vec_fleet_seed", "vec_fleet_seeds", fleet_seeds),
@@ -201,7 +242,8 @@ def main(vector_dir, header_path, out_path):
           f"{len(rate_limits)} rate-limit values, "
           f"{len(budget_cases)} budgets with {len(budget_ops)} ops, "
           f"{len(http)} HTTP + {len(grpc)} gRPC classifications, "
-          f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays")
+          f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays, "
+          f"{len(run_cases)} runs with {len(run_events)} events")
 
 
 if __name__ == "__main__":

@@ -152,6 +152,73 @@ static void replay_budget(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     }
 }
 
+static int32_t run_event(sb_run *r, sb_budget *budget, const vec_run_event *e, sb_action *out) {
+    sb_outcome o = {SB_OUTCOME_RETRYABLE, e->arg, e->hint_flag, e->hint_ms};
+    switch (e->event) {
+    case VEC_R_START:
+        return sb_run_start(r, e->now, out);
+    case VEC_R_WAKE:
+        return sb_run_wake(r, e->now, out);
+    case VEC_R_PAUSE:
+        return sb_run_pause(r, e->arg, e->now, out);
+    case VEC_R_RESUME:
+        return sb_run_resume(r, e->now, out);
+    case VEC_R_SUCCESS:
+        o.kind = SB_OUTCOME_SUCCESS;
+        break;
+    case VEC_R_PERMANENT:
+        o.kind = SB_OUTCOME_PERMANENT;
+        break;
+    case VEC_R_OFFLINE:
+        o.kind = SB_OUTCOME_OFFLINE;
+        break;
+    default:
+        break;
+    }
+    return sb_run_outcome(r, &o, e->now, budget, out);
+}
+
+static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
+    const vec_run_case *c = &vec_run_cases[ci];
+    sb_policy policy = vec_to_policy(&c->policy);
+    sb_budget budget;
+    sb_run r;
+    uint32_t i, tokens = 0;
+    int32_t rc = sb_run_init(&r, &policy, c->seed, c->flags);
+    if (rc == SB_OK && c->has_budget) {
+        rc = c->budget_mode == SB_BUDGET_GRPC
+                 ? sb_budget_init_grpc(&budget, c->budget_params[0], c->budget_params[1])
+                 : sb_budget_init_aws_quota(&budget, c->budget_params[0], c->budget_params[1],
+                                            c->budget_params[2], c->budget_params[3]);
+    }
+    if (rc == SB_ERR_UNSUPPORTED) {
+        st->skipped++;
+        return;
+    }
+    check(st, fail, "run init", c->name, ci, 0, (uint64_t)rc, SB_OK);
+    for (i = 0; i < c->n_events; i++) {
+        const vec_run_event *e = &vec_run_events[c->first_event + i];
+        sb_action got = {99u, 99u, 99u, 99u};
+        sb_run before = r;
+        rc = run_event(&r, c->has_budget ? &budget : NULL, e, &got);
+        check(st, fail, "run status", c->name, ci, i, (uint64_t)rc, (uint64_t)e->status);
+        if (e->status != SB_OK) {
+            /* A refused event writes nothing. */
+            check(st, fail, "refused run unchanged", c->name, ci, i, memcmp(before.state, r.state, sizeof r.state) == 0, 1u);
+            check(st, fail, "refused action unwritten", c->name, ci, i, got.kind, 99u);
+            continue;
+        }
+        check(st, fail, "run action", c->name, ci, i, got.kind, e->want.kind);
+        check(st, fail, "run attempt", c->name, ci, i, got.attempt, e->want.attempt);
+        check(st, fail, "run delay", c->name, ci, i, got.delay_ms, e->want.delay_ms);
+        check(st, fail, "run reason", c->name, ci, i, got.reason, e->want.reason);
+    }
+    if (c->has_budget) {
+        rc = sb_budget_tokens_milli(&budget, &tokens);
+        check(st, fail, "run budget tokens", c->name, ci, 0, tokens, c->tokens_milli);
+    }
+}
+
 vec_stats vec_replay_all(vec_fail_fn fail) {
     vec_stats st = {0, 0, 0};
     uint32_t i, j;
@@ -184,6 +251,9 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
     }
     for (i = 0; i < VEC_BUDGET_CASES_COUNT; i++) {
         replay_budget(&st, fail, i);
+    }
+    for (i = 0; i < VEC_RUN_CASES_COUNT; i++) {
+        replay_run(&st, fail, i);
     }
     for (i = 0; i < VEC_FLEET_SEEDS_COUNT; i++) {
         const vec_fleet_seed *v = &vec_fleet_seeds[i];

@@ -101,6 +101,27 @@ typedef struct {
     int32_t cls;
 } vec_class;
 
+/* A run vector's events (SPEC.md section 15): one row per event, the action (or error) it answers. */
+enum { VEC_R_START, VEC_R_SUCCESS, VEC_R_FAIL, VEC_R_PERMANENT, VEC_R_OFFLINE, VEC_R_WAKE, VEC_R_PAUSE, VEC_R_RESUME };
+
+typedef struct {
+    uint8_t event;
+    uint32_t arg; /* the pause reason, or the failure kind */
+    uint32_t hint_flag, hint_ms;
+    uint64_t now; /* SB_NO_CLOCK for none */
+    int32_t status; /* SB_OK, or the SB_ERR_RUN_* the event is refused with */
+    sb_action want;
+} vec_run_event;
+
+typedef struct {
+    const char *name;
+    vec_policy policy;
+    uint64_t seed;
+    uint32_t flags;
+    uint32_t has_budget, budget_mode, budget_params[4], tokens_milli;
+    uint32_t first_event, n_events;
+} vec_run_case;
+
 /* Called for every mismatch: which table, which entry (file/case/op indices), got and wanted. */
 typedef void (*vec_fail_fn)(const char *what, const char *name, uint32_t a, uint32_t b,
                             uint64_t got, uint64_t want);

@@ -1,0 +1,430 @@
+//! `sb_run`: one call's whole retry run (SPEC.md section 15) in caller-owned memory, so a firmware
+//! gets its retry loop from the library: it performs each `sb_action` and reports what happened.
+
+use seeded_backoff::{
+    Action, Outcome, PauseReason, Policy, RawRun, RetryGate, Run, RunError, ServerHint,
+};
+
+use crate::budget::{failure_kind, sb_budget};
+use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
+use crate::policy::sb_policy;
+use crate::ptr;
+use crate::status::{require_feature, sb_status};
+
+/// A `now_ms` meaning "no clock reading": a run whose first event has none never reads a clock
+/// (the sum of its delays stands in for elapsed time).
+pub const SB_NO_CLOCK: u64 = u64::MAX;
+/// `sb_run_init` flag: time spent paused counts against `max_elapsed_ms`.
+pub const SB_RUN_COUNT_PAUSED: u32 = 1;
+
+/// Make attempt `attempt` (from 1), then report its outcome with `sb_run_outcome`.
+pub const SB_ACTION_ATTEMPT: u32 = 0;
+/// Attempt `attempt` failed: sleep `delay_ms`, then call `sb_run_wake`.
+pub const SB_ACTION_RETRY: u32 = 1;
+/// Sleep `delay_ms` (a wait re-drawn after a pause), then call `sb_run_wake`.
+pub const SB_ACTION_WAIT: u32 = 2;
+/// Wait for the pause to end, at most `delay_ms` (`UINT32_MAX`: no limit), then `sb_run_resume`.
+pub const SB_ACTION_PAUSED: u32 = 3;
+/// Done after `attempt` attempts.
+pub const SB_ACTION_DONE: u32 = 4;
+/// Give up after `attempt` attempts; `reason` is an `SB_GIVE_UP_*` status, or 0 for a permanent
+/// error.
+pub const SB_ACTION_GIVE_UP: u32 = 5;
+
+/// The attempt succeeded.
+pub const SB_OUTCOME_SUCCESS: u32 = 0;
+/// The attempt failed with an error worth a retry (`failure_kind`, `hint_flag`, `hint_ms`).
+pub const SB_OUTCOME_RETRYABLE: u32 = 1;
+/// The attempt failed with an error not worth a retry.
+pub const SB_OUTCOME_PERMANENT: u32 = 2;
+/// A retryable failure while the device is offline: it spends no retry; the run pauses.
+pub const SB_OUTCOME_OFFLINE: u32 = 3;
+
+/// `sb_run_pause` reason: the device is offline (the pause ends after `max_backoff_ms` at most).
+pub const SB_PAUSE_OFFLINE: u32 = 1;
+/// `sb_run_pause` reason: the application is in the background.
+pub const SB_PAUSE_HIDDEN: u32 = 0;
+
+/// One call's retry run: the core's run as integers plus a copy of its policy. Place it anywhere,
+/// set it up with `sb_run_init`, and treat the fields as private: every call validates them
+/// (`SB_ERR_BAD_STATE`) and writes them back only on success.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_run {
+    /// The run's state, SPEC.md section 15's raw form, as 11 words.
+    pub state: [u64; 11],
+    /// The policy, validated at init.
+    pub policy: sb_policy,
+}
+
+const _: () = assert!(core::mem::size_of::<RawRun>() == 88);
+
+/// How an attempt ended, for `sb_run_outcome`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_outcome {
+    /// An `SB_OUTCOME_*` code.
+    pub kind: u32,
+    /// With `SB_OUTCOME_RETRYABLE`: `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
+    pub failure_kind: u32,
+    /// With `SB_OUTCOME_RETRYABLE`: 0, `SB_INPUT_RETRY_AFTER`, `SB_INPUT_RATE_LIMIT` or
+    /// `SB_INPUT_DO_NOT_RETRY`, as `sb_hint_from_headers` gives it.
+    pub hint_flag: u32,
+    /// The hint's milliseconds.
+    pub hint_ms: u32,
+}
+
+/// What to do next: an `SB_ACTION_*` code and its numbers.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_action {
+    /// An `SB_ACTION_*` code.
+    pub kind: u32,
+    /// The attempt to make, the attempt that failed, or the attempts made.
+    pub attempt: u32,
+    /// The sleep, or the longest pause (`UINT32_MAX`: none).
+    pub delay_ms: u32,
+    /// With `SB_ACTION_GIVE_UP`: an `SB_GIVE_UP_*` status, or 0 for a permanent error.
+    pub reason: u32,
+}
+
+fn action(a: Action) -> sb_action {
+    let (kind, attempt, delay_ms, reason) = match a {
+        Action::Attempt { attempt } => (SB_ACTION_ATTEMPT, attempt, 0, 0),
+        Action::Retry { attempt, delay_ms } => (SB_ACTION_RETRY, attempt, delay_ms, 0),
+        Action::Wait { delay_ms } => (SB_ACTION_WAIT, 0, delay_ms, 0),
+        Action::Paused { max_ms } => (SB_ACTION_PAUSED, 0, max_ms.unwrap_or(u32::MAX), 0),
+        Action::Done { attempts } => (SB_ACTION_DONE, attempts, 0, 0),
+        Action::GiveUp { attempts, reason } => (
+            SB_ACTION_GIVE_UP,
+            attempts,
+            0,
+            reason.map_or(0, |r| sb_status::from(r) as u32),
+        ),
+    };
+    sb_action {
+        kind,
+        attempt,
+        delay_ms,
+        reason,
+    }
+}
+
+fn words(raw: RawRun) -> [u64; 11] {
+    let b = raw.backoff;
+    let pair = |lo: u32, hi: u32| u64::from(lo) | (u64::from(hi) << 32);
+    let flags = u32::from_le_bytes([raw.phase, raw.clock, raw.count_paused, raw.retried]);
+    [
+        raw.seed,
+        raw.origin_ms,
+        raw.now_ms,
+        raw.paused_ms,
+        raw.pause_since_ms,
+        pair(b.rng[0], b.rng[1]),
+        pair(b.rng[2], b.rng[3]),
+        pair(b.retries, b.level),
+        pair(b.elapsed_ms, b.gave_up),
+        pair(raw.attempt, raw.redraws),
+        pair(raw.window_ms, flags),
+    ]
+}
+
+fn raw_of(w: [u64; 11]) -> RawRun {
+    let lo = |x: u64| x as u32;
+    let hi = |x: u64| (x >> 32) as u32;
+    let [phase, clock, count_paused, retried] = hi(w[10]).to_le_bytes();
+    RawRun {
+        seed: w[0],
+        origin_ms: w[1],
+        now_ms: w[2],
+        paused_ms: w[3],
+        pause_since_ms: w[4],
+        backoff: seeded_backoff::RawBackoff {
+            rng: [lo(w[5]), hi(w[5]), lo(w[6]), hi(w[6])],
+            retries: lo(w[7]),
+            level: hi(w[7]),
+            elapsed_ms: lo(w[8]),
+            gave_up: hi(w[8]),
+        },
+        attempt: lo(w[9]),
+        redraws: hi(w[9]),
+        window_ms: lo(w[10]),
+        phase,
+        clock,
+        count_paused,
+        retried,
+    }
+}
+
+fn clock(now_ms: u64) -> Option<u64> {
+    (now_ms != SB_NO_CLOCK).then_some(now_ms)
+}
+
+/// Loads `*r`, feeds it one event (`event`), and on success stores the run and the action. A run
+/// error is its `SB_ERR_RUN_*` status; nothing is written unless the event is taken.
+///
+/// # Safety
+/// `r` and `out` are NULL or valid for reads and writes of their types.
+unsafe fn with_run(
+    r: *mut sb_run,
+    out: *mut sb_action,
+    event: impl FnOnce(&mut Run, &Policy) -> Result<Result<Action, RunError>, sb_status>,
+) -> sb_status {
+    require_feature!("run");
+    ptr::status((|| {
+        if out.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        // SAFETY: forwarded from this function's contract.
+        let c_run = unsafe { ptr::read(r) }?;
+        let policy = c_run
+            .policy
+            .to_core()
+            .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        let mut run =
+            Run::from_raw(&policy, raw_of(c_run.state)).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        let answer = event(&mut run, &policy)?.map_err(sb_status::from)?;
+        let state = words(run.to_raw());
+        // SAFETY: forwarded from this function's contract; both were checked non-NULL above.
+        unsafe { ptr::write(r, sb_run { state, ..c_run }) }?;
+        // SAFETY: as above.
+        unsafe { ptr::write(out, action(answer)) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
+
+/// Starts a run under `policy`, seeded from `seed` (use a different seed per call: mix a device id
+/// with a counter). `flags`: 0, or `SB_RUN_COUNT_PAUSED`. Returns `SB_OK`, `SB_ERR_NULL`, an
+/// `SB_ERR_POLICY_*` code, `SB_ERR_RUN_FLAGS` for an unknown flag, or `SB_ERR_UNSUPPORTED` in a
+/// build without the `run` feature; `*r` is written only on `SB_OK`.
+///
+/// ```c
+/// sb_policy policy = sb_policy_google();
+/// sb_run run;
+/// sb_action act;
+/// sb_run_init(&run, &policy, seed, 0);
+/// for (sb_run_start(&run, now_ms(), &act); ; ) {
+///     if (act.kind == SB_ACTION_ATTEMPT) {
+///         sb_outcome o = {send_request() == 200 ? SB_OUTCOME_SUCCESS : SB_OUTCOME_RETRYABLE, 0, 0, 0};
+///         sb_run_outcome(&run, &o, now_ms(), NULL, &act);
+///     } else if (act.kind == SB_ACTION_RETRY || act.kind == SB_ACTION_WAIT) {
+///         sleep_ms(act.delay_ms);
+///         sb_run_wake(&run, now_ms(), &act);
+///     } else break; // SB_ACTION_DONE or SB_ACTION_GIVE_UP
+/// }
+/// ```
+///
+/// # Safety
+/// `r` is NULL or writable; `policy` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_init(
+    r: *mut sb_run,
+    policy: *const sb_policy,
+    seed: u64,
+    flags: u32,
+) -> sb_status {
+    require_feature!("run");
+    ptr::status((|| {
+        if r.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        // SAFETY: forwarded from this function's contract.
+        let c_policy = unsafe { ptr::read(policy) }?;
+        let core_policy = c_policy.to_core()?;
+        if flags & !SB_RUN_COUNT_PAUSED != 0 {
+            return Err(sb_status::SB_ERR_RUN_FLAGS);
+        }
+        let run = Run::new(&core_policy, seed).count_paused_time(flags & SB_RUN_COUNT_PAUSED != 0);
+        let state = words(run.to_raw());
+        // SAFETY: forwarded from this function's contract.
+        unsafe {
+            ptr::write(
+                r,
+                sb_run {
+                    state,
+                    policy: c_policy,
+                },
+            )
+        }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
+
+/// Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1. `now_ms` is a monotonic clock
+/// reading, or `SB_NO_CLOCK`.
+///
+/// # Safety
+/// `r` and `out` are NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_start(
+    r: *mut sb_run,
+    now_ms: u64,
+    out: *mut sb_action,
+) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_run(r, out, |run, _| Ok(run.start(clock(now_ms)))) }
+}
+
+/// Reports how the attempt in flight ended (`*o`); `budget` (may be NULL) is charged and refunded
+/// by the run's rules. `*out` is `SB_ACTION_RETRY`, `SB_ACTION_PAUSED`, `SB_ACTION_DONE` or
+/// `SB_ACTION_GIVE_UP`. Errors: `SB_ERR_NULL`, `SB_ERR_BAD_STATE`, `SB_ERR_FAILURE_KIND`,
+/// `SB_ERR_RUN_OUTCOME_KIND`, `SB_ERR_TWO_HINTS` for an unknown hint flag, `SB_ERR_RUN_*` for an
+/// event out of its phase; nothing is written then.
+///
+/// # Safety
+/// `r`, `o` and `out` are NULL or valid; `budget` is NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_outcome(
+    r: *mut sb_run,
+    o: *const sb_outcome,
+    now_ms: u64,
+    budget: *mut sb_budget,
+    out: *mut sb_action,
+) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    let o = match unsafe { ptr::read(o) } {
+        Ok(o) => o,
+        Err(status) => return status,
+    };
+    let outcome = match outcome_of(o) {
+        Ok(outcome) => outcome,
+        Err(status) => return status,
+    };
+    // SAFETY: forwarded from this function's contract.
+    let c_budget = if budget.is_null() {
+        None
+    } else {
+        Some(unsafe { ptr::read(budget) })
+    };
+    let core_budget = match c_budget {
+        None => None,
+        Some(Ok(b)) => match b.to_core() {
+            Ok(core) => Some((b, core)),
+            Err(status) => return status,
+        },
+        Some(Err(status)) => return status,
+    };
+    let gate = core_budget.as_ref().map(|(_, core)| core as &dyn RetryGate);
+    // SAFETY: forwarded from this function's contract.
+    let status = unsafe {
+        with_run(r, out, |run, policy| {
+            Ok(run.outcome(policy, outcome, clock(now_ms), gate))
+        })
+    };
+    if let (sb_status::SB_OK, Some((c, core))) = (status, &core_budget) {
+        // SAFETY: `budget` is non-NULL (it was read above) and valid by this function's contract.
+        let _written = unsafe { ptr::write(budget, c.with_tokens(core)) };
+    }
+    status
+}
+
+fn outcome_of(o: sb_outcome) -> Result<Outcome, sb_status> {
+    Ok(match o.kind {
+        SB_OUTCOME_SUCCESS => Outcome::Success,
+        SB_OUTCOME_PERMANENT => Outcome::Permanent,
+        SB_OUTCOME_OFFLINE => Outcome::Offline,
+        SB_OUTCOME_RETRYABLE => Outcome::Retryable {
+            kind: failure_kind(o.failure_kind)?,
+            hint: match o.hint_flag {
+                0 => None,
+                SB_INPUT_RETRY_AFTER => Some(ServerHint::RetryAfterMs(o.hint_ms)),
+                SB_INPUT_RATE_LIMIT => Some(ServerHint::RateLimitResetMs(o.hint_ms)),
+                SB_INPUT_DO_NOT_RETRY => Some(ServerHint::DoNotRetry),
+                _ => return Err(sb_status::SB_ERR_TWO_HINTS),
+            },
+        },
+        _ => return Err(sb_status::SB_ERR_RUN_OUTCOME_KIND),
+    })
+}
+
+/// Reports that the sleep of `SB_ACTION_RETRY` or `SB_ACTION_WAIT` has ended: `*out` is the next
+/// `SB_ACTION_ATTEMPT`.
+///
+/// # Safety
+/// `r` and `out` are NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_wake(
+    r: *mut sb_run,
+    now_ms: u64,
+    out: *mut sb_action,
+) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_run(r, out, |run, _| Ok(run.wake(clock(now_ms)))) }
+}
+
+/// Reports that the device went offline (`SB_PAUSE_OFFLINE`) or the application to the
+/// background (`SB_PAUSE_HIDDEN`), before the start or during a sleep: `*out` is
+/// `SB_ACTION_PAUSED`. Errors as `sb_run_wake`, and `SB_ERR_RUN_PAUSE_REASON`.
+///
+/// # Safety
+/// `r` and `out` are NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_pause(
+    r: *mut sb_run,
+    reason: u32,
+    now_ms: u64,
+    out: *mut sb_action,
+) -> sb_status {
+    let Some(reason) = u8::try_from(reason).ok().and_then(PauseReason::from_code) else {
+        return sb_status::SB_ERR_RUN_PAUSE_REASON;
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        with_run(r, out, |run, policy| {
+            Ok(run.pause(policy, reason, clock(now_ms)))
+        })
+    }
+}
+
+/// Reports that the pause has ended (or that the application was resumed during a sleep): `*out`
+/// is `SB_ACTION_WAIT` with the re-drawn wait (SPEC.md section 13).
+///
+/// # Safety
+/// `r` and `out` are NULL or valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_resume(
+    r: *mut sb_run,
+    now_ms: u64,
+    out: *mut sb_action,
+) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { with_run(r, out, |run, _| Ok(run.resume(clock(now_ms)))) }
+}
+
+/// Attempts made so far by the run, or 0 for a NULL or corrupted `r`.
+///
+/// # Safety
+/// `r` is NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_attempts(r: *const sb_run) -> u32 {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { ptr::read(r) }.map_or(0, |c| raw_of(c.state).attempt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use seeded_backoff::FailureKind;
+
+    #[test]
+    fn the_words_hold_every_field() {
+        let p = Policy::google();
+        let mut run = Run::new(&p, 0x0123_4567_89ab_cdef).count_paused_time(true);
+        let _ = run.start(Some(77));
+        let raw = run.to_raw();
+        assert_eq!(raw_of(words(raw)), raw);
+    }
+
+    #[test]
+    fn kinds_and_reasons_follow_the_core() {
+        assert_eq!(u32::from(PauseReason::Offline.code()), SB_PAUSE_OFFLINE);
+        assert_eq!(u32::from(PauseReason::Hidden.code()), SB_PAUSE_HIDDEN);
+        assert_eq!(
+            u32::from(FailureKind::Timeout.code()),
+            crate::SB_FAILURE_TIMEOUT
+        );
+    }
+}
