@@ -21,6 +21,8 @@ DEFINE = re.compile(r"^#define [A-Z_0-9]+ -?[0-9]+$")
 def cffi_declarations(text):
     out, skipping = [], False
     for line in text.splitlines():
+        # cbindgen writes u64::MAX as the C macro; cffi reads only integer literals.
+        line = re.sub(r"^(#define [A-Z_0-9]+) UINT64_MAX$", r"\1 18446744073709551615", line)
         stripped = line.strip()
         if stripped.startswith("#ifdef __cplusplus"):
             skipping = True

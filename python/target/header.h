@@ -226,6 +226,78 @@
 #define SB_MAX_DELAY_MS 2147483647
 
 /**
+ * A `now_ms` meaning "no clock reading": a run whose first event has none never reads a clock
+ * (the sum of its delays stands in for elapsed time).
+ */
+#define SB_NO_CLOCK 18446744073709551615
+
+/**
+ * `sb_run_init` flag: time spent paused counts against `max_elapsed_ms`.
+ */
+#define SB_RUN_COUNT_PAUSED 1
+
+/**
+ * Make attempt `attempt` (from 1), then report its outcome with `sb_run_outcome`.
+ */
+#define SB_ACTION_ATTEMPT 0
+
+/**
+ * Attempt `attempt` failed: sleep `delay_ms`, then call `sb_run_wake`.
+ */
+#define SB_ACTION_RETRY 1
+
+/**
+ * Sleep `delay_ms` (a wait re-drawn after a pause), then call `sb_run_wake`.
+ */
+#define SB_ACTION_WAIT 2
+
+/**
+ * Wait for the pause to end, at most `delay_ms` (`UINT32_MAX`: no limit), then `sb_run_resume`.
+ */
+#define SB_ACTION_PAUSED 3
+
+/**
+ * Done after `attempt` attempts.
+ */
+#define SB_ACTION_DONE 4
+
+/**
+ * Give up after `attempt` attempts; `reason` is an `SB_GIVE_UP_*` status, or 0 for a permanent
+ * error.
+ */
+#define SB_ACTION_GIVE_UP 5
+
+/**
+ * The attempt succeeded.
+ */
+#define SB_OUTCOME_SUCCESS 0
+
+/**
+ * The attempt failed with an error worth a retry (`failure_kind`, `hint_flag`, `hint_ms`).
+ */
+#define SB_OUTCOME_RETRYABLE 1
+
+/**
+ * The attempt failed with an error not worth a retry.
+ */
+#define SB_OUTCOME_PERMANENT 2
+
+/**
+ * A retryable failure while the device is offline: it spends no retry; the run pauses.
+ */
+#define SB_OUTCOME_OFFLINE 3
+
+/**
+ * `sb_run_pause` reason: the device is offline (the pause ends after `max_backoff_ms` at most).
+ */
+#define SB_PAUSE_OFFLINE 1
+
+/**
+ * `sb_run_pause` reason: the application is in the background.
+ */
+#define SB_PAUSE_HIDDEN 0
+
+/**
  * The length of a snapshot in bytes.
  */
 #define SB_SNAPSHOT_SIZE 40
@@ -451,6 +523,42 @@ enum sb_status
    */
   SB_ERR_FLEET_WINDOW_MS = 150,
   /**
+   * Run: `sb_run_start` after the run has started.
+   */
+  SB_ERR_RUN_START = 180,
+  /**
+   * Run: `sb_run_outcome` while no attempt is in flight.
+   */
+  SB_ERR_RUN_OUTCOME = 181,
+  /**
+   * Run: `sb_run_wake` while the run is not sleeping.
+   */
+  SB_ERR_RUN_WAKE = 182,
+  /**
+   * Run: `sb_run_pause` while an attempt is in flight or the run is paused.
+   */
+  SB_ERR_RUN_PAUSE = 183,
+  /**
+   * Run: `sb_run_resume` while the run is neither paused nor sleeping.
+   */
+  SB_ERR_RUN_RESUME = 184,
+  /**
+   * Run: an event after the run is done or has given up.
+   */
+  SB_ERR_RUN_FINISHED = 185,
+  /**
+   * Run: `sb_run_init` flags other than `SB_RUN_COUNT_PAUSED`.
+   */
+  SB_ERR_RUN_FLAGS = 186,
+  /**
+   * Run: an outcome kind other than the `SB_OUTCOME_*` codes.
+   */
+  SB_ERR_RUN_OUTCOME_KIND = 187,
+  /**
+   * Run: a pause reason other than `SB_PAUSE_HIDDEN` or `SB_PAUSE_OFFLINE`.
+   */
+  SB_ERR_RUN_PAUSE_REASON = 188,
+  /**
    * An error this version of the C layer has no code for (a newer core).
    */
   SB_ERR_OTHER = 199,
@@ -638,6 +746,67 @@ typedef struct sb_step_input {
    */
   uint32_t rate_limit_ms;
 } sb_step_input;
+
+/**
+ * One call's retry run: the core's run as integers plus a copy of its policy. Place it anywhere,
+ * set it up with `sb_run_init`, and treat the fields as private: every call validates them
+ * (`SB_ERR_BAD_STATE`) and writes them back only on success.
+ */
+typedef struct sb_run {
+  /**
+   * The run's state, SPEC.md section 15's raw form, as 11 words.
+   */
+  uint64_t state[11];
+  /**
+   * The policy, validated at init.
+   */
+  struct sb_policy policy;
+} sb_run;
+
+/**
+ * What to do next: an `SB_ACTION_*` code and its numbers.
+ */
+typedef struct sb_action {
+  /**
+   * An `SB_ACTION_*` code.
+   */
+  uint32_t kind;
+  /**
+   * The attempt to make, the attempt that failed, or the attempts made.
+   */
+  uint32_t attempt;
+  /**
+   * The sleep, or the longest pause (`UINT32_MAX`: none).
+   */
+  uint32_t delay_ms;
+  /**
+   * With `SB_ACTION_GIVE_UP`: an `SB_GIVE_UP_*` status, or 0 for a permanent error.
+   */
+  uint32_t reason;
+} sb_action;
+
+/**
+ * How an attempt ended, for `sb_run_outcome`.
+ */
+typedef struct sb_outcome {
+  /**
+   * An `SB_OUTCOME_*` code.
+   */
+  uint32_t kind;
+  /**
+   * With `SB_OUTCOME_RETRYABLE`: `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
+   */
+  uint32_t failure_kind;
+  /**
+   * With `SB_OUTCOME_RETRYABLE`: 0, `SB_INPUT_RETRY_AFTER`, `SB_INPUT_RATE_LIMIT` or
+   * `SB_INPUT_DO_NOT_RETRY`, as `sb_hint_from_headers` gives it.
+   */
+  uint32_t hint_flag;
+  /**
+   * The hint's milliseconds.
+   */
+  uint32_t hint_ms;
+} sb_outcome;
 
 
 /**
@@ -1142,6 +1311,97 @@ struct sb_policy sb_policy_grpc(void);
  * `policy` is NULL or points to a readable `sb_policy`.
  */
 sb_status sb_policy_validate(const struct sb_policy *policy);
+
+/**
+ * Starts a run under `policy`, seeded from `seed` (use a different seed per call: mix a device id
+ * with a counter). `flags`: 0, or `SB_RUN_COUNT_PAUSED`. Returns `SB_OK`, `SB_ERR_NULL`, an
+ * `SB_ERR_POLICY_*` code, `SB_ERR_RUN_FLAGS` for an unknown flag, or `SB_ERR_UNSUPPORTED` in a
+ * build without the `run` feature; `*r` is written only on `SB_OK`.
+ *
+ * ```c
+ * sb_policy policy = sb_policy_google();
+ * sb_run run;
+ * sb_action act;
+ * sb_run_init(&run, &policy, seed, 0);
+ * for (sb_run_start(&run, now_ms(), &act); ; ) {
+ *     if (act.kind == SB_ACTION_ATTEMPT) {
+ *         sb_outcome o = {send_request() == 200 ? SB_OUTCOME_SUCCESS : SB_OUTCOME_RETRYABLE, 0, 0, 0};
+ *         sb_run_outcome(&run, &o, now_ms(), NULL, &act);
+ *     } else if (act.kind == SB_ACTION_RETRY || act.kind == SB_ACTION_WAIT) {
+ *         sleep_ms(act.delay_ms);
+ *         sb_run_wake(&run, now_ms(), &act);
+ *     } else break; // SB_ACTION_DONE or SB_ACTION_GIVE_UP
+ * }
+ * ```
+ *
+ * # Safety
+ * `r` is NULL or writable; `policy` is NULL or readable.
+ */
+sb_status sb_run_init(struct sb_run *r,
+                      const struct sb_policy *policy,
+                      uint64_t seed,
+                      uint32_t flags);
+
+/**
+ * Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1. `now_ms` is a monotonic clock
+ * reading, or `SB_NO_CLOCK`.
+ *
+ * # Safety
+ * `r` and `out` are NULL or valid for reads and writes.
+ */
+sb_status sb_run_start(struct sb_run *r, uint64_t now_ms, struct sb_action *out);
+
+/**
+ * Reports how the attempt in flight ended (`*o`); `budget` (may be NULL) is charged and refunded
+ * by the run's rules. `*out` is `SB_ACTION_RETRY`, `SB_ACTION_PAUSED`, `SB_ACTION_DONE` or
+ * `SB_ACTION_GIVE_UP`. Errors: `SB_ERR_NULL`, `SB_ERR_BAD_STATE`, `SB_ERR_FAILURE_KIND`,
+ * `SB_ERR_RUN_OUTCOME_KIND`, `SB_ERR_TWO_HINTS` for an unknown hint flag, `SB_ERR_RUN_*` for an
+ * event out of its phase; nothing is written then.
+ *
+ * # Safety
+ * `r`, `o` and `out` are NULL or valid; `budget` is NULL or valid for reads and writes.
+ */
+sb_status sb_run_outcome(struct sb_run *r,
+                         const struct sb_outcome *o,
+                         uint64_t now_ms,
+                         struct sb_budget *budget,
+                         struct sb_action *out);
+
+/**
+ * Reports that the sleep of `SB_ACTION_RETRY` or `SB_ACTION_WAIT` has ended: `*out` is the next
+ * `SB_ACTION_ATTEMPT`.
+ *
+ * # Safety
+ * `r` and `out` are NULL or valid for reads and writes.
+ */
+sb_status sb_run_wake(struct sb_run *r, uint64_t now_ms, struct sb_action *out);
+
+/**
+ * Reports that the device went offline (`SB_PAUSE_OFFLINE`) or the application to the
+ * background (`SB_PAUSE_HIDDEN`), before the start or during a sleep: `*out` is
+ * `SB_ACTION_PAUSED`. Errors as `sb_run_wake`, and `SB_ERR_RUN_PAUSE_REASON`.
+ *
+ * # Safety
+ * `r` and `out` are NULL or valid for reads and writes.
+ */
+sb_status sb_run_pause(struct sb_run *r, uint32_t reason, uint64_t now_ms, struct sb_action *out);
+
+/**
+ * Reports that the pause has ended (or that the application was resumed during a sleep): `*out`
+ * is `SB_ACTION_WAIT` with the re-drawn wait (SPEC.md section 13).
+ *
+ * # Safety
+ * `r` and `out` are NULL or valid for reads and writes.
+ */
+sb_status sb_run_resume(struct sb_run *r, uint64_t now_ms, struct sb_action *out);
+
+/**
+ * Attempts made so far by the run, or 0 for a NULL or corrupted `r`.
+ *
+ * # Safety
+ * `r` is NULL or readable.
+ */
+uint32_t sb_run_attempts(const struct sb_run *r);
 
 /**
  * Writes the state's snapshot (`SB_SNAPSHOT_SIZE` bytes, versioned and CRC-protected) to `out`.

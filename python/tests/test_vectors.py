@@ -10,7 +10,7 @@ import pytest
 
 from conftest import VECTORS
 from seeded_backoff import (RATE_LIMIT_HEADERS, Backoff, CoreError, Policy, RateLimitError, RetryAfterError,
-                            RetryBudget, classify_grpc_code, classify_status, parse_rate_limit, parse_retry_after,
+                            RetryBudget, Run, classify_grpc_code, classify_status, parse_rate_limit, parse_retry_after,
                             seed_from_device, startup_delay)
 
 FILES = sorted(glob.glob(os.path.join(VECTORS, "**", "*.json"), recursive=True))
@@ -157,7 +157,61 @@ def replay_resume(doc):
     return len(doc["cases"])
 
 
-REPLAY = {"schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
+def budget_of(spec):
+    spec = dict(spec)
+    if spec.pop("kind") == "grpc":
+        return RetryBudget.grpc(spec["max_tokens"], spec["token_ratio_milli"] / 1000)
+    return RetryBudget.aws_quota(**spec)
+
+
+def run_answer(run, event, budget):
+    """One event of a run vector through the package's Run, as the vector writes the answer."""
+    e, now = event["e"], event.get("now")
+    try:
+        if e == "start":
+            a = run.start(now)
+        elif e == "wake":
+            a = run.wake(now)
+        elif e == "resume":
+            a = run.resume(now)
+        elif e == "pause":
+            a = run.pause(event["reason"], now)
+        else:
+            hint = {"retry_after": {"retry_after_ms": event.get("hint_ms")},
+                    "rate_limit": {"rate_limit_ms": event.get("hint_ms")},
+                    "do_not_retry": {"do_not_retry": True}, None: {}}[event.get("hint")]
+            a = run.outcome("retryable" if e == "fail" else e, now, failure=event.get("kind", "error"),
+                            budget=budget, **hint)
+    except RuntimeError as err:
+        return {"a": "error", "error": str(err).split(":")[0]}
+    if a.kind in ("attempt",):
+        return {"a": a.kind, "attempt": a.attempt}
+    if a.kind == "retry":
+        return {"a": a.kind, "attempt": a.attempt, "delay_ms": a.delay_ms}
+    if a.kind == "wait":
+        return {"a": a.kind, "delay_ms": a.delay_ms}
+    if a.kind == "paused":
+        return {"a": a.kind, "max_ms": a.delay_ms}
+    if a.kind == "done":
+        return {"a": a.kind, "attempts": a.attempt}
+    return {"a": a.kind, "attempts": a.attempt, "reason": a.reason}
+
+
+def replay_run(doc):
+    # SPEC.md §15: each event's answer, refused events included, and the budget at the end.
+    checks = 0
+    for case in doc["cases"]:
+        budget = budget_of(case["budget"]) if "budget" in case else None
+        run = Run(policy_of(case["policy"]), int(case["seed"]), count_paused_time=case["count_paused"])
+        for event, want in zip(case["events"], case["expect"], strict=True):
+            assert run_answer(run, event, budget) == want, (case["name"], event)
+            checks += 1
+        if budget is not None:
+            assert budget.tokens_milli == case["expect_tokens_milli"], case["name"]
+    return checks
+
+
+REPLAY = {"run": replay_run, "schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
           "classify": replay_classify, "fleet": replay_fleet, "rate_limit": replay_rate_limit,
           "resume": replay_resume}
 

@@ -21,6 +21,7 @@ from .http import (RATE_LIMIT_HEADERS, classify_grpc_code, classify_status, hint
                    parse_rate_limit, parse_retry_after, rate_limit_applies, request_may_retry)
 from .policy import Policy
 from .retry import retry
+from .run import Action, Run
 
 __version__ = _text(_lib.sb_version())
 """The version of the library inside: the Rust crate's version, which is also the package's."""
@@ -34,7 +35,7 @@ GIVE_UP_REASONS = tuple(
 """'max_retries', 'deadline', 'budget', 'server_stop'."""
 
 __all__ = [
-    "Backoff", "Policy", "RetryBudget", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
+    "Backoff", "Policy", "RetryBudget", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
     "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError", "hint_from_headers", "request_may_retry",
     "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device",
     "startup_delay", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",

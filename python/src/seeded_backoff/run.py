@@ -1,0 +1,153 @@
+"""Run: one call's whole retry run (SPEC.md section 15, the C ABI's `sb_run`).
+
+Every retry loop of this package is a shell over it: the loop calls, sleeps and reads the clock,
+and the run decides the rest (attempt numbers, elapsed time without pauses, the budget's kind and
+refund, the give-up). A loop of your own can use it the same way.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from ._check import integer, one_of, show, u64
+from ._ffi import U32_MAX, U64_MAX, ffi, lib, status_name
+from .budget import RetryBudget, failure_kind
+from .errors import CoreError
+from .policy import Policy
+
+__all__ = ["Run", "Action"]
+
+_ACTIONS = {lib.SB_ACTION_ATTEMPT: "attempt", lib.SB_ACTION_RETRY: "retry",
+            lib.SB_ACTION_WAIT: "wait", lib.SB_ACTION_PAUSED: "paused",
+            lib.SB_ACTION_DONE: "done", lib.SB_ACTION_GIVE_UP: "give_up"}
+_OUTCOMES = {"success": lib.SB_OUTCOME_SUCCESS, "retryable": lib.SB_OUTCOME_RETRYABLE,
+             "permanent": lib.SB_OUTCOME_PERMANENT, "offline": lib.SB_OUTCOME_OFFLINE}
+_PAUSES = {"hidden": lib.SB_PAUSE_HIDDEN, "offline": lib.SB_PAUSE_OFFLINE}
+_RUN_ERRORS = {lib.SB_ERR_RUN_START, lib.SB_ERR_RUN_OUTCOME, lib.SB_ERR_RUN_WAKE,
+               lib.SB_ERR_RUN_PAUSE, lib.SB_ERR_RUN_RESUME, lib.SB_ERR_RUN_FINISHED}
+
+
+class Action(NamedTuple):
+    """What the loop does next: `kind` is 'attempt' (make attempt `attempt`), 'retry' (attempt
+    `attempt` failed: tell on_retry, sleep `delay_ms`, then wake), 'wait' (sleep `delay_ms`, then
+    wake), 'paused' (wait for the pause to end, at most `delay_ms` when not None, then resume),
+    'done' (after `attempt` attempts) or 'give_up' (after `attempt` attempts; `reason` is the
+    give-up reason, None for a permanent error)."""
+
+    kind: str
+    attempt: int = 0
+    delay_ms: Optional[int] = None
+    reason: Optional[str] = None
+
+
+class Run:
+    """One call's run under `policy`, seeded by `seed`. Events take `now_ms`, a monotonic clock
+    reading in ms, or None (a run whose first event has none reads no clock). An event out of
+    its phase raises RuntimeError naming it and changes nothing.
+
+    >>> run = Run(Policy("google"), seed=42)
+    >>> run.start(now_ms=0)
+    Action(kind='attempt', attempt=1, delay_ms=None, reason=None)
+    >>> run.outcome("retryable", now_ms=80)
+    Action(kind='retry', attempt=1, delay_ms=1616, reason=None)
+    >>> run.wake(now_ms=1700).kind, run.outcome("success", now_ms=1750)
+    ('attempt', Action(kind='done', attempt=2, delay_ms=None, reason=None))
+    """
+
+    __slots__ = ("_c", "_policy", "_seed")
+
+    def __init__(self, policy: Policy, seed: int, *, count_paused_time: bool = False) -> None:
+        if not isinstance(policy, Policy):
+            raise TypeError(f"policy must be a Policy, got {show(policy)} ({type(policy).__name__})")
+        seed = u64("seed", seed)
+        if not isinstance(count_paused_time, bool):
+            raise TypeError(f"count_paused_time must be a bool, got {show(count_paused_time)}")
+        c = ffi.new("sb_run *")
+        flags = lib.SB_RUN_COUNT_PAUSED if count_paused_time else 0
+        status = lib.sb_run_init(c, ffi.new("sb_policy *", policy._c), seed, flags)
+        if status != lib.SB_OK:  # the Policy was validated, so this is a library fault
+            raise CoreError(status)
+        self._c, self._policy, self._seed = c, policy, seed
+
+    @property
+    def attempts(self) -> int:
+        """Attempts made so far (the one in flight included)."""
+        return lib.sb_run_attempts(self._c)
+
+    def _answer(self, status, out) -> Action:
+        if status in _RUN_ERRORS:
+            raise RuntimeError(f"{status_name(status)}: " + {
+                "start": "allowed once, before any other event",
+                "outcome": "allowed only while an attempt is in flight",
+                "wake": "allowed only while sleeping (after retry or wait)",
+                "pause": "allowed only before the start or while sleeping",
+                "resume": "allowed only while paused or sleeping",
+                "finished": "the run is done or has given up"}[status_name(status)])
+        if status != lib.SB_OK:
+            raise CoreError(status)
+        kind = _ACTIONS[out.kind]
+        if kind == "give_up":
+            return Action(kind, out.attempt, None, status_name(out.reason) if out.reason else None)
+        if kind == "paused":
+            return Action(kind, 0, None if out.delay_ms == U32_MAX else out.delay_ms)
+        if kind in ("retry", "wait"):
+            return Action(kind, out.attempt, out.delay_ms)
+        return Action(kind, out.attempt)
+
+    @staticmethod
+    def _now(now_ms):
+        return lib.SB_NO_CLOCK if now_ms is None else integer("now_ms", now_ms, 0, U64_MAX - 1)
+
+    def start(self, now_ms: Optional[int] = None) -> Action:
+        """Begins the run: attempt 1."""
+        out = ffi.new("sb_action *")
+        return self._answer(lib.sb_run_start(self._c, self._now(now_ms), out), out[0])
+
+    def outcome(self, outcome: str, now_ms: Optional[int] = None, *, retry_after_ms: Optional[int] = None,
+                rate_limit_ms: Optional[int] = None, do_not_retry: bool = False, failure: str = "error",
+                budget: Optional[RetryBudget] = None) -> Action:
+        """How the attempt in flight ended: 'success', 'retryable' (with at most one server hint
+        and the `failure` kind, 'error' or 'timeout'), 'permanent' or 'offline'. `budget` is
+        charged and refunded by the run's rules."""
+        one_of("outcome", outcome, tuple(_OUTCOMES))
+        o = ffi.new("sb_outcome *")
+        o.kind = _OUTCOMES[outcome]
+        o.failure_kind = failure_kind("failure", failure)
+        hints = [(flag, ms) for flag, ms in ((lib.SB_INPUT_RETRY_AFTER, retry_after_ms),
+                                             (lib.SB_INPUT_RATE_LIMIT, rate_limit_ms)) if ms is not None]
+        if do_not_retry is True:
+            hints.append((lib.SB_INPUT_DO_NOT_RETRY, 0))
+        elif do_not_retry is not False:
+            raise TypeError(f"do_not_retry must be a bool, got {show(do_not_retry)}")
+        if len(hints) > 1:
+            raise TypeError("give at most one server hint: retry_after_ms, rate_limit_ms or do_not_retry")
+        if hints:
+            o.hint_flag = hints[0][0]
+            o.hint_ms = integer("hint_ms", hints[0][1], 0, U32_MAX)
+        now = self._now(now_ms)
+        out = ffi.new("sb_action *")
+        if budget is None:
+            status = lib.sb_run_outcome(self._c, o, now, ffi.NULL, out)
+        else:
+            if not isinstance(budget, RetryBudget):
+                raise TypeError(f"budget must be a RetryBudget, got {show(budget)} ({type(budget).__name__})")
+            with budget._lock:
+                status = lib.sb_run_outcome(self._c, o, now, budget._c, out)
+        return self._answer(status, out[0])
+
+    def wake(self, now_ms: Optional[int] = None) -> Action:
+        """The sleep of a 'retry' or 'wait' has ended: the next attempt."""
+        out = ffi.new("sb_action *")
+        return self._answer(lib.sb_run_wake(self._c, self._now(now_ms), out), out[0])
+
+    def pause(self, reason: str, now_ms: Optional[int] = None) -> Action:
+        """The device went 'offline' or the app to the background ('hidden'), before the start
+        or during a sleep."""
+        one_of("reason", reason, tuple(_PAUSES))
+        out = ffi.new("sb_action *")
+        return self._answer(lib.sb_run_pause(self._c, _PAUSES[reason], self._now(now_ms), out), out[0])
+
+    def resume(self, now_ms: Optional[int] = None) -> Action:
+        """The pause has ended (or the app was resumed during a sleep): a re-drawn wait."""
+        out = ffi.new("sb_action *")
+        return self._answer(lib.sb_run_resume(self._c, self._now(now_ms), out), out[0])
