@@ -33,17 +33,19 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import secrets
 import time
 from typing import Any, Callable, Optional, Tuple, Type
 
 from ._check import show, u64
-from .backoff import Backoff
+from ._ffi import U64_MAX
 from .budget import RetryBudget
 from .errors import RetryError
 from .events import RetryEvent
 from .http import classify_grpc_code, classify_status
 from .policy import Policy
 from .retry import _hint
+from .run import Run
 
 __all__ = ["Retry", "AsyncRetry", "classify", "server_hint"]
 
@@ -92,13 +94,19 @@ def server_hint(exc: BaseException, now_s: Optional[float] = None) -> dict:
 
 
 class _Run:
-    """One call's state: its Backoff, its start and its attempt count."""
+    """One call's loop state: a shell over the core's Run (SPEC.md section 15), which numbers the
+    attempts, counts the clock and charges and refunds the budget; this reads the error's class
+    and hint."""
 
     def __init__(self, retry: "Retry") -> None:
         self.r = retry
-        self.backoff = Backoff(retry.policy, retry.seed)
+        seed = secrets.randbits(64) if retry.seed is None else retry.seed
+        self.run = Run(retry.policy, seed)
         self.start = retry.clock()
-        self.attempts = 0
+        self.run.start(0)
+
+    def now_ms(self) -> int:
+        return min(U64_MAX - 1, max(0, int((self.r.clock() - self.start) * 1000)))
 
     def delay_after(self, exc: BaseException) -> Optional[int]:
         """The delay in ms before the next attempt, None when `exc` is not retryable; raises
@@ -109,17 +117,18 @@ class _Run:
             hint = server_hint(exc)
         else:
             return None
-        elapsed_ms = max(0, int((self.r.clock() - self.start) * 1000))
-        delay = self.backoff.next_delay(elapsed_ms=elapsed_ms, budget=self.r.budget, **hint)
-        if delay is None:
-            raise RetryError(self.attempts, self.backoff.give_up_reason, exc) from exc
+        action = self.run.outcome("retryable", self.now_ms(), budget=self.r.budget, **hint)
+        if action.kind != "retry":
+            raise RetryError(action.attempt, action.reason, exc) from exc
         if self.r.on_retry is not None:
-            self.r.on_retry(RetryEvent(attempt=self.attempts, delay_ms=delay, error=exc))
-        return delay
+            self.r.on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms, error=exc))
+        return action.delay_ms
+
+    def woke(self) -> None:
+        self.run.wake(self.now_ms())
 
     def succeeded(self) -> None:
-        if self.r.budget is not None:
-            self.r.budget.record_success(retried=self.attempts > 1)
+        self.run.outcome("success", self.now_ms(), budget=self.r.budget)
 
 
 def _with_deadline(policy: Policy, deadline_ms: int) -> Policy:
@@ -200,7 +209,6 @@ class Retry:
         def attempts(*args: Any, **kwargs: Any) -> Any:
             run = _Run(self)
             while True:
-                run.attempts += 1
                 try:
                     result = func(*args, **kwargs)
                 except Exception as exc:  # noqa: BLE001 (classified; others re-raised)
@@ -208,6 +216,7 @@ class Retry:
                     if delay is None:
                         raise
                     self.sleep(delay / 1000)
+                    run.woke()
                 else:
                     run.succeeded()
                     return result
@@ -235,7 +244,6 @@ class AsyncRetry(Retry):
         async def attempts(*args: Any, **kwargs: Any) -> Any:
             run = _Run(self)
             while True:
-                run.attempts += 1
                 try:
                     result = func(*args, **kwargs)
                     if inspect.isawaitable(result):
@@ -247,6 +255,7 @@ class AsyncRetry(Retry):
                     pending = self.sleep(delay / 1000)
                     if inspect.isawaitable(pending):
                         await pending
+                    run.woke()
                 else:
                     run.succeeded()
                     return result

@@ -3,7 +3,7 @@
 It retries the exceptions named by `retry_on`, and responses with a retryable HTTP status (429 or
 5xx, read duck-typed from `status_code`, as requests and httpx give it) whose `Retry-After` header
 is a lower bound on the next delay; a 429 without a valid one is read for the rate-limit headers
-(SPEC.md section 8.3). Every delay comes from the core (`Backoff.next_delay`), which also counts
+(SPEC.md section 8.3). Every delay comes from the core (the core's Run), which also counts
 the time spent in the calls against `max_elapsed_ms` and charges a shared budget.
 """
 
@@ -13,17 +13,18 @@ import asyncio
 import functools
 import inspect
 import math
+import secrets
 import time
 from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
 
 from ._check import show, u64
 from ._ffi import U64_MAX
-from .backoff import Backoff
 from .budget import RetryBudget
 from .errors import RetryError
 from .events import RetryEvent
 from .http import hint_from_headers, is_retryable_status
 from .policy import Policy
+from .run import Run
 
 __all__ = ["retry"]
 
@@ -44,14 +45,20 @@ def _hint(result, status, now_s):
 
 
 class _Attempts:
-    """One call's retry loop, shared by the sync and async wrappers: it classifies each outcome
-    and asks the core for the next delay."""
+    """One call's retry loop, shared by the sync and async wrappers: a shell over the core's Run
+    (SPEC.md section 15), which numbers the attempts, counts the clock, charges and refunds the
+    budget and decides each delay; this classifies each outcome and reads its hint."""
 
     def __init__(self, options):
         self.o = options
-        self.backoff = Backoff(options.policy, options.seed)
+        seed = secrets.randbits(64) if options.seed is None else options.seed
+        self.run = Run(options.policy, seed)
         self.start = options.clock()
-        self.attempts = 0
+        self.run.start(0)
+
+    @property
+    def attempts(self):
+        return self.run.attempts
 
     def outcome(self, result):
         """False when `result` is final; to retry it, its server hint (`_hint`)."""
@@ -63,17 +70,19 @@ class _Attempts:
         return False
 
     def delay_after(self, last, hint):
-        """The delay in ms before the next attempt; raises RetryError when the core gives up."""
-        elapsed_ms = self.elapsed_ms()
-        delay = self.backoff.next_delay(elapsed_ms=elapsed_ms, budget=self.o.budget, **hint)
-        if delay is None:
-            error = RetryError(self.attempts, self.backoff.give_up_reason, last)
+        """The delay in ms before the next attempt; raises RetryError when the run gives up."""
+        action = self.run.outcome("retryable", self.elapsed_ms(), budget=self.o.budget, **hint)
+        if action.kind != "retry":
+            error = RetryError(action.attempt, action.reason, last)
             if isinstance(last, BaseException):
                 raise error from last
             raise error
         if self.o.on_retry is not None:
-            self.o.on_retry(RetryEvent(attempt=self.attempts, delay_ms=delay, error=last))
-        return delay
+            self.o.on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms, error=last))
+        return action.delay_ms
+
+    def woke(self):
+        self.run.wake(self.elapsed_ms())
 
     def elapsed_ms(self):
         # The core saturates a clock that ran past u64 ms; a clock without a finite reading is
@@ -84,11 +93,10 @@ class _Attempts:
         ms = (now - self.start) * 1000
         if isinstance(ms, float) and not math.isfinite(ms):
             raise ValueError(f"clock() must return finite seconds, got {show(now)} after {show(self.start)}")
-        return min(U64_MAX, max(0, int(ms)))
+        return min(U64_MAX - 1, max(0, int(ms)))
 
     def succeeded(self):
-        if self.o.budget is not None:
-            self.o.budget.record_success(retried=self.attempts > 1)
+        self.run.outcome("success", self.elapsed_ms(), budget=self.o.budget)
 
 
 class _Options:
@@ -184,7 +192,6 @@ def _sync_wrapper(f, o):
     def wrapper(*args, **kwargs):
         run = _Attempts(o)
         while True:
-            run.attempts += 1
             try:
                 result = f(*args, **kwargs)
             except o.retry_on as e:
@@ -196,6 +203,7 @@ def _sync_wrapper(f, o):
                     return result
                 delay = run.delay_after(result, hint)
             sleep(delay / 1000)
+            run.woke()
 
     return wrapper
 
@@ -207,7 +215,6 @@ def _async_wrapper(f, o):
     async def wrapper(*args, **kwargs):
         run = _Attempts(o)
         while True:
-            run.attempts += 1
             try:
                 result = await f(*args, **kwargs)
             except o.retry_on as e:
@@ -221,5 +228,6 @@ def _async_wrapper(f, o):
             pending = sleep(delay / 1000)
             if inspect.isawaitable(pending):
                 await pending
+            run.woke()
 
     return wrapper
