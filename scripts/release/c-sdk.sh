@@ -53,9 +53,10 @@ calls; the linker keeps only what a program uses."
 else
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/startup.c ffi/firmware/semihosting.c ffi/firmware/semihosting.h \
-    ffi/firmware/main_google.c ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
+    ffi/firmware/main_google.c ffi/firmware/main_runtime.c ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
   example="\`examples/firmware/\`: \`main_google.c\` prints one request's delays through
-  semihosting; \`startup.c\` (vector table and reset handler) and \`lm3s6965.ld\` (the memory map
+  semihosting; \`main_runtime.c\` also calls \`memcpy\`, \`sqrtf\` and a 64-bit division, which
+  newlib and libgcc provide (the library defines only \`sb_*\` symbols); \`startup.c\` (vector table and reset handler) and \`lm3s6965.ld\` (the memory map
   of the TI LM3S6965, the Cortex-M3 board QEMU emulates) stand in for your chip's own"
   build=$(cat <<SH
 export PKG_CONFIG_PATH="\$PWD/lib/pkgconfig"
@@ -74,8 +75,10 @@ timeout 60 qemu-system-arm -M lm3s6965evb -nographic -monitor none -serial none 
 SH
 )
   fi
-  notes="No allocation, no floating point, no C library calls beyond \`memcpy\`/\`memset\`; the
-library brings its own panic handler (no panic path is reachable). \`-nostartfiles\` because
+  notes="No allocation, no floating point, no C library calls beyond \`memcpy\`, \`memset\` and
+\`memcmp\` (their AEABI names, from newlib); the archive is one object that defines only the
+\`sb_*\` symbols, so your C library and libgcc stay the firmware's runtime, and
+\`arm-none-eabi-nm\`/\`objdump\` read it. No panic path is reachable. \`-nostartfiles\` because
 \`startup.c\` replaces the C runtime's start files, \`nano.specs\` for newlib-nano,
 \`-z noexecstack\` because arm-none-eabi-gcc's objects carry no stack note."
 fi

@@ -31,6 +31,24 @@ unpack() {
   fi
   echo "$sdk"
 }
+# runtime_check SDK CPU_FLAGS...: the SDK's archive defines only sb_* symbols, and a firmware that
+# also calls memcpy, sqrtf and a 64-bit division (examples/firmware/main_runtime.c) gets them from
+# newlib and libgcc (the linker's --trace-symbol names where each was defined).
+runtime_check() {
+  local sdk=$1 fw=$1/examples/firmware defs
+  shift
+  ! arm-none-eabi-nm -g --defined-only "$sdk/lib/libseeded_backoff_ffi.a" | awk 'NF == 3 { print $3 }' |
+    grep -v '^sb_' || fail "$sdk: the archive defines globals other than sb_* (above)"
+  defs=$(arm-none-eabi-gcc "$@" -Os -std=c99 -ffunction-sections -fdata-sections -I "$sdk/include" \
+    "$fw/startup.c" "$fw/semihosting.c" "$fw/main_runtime.c" -nostartfiles --specs=nano.specs \
+    -T "$fw/lm3s6965.ld" -Wl,--gc-sections -Wl,-z,noexecstack "$sdk/lib/libseeded_backoff_ffi.a" -lm \
+    -Wl,--trace-symbol=memcpy -Wl,--trace-symbol=sqrtf -Wl,--trace-symbol=__aeabi_uldivmod \
+    -o "$sdk/runtime.elf" 2>&1 | sed -n 's|.*/\([^/(]*\)(.*: definition of \(.*\)|\2 from \1|p' | sort | paste -sd,)
+  [ "$defs" = "__aeabi_uldivmod from libgcc.a,memcpy from libc_nano.a,sqrtf from libm.a" ] ||
+    [ "$defs" = "__aeabi_uldivmod from libgcc.a,memcpy from libg_nano.a,sqrtf from libm.a" ] ||
+    fail "$sdk: the firmware's runtime came from: $defs"
+  echo "$(basename "$sdk"): only sb_* symbols; a firmware's $defs"
+}
 # run_readme SDK: the SDK README's build lines, in the SDK's directory, as a user pastes them.
 run_readme() {
   python3 "$root/scripts/release/readme-block.py" "$1/README.md" '## Build the example' >"$1/.build.sh"
@@ -58,6 +76,7 @@ out=$(run_readme "$sdk" 2>/dev/null) || fail "thumbv7m-none-eabi: the SDK README
 [ "$(sed 's/ *$//' <<<"$out" | grep -E '^[0-9 ]+$')" = "$expected" ] ||
   fail "thumbv7m-none-eabi: the firmware printed '$out' in qemu, the model $expected"
 echo "thumbv7m-none-eabi SDK: the firmware linked by its README's line printed $expected in qemu (lm3s6965evb)"
+runtime_check "$sdk" -mcpu=cortex-m3 -mthumb
 
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
   sdk=$(unpack "$target")
@@ -66,6 +85,10 @@ for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
   case $target in
     thumbv6m-none-eabi) grep -q 'Tag_CPU_arch: v6S-M' <<<"$attrs" || fail "$target: not an ARMv6-M image" ;;
     thumbv7em-none-eabihf) grep -q 'Tag_ABI_VFP_args: VFP registers' <<<"$attrs" || fail "$target: not a hard-float image" ;;
+  esac
+  case $target in
+    thumbv6m-none-eabi) runtime_check "$sdk" -mcpu=cortex-m0 -mthumb ;;
+    thumbv7em-none-eabihf) runtime_check "$sdk" -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 ;;
   esac
   echo "$target SDK: the firmware links by its README's line ($(arm-none-eabi-size "$sdk/google.elf" | awk 'NR == 2 { print $1 + $2 }') B flash)"
 done
