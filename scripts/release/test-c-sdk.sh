@@ -77,6 +77,29 @@ out=$(run_readme "$sdk" 2>/dev/null) || fail "thumbv7m-none-eabi: the SDK README
   fail "thumbv7m-none-eabi: the firmware printed '$out' in qemu, the model $expected"
 echo "thumbv7m-none-eabi SDK: the firmware linked by its README's line printed $expected in qemu (lm3s6965evb)"
 runtime_check "$sdk" -mcpu=cortex-m3 -mthumb
+# The prebuilt variants, linked as the README's line links the whole API but with the variant's
+# archive; each run in qemu, its delays from the model, its size and stack measured on the image.
+fleet_expected=$(PYTHONPATH="$root/tests/model" python3 -c 'import spec_model as m
+b = m.Backoff(m.preset("google", jitter="full", max_retries=2**32 - 1), 42)
+print(" ".join(str(b.next().delay_ms) for _ in range(12)))')
+for variant in google:main_google.c:"$expected" fleet:main_fleet.c:"$fleet_expected" whole::; do
+  IFS=: read -r name main want <<<"$variant"
+  lib=$sdk/lib/variants/$name/libseeded_backoff_ffi.a
+  [ "$name" = whole ] && lib=$sdk/lib/libseeded_backoff_ffi.a main=main_fleet.c want=$fleet_expected
+  [ -f "$lib" ] || fail "thumbv7m-none-eabi: the SDK has no $lib"
+  fwd=$sdk/examples/firmware
+  arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os -std=c99 -ffunction-sections -fdata-sections \
+    -I "$sdk/include" "$fwd/startup.c" "$fwd/semihosting.c" "$fwd/$main" -nostartfiles \
+    --specs=nano.specs -T "$fwd/lm3s6965.ld" -Wl,--gc-sections -Wl,-z,noexecstack \
+    -Wl,-Map="$sdk/$name.map" "$lib" -o "$sdk/$name.elf"
+  got=$(timeout 60 qemu-system-arm -M lm3s6965evb -nographic -monitor none -serial none \
+    -chardev stdio,id=semihosting -semihosting-config enable=on,target=native,chardev=semihosting \
+    -kernel "$sdk/$name.elf" 2>/dev/null | sed 's/ *$//')
+  [ "$got" = "$want" ] || fail "thumbv7m-none-eabi $name variant: $main printed '$got', the model $want"
+  python3 "$root/ffi/firmware/size_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.map"
+  python3 "$root/ffi/firmware/stack_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.elf" 256 |
+    grep -E '^[a-z]|sb_backoff_(init|next) |goal'
+done
 
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
   sdk=$(unpack "$target")
