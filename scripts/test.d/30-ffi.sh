@@ -3,7 +3,9 @@
 # valgrind, pkg-config, the Cortex-M3 firmware in QEMU, the soft-float and no-panic build proofs,
 # and the code-size report. Standalone: bash scripts/test.d/30-ffi.sh (from the repo root).
 # Needs: cbindgen, gcc, g++, valgrind, pkg-config, python3, gcc-arm-none-eabi,
-# libnewlib-arm-none-eabi, qemu-system-arm, rustup targets thumbv6m-none-eabi thumbv7m-none-eabi.
+# libnewlib-arm-none-eabi, qemu-system-arm, gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf,
+# qemu-system-misc, rustup targets thumbv6m-none-eabi thumbv7m-none-eabi riscv32imc-unknown-none-elf
+# riscv32imac-unknown-none-elf.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -345,6 +347,35 @@ arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O2 -nostartfiles -Wl,-e,sb_fake -Wl,-
   "$out/big.c" -o "$out/big.elf"
 python3 "$fw/stack_report.py" control "$out/big.elf" | grep -Eq 'sb_fake +40[0-9][0-9] ' ||
   fail "the stack report misses a 4 KiB frame"
+
+step "RISC-V (riscv32imc, riscv32imac): the SDK's archive replays every vector in qemu-system-riscv32 (virt)"
+# picolibc's C runtime with semihosting (its exit ends qemu), the board's RAM at 0x80000000.
+rv_flags=(-Os -std=c99 -Wall -Wextra -Werror -pedantic -ffunction-sections -fdata-sections
+  -I ffi/include -I ffi/tests/c -I "$out" --specs=picolibc.specs --crt0=semihost --oslib=semihost
+  -Wl,--defsym=__flash=0x80000000 -Wl,--defsym=__flash_size=0x200000
+  -Wl,--defsym=__ram=0x80200000 -Wl,--defsym=__ram_size=0x200000 -Wl,--gc-sections)
+for target in riscv32imc-unknown-none-elf:rv32imc riscv32imac-unknown-none-elf:rv32imac; do
+  triple=${target%%:*} march=${target##*:}
+  mkdir -p "$out/$triple"
+  bash ffi/firmware-archive.sh "$triple" "$(staticlib "$triple")" "$out/$triple/libseeded_backoff_ffi.a"
+  riscv64-unknown-elf-gcc -march="$march" -mabi=ilp32 "${rv_flags[@]}" "$fw/semihosting.c" \
+    "$fw/main_vectors.c" ffi/tests/c/replay.c "$out/$triple/libseeded_backoff_ffi.a" -o "$out/$triple/vectors.elf"
+  timeout 120 qemu-system-riscv32 -M virt -nographic -monitor none -serial none -bios none \
+    -chardev file,id=sh0,path="$out/$triple/qemu.log" -semihosting-config enable=on,target=native,chardev=sh0 \
+    -kernel "$out/$triple/vectors.elf" || fail "$triple: the firmware exited with status $?"
+  grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on RISC-V, 0 cases skipped" "$out/$triple/qemu.log" ||
+    fail "$triple: $(tail -n 3 "$out/$triple/qemu.log")"
+  echo "$triple: $(grep '^PASS' "$out/$triple/qemu.log")"
+  riscv64-unknown-elf-gcc -march="$march" -mabi=ilp32 "${rv_flags[@]}" "$fw/semihosting.c" \
+    "$fw/main_google.c" -Wl,-Map="$out/$triple/google.map" "$out/$triple/libseeded_backoff_ffi.a" -o "$out/$triple/google.elf"
+  python3 "$fw/size_report.py" "Google preset, default build ($triple)" "$out/$triple/google.map"
+  lib=$(staticlib "$triple" preset-google)
+  mkdir -p "$out/$triple/google-only"
+  bash ffi/firmware-archive.sh "$triple" "$lib" "$out/$triple/google-only/libseeded_backoff_ffi.a"
+  riscv64-unknown-elf-gcc -march="$march" -mabi=ilp32 "${rv_flags[@]}" "$fw/semihosting.c" \
+    "$fw/main_google.c" -Wl,-Map="$out/$triple/google-only.map" "$out/$triple/google-only/libseeded_backoff_ffi.a" -o "$out/$triple/google-only.elf"
+  python3 "$fw/size_report.py" "Google preset only, --features preset-google ($triple)" "$out/$triple/google-only.map" 1024
+done
 
 step "what each feature adds (thumbv7m, the whole-API firmware without it vs the default build)"
 # Each build also replays in qemu every vector it can run (the rest are counted as skipped).
