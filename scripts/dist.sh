@@ -32,7 +32,8 @@ target_dir=$(cargo metadata --format-version 1 --no-deps |
 # Scratch space for the layouts that get archived: in target/, so dist/ holds only the artifacts.
 stage=$target_dir/dist-stage
 host=$(rustc -vV | sed -n 's/^host: //p')
-sdk_targets=("$host" thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf)
+sdk_targets=("$host" thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf
+  riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf)
 
 log() { echo "dist: $*"; }
 # archive DIR FILE: DIR's contents under DIR's own name, reproducibly.

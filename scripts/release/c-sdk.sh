@@ -48,6 +48,8 @@ case $target in
   thumbv6m-none-eabi) cpu="-mcpu=cortex-m0 -mthumb" ;;
   thumbv7m-none-eabi) cpu="-mcpu=cortex-m3 -mthumb" ;;
   thumbv7em-none-eabihf) cpu="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" ;;
+  riscv32imc-unknown-none-elf) cpu="-march=rv32imc -mabi=ilp32" ;;
+  riscv32imac-unknown-none-elf) cpu="-march=rv32imac -mabi=ilp32" ;;
   "$host") cpu= ;;
   *) echo "c-sdk.sh: no C flags known for $target" >&2; exit 2 ;;
 esac
@@ -70,6 +72,32 @@ SH
   notes="\`--static\` adds the system libraries that Rust's standard library needs when it is
 linked statically (\`$libs_private\`). The library bundles the parts of Rust's standard library it
 calls; the linker keeps only what a program uses."
+elif [[ $target == riscv32* ]]; then
+  mkdir -p "$dir/examples/firmware"
+  cp ffi/firmware/semihosting.c ffi/firmware/semihosting.h ffi/firmware/main_google.c \
+    ffi/firmware/main_fleet.c "$dir/examples/firmware/"
+  example="\`examples/firmware/\`: \`main_google.c\` prints one request's delays through
+  semihosting (\`semihosting.c\`); \`main_fleet.c\` reconnects forever with full jitter; picolibc's
+  start files and the memory map of QEMU's \`virt\` board (RAM at 0x80000000) stand in for your
+  chip's own"
+  build=$(cat <<SH
+export PKG_CONFIG_PATH="\$PWD/lib/pkgconfig"
+riscv64-unknown-elf-gcc $cpu -Os -std=c99 -ffunction-sections -fdata-sections \\
+  \$(pkg-config --cflags seeded-backoff) examples/firmware/semihosting.c examples/firmware/main_google.c \\
+  --specs=picolibc.specs --crt0=semihost --oslib=semihost -Wl,--defsym=__flash=0x80000000 \\
+  -Wl,--defsym=__flash_size=0x200000 -Wl,--defsym=__ram=0x80200000 -Wl,--defsym=__ram_size=0x200000 \\
+  -Wl,--gc-sections \$(pkg-config --libs seeded-backoff) -o google.elf
+# Run it on the emulated board; it prints the delays and exits.
+timeout 60 qemu-system-riscv32 -M virt -nographic -monitor none -serial none -bios none \\
+  -chardev stdio,id=sh0 -semihosting-config enable=on,target=native,chardev=sh0 -kernel google.elf
+SH
+)
+  notes="No allocation, no floating point, no C library calls beyond \`memcpy\`, \`memset\` and
+\`memcmp\` (from picolibc here, or your SDK's C library); the archive is one object that defines
+only the \`sb_*\` symbols, so your C library and libgcc stay the firmware's runtime. No panic
+path is reachable. \`riscv64-unknown-elf-gcc\` (Debian's gcc-riscv64-unknown-elf, with the rv32
+multilibs) and picolibc (picolibc-riscv64-unknown-elf) build it; \`--crt0=semihost\` makes
+\`main\`'s return end QEMU."
 else
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/startup.c ffi/firmware/semihosting.c ffi/firmware/semihosting.h \

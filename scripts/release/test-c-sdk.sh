@@ -2,7 +2,7 @@
 # The C SDK archives unpacked in DIR, each used by the lines of its own README ("Build the
 # example"), with nothing from the repository: the host one (pkg-config, the plain compiler line,
 # CMake find_package; each program's delays compared with EXPECTED), the thumbv7m one linked into
-# the firmware and run in qemu, the thumbv6m and thumbv7em ones linked for their CPUs. Part of
+# the firmware and run in qemu, the thumbv6m and thumbv7em ones linked for their CPUs, the RISC-V ones run in qemu. Part of
 # scripts/test.d/80-dist.sh.
 # usage: scripts/release/test-c-sdk.sh DIST VERSION DIR EXPECTED
 set -euo pipefail
@@ -114,4 +114,16 @@ for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
     thumbv7em-none-eabihf) runtime_check "$sdk" -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 ;;
   esac
   echo "$target SDK: the firmware links by its README's line ($(arm-none-eabi-size "$sdk/google.elf" | awk 'NR == 2 { print $1 + $2 }') B flash)"
+done
+
+# RISC-V: each SDK's README lines build and run the firmware in qemu-system-riscv32 (virt); its
+# archive defines only sb_* symbols.
+for target in riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf; do
+  sdk=$(unpack "$target")
+  ! riscv64-unknown-elf-nm -g --defined-only "$sdk/lib/libseeded_backoff_ffi.a" | awk 'NF == 3 { print $3 }' |
+    grep -v '^sb_' || fail "$target: the archive defines globals other than sb_* (above)"
+  out=$(run_readme "$sdk" 2>/dev/null) || fail "$target: the SDK README's lines failed"
+  [ "$(sed 's/ *$//' <<<"$out" | grep -E '^[0-9 ]+$')" = "$expected" ] ||
+    fail "$target: the firmware printed '$out' in qemu, the model $expected"
+  echo "$target SDK: only sb_* symbols; the firmware linked by its README's line printed $expected in qemu (virt)"
 done

@@ -51,7 +51,7 @@ echo "dist/ built and checked in $((SECONDS - dist_start)) s"
 host=$(rustc -vV | sed -n 's/^host: //p')
 tgz=dist/seeded-backoff-$version.tgz
 crate=dist/seeded-backoff-$version.crate
-for f in "$tgz" "$crate" dist/seeded-backoff-c-"$version"-{"$host",thumbv6m-none-eabi,thumbv7m-none-eabi,thumbv7em-none-eabihf}.tar.gz; do
+for f in "$tgz" "$crate" dist/seeded-backoff-c-"$version"-{"$host",thumbv6m-none-eabi,thumbv7m-none-eabi,thumbv7em-none-eabihf,riscv32imc-unknown-none-elf,riscv32imac-unknown-none-elf}.tar.gz; do
   [ -f "$f" ] || fail "$f is missing"
   listing=$(tar tzf "$f")
   for lic in LICENSE-MIT LICENSE-APACHE; do grep -q "/$lic$" <<<"$listing" || fail "$f has no $lic"; done
