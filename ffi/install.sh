@@ -8,9 +8,10 @@
 #   --target       a Rust target (e.g. thumbv7m-none-eabi) instead of the host
 #   --static-only  no shared library (scripts/dist.sh's SDK archives ship the static one only)
 #
-# The static library bundles the parts of Rust's standard library the C layer may call, so that a
-# C linker needs nothing else; the linker keeps only what a program uses. Its debug info is
-# stripped here (most of its size; symbols stay). The pkg-config and CMake files find the prefix
+# On a hosted target the static library bundles the parts of Rust's standard library the C layer
+# may call, so that a C linker needs nothing else; the linker keeps only what a program uses. Its
+# debug info is stripped here (most of its size; symbols stay). On bare metal
+# (thumb*, riscv32*) it is one object defining only the sb_* symbols (ffi/firmware-archive.sh). The pkg-config and CMake files find the prefix
 # from their own location, so the tree can be moved or unpacked anywhere.
 set -euo pipefail
 prefix=
@@ -35,8 +36,6 @@ strip_tool=strip
 if [ -n "$target" ]; then
   target_args=(--target "$target")
   build_dir=$target/release
-  # The host's strip reads only the host's object format; Cortex-M archives need the ARM one.
-  case $target in thumb*) strip_tool=arm-none-eabi-strip ;; esac
 fi
 
 # The system libraries Rust's std needs when linking the static library, as rustc reports them
@@ -54,9 +53,18 @@ print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] =
 
 mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/lib/cmake/seeded_backoff"
 cp ffi/include/seeded_backoff.h "$prefix/include/"
-cp "$target_dir/$build_dir/libseeded_backoff_ffi.a" "$prefix/lib/"
-"$strip_tool" --strip-debug "$prefix/lib/libseeded_backoff_ffi.a" 2>/dev/null ||
-  echo "install.sh: $strip_tool not found; the static library keeps its debug info" >&2
+case $target in
+  thumb* | riscv32*)
+    # Bare metal: only the sb_* functions, the firmware's libc and libgcc doing the rest.
+    bash ffi/firmware-archive.sh "$target" "$target_dir/$build_dir/libseeded_backoff_ffi.a" \
+      "$prefix/lib/libseeded_backoff_ffi.a"
+    ;;
+  *)
+    cp "$target_dir/$build_dir/libseeded_backoff_ffi.a" "$prefix/lib/"
+    "$strip_tool" --strip-debug "$prefix/lib/libseeded_backoff_ffi.a" 2>/dev/null ||
+      echo "install.sh: $strip_tool not found; the static library keeps its debug info" >&2
+    ;;
+esac
 shared_name=
 if [ -z "$static_only" ]; then
   for shared in "$target_dir/$build_dir"/libseeded_backoff_ffi.so "$target_dir/$build_dir"/libseeded_backoff_ffi.dylib; do

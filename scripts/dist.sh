@@ -4,7 +4,10 @@
 #   seeded-backoff-VERSION.crate                the Rust crate (`cargo package`, checked by
 #                                               `cargo publish --dry-run`)
 #   seeded-backoff-c-VERSION-TARGET.tar.gz      the C SDK, one per target (scripts/release/c-sdk.sh)
-#   seeded_backoff-VERSION-*.whl                the Python wheel, when python/pyproject.toml exists
+#   seeded_backoff-VERSION-*.whl                the Python wheel, when python/pyproject.toml exists,
+#                                               its manylinux tag checked by auditwheel
+#   seeded_backoff-VERSION.tar.gz               the Python sdist: `pip install` builds it with any
+#                                               stable Rust toolchain (maturin)
 #   SHA256SUMS                                  over all of them
 # Every artifact carries LICENSE-MIT and LICENSE-APACHE. The CLI is not among them: it depends on
 # the unpublished crates of this workspace, so `cargo package` cannot resolve it; it installs from
@@ -12,7 +15,7 @@
 # Archives are reproducible (sorted, zero mtimes and owners, gzip -n), so SHA256SUMS changes only
 # when a package does. Reruns are fast: Cargo and the npm build reuse their builds.
 # usage: scripts/dist.sh [AUDIENCE] [OUT_DIR]   (after scripts/setup.sh AUDIENCE on a fresh machine)
-#   AUDIENCE: web (the npm package), rust (the crate), c (the C SDKs), python (the wheel) or all
+#   AUDIENCE: web (the npm package), rust (the crate), c (the C SDKs), python (the wheel and sdist) or all
 #   (the default); only that audience's artifacts are built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +32,8 @@ target_dir=$(cargo metadata --format-version 1 --no-deps |
 # Scratch space for the layouts that get archived: in target/, so dist/ holds only the artifacts.
 stage=$target_dir/dist-stage
 host=$(rustc -vV | sed -n 's/^host: //p')
-sdk_targets=("$host" thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf)
+sdk_targets=("$host" thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf
+  riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf)
 
 log() { echo "dist: $*"; }
 # archive DIR FILE: DIR's contents under DIR's own name, reproducibly.
@@ -73,11 +77,14 @@ done
 fi
 
 if wants python && [ -f python/pyproject.toml ]; then
-  log "Python wheel"
+  log "Python wheel and sdist"
   [ -x .venv/bin/maturin ] || { echo "dist: .venv/bin/maturin is missing (scripts/setup.sh installs it)" >&2; exit 1; }
   # maturin writes the cffi declarations with the python3 on PATH, which must have cffi: the venv's.
-  # python/.cargo/config.toml keeps its build in python/target, next to the cffi header.
-  (. .venv/bin/activate && cd python && env -u CARGO_TARGET_DIR maturin build --quiet --release --out "$out")
+  (. .venv/bin/activate && cd python && maturin build --quiet --release --out "$out" &&
+    { maturin sdist --out "$out" >"$stage/sdist.log" 2>&1 || { cat "$stage/sdist.log"; exit 1; }; })
+  for wheel in "$out"/*.whl; do
+    PATH="$root/.venv/bin:$PATH" python3 scripts/release/check-wheel-glibc.py "$wheel" | sed 's/^/dist: /'
+  done
 fi
 
 (cd "$out" && sha256sum -- $(ls | grep -vx SHA256SUMS) >SHA256SUMS)

@@ -25,15 +25,16 @@ done
 
 # Debian packages. The C SDKs: gcc, pkg-config and cmake for the host example, the ARM toolchain
 # (binutils for the size report, newlib for the firmware). The wheel: python3-venv for .venv.
-# Every test (all): headless Chromium for the browser tests, qemu for the Cortex-M firmware,
+# Every test (all): headless Chromium for the browser tests, qemu for the Cortex-M and RISC-V firmware,
 # valgrind and g++ for the C tests, rsvg-convert (librsvg2-bin) for the simulator's chart, nginx
 # for the storm test, GNU time for scripts/simulate-scale.sh, redis-server (protocol-compatible
 # with Valkey) for the reconnect tests of the Valkey integrations.
 # wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
 apt_packages=()
-[ "$c" = 1 ] && apt_packages+=(gcc pkg-config cmake gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi)
+[ "$c" = 1 ] && apt_packages+=(gcc pkg-config cmake gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
 [ "$python" = 1 ] && apt_packages+=(python3 python3-venv)
-[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm valgrind g++ librsvg2-bin nginx time redis-server)
+[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm qemu-system-misc valgrind g++ librsvg2-bin nginx time redis-server)
 missing=()
 for pkg in ${apt_packages[@]+"${apt_packages[@]}"}; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -47,7 +48,8 @@ fi
 # Rust targets: wasm32 for the npm package, the Cortex-M ones for their C SDKs (scripts/dist.sh).
 targets=()
 [ "$web" = 1 ] && targets+=(wasm32-unknown-unknown)
-[ "$c" = 1 ] && targets+=(thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf)
+[ "$c" = 1 ] && targets+=(thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf
+  riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf)
 installed_targets=$(rustup target list --installed)
 for target in ${targets[@]+"${targets[@]}"}; do
   grep -qx "$target" <<<"$installed_targets" || rustup target add "$target"

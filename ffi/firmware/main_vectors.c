@@ -39,7 +39,11 @@ int main(void) {
     sh_put_u32(st.checked);
     sh_puts(" vector checks matched (");
     sh_put_u32(VEC_FILE_COUNT);
+#if defined(__riscv)
+    sh_puts(" vector files) on RISC-V, ");
+#else
     sh_puts(" vector files) on Cortex-M3, ");
+#endif
     sh_put_u32(st.skipped);
     sh_puts(" cases skipped as not compiled in\n");
     return st.failed == 0 && st.checked > 0 ? 0 : 1;

@@ -3,12 +3,25 @@
 enum { SYS_WRITE0 = 0x04, SYS_EXIT = 0x18 };
 enum { ADP_STOPPED_APPLICATION_EXIT = 0x20026, ADP_STOPPED_RUN_TIME_ERROR = 0x20023 };
 
+#if defined(__riscv)
+/* RISC-V: the operation in a0, its argument in a1, and the trap is an ebreak between two no-op
+ * shifts that mark it as a semihosting call (uncompressed, so the three stay adjacent). */
+static int sh_call(int op, const void *arg) {
+    register int a0 __asm__("a0") = op;
+    register const void *a1 __asm__("a1") = arg;
+    __asm__ volatile(".option push\n.option norvc\n.balign 16\n"
+                     "slli x0, x0, 0x1f\nebreak\nsrai x0, x0, 7\n.option pop"
+                     : "+r"(a0) : "r"(a1) : "memory");
+    return a0;
+}
+#else
 static int sh_call(int op, const void *arg) {
     register int r0 __asm__("r0") = op;
     register const void *r1 __asm__("r1") = arg;
     __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
     return r0;
 }
+#endif
 
 void sh_puts(const char *s) { sh_call(SYS_WRITE0, s); }
 
@@ -37,7 +50,7 @@ void sh_put_hex64(uint64_t n) {
 }
 
 void sh_exit(int ok) {
-    /* On 32-bit ARM, SYS_EXIT takes the reason itself in r1, not a pointer to it. */
+    /* On 32-bit ARM and RISC-V, SYS_EXIT takes the reason itself in r1, not a pointer to it. */
     sh_call(SYS_EXIT, (const void *)(uintptr_t)(ok ? ADP_STOPPED_APPLICATION_EXIT
                                                     : ADP_STOPPED_RUN_TIME_ERROR));
     for (;;) {

@@ -229,6 +229,20 @@
 #define SB_MAX_DELAY_MS 2147483647
 
 /**
+ * `max_retries` for a device that never stops trying (a reconnect loop): the largest count,
+ * 4294967295 retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at
+ * the cap (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
+ *
+ * ```c
+ * sb_policy p = sb_policy_google();
+ * p.jitter = SB_JITTER_FULL;
+ * p.max_retries = SB_RETRY_FOREVER;
+ * assert(sb_policy_validate(&p) == SB_OK);
+ * ```
+ */
+#define SB_RETRY_FOREVER 4294967295
+
+/**
  * A `now_ms` meaning "no clock reading": a run whose first event has none never reads a clock
  * (the sum of its delays stands in for elapsed time).
  */

@@ -27,8 +27,21 @@ pub const SB_DEADLINE_CLAMP: u32 = 1;
 /// The largest delay any policy can produce, in ms (2^31 - 1).
 pub const SB_MAX_DELAY_MS: u32 = 2_147_483_647;
 
+/// `max_retries` for a device that never stops trying (a reconnect loop): the largest count,
+/// 4294967295 retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at
+/// the cap (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
+///
+/// ```c
+/// sb_policy p = sb_policy_google();
+/// p.jitter = SB_JITTER_FULL;
+/// p.max_retries = SB_RETRY_FOREVER;
+/// assert(sb_policy_validate(&p) == SB_OK);
+/// ```
+pub const SB_RETRY_FOREVER: u32 = 4_294_967_295;
+
 // The header's numbers are literals (cbindgen cannot evaluate paths); these pin them to the core.
 const _: () = {
+    assert!(SB_RETRY_FOREVER == u32::MAX);
     assert!(SB_JITTER_NONE == Jitter::None.code() as u32);
     assert!(SB_JITTER_GOOGLE == Jitter::Google { jitter_ms: 0 }.code() as u32);
     assert!(SB_JITTER_FULL == Jitter::Full.code() as u32);

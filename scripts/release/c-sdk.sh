@@ -17,6 +17,26 @@ if [ "$target" = "$host" ]; then
 else
   bash ffi/install.sh "$dir" --target "$target" --static-only >/dev/null
 fi
+# Bare metal: the prebuilt variants beside the whole API, each the same one-object archive
+# (name|Cargo features|what it is for, the README's line).
+variants=(
+  "google|preset-google|Google's preset only, unchanged (\`sb_policy_google()\`): the smallest"
+  "fleet|jitter-full,runtime-policy|full jitter, which stays at the cap, and any policy's fields, \`max_retries = SB_RETRY_FOREVER\` included: for fleets (\`examples/firmware/main_fleet.c\`)"
+)
+case $target in
+  thumb* | riscv32*)
+    for variant in "${variants[@]}"; do
+      IFS='|' read -r name features _ <<<"$variant"
+      cargo build -q --release -p seeded-backoff-ffi --target "$target" --no-default-features \
+        --features "$features" 2>&1 | { grep -v 'cdylib' >&2 || true; }
+      mkdir -p "$dir/lib/variants/$name"
+      bash ffi/firmware-archive.sh "$target" \
+        "$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/release/libseeded_backoff_ffi.a" \
+        "$dir/lib/variants/$name/libseeded_backoff_ffi.a"
+    done
+    ;;
+  *) variants=() ;;
+esac
 version=$(sed -n 's/^Version: //p' "$dir/lib/pkgconfig/seeded-backoff.pc")
 libs_private=$(sed -n 's/^Libs.private: *//p' "$dir/lib/pkgconfig/seeded-backoff.pc")
 cp LICENSE-MIT LICENSE-APACHE "$dir/"
@@ -28,6 +48,8 @@ case $target in
   thumbv6m-none-eabi) cpu="-mcpu=cortex-m0 -mthumb" ;;
   thumbv7m-none-eabi) cpu="-mcpu=cortex-m3 -mthumb" ;;
   thumbv7em-none-eabihf) cpu="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" ;;
+  riscv32imc-unknown-none-elf) cpu="-march=rv32imc -mabi=ilp32" ;;
+  riscv32imac-unknown-none-elf) cpu="-march=rv32imac -mabi=ilp32" ;;
   "$host") cpu= ;;
   *) echo "c-sdk.sh: no C flags known for $target" >&2; exit 2 ;;
 esac
@@ -50,12 +72,42 @@ SH
   notes="\`--static\` adds the system libraries that Rust's standard library needs when it is
 linked statically (\`$libs_private\`). The library bundles the parts of Rust's standard library it
 calls; the linker keeps only what a program uses."
+elif [[ $target == riscv32* ]]; then
+  mkdir -p "$dir/examples/firmware"
+  cp ffi/firmware/semihosting.c ffi/firmware/semihosting.h ffi/firmware/main_google.c \
+    ffi/firmware/main_fleet.c "$dir/examples/firmware/"
+  example="\`examples/firmware/\`: \`main_google.c\` prints one request's delays through
+  semihosting (\`semihosting.c\`); \`main_fleet.c\` reconnects forever with full jitter; picolibc's
+  start files and the memory map of QEMU's \`virt\` board (RAM at 0x80000000) stand in for your
+  chip's own"
+  build=$(cat <<SH
+export PKG_CONFIG_PATH="\$PWD/lib/pkgconfig"
+riscv64-unknown-elf-gcc $cpu -Os -std=c99 -ffunction-sections -fdata-sections \\
+  \$(pkg-config --cflags seeded-backoff) examples/firmware/semihosting.c examples/firmware/main_google.c \\
+  --specs=picolibc.specs --crt0=semihost --oslib=semihost -Wl,--defsym=__flash=0x80000000 \\
+  -Wl,--defsym=__flash_size=0x200000 -Wl,--defsym=__ram=0x80200000 -Wl,--defsym=__ram_size=0x200000 \\
+  -Wl,--gc-sections \$(pkg-config --libs seeded-backoff) -o google.elf
+# Run it on the emulated board; it prints the delays and exits.
+timeout 60 qemu-system-riscv32 -M virt -nographic -monitor none -serial none -bios none \\
+  -chardev stdio,id=sh0 -semihosting-config enable=on,target=native,chardev=sh0 -kernel google.elf
+SH
+)
+  notes="No allocation, no floating point, no C library calls beyond \`memcpy\`, \`memset\` and
+\`memcmp\` (from picolibc here, or your SDK's C library); the archive is one object that defines
+only the \`sb_*\` symbols, so your C library and libgcc stay the firmware's runtime. No panic
+path is reachable. \`riscv64-unknown-elf-gcc\` (Debian's gcc-riscv64-unknown-elf, with the rv32
+multilibs) and picolibc (picolibc-riscv64-unknown-elf) build it; \`--crt0=semihost\` makes
+\`main\`'s return end QEMU."
 else
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/startup.c ffi/firmware/semihosting.c ffi/firmware/semihosting.h \
-    ffi/firmware/main_google.c ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
+    ffi/firmware/main_google.c ffi/firmware/main_runtime.c ffi/firmware/main_fleet.c \
+    ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
   example="\`examples/firmware/\`: \`main_google.c\` prints one request's delays through
-  semihosting; \`startup.c\` (vector table and reset handler) and \`lm3s6965.ld\` (the memory map
+  semihosting; \`main_runtime.c\` also calls \`memcpy\`, \`sqrtf\` and a 64-bit division, which
+  newlib and libgcc provide (the library defines only \`sb_*\` symbols); \`main_fleet.c\`
+  reconnects forever with full jitter; \`startup.c\` (vector table and reset handler) and
+  \`lm3s6965.ld\` (the memory map
   of the TI LM3S6965, the Cortex-M3 board QEMU emulates) stand in for your chip's own"
   build=$(cat <<SH
 export PKG_CONFIG_PATH="\$PWD/lib/pkgconfig"
@@ -63,6 +115,11 @@ arm-none-eabi-gcc $cpu -Os -std=c99 -ffunction-sections -fdata-sections \\
   \$(pkg-config --cflags seeded-backoff) examples/firmware/startup.c examples/firmware/semihosting.c \\
   examples/firmware/main_google.c -nostartfiles --specs=nano.specs -T examples/firmware/lm3s6965.ld \\
   -Wl,--gc-sections -Wl,-z,noexecstack \$(pkg-config --libs seeded-backoff) -o google.elf
+# A fleet's device: the fleet variant (full jitter, any policy), retrying forever.
+arm-none-eabi-gcc $cpu -Os -std=c99 -ffunction-sections -fdata-sections -I include \\
+  examples/firmware/startup.c examples/firmware/semihosting.c examples/firmware/main_fleet.c \\
+  -nostartfiles --specs=nano.specs -T examples/firmware/lm3s6965.ld -Wl,--gc-sections \\
+  -Wl,-z,noexecstack lib/variants/fleet/libseeded_backoff_ffi.a -o fleet.elf
 SH
 )
   if [ "$target" = thumbv7m-none-eabi ]; then
@@ -74,10 +131,25 @@ timeout 60 qemu-system-arm -M lm3s6965evb -nographic -monitor none -serial none 
 SH
 )
   fi
-  notes="No allocation, no floating point, no C library calls beyond \`memcpy\`/\`memset\`; the
-library brings its own panic handler (no panic path is reachable). \`-nostartfiles\` because
+  notes="No allocation, no floating point, no C library calls beyond \`memcpy\`, \`memset\` and
+\`memcmp\` (their AEABI names, from newlib); the archive is one object that defines only the
+\`sb_*\` symbols, so your C library and libgcc stay the firmware's runtime, and
+\`arm-none-eabi-nm\`/\`objdump\` read it. No panic path is reachable. \`-nostartfiles\` because
 \`startup.c\` replaces the C runtime's start files, \`nano.specs\` for newlib-nano,
-\`-z noexecstack\` because arm-none-eabi-gcc's objects carry no stack note."
+\`-z noexecstack\` because arm-none-eabi-gcc's objects carry no stack note.
+
+Variants: link \`lib/variants/NAME/libseeded_backoff_ffi.a\` in place of
+\`-lseeded_backoff_ffi\` (pkg-config names the whole API). A function a variant leaves out still
+links and returns \`SB_ERR_UNSUPPORTED\`; sizes and stacks: BENCHMARKS.md of the project.
+
+For a fleet, keep the jitter at the cap: Google's formula adds at most 1 s to a 32 s cap, so
+devices dropped together retry together. The project's simulator
+(\`seeded-backoff simulate --scenario outage --clients 10000 --runs 5 --strategies google,full
+--outage-s 300\`): 10,000 devices, the broker down 300 s then accepting 1,000 connects/s; the
+busiest second after recovery has 4,947 connects with Google's formula and 622 with full jitter,
+and every device is connected 151 s after recovery with Google's, 31.6 s with full jitter.
+\`main_fleet.c\` is that policy: \`sb_policy_google()\` with \`jitter = SB_JITTER_FULL\` and
+\`max_retries = SB_RETRY_FOREVER\`."
 fi
 
 cat >"$dir/README.md" <<MD
@@ -94,6 +166,10 @@ Rust crate and the npm package. No allocation; every function returns an \`sb_st
 - \`lib/libseeded_backoff_ffi.a\`: the static library, the whole API (debug info stripped)
 - \`lib/pkgconfig/seeded-backoff.pc\`, \`lib/cmake/seeded_backoff/\`: pkg-config and CMake files;
   they find the SDK where it is unpacked
+$(for variant in "${variants[@]}"; do
+  IFS='|' read -r name features use <<<"$variant"
+  echo "- \`lib/variants/$name/libseeded_backoff_ffi.a\` (Cargo features \`$features\`): $use"
+done)
 - $example
 - \`LICENSE-MIT\`, \`LICENSE-APACHE\`: MIT OR Apache-2.0, at your option
 

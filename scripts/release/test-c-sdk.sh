@@ -2,7 +2,7 @@
 # The C SDK archives unpacked in DIR, each used by the lines of its own README ("Build the
 # example"), with nothing from the repository: the host one (pkg-config, the plain compiler line,
 # CMake find_package; each program's delays compared with EXPECTED), the thumbv7m one linked into
-# the firmware and run in qemu, the thumbv6m and thumbv7em ones linked for their CPUs. Part of
+# the firmware and run in qemu, the thumbv6m and thumbv7em ones linked for their CPUs, the RISC-V ones run in qemu. Part of
 # scripts/test.d/80-dist.sh.
 # usage: scripts/release/test-c-sdk.sh DIST VERSION DIR EXPECTED
 set -euo pipefail
@@ -31,6 +31,24 @@ unpack() {
   fi
   echo "$sdk"
 }
+# runtime_check SDK CPU_FLAGS...: the SDK's archive defines only sb_* symbols, and a firmware that
+# also calls memcpy, sqrtf and a 64-bit division (examples/firmware/main_runtime.c) gets them from
+# newlib and libgcc (the linker's --trace-symbol names where each was defined).
+runtime_check() {
+  local sdk=$1 fw=$1/examples/firmware defs
+  shift
+  ! arm-none-eabi-nm -g --defined-only "$sdk/lib/libseeded_backoff_ffi.a" | awk 'NF == 3 { print $3 }' |
+    grep -v '^sb_' || fail "$sdk: the archive defines globals other than sb_* (above)"
+  defs=$(arm-none-eabi-gcc "$@" -Os -std=c99 -ffunction-sections -fdata-sections -I "$sdk/include" \
+    "$fw/startup.c" "$fw/semihosting.c" "$fw/main_runtime.c" -nostartfiles --specs=nano.specs \
+    -T "$fw/lm3s6965.ld" -Wl,--gc-sections -Wl,-z,noexecstack "$sdk/lib/libseeded_backoff_ffi.a" -lm \
+    -Wl,--trace-symbol=memcpy -Wl,--trace-symbol=sqrtf -Wl,--trace-symbol=__aeabi_uldivmod \
+    -o "$sdk/runtime.elf" 2>&1 | sed -n 's|.*/\([^/(]*\)(.*: definition of \(.*\)|\2 from \1|p' | sort | paste -sd,)
+  [ "$defs" = "__aeabi_uldivmod from libgcc.a,memcpy from libc_nano.a,sqrtf from libm.a" ] ||
+    [ "$defs" = "__aeabi_uldivmod from libgcc.a,memcpy from libg_nano.a,sqrtf from libm.a" ] ||
+    fail "$sdk: the firmware's runtime came from: $defs"
+  echo "$(basename "$sdk"): only sb_* symbols; a firmware's $defs"
+}
 # run_readme SDK: the SDK README's build lines, in the SDK's directory, as a user pastes them.
 run_readme() {
   python3 "$root/scripts/release/readme-block.py" "$1/README.md" '## Build the example' >"$1/.build.sh"
@@ -58,6 +76,30 @@ out=$(run_readme "$sdk" 2>/dev/null) || fail "thumbv7m-none-eabi: the SDK README
 [ "$(sed 's/ *$//' <<<"$out" | grep -E '^[0-9 ]+$')" = "$expected" ] ||
   fail "thumbv7m-none-eabi: the firmware printed '$out' in qemu, the model $expected"
 echo "thumbv7m-none-eabi SDK: the firmware linked by its README's line printed $expected in qemu (lm3s6965evb)"
+runtime_check "$sdk" -mcpu=cortex-m3 -mthumb
+# The prebuilt variants, linked as the README's line links the whole API but with the variant's
+# archive; each run in qemu, its delays from the model, its size and stack measured on the image.
+fleet_expected=$(PYTHONPATH="$root/tests/model" python3 -c 'import spec_model as m
+b = m.Backoff(m.preset("google", jitter="full", max_retries=2**32 - 1), 42)
+print(" ".join(str(b.next().delay_ms) for _ in range(12)))')
+for variant in google:main_google.c:"$expected" fleet:main_fleet.c:"$fleet_expected" whole::; do
+  IFS=: read -r name main want <<<"$variant"
+  lib=$sdk/lib/variants/$name/libseeded_backoff_ffi.a
+  [ "$name" = whole ] && lib=$sdk/lib/libseeded_backoff_ffi.a main=main_fleet.c want=$fleet_expected
+  [ -f "$lib" ] || fail "thumbv7m-none-eabi: the SDK has no $lib"
+  fwd=$sdk/examples/firmware
+  arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os -std=c99 -ffunction-sections -fdata-sections \
+    -I "$sdk/include" "$fwd/startup.c" "$fwd/semihosting.c" "$fwd/$main" -nostartfiles \
+    --specs=nano.specs -T "$fwd/lm3s6965.ld" -Wl,--gc-sections -Wl,-z,noexecstack \
+    -Wl,-Map="$sdk/$name.map" "$lib" -o "$sdk/$name.elf"
+  got=$(timeout 60 qemu-system-arm -M lm3s6965evb -nographic -monitor none -serial none \
+    -chardev stdio,id=semihosting -semihosting-config enable=on,target=native,chardev=semihosting \
+    -kernel "$sdk/$name.elf" 2>/dev/null | sed 's/ *$//')
+  [ "$got" = "$want" ] || fail "thumbv7m-none-eabi $name variant: $main printed '$got', the model $want"
+  python3 "$root/ffi/firmware/size_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.map"
+  python3 "$root/ffi/firmware/stack_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.elf" 256 |
+    grep -E '^[a-z]|sb_backoff_(init|next) |goal'
+done
 
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
   sdk=$(unpack "$target")
@@ -67,5 +109,21 @@ for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
     thumbv6m-none-eabi) grep -q 'Tag_CPU_arch: v6S-M' <<<"$attrs" || fail "$target: not an ARMv6-M image" ;;
     thumbv7em-none-eabihf) grep -q 'Tag_ABI_VFP_args: VFP registers' <<<"$attrs" || fail "$target: not a hard-float image" ;;
   esac
+  case $target in
+    thumbv6m-none-eabi) runtime_check "$sdk" -mcpu=cortex-m0 -mthumb ;;
+    thumbv7em-none-eabihf) runtime_check "$sdk" -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 ;;
+  esac
   echo "$target SDK: the firmware links by its README's line ($(arm-none-eabi-size "$sdk/google.elf" | awk 'NR == 2 { print $1 + $2 }') B flash)"
+done
+
+# RISC-V: each SDK's README lines build and run the firmware in qemu-system-riscv32 (virt); its
+# archive defines only sb_* symbols.
+for target in riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf; do
+  sdk=$(unpack "$target")
+  ! riscv64-unknown-elf-nm -g --defined-only "$sdk/lib/libseeded_backoff_ffi.a" | awk 'NF == 3 { print $3 }' |
+    grep -v '^sb_' || fail "$target: the archive defines globals other than sb_* (above)"
+  out=$(run_readme "$sdk" 2>/dev/null) || fail "$target: the SDK README's lines failed"
+  [ "$(sed 's/ *$//' <<<"$out" | grep -E '^[0-9 ]+$')" = "$expected" ] ||
+    fail "$target: the firmware printed '$out' in qemu, the model $expected"
+  echo "$target SDK: only sb_* symbols; the firmware linked by its README's line printed $expected in qemu (virt)"
 done

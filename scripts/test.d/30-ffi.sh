@@ -3,7 +3,9 @@
 # valgrind, pkg-config, the Cortex-M3 firmware in QEMU, the soft-float and no-panic build proofs,
 # and the code-size report. Standalone: bash scripts/test.d/30-ffi.sh (from the repo root).
 # Needs: cbindgen, gcc, g++, valgrind, pkg-config, python3, gcc-arm-none-eabi,
-# libnewlib-arm-none-eabi, qemu-system-arm, rustup targets thumbv6m-none-eabi thumbv7m-none-eabi.
+# libnewlib-arm-none-eabi, qemu-system-arm, gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf,
+# qemu-system-misc, rustup targets thumbv6m-none-eabi thumbv7m-none-eabi riscv32imc-unknown-none-elf
+# riscv32imac-unknown-none-elf.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -89,6 +91,12 @@ for program in example-c99 example-cxx cmake/retry_http; do
 done
 grep -q libseeded_backoff_ffi.so <<<"$(ldd "$out/example-cxx")" || fail "the C++ build did not use the shared library"
 cat "$out/example-c99.out"
+python3 - "$out/example-c99.out" <<'PY' || fail "ffi/README.md's output of retry_http.c is not what the program printed"
+import sys
+readme = open("ffi/README.md").read()
+block = readme.split("## Example: an HTTP request with retries", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+raise SystemExit(0 if block == open(sys.argv[1]).read() else 1)
+PY
 echo "C99 (static), C++11 (shared, rpath) and CMake find_package(seeded_backoff) builds print the model's delays"
 a_size=$(wc -c <"$lib_a")
 built_size=$(wc -c <"$target_dir/release/libseeded_backoff_ffi.a")
@@ -216,6 +224,42 @@ run_qemu "$out/google.elf" "$out/google.log" || fail "the Google firmware exited
 [ "$(wc -w <"$out/google.log")" -eq 10 ] || fail "the Google firmware should print 10 delays"
 cmp -s "$out/google.log" "$out/make-run.log" || fail "make run printed other delays than the test's build"
 
+step "the SDK's firmware archive: only sb_* defined; the firmware's memcpy, sqrtf, 64-bit division from newlib and libgcc"
+# runtime_link ARCHIVE NAME: links main_runtime.c (memcpy, sqrtf, a 64-bit division) and prints
+# where each of those was defined, one "symbol archive(member)" line each.
+runtime_link() {
+  # The library before -lm, the order of a link line that names the firmware's libraries last.
+  arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb "${fw_cflags[@]}" "$fw/startup.c" "$fw/semihosting.c" \
+    "$fw/main_runtime.c" "${fw_ldflags[@]}" "$1" -lm -Wl,--trace-symbol=memcpy \
+    -Wl,--trace-symbol=sqrtf -Wl,--trace-symbol=__aeabi_uldivmod -o "$out/$2.elf" 2>&1 |
+    sed -n 's|.*/\([^/]*(.*)\): definition of \(.*\)|\2 \1|p' | sort
+}
+mkdir -p "$out/sdk-form"
+bash ffi/firmware-archive.sh thumbv7m-none-eabi "$v7m" "$out/sdk-form/libseeded_backoff_ffi.a"
+globals=$(arm-none-eabi-nm -g --defined-only "$out/sdk-form/libseeded_backoff_ffi.a" | awk 'NF == 3 { print $3 }')
+grep -v '^sb_' <<<"$globals" && fail "the firmware archive defines globals other than sb_* (above)"
+echo "firmware archive: $(wc -l <<<"$globals") global symbols, all sb_*; undefined: $(arm-none-eabi-nm -u "$out/sdk-form/libseeded_backoff_ffi.a" | awk 'NF == 2 { print $2 }' | paste -sd' ')"
+defs=$(runtime_link "$out/sdk-form/libseeded_backoff_ffi.a" runtime-sdk)
+echo "$defs"
+[ "$(wc -l <<<"$defs")" -eq 3 ] || fail "expected 3 traced definitions"
+grep seeded_backoff <<<"$defs" && fail "the library defines the firmware's runtime (above)"
+run_qemu "$out/runtime-sdk.elf" "$out/runtime-sdk.log" >/dev/null || fail "the runtime firmware failed"
+[ "$(sed -n 2p "$out/runtime-sdk.log")" = "142857 150" ] || fail "runtime firmware printed $(cat "$out/runtime-sdk.log")"
+cmp -s <(head -n 1 "$out/runtime-sdk.log") "$out/google.log" || fail "the runtime firmware's delays differ"
+# The library's code alone: the crate's LTO'd object from Cargo's archive, without compiler_builtins.
+mkdir -p "$out/crate-only"
+(cd "$out/crate-only" && ar x "$v7m" $(ar t "$v7m" | grep '^seeded_backoff_ffi\.') &&
+  ar rcs libseeded_backoff_ffi.a seeded_backoff_ffi.*.o)
+runtime_link "$out/crate-only/libseeded_backoff_ffi.a" runtime-crate-only >/dev/null
+# The control: Cargo's archive, whose compiler_builtins win over newlib and libgcc.
+cargo_defs=$(runtime_link "$v7m" runtime-cargo)
+grep -c seeded_backoff <<<"$cargo_defs" | grep -qx 3 || fail "control: Cargo's archive should define all three: $cargo_defs"
+text() { arm-none-eabi-size "$out/$1.elf" | awk 'NR == 2 { print $1 }'; }
+[ "$(text runtime-sdk)" -le "$(text runtime-crate-only)" ] ||
+  fail "the firmware with the SDK's archive (.text $(text runtime-sdk) B) is larger than with the library's code alone ($(text runtime-crate-only) B)"
+echo "main_runtime.c firmware .text: $(text runtime-sdk) B with the SDK's archive, $(text runtime-crate-only) B with the library's code alone," \
+  "$(text runtime-cargo) B with Cargo's archive (whose memcpy, sqrtf and __aeabi_uldivmod win); prints $(sed -n 2p "$out/runtime-sdk.log") in qemu"
+
 step "no soft-float helpers (thumbv7m and thumbv6m)"
 v6m=$(staticlib thumbv6m-none-eabi)
 firmware vectors-v6m cortex-m0 "$v6m" "$fw/main_vectors.c" ffi/tests/c/replay.c
@@ -303,6 +347,35 @@ arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O2 -nostartfiles -Wl,-e,sb_fake -Wl,-
   "$out/big.c" -o "$out/big.elf"
 python3 "$fw/stack_report.py" control "$out/big.elf" | grep -Eq 'sb_fake +40[0-9][0-9] ' ||
   fail "the stack report misses a 4 KiB frame"
+
+step "RISC-V (riscv32imc, riscv32imac): the SDK's archive replays every vector in qemu-system-riscv32 (virt)"
+# picolibc's C runtime with semihosting (its exit ends qemu), the board's RAM at 0x80000000.
+rv_flags=(-Os -std=c99 -Wall -Wextra -Werror -pedantic -ffunction-sections -fdata-sections
+  -I ffi/include -I ffi/tests/c -I "$out" --specs=picolibc.specs --crt0=semihost --oslib=semihost
+  -Wl,--defsym=__flash=0x80000000 -Wl,--defsym=__flash_size=0x200000
+  -Wl,--defsym=__ram=0x80200000 -Wl,--defsym=__ram_size=0x200000 -Wl,--gc-sections)
+for target in riscv32imc-unknown-none-elf:rv32imc riscv32imac-unknown-none-elf:rv32imac; do
+  triple=${target%%:*} march=${target##*:}
+  mkdir -p "$out/$triple"
+  bash ffi/firmware-archive.sh "$triple" "$(staticlib "$triple")" "$out/$triple/libseeded_backoff_ffi.a"
+  riscv64-unknown-elf-gcc -march="$march" -mabi=ilp32 "${rv_flags[@]}" "$fw/semihosting.c" \
+    "$fw/main_vectors.c" ffi/tests/c/replay.c "$out/$triple/libseeded_backoff_ffi.a" -o "$out/$triple/vectors.elf"
+  timeout 120 qemu-system-riscv32 -M virt -nographic -monitor none -serial none -bios none \
+    -chardev file,id=sh0,path="$out/$triple/qemu.log" -semihosting-config enable=on,target=native,chardev=sh0 \
+    -kernel "$out/$triple/vectors.elf" || fail "$triple: the firmware exited with status $?"
+  grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on RISC-V, 0 cases skipped" "$out/$triple/qemu.log" ||
+    fail "$triple: $(tail -n 3 "$out/$triple/qemu.log")"
+  echo "$triple: $(grep '^PASS' "$out/$triple/qemu.log")"
+  riscv64-unknown-elf-gcc -march="$march" -mabi=ilp32 "${rv_flags[@]}" "$fw/semihosting.c" \
+    "$fw/main_google.c" -Wl,-Map="$out/$triple/google.map" "$out/$triple/libseeded_backoff_ffi.a" -o "$out/$triple/google.elf"
+  python3 "$fw/size_report.py" "Google preset, default build ($triple)" "$out/$triple/google.map"
+  lib=$(staticlib "$triple" preset-google)
+  mkdir -p "$out/$triple/google-only"
+  bash ffi/firmware-archive.sh "$triple" "$lib" "$out/$triple/google-only/libseeded_backoff_ffi.a"
+  riscv64-unknown-elf-gcc -march="$march" -mabi=ilp32 "${rv_flags[@]}" "$fw/semihosting.c" \
+    "$fw/main_google.c" -Wl,-Map="$out/$triple/google-only.map" "$out/$triple/google-only/libseeded_backoff_ffi.a" -o "$out/$triple/google-only.elf"
+  python3 "$fw/size_report.py" "Google preset only, --features preset-google ($triple)" "$out/$triple/google-only.map" 1024
+done
 
 step "what each feature adds (thumbv7m, the whole-API firmware without it vs the default build)"
 # Each build also replays in qemu every vector it can run (the rest are counted as skipped).

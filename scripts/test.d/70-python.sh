@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python package (python/): its cffi header is current; maturin builds the wheel from the ffi
+# The Python package (python/): maturin builds the wheel from the ffi
 # cdylib into a temporary directory; installed into .venv, pytest runs python/tests (every vector
 # file, bad input for every argument, retry() against a real HTTP server on 127.0.0.1 with requests
 # and httpx) and the doctests; and `pip install ./python` in a fresh venv runs python/README.md's
@@ -15,9 +15,6 @@ venv=$PWD/.venv
 [ -x "$venv/bin/maturin" ] || fail ".venv has no maturin: run scripts/setup.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-
-step "python/target/header.h is ffi/include/seeded_backoff.h as cffi reads it"
-python3 python/gen_cffi_header.py --check || fail "stale cffi header"
 
 step "maturin build --release in the activated .venv (the command scripts/dist.sh uses)"
 # Activated, so that maturin writes the cffi declarations with the venv's Python, which has cffi

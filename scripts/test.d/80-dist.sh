@@ -51,7 +51,7 @@ echo "dist/ built and checked in $((SECONDS - dist_start)) s"
 host=$(rustc -vV | sed -n 's/^host: //p')
 tgz=dist/seeded-backoff-$version.tgz
 crate=dist/seeded-backoff-$version.crate
-for f in "$tgz" "$crate" dist/seeded-backoff-c-"$version"-{"$host",thumbv6m-none-eabi,thumbv7m-none-eabi,thumbv7em-none-eabihf}.tar.gz; do
+for f in "$tgz" "$crate" dist/seeded-backoff-c-"$version"-{"$host",thumbv6m-none-eabi,thumbv7m-none-eabi,thumbv7em-none-eabihf,riscv32imc-unknown-none-elf,riscv32imac-unknown-none-elf}.tar.gz; do
   [ -f "$f" ] || fail "$f is missing"
   listing=$(tar tzf "$f")
   for lic in LICENSE-MIT LICENSE-APACHE; do grep -q "/$lic$" <<<"$listing" || fail "$f has no $lic"; done
@@ -167,6 +167,27 @@ print(f"seeded_backoff {seeded_backoff.__version__}: its docstring example ran (
     fail "python/README.md's examples failed"
   [ "$(head -n 1 <<<"$blocks")" = "$first_two" ] || fail "python/README.md's example printed '$blocks'"
   echo "wheel $(basename "$wheel"): installed in a new venv as $installed; python/README.md's examples printed $(paste -sd' ' <<<"$blocks")"
+
+  step "Python sdist: pip install builds it in a new venv with stable Rust, with and without CARGO_TARGET_DIR"
+  sdist=dist/seeded_backoff-$version.tar.gz
+  [ -f "$sdist" ] || fail "dist/ has no $sdist"
+  mkdir -p "$tmp/sdist"
+  cp "$sdist" "$tmp/sdist/"
+  for target_dir in "" "$tmp/sdist/cargo-target"; do
+    sdist_start=$SECONDS
+    rm -rf "$tmp/sdist/venv"
+    python3 -m venv "$tmp/sdist/venv"
+    target_env=(-u CARGO_TARGET_DIR)
+    [ -z "$target_dir" ] || target_env=(CARGO_TARGET_DIR="$target_dir")
+    (cd "$tmp/sdist" && env "${target_env[@]}" RUSTUP_TOOLCHAIN=stable venv/bin/pip install --quiet --no-cache-dir --disable-pip-version-check \
+      "./$(basename "$sdist")") || fail "pip install of the sdist failed (CARGO_TARGET_DIR=${target_dir:-unset})"
+    [ -z "$target_dir" ] || [ -f "$target_dir/header.h" ] || fail "the build did not use $target_dir"
+    (cd "$tmp" && "$tmp/sdist/venv/bin/python" -c '
+import doctest, seeded_backoff
+r = doctest.testmod(seeded_backoff)
+assert r.attempted and not r.failed, r') || fail "the package built from the sdist failed its example"
+    echo "sdist built and installed with CARGO_TARGET_DIR=${target_dir:-unset} in $((SECONDS - sdist_start)) s; its docstring example ran"
+  done
 else
   echo "no python/pyproject.toml: no wheel to test"
 fi

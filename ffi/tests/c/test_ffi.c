@@ -497,7 +497,8 @@ static void test_retries_near_u32_max(void) {
     sb_backoff b;
     uint8_t snap[SB_SNAPSHOT_SIZE];
     uint32_t d = 0, retries = 0;
-    p.max_retries = UINT32_MAX;
+    CHECK(SB_RETRY_FOREVER == UINT32_MAX);
+    p.max_retries = SB_RETRY_FOREVER;
     CHECK_RC(sb_backoff_init(&b, &p, 11), SB_OK);
     CHECK_RC(sb_backoff_snapshot(&b, snap), SB_OK);
     put_u32(snap + 20, UINT32_MAX - 1u);
@@ -511,7 +512,7 @@ static void test_retries_near_u32_max(void) {
     CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_MAX_RETRIES);
     CHECK_RC(sb_backoff_retries(&b, &retries), SB_OK);
     CHECK(retries == UINT32_MAX); /* no wrap to 0 */
-    printf("retries near u32::MAX: retry 2^32-2 within the cap, then max_retries\n");
+    printf("retries near u32::MAX (SB_RETRY_FOREVER): retry 2^32-2 within the cap, then max_retries\n");
 }
 
 /* The caller's clock near u64::MAX saturates to u32::MAX: a time budget gives up in both deadline
