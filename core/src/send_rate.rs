@@ -150,7 +150,7 @@ impl SendRate {
         let now = self.tick(now_ms);
         self.probe(now);
         let interval = self.interval_us();
-        let tolerance = interval.saturating_mul(u64::from(self.config.burst - 1));
+        let tolerance = interval.saturating_mul(u64::from(self.config.burst.saturating_sub(1)));
         let now_us = now.saturating_mul(1000);
         let allowed_us = self.next_us.saturating_sub(tolerance);
         if now_us >= allowed_us {
@@ -158,7 +158,7 @@ impl SendRate {
             self.window.add_sent();
             return Pace::Send;
         }
-        let wait_us = allowed_us - now_us;
+        let wait_us = allowed_us.saturating_sub(now_us);
         let ms = u32::try_from(wait_us.div_ceil(1000)).unwrap_or(u32::MAX);
         if self.config.fail_fast {
             return Pace::Refuse { ms };
@@ -190,7 +190,7 @@ impl SendRate {
     fn interval_us(&self) -> u64 {
         match self.rate_milli {
             0 => 0,
-            r => 1_000_000_000 / u64::from(r),
+            r => 1_000_000_000u64.checked_div(u64::from(r)).unwrap_or(0),
         }
     }
 
@@ -214,7 +214,10 @@ impl SendRate {
         self.rate_milli = u32::try_from(rate)
             .unwrap_or(u32::MAX)
             .min(self.config.max_rate_milli);
-        self.step_permille = (self.step_permille * 2).min(self.config.probe_max_permille);
+        self.step_permille = self
+            .step_permille
+            .saturating_mul(2)
+            .min(self.config.probe_max_permille);
     }
 
     fn throttled(&mut self, now: u64, hint_ms: u32) {
@@ -239,11 +242,13 @@ impl SendRate {
             r => r,
         };
         let base = current.min(self.window.accepted_rate(now)).max(current / 2);
-        let cut = u64::from(base) * u64::from(1000 - self.config.margin_permille) / 1000;
-        let rate = cut.clamp(
-            u64::from(self.config.min_rate_milli),
-            u64::from(self.config.max_rate_milli),
-        );
+        let cut =
+            u64::from(base) * u64::from(1000u32.saturating_sub(self.config.margin_permille)) / 1000;
+        // max then min, not clamp: clamp asserts min <= max, which the checked config holds
+        // but the compiler cannot see.
+        let rate = cut
+            .max(u64::from(self.config.min_rate_milli))
+            .min(u64::from(self.config.max_rate_milli));
         self.rate_milli = u32::try_from(rate).unwrap_or(self.config.max_rate_milli);
         self.step_permille = self.config.probe_first_permille;
         self.last_probe_ms = now;

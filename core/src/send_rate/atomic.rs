@@ -1,5 +1,5 @@
 //! The `Sync` send rate: the state of a [`SendRate`] in atomic words behind a spin flag held for
-//! one O(1) transition, so many threads or tasks share one rate without `unsafe` and without a lock
+//! one O(1) transition, so many threads or tasks share one rate in safe code and without a lock
 //! from `std`.
 
 use super::{Answer, Pace, SendRate, SendRateConfig, SendRateError};

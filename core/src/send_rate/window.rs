@@ -41,8 +41,12 @@ impl Window {
         let gap = epoch.saturating_sub(self.epoch).min(BUCKETS as u64);
         for i in 1..=gap {
             let slot = self.slot(self.epoch.saturating_add(i));
-            self.sent[slot] = 0;
-            self.accepted[slot] = 0;
+            if let Some(c) = self.sent.get_mut(slot) {
+                *c = 0;
+            }
+            if let Some(c) = self.accepted.get_mut(slot) {
+                *c = 0;
+            }
         }
         self.epoch = self.epoch.max(epoch);
     }
@@ -53,12 +57,16 @@ impl Window {
 
     pub(crate) fn add_sent(&mut self) {
         let slot = self.slot(self.epoch);
-        self.sent[slot] = self.sent[slot].saturating_add(1);
+        if let Some(c) = self.sent.get_mut(slot) {
+            *c = c.saturating_add(1);
+        }
     }
 
     pub(crate) fn add_accepted(&mut self) {
         let slot = self.slot(self.epoch);
-        self.accepted[slot] = self.accepted[slot].saturating_add(1);
+        if let Some(c) = self.accepted.get_mut(slot) {
+            *c = c.saturating_add(1);
+        }
     }
 
     /// The time the window covers at `now_ms`: the current bucket's elapsed part plus four full
@@ -71,7 +79,10 @@ impl Window {
 
     fn rate(&self, counts: &[u32; BUCKETS], now_ms: u64) -> u32 {
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-        let rate = total.saturating_mul(1_000_000) / self.span_ms(now_ms);
+        let rate = total
+            .saturating_mul(1_000_000)
+            .checked_div(self.span_ms(now_ms))
+            .unwrap_or(u64::MAX);
         u32::try_from(rate).unwrap_or(u32::MAX)
     }
 
