@@ -27,7 +27,8 @@ use crate::hint::ServerHint;
 pub enum Pace {
     /// Send the attempt now.
     Send,
-    /// Wait this long, then send without asking again: the slot is reserved.
+    /// Wait this long, then ask again: nothing is reserved, so a rate cut while waiting applies
+    /// to the waiting attempt too (reserved slots would go out at the old rate).
     Wait {
         /// Milliseconds to wait.
         ms: u32,
@@ -98,7 +99,8 @@ impl Answer {
 /// rate.on_answer(1000, Answer::Throttled { hint_ms: 0 });
 /// assert_eq!(rate.rate_milli(), 98_000); // 100/s less 2 %
 /// assert_eq!(rate.before_attempt(1000), Pace::Send);
-/// assert_eq!(rate.before_attempt(1000), Pace::Wait { ms: 11 }); // 1/98 s later
+/// assert_eq!(rate.before_attempt(1000), Pace::Wait { ms: 11 }); // 1/98 s later: ask again then
+/// assert_eq!(rate.before_attempt(1011), Pace::Send);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SendRate {
@@ -145,7 +147,7 @@ impl SendRate {
     }
 
     /// Whether an attempt may go at `now_ms` (SPEC.md §17.4): [`Pace::Send`], [`Pace::Wait`] with
-    /// the slot reserved, or in fail-fast mode [`Pace::Refuse`] with nothing reserved.
+    /// then ask again, or in fail-fast mode [`Pace::Refuse`]; neither changes the state but the clock.
     pub fn before_attempt(&mut self, now_ms: u64) -> Pace {
         let now = self.tick(now_ms);
         self.probe(now);
@@ -161,11 +163,10 @@ impl SendRate {
         let wait_us = allowed_us.saturating_sub(now_us);
         let ms = u32::try_from(wait_us.div_ceil(1000)).unwrap_or(u32::MAX);
         if self.config.fail_fast {
-            return Pace::Refuse { ms };
+            Pace::Refuse { ms }
+        } else {
+            Pace::Wait { ms }
         }
-        self.next_us = self.next_us.saturating_add(interval);
-        self.window.add_sent();
-        Pace::Wait { ms }
     }
 
     /// Reports the server's answer to an attempt, at `now_ms` (SPEC.md §17.5).

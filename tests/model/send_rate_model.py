@@ -98,11 +98,7 @@ class SendRate:
             self.w.add(self.w.sent)
             return {"pace": "send"}
         ms = min(U32, -(-(allowed - now_us) // 1000))
-        if self.c["fail_fast"]:
-            return {"pace": "refuse", "ms": ms}
-        self.next_us = min(U64, self.next_us + interval)
-        self.w.add(self.w.sent)
-        return {"pace": "wait", "ms": ms}
+        return {"pace": "refuse" if self.c["fail_fast"] else "wait", "ms": ms}
 
     def answer(self, kind, now, hint_ms=0):
         now = self.tick(now)
