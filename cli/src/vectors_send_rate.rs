@@ -243,8 +243,8 @@ pub fn file() -> Value {
             ],
         ),
         case(
-            "a hint holds every attempt, the guard ignores a second throttle",
-            d,
+            "a hint holds every attempt, a 200 ms guard ignores a second throttle",
+            SendRateConfig { guard_ms: 200, ..d },
             &[
                 Ask(0),
                 Ask(0),

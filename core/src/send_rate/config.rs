@@ -67,7 +67,7 @@ pub struct SendRateConfig {
 
 impl SendRateConfig {
     /// The defaults: 0.001..1 000 000 requests/s, margin 2 %, probe every 500 ms growing 1 %
-    /// doubling to 25 %, guard 200 ms, burst 1, hints held up to 60 s, blocking.
+    /// doubling to 25 %, guard 0 ms, burst 1, hints held up to 60 s, blocking.
     pub const DEFAULT: SendRateConfig = SendRateConfig {
         min_rate_milli: 1,
         max_rate_milli: MAX_RATE_MILLI,
@@ -75,7 +75,7 @@ impl SendRateConfig {
         probe_ms: 500,
         probe_first_permille: 10,
         probe_max_permille: 250,
-        guard_ms: 200,
+        guard_ms: 0,
         burst: 1,
         max_hold_ms: 60_000,
         fail_fast: false,
