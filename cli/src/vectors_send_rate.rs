@@ -341,18 +341,18 @@ pub fn file() -> Value {
     for (name, config, think) in [
         ("closed loop: quota 50/s halved from 3 s to 6 s", d, 5),
         (
-            "closed loop, fail fast, asks every 2 ms",
+            "closed loop, fail fast, asks every 6 ms",
             SendRateConfig {
                 fail_fast: true,
                 ..d
             },
-            2,
+            6,
         ),
         (
-            "closed loop, burst 4, guard 0",
+            "closed loop, burst 4, guard 300 ms",
             SendRateConfig {
                 burst: 4,
-                guard_ms: 0,
+                guard_ms: 300,
                 ..d
             },
             7,
