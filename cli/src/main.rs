@@ -10,6 +10,7 @@ mod vectors;
 mod vectors_rate_limit;
 mod vectors_retry_after;
 mod vectors_run;
+mod vectors_send_rate;
 
 use std::process::ExitCode;
 

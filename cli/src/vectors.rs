@@ -387,6 +387,7 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
     files.push(("budget".to_string(), budget_file()?));
     files.push(("classify".to_string(), classify_file()));
     files.push(("run-loop".to_string(), crate::vectors_run::file()?));
+    files.push(("send-rate".to_string(), crate::vectors_send_rate::file()));
     for (stem, value) in &files {
         let path = dir.join(format!("{stem}.json"));
         let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())? + "\n";

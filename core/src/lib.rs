@@ -78,6 +78,7 @@ mod retry_policies_support;
 mod rng;
 mod run;
 mod schedule;
+mod send_rate;
 mod snapshot;
 #[cfg(feature = "std")]
 mod std_support;
@@ -117,6 +118,9 @@ pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 pub use retry_policies_support::SeededRetryPolicy;
 pub use run::{Action, Outcome, PauseReason, RawRun, Run, RunError};
 pub use schedule::Schedule;
+#[cfg(target_has_atomic = "64")]
+pub use send_rate::AtomicSendRate;
+pub use send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError, MAX_RATE_MILLI};
 pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
 pub use std_support::{random_seed, retry_blocking};

@@ -150,6 +150,8 @@ fn every_vector_file_replays_bit_identically() {
                     }
                 }
             }
+            // Replayed, with the shared form, by tests/send_rate.rs.
+            "send_rate" => {}
             other => panic!("{name}: unknown kind {other}"),
         }
     }

@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import spec_model as m  # noqa: E402
 import rate_limit_model as rl  # noqa: E402
 import run_model  # noqa: E402
+import send_rate_model  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OP_RE = re.compile(r"^(?:(n)|(x)|(r)|(s)|h(\d+)|t(\d+)|l(\d+))$")
@@ -177,7 +178,18 @@ def check_run(doc, c):
             c.check("case %d tokens" % ci, case["expect_tokens_milli"], budget.tokens_milli)
 
 
-KINDS = {"run": check_run, "schedule": check_schedule, "retry_after": check_retry_after, "budget": check_budget,
+def check_send_rate(doc, c):
+    for case in doc["cases"]:
+        rate = send_rate_model.SendRate(case["config"])
+        for i, (event, exp) in enumerate(zip(case["events"], case["expect"])):
+            c.check("case %s event %d %s" % (case["name"], i, json.dumps(event)), exp,
+                    send_rate_model.feed(rate, event))
+    for err in doc["errors"]:
+        c.check("error %s" % json.dumps(err["config"]), err["error"],
+                send_rate_model.config_error(err["config"]))
+
+
+KINDS = {"send_rate": check_send_rate, "run": check_run, "schedule": check_schedule, "retry_after": check_retry_after, "budget": check_budget,
          "classify": check_classify, "rate_limit": check_rate_limit}
 
 

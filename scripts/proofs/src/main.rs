@@ -219,6 +219,26 @@ fn budgets() {
     }
 }
 
+fn send_rates() {
+    let config = seeded_backoff::SendRateConfig {
+        burst: u32_in(),
+        probe_ms: u32_in(),
+        fail_fast: black_box(true),
+        ..seeded_backoff::SendRateConfig::DEFAULT
+    };
+    let config = config.check().unwrap_or(seeded_backoff::SendRateConfig::DEFAULT);
+    if let Ok(mut rate) = seeded_backoff::SendRate::new(config) {
+        sink(rate.before_attempt(u64_in()));
+        rate.on_answer(u64_in(), seeded_backoff::Answer::Accepted);
+        rate.on_answer(u64_in(), seeded_backoff::Answer::Throttled { hint_ms: u32_in() });
+        rate.on_answer(u64_in(), seeded_backoff::Answer::from_http(black_box(429), None));
+        sink((rate.before_attempt(u64_in()), rate.rate_milli(), rate.config()));
+    }
+    if let Err(e) = seeded_backoff::SendRate::new(black_box(config)) {
+        sink((e.name(), e.message()));
+    }
+}
+
 fn hints_and_classes() {
     let header = black_box(b"Sun, 06 Nov 1994 08:49:37 GMT");
     match parse_retry_after(&header[..], u64_in()) {
@@ -320,6 +340,7 @@ pub extern "C" fn _start() -> ! {
         }
         budgets();
         hints_and_classes();
+        send_rates();
         negative();
     }
 }

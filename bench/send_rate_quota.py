@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The send rate (SPEC.md §17) against a model limiter, by the independent model: 50 workers, each
+sending again as soon as its answer (20 ms later) comes back, for 60 s, against a token bucket of
+`quota` per second and `burst` (nginx limit_req's shape), the quota halved from 20 s to 40 s.
+
+Usage: python3 bench/send_rate_quota.py
+Prints, per quota and burst: goodput as a share of the quota's total, throttled attempts as a share
+of all attempts, for the default configuration and with a 200 ms guard.
+"""
+
+import heapq
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "model"))
+import send_rate_model as m  # noqa: E402
+
+DEFAULT = dict(min_rate_milli=1, max_rate_milli=10**9, margin_permille=20, probe_ms=500,
+               probe_first_permille=10, probe_max_permille=250, guard_ms=0, burst=1,
+               max_hold_ms=60000, fail_fast=False)
+
+
+def run(cfg, quota, burst, latency=20, workers=50, until=60000):
+    rate = m.SendRate(cfg)
+    level, last, ok, thr = burst * 1000, 0, 0, 0  # level in thousandths of a token
+    events = [(w, 0, w, None) for w in range(workers)]  # (time, 0 ask / 1 answer, worker, answer)
+    heapq.heapify(events)
+    while events:
+        t, kind, w, answer = heapq.heappop(events)
+        if kind == 1:
+            rate.answer(answer, t, 0)
+            heapq.heappush(events, (t, 0, w, None))
+            continue
+        if t >= until:
+            continue
+        pace = rate.ask(t)
+        if pace["pace"] != "send":
+            heapq.heappush(events, (t + pace["ms"], 0, w, None))
+            continue
+        q = quota // 2 if 20000 <= t < 40000 else quota
+        arrive = t + latency // 2
+        if arrive > last:
+            level, last = min(burst * 1000, level + (arrive - last) * q), arrive
+        if level >= 1000:
+            level, ok, answer = level - 1000, ok + 1, "accepted"
+        else:
+            thr, answer = thr + 1, "throttled"
+        heapq.heappush(events, (t + latency, 1, w, answer))
+    total = quota * 20 + quota // 2 * 20 + quota * 20
+    return ok / total, thr / max(1, ok + thr)
+
+
+def main():
+    print("%-8s %-6s %-22s %-22s" % ("quota/s", "burst", "default (guard 0)", "guard 200 ms"))
+    for quota, burst in [(20, 10), (50, 10), (100, 10), (100, 20), (200, 20)]:
+        cells = []
+        for cfg in (DEFAULT, dict(DEFAULT, guard_ms=200)):
+            good, refused = run(cfg, quota, burst)
+            cells.append("%5.1f %% good %4.1f %% ref" % (100 * good, 100 * refused))
+        print("%-8d %-6d %-22s %-22s" % (quota, burst, cells[0], cells[1]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+//! The adaptive send rate (SPEC.md §17): every tests/vectors/send-rate*.json case replayed through
+//! `SendRate` and `AtomicSendRate`, and the shared form under many threads.
+
+use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError};
+use seeded_backoff_test_support::vector_files;
+use serde_json::{json, Value};
+
+fn config(v: &Value) -> SendRateConfig {
+    let u = |k: &str| u32::try_from(v[k].as_u64().unwrap()).unwrap();
+    SendRateConfig {
+        min_rate_milli: u("min_rate_milli"),
+        max_rate_milli: u("max_rate_milli"),
+        margin_permille: u("margin_permille"),
+        probe_ms: u("probe_ms"),
+        probe_first_permille: u("probe_first_permille"),
+        probe_max_permille: u("probe_max_permille"),
+        guard_ms: u("guard_ms"),
+        burst: u("burst"),
+        max_hold_ms: u("max_hold_ms"),
+        fail_fast: v["fail_fast"].as_bool().unwrap(),
+    }
+}
+
+fn pace_json(p: Pace) -> Value {
+    match p {
+        Pace::Send => json!({ "pace": "send" }),
+        Pace::Wait { ms } => json!({ "pace": "wait", "ms": ms }),
+        Pace::Refuse { ms } => json!({ "pace": "refuse", "ms": ms }),
+    }
+}
+
+fn answer(e: &Value) -> Answer {
+    match e["e"].as_str().unwrap() {
+        "accepted" => Answer::Accepted,
+        "no_answer" => Answer::NoAnswer,
+        "throttled" => Answer::Throttled {
+            hint_ms: u32::try_from(e["hint_ms"].as_u64().unwrap()).unwrap(),
+        },
+        other => panic!("unknown event {other}"),
+    }
+}
+
+#[test]
+fn every_send_rate_vector_replays_in_both_forms() {
+    let files: Vec<_> = vector_files()
+        .unwrap()
+        .into_iter()
+        .filter(|(_, f)| f["kind"] == "send_rate")
+        .collect();
+    assert!(!files.is_empty(), "no send-rate vector file");
+    let mut checks = 0;
+    for (name, file) in files {
+        for case in file["cases"].as_array().unwrap() {
+            let c = config(&case["config"]);
+            let mut plain = SendRate::new(c).unwrap();
+            let shared = AtomicSendRate::new(c).unwrap();
+            for (event, expect) in case["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(case["expect"].as_array().unwrap())
+            {
+                let now = event["now"].as_u64().unwrap();
+                let (a, b) = if event["e"] == "ask" {
+                    (
+                        pace_json(plain.before_attempt(now)),
+                        pace_json(shared.before_attempt(now)),
+                    )
+                } else {
+                    plain.on_answer(now, answer(event));
+                    shared.on_answer(now, answer(event));
+                    (
+                        json!({ "rate_milli": plain.rate_milli() }),
+                        json!({ "rate_milli": shared.rate_milli() }),
+                    )
+                };
+                assert_eq!(&a, expect, "{name} {} {event}", case["name"]);
+                assert_eq!(&b, expect, "{name} {} {event} (shared)", case["name"]);
+                checks += 1;
+            }
+            assert_eq!(shared.load(), plain);
+        }
+        for err in file["errors"].as_array().unwrap() {
+            let got = SendRate::new(config(&err["config"])).unwrap_err();
+            assert_eq!(got.name(), err["error"].as_str().unwrap());
+            assert!(SendRateError::ALL.contains(&got));
+            checks += 1;
+        }
+    }
+    assert!(checks > 1000, "only {checks} checks");
+}
+
+/// Many threads asking at once at one clock reading: exactly one is told to send, every other is
+/// told the same wait, and the state matches one thread's after the same asks.
+#[test]
+fn shared_rate_lets_one_of_many_threads_send_per_slot() {
+    let c = SendRateConfig::DEFAULT;
+    let shared = AtomicSendRate::new(c).unwrap();
+    let mut plain = SendRate::new(c).unwrap();
+    for t in 0..100u64 {
+        shared.on_answer(t * 10, Answer::Accepted);
+        plain.on_answer(t * 10, Answer::Accepted);
+    }
+    shared.on_answer(1000, Answer::Throttled { hint_ms: 0 });
+    plain.on_answer(1000, Answer::Throttled { hint_ms: 0 });
+    assert_eq!(shared.rate_milli(), 98_000);
+    let (threads, per) = (16, 250);
+    let paces: Vec<Pace> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    (0..per)
+                        .map(|_| shared.before_attempt(1000))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert_eq!(paces.iter().filter(|p| **p == Pace::Send).count(), 1);
+    // 1/98 s = 10 204 µs (floored) after the one send, rounded up to ms.
+    let waits = paces
+        .iter()
+        .filter(|p| **p == Pace::Wait { ms: 11 })
+        .count();
+    assert_eq!(waits, threads * per - 1);
+    for _ in 0..threads * per {
+        let _ = plain.before_attempt(1000);
+    }
+    assert_eq!(shared.load(), plain);
+    assert_eq!(shared.before_attempt(1011), Pace::Send);
+}
+
+/// Answers from many threads interleaved with asks: counts stay consistent (no lost update), so the
+/// accepted rate the next throttle reads is exactly the number reported.
+#[test]
+fn shared_rate_counts_every_answer_from_threads() {
+    let shared = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for _ in 0..125 {
+                    shared.on_answer(500, Answer::Accepted);
+                    let _ = shared.before_attempt(500);
+                }
+            });
+        }
+    });
+    shared.on_answer(0, Answer::Accepted); // a reading earlier than the last counts as 500
+                                           // 1001 accepted over the 500 ms since the first reading (at 500), less 2 %.
+    shared.on_answer(1000, Answer::Throttled { hint_ms: 0 });
+    assert_eq!(shared.rate_milli(), 1001 * 1_000_000 / 500 * 98 / 100);
+}
