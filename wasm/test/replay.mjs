@@ -172,8 +172,14 @@ function classify(api, file) {
   return file.http.length + file.grpc.length;
 }
 
+// The state machines of SPEC §15 (the run) and §17 (the send rate) are not exported by the npm
+// package yet: their files are replayed by the Rust, C and Python tests, and named here so that
+// any other unknown kind still fails.
+export const NOT_IN_NPM = new Set(['run', 'send_rate']);
+
 /** Replays one parsed vector file; returns how many recorded results it compared. */
 export function replayFile(api, file) {
+  if (NOT_IN_NPM.has(file.kind)) return 0;
   switch (file.kind) {
     case 'schedule':
       return schedule(api, file);
@@ -192,6 +198,7 @@ export function replayFile(api, file) {
 
 /** How many results a file records (what a full replay must compare). */
 export function expectedChecks(file) {
+  if (NOT_IN_NPM.has(file.kind)) return 0;
   switch (file.kind) {
     case 'schedule':
     case 'budget':
