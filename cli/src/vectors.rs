@@ -386,6 +386,7 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
     files.push(("rate-limit".to_string(), crate::vectors_rate_limit::file()));
     files.push(("budget".to_string(), budget_file()?));
     files.push(("classify".to_string(), classify_file()));
+    files.push(("pacer".to_string(), crate::vectors_pacer::file()?));
     for (stem, value) in &files {
         let path = dir.join(format!("{stem}.json"));
         let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())? + "\n";

@@ -34,6 +34,8 @@
 //!
 //! A whole retry loop, on any async runtime or none: [`retry_async`], [`Retry`].
 //!
+//! On the server, telling refused requests when to come back at the server's capacity: [`Pacer`].
+//!
 //! ## Cargo features
 //!
 //! None is on by default: the crate is `no_std`, allocation-free and depends only on itself.
@@ -63,6 +65,7 @@ mod fleet;
 mod hint;
 mod httpdate;
 mod jitter;
+mod pacer;
 mod parse_error;
 mod policy;
 mod preset;
@@ -99,6 +102,7 @@ pub use hint::{
     MAX_HEADER_VALUE_LEN,
 };
 pub use jitter::jitter_bounds;
+pub use pacer::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 pub use parse_error::ParseError;
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,

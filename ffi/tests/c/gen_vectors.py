@@ -63,7 +63,10 @@ def c_bytes(data):
 def main(vector_dir, header_path, out_path):
     h = Header(header_path)
     # The CLI writes *.json; the fleet vectors (SPEC.md section 12) come from the Python model.
-    files = sorted(pathlib.Path(vector_dir).glob("*.json")) + sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
+    # The server pacer's (SPEC.md section 16) are replayed by the Rust core and its model: the C ABI
+    # has no pacer to replay them with.
+    files = sorted(p for p in pathlib.Path(vector_dir).glob("*.json") if p.name != "pacer.json")
+    files += sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
     if not files:
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
     schedules, cases, ops, snapshots = [], [], [], []
