@@ -80,3 +80,73 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn paced_is_bit_1_of_the_deadline_byte_and_nothing_else() {
+    use seeded_backoff::{DeadlineMode, Policy};
+    for base in [Policy::google(), Policy::grpc(), Policy::aws_standard()] {
+        for mode in [DeadlineMode::GiveUp, DeadlineMode::Clamp] {
+            let plain = base.to_builder().deadline(mode).build().unwrap();
+            let paced = base
+                .to_builder()
+                .deadline(mode)
+                .paced(true)
+                .build()
+                .unwrap();
+            let (a, b) = (plain.canonical_bytes(), paced.canonical_bytes());
+            assert_eq!(a[..33], b[..33]);
+            assert_eq!((a[33], b[33]), (mode.code(), mode.code() + 2));
+            assert_ne!(plain.fingerprint(), paced.fingerprint());
+            assert!(!base.paced() && paced.paced());
+        }
+    }
+}
+
+#[test]
+fn a_paced_hint_below_the_backoff_is_the_wait_and_an_unpaced_one_is_a_floor() {
+    use seeded_backoff::{Backoff, Policy, ServerHint, Step, StepInput};
+    let plain = Policy::builder()
+        .jitter(seeded_backoff::Jitter::None)
+        .build()
+        .unwrap();
+    let paced = plain.to_builder().paced(true).build().unwrap();
+    let hint = |ms| StepInput::default().hint(ServerHint::RetryAfterMs(ms));
+    let (mut a, mut b) = (Backoff::new(&plain, 1), Backoff::new(&paced, 1));
+    // Backoff 1000 ms then 2000 ms (no jitter); the server says 200 ms, then 90 s (cap 32 s).
+    assert_eq!(
+        a.next_delay_with(&plain, hint(200)),
+        Step::Retry {
+            delay_ms: 1000,
+            retry: 0
+        }
+    );
+    assert_eq!(
+        b.next_delay_with(&paced, hint(200)),
+        Step::Retry {
+            delay_ms: 200,
+            retry: 0
+        }
+    );
+    assert_eq!(
+        a.next_delay_with(&plain, hint(90_000)),
+        Step::Retry {
+            delay_ms: 32_000,
+            retry: 1
+        }
+    );
+    assert_eq!(
+        b.next_delay_with(&paced, hint(90_000)),
+        Step::Retry {
+            delay_ms: 32_000,
+            retry: 1
+        }
+    );
+    // Without a hint the paced policy backs off as the plain one: 4000 ms.
+    assert_eq!(
+        b.next_delay(&paced),
+        Step::Retry {
+            delay_ms: 4000,
+            retry: 2
+        }
+    );
+}

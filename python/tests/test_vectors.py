@@ -34,6 +34,8 @@ def policy_of(v):
     opts = dict(initial_ms=v["initial_ms"], multiplier=(v["multiplier_num"], v["multiplier_den"]),
                 max_backoff_ms=v["max_backoff_ms"], max_retries=v["max_retries"], jitter=v["jitter"],
                 max_hint_ms=v["max_hint_ms"], max_elapsed_ms=v["max_elapsed_ms"], deadline=v["deadline"])
+    if v.get("paced", False):
+        opts["paced"] = True
     if v["jitter"] == "google":
         opts["jitter_ms"] = v["jitter_ms"]
     if v["jitter"] == "proportional":
@@ -42,6 +44,7 @@ def policy_of(v):
     got = {k: getattr(p, k) for k in ("initial_ms", "max_backoff_ms", "max_retries", "jitter", "jitter_ms",
                                       "spread_per_mille", "max_hint_ms", "max_elapsed_ms", "deadline")}
     assert got == {k: v[k] for k in got}
+    assert p.paced == v.get("paced", False)
     assert p.multiplier == Fraction(v["multiplier_num"], v["multiplier_den"])
     return p
 

@@ -46,7 +46,7 @@ def _int(v):
 def _policy(obj):
     fields = {k: obj[k] for k in ("initial_ms", "max_backoff_ms", "multiplier_num", "multiplier_den",
                                   "jitter", "jitter_ms", "spread_per_mille", "max_hint_ms",
-                                  "max_retries", "max_elapsed_ms", "deadline") if k in obj}
+                                  "max_retries", "max_elapsed_ms", "deadline", "paced") if k in obj}
     return m.make_policy(**fields)
 
 

@@ -19,7 +19,7 @@ BUDGET_OPS = {"fe": "VEC_B_FAIL_ERROR", "ft": "VEC_B_FAIL_TIMEOUT", "ae": "VEC_B
               "se": "VEC_B_SUCCESS_AFTER_ERROR", "st": "VEC_B_SUCCESS_AFTER_TIMEOUT"}
 POLICY_FIELDS = ["initial_ms", "multiplier_num", "multiplier_den", "max_backoff_ms", "max_retries",
                  "jitter", "jitter_ms", "spread_per_mille", "max_hint_ms", "max_elapsed_ms",
-                 "deadline"]
+                 "deadline", "paced"]
 
 
 class Header:
@@ -84,6 +84,8 @@ def main(vector_dir, header_path, out_path):
                     values.append(h.const("SB_JITTER_", pol[f]))
                 elif f == "deadline":
                     values.append(h.const("SB_DEADLINE_", pol[f]))
+                elif f == "paced":
+                    values.append("1u" if pol.get(f, False) else "0u")
                 else:
                     values.append(u32(pol[f]))
             first_case = len(cases)
