@@ -71,6 +71,7 @@ step "independent model: every vector file" python3 tests/model/check_vectors.py
 step "independent model: fleet helpers (SPEC.md §12)" python3 tests/model/fleet_model.py check
 step "independent model: pauses (SPEC.md §13)" python3 tests/model/pause_model.py check
 step "independent model: send rate (SPEC.md §17)" python3 tests/model/send_rate_model.py check
+step "independent model: server pacing (SPEC.md §16)" python3 tests/model/pacer_model.py check
 step "independent model: CLI schedule --format json" python3 tests/model/check_cli.py
 
 for part in scripts/test.d/*.sh; do

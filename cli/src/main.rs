@@ -7,6 +7,7 @@ mod policy_args;
 mod schedule_cmd;
 mod simulate;
 mod vectors;
+mod vectors_pacer;
 mod vectors_rate_limit;
 mod vectors_retry_after;
 mod vectors_run;

@@ -154,6 +154,10 @@ pub struct PolicyArgs {
     /// What a delay crossing the time budget does.
     #[arg(long, value_parser = one_of(deadline_names()))]
     pub deadline: Option<String>,
+    /// Follow a pacing server: a Retry-After is the wait itself (capped at --max-hint-ms), not a
+    /// lower bound. Only for a server trusted to pace (SPEC.md §16).
+    #[arg(long)]
+    pub paced: bool,
 }
 
 /// The flag that sets the field a core error is about: the core's field name in kebab case.
@@ -199,6 +203,7 @@ impl PolicyArgs {
             max_hint_ms: self.max_hint_ms,
             max_elapsed_ms: self.max_elapsed_ms,
             deadline,
+            paced: self.paced.then_some(true),
         };
         options
             .build()

@@ -198,6 +198,23 @@ fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
             ops("n h5000 h0 h120000 n r n h1500 x n r h3000 n n n n n n n n n n n r n"),
         ),
         (
+            "schedule-paced",
+            "paced: a Retry-After is the wait itself (0, below and above the backoff, clamped to max_hint_ms 20 s), snapshots, resets",
+            build(Policy::builder().max_hint_ms(20_000).paced(true)),
+            ops("h0 h0 n h1500 h120000 s h3000 l2000 n r h0 x n r h250 n h0 h0 h0 h0 h0 h0 h0 h0 n"),
+        ),
+        (
+            "schedule-paced-deadline",
+            "paced with a 10 s time budget (give up): the hints still count against it",
+            build(
+                Policy::builder()
+                    .paced(true)
+                    .max_retries(20)
+                    .max_elapsed_ms(10_000),
+            ),
+            ops("h4000 h4000 s h1999 h3 h0 t9999 h1 t10000 h0 r h10000 r h10001"),
+        ),
+        (
             "schedule-deadline-give-up",
             "time budget 20 s, give up before crossing it; caller clocks and issued sums",
             build(
@@ -388,6 +405,7 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
     files.push(("classify".to_string(), classify_file()));
     files.push(("run-loop".to_string(), crate::vectors_run::file()?));
     files.push(("send-rate".to_string(), crate::vectors_send_rate::file()));
+    files.push(("pacer".to_string(), crate::vectors_pacer::file()?));
     for (stem, value) in &files {
         let path = dir.join(format!("{stem}.json"));
         let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())? + "\n";

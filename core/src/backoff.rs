@@ -228,7 +228,8 @@ impl Backoff {
     /// The general step of SPEC.md §5, with any combination of a server hint, the caller's clock
     /// and a shared budget.
     ///
-    /// A `Retry-After` hint is a lower bound (clamped to `max_hint_ms`) and takes no random draw; a
+    /// A `Retry-After` hint is a lower bound (clamped to `max_hint_ms`), or with [`Policy::paced`]
+    /// the delay itself, and takes no random draw; a
     /// rate-limit reset takes one, for its upward jitter (SPEC.md §5 step 6); `DoNotRetry` gives
     /// up with [`GiveUpReason::ServerStop`]. Neither hint changes the level, so later delays grow
     /// as without it. `elapsed_ms` is the caller's monotonic clock since the first attempt, so
@@ -268,6 +269,11 @@ impl Backoff {
         let mut rng = self.rng.clone();
         let (mut delay, level) = delay_and_next_level(policy, self.level, &mut rng);
         match input.hint {
+            // A paced server's `Retry-After` is the client's own return time (SPEC.md §16): the
+            // wait itself, not a floor under the client's backoff.
+            Some(ServerHint::RetryAfterMs(hint_ms)) if policy.paced() => {
+                delay = hint_ms.min(policy.max_hint_ms());
+            }
             Some(ServerHint::RetryAfterMs(hint_ms)) => {
                 delay = delay.max(hint_ms.min(policy.max_hint_ms()));
             }

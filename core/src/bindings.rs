@@ -105,6 +105,8 @@ pub struct PolicyOptions {
     pub max_elapsed_ms: Option<u32>,
     /// What a delay crossing the time budget does.
     pub deadline: Option<DeadlineMode>,
+    /// Whether a `Retry-After` is the wait itself (a pacing server, SPEC.md §16).
+    pub paced: Option<bool>,
 }
 
 coded_enum! {
@@ -140,6 +142,8 @@ coded_enum! {
         MaxElapsedMs = 9, "max_elapsed_ms";
         /// The field `deadline` of [`PolicyOptions`].
         Deadline = 10, "deadline";
+        /// The field `paced` of [`PolicyOptions`].
+        Paced = 11, "paced";
     }
 }
 
@@ -173,6 +177,9 @@ impl PolicyOptions {
         }
         if let Some(mode) = self.deadline {
             b = b.deadline(mode);
+        }
+        if let Some(paced) = self.paced {
+            b = b.paced(paced);
         }
         b = b.jitter(self.jitter(base.jitter())?);
         b = b.max_hint_ms(match (self.max_hint_ms, self.max_backoff_ms) {

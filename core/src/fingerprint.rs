@@ -45,7 +45,9 @@ impl Policy {
             *dst = src;
         }
         out[32] = self.jitter().code();
-        out[33] = self.deadline().code();
+        // The paced flag is bit 1 of the deadline byte, so every policy without it encodes (and
+        // fingerprints) as a policy of SPEC.md §9 without it.
+        out[33] = self.deadline().code() | (self.paced() as u8) << 1;
         out
     }
 

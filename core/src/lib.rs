@@ -36,6 +36,8 @@
 //! every binding is a shell over [`Run`], the sans-I/O state machine of one call's run (SPEC.md
 //! §15): it performs the [`Action`] the run answers and reports each [`Outcome`].
 //!
+//! On the server, telling refused requests when to come back at the server's capacity: [`Pacer`].
+//!
 //! ## Cargo features
 //!
 //! None is on by default: the crate is `no_std`, allocation-free and depends only on itself.
@@ -65,6 +67,7 @@ mod fleet;
 mod hint;
 mod httpdate;
 mod jitter;
+mod pacer;
 mod parse_error;
 mod policy;
 mod preset;
@@ -103,6 +106,7 @@ pub use hint::{
     MAX_HEADER_VALUE_LEN,
 };
 pub use jitter::jitter_bounds;
+pub use pacer::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 pub use parse_error::ParseError;
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,

@@ -99,6 +99,7 @@ pub struct Policy {
     max_elapsed_ms: u32,
     jitter: Jitter,
     deadline: DeadlineMode,
+    paced: bool,
 }
 
 /// Builds a [`Policy`]; every setter is `const`. Start from [`Policy::builder`] or from a preset's
@@ -114,6 +115,7 @@ pub struct PolicyBuilder {
     max_elapsed_ms: u32,
     jitter: Jitter,
     deadline: DeadlineMode,
+    paced: bool,
 }
 
 impl PolicyBuilder {
@@ -156,6 +158,22 @@ impl PolicyBuilder {
     /// Sets what happens to a delay that would cross the time budget.
     pub const fn deadline(mut self, mode: DeadlineMode) -> Self {
         self.deadline = mode;
+        self
+    }
+    /// Follows a pacing server (SPEC.md §16): a `Retry-After` is the wait itself, clamped to
+    /// `max_hint_ms`, rather than a lower bound on the backoff. Only for a server trusted to pace:
+    /// one that answers `Retry-After: 0` would pull its clients back at once, bounded only by the
+    /// retry limit, the time budget and a retry budget.
+    ///
+    /// ```
+    /// use seeded_backoff::{Backoff, Policy, ServerHint, Step, StepInput};
+    /// let p = Policy::google().to_builder().paced(true).build().unwrap();
+    /// let mut b = Backoff::new(&p, 1);
+    /// let hinted = StepInput::default().hint(ServerHint::RetryAfterMs(300));
+    /// assert_eq!(b.next_delay_with(&p, hinted), Step::Retry { delay_ms: 300, retry: 0 });
+    /// ```
+    pub const fn paced(mut self, paced: bool) -> Self {
+        self.paced = paced;
         self
     }
 
@@ -210,6 +228,7 @@ impl PolicyBuilder {
             max_elapsed_ms: b.max_elapsed_ms,
             jitter: b.jitter,
             deadline: b.deadline,
+            paced: b.paced,
         })
     }
 }
@@ -274,6 +293,7 @@ impl Policy {
             max_elapsed_ms: 0,
             jitter: Jitter::Google { jitter_ms: 1000 },
             deadline: DeadlineMode::GiveUp,
+            paced: false,
         }
     }
 
@@ -295,6 +315,7 @@ impl Policy {
             max_elapsed_ms: self.max_elapsed_ms,
             jitter: self.jitter,
             deadline: self.deadline,
+            paced: self.paced,
         }
     }
 
@@ -362,6 +383,10 @@ impl Policy {
     /// What a delay that would cross the time budget does.
     pub const fn deadline(&self) -> DeadlineMode {
         self.deadline
+    }
+    /// Whether a `Retry-After` is the wait itself ([`PolicyBuilder::paced`]).
+    pub const fn paced(&self) -> bool {
+        self.paced
     }
 }
 

@@ -112,13 +112,14 @@ fn policy_options_are_numbered_as_section_2_1_lists_them() {
         "max_hint_ms",
         "max_elapsed_ms",
         "deadline",
+        "paced",
     ];
     assert_eq!(PolicyOption::NAMES, spec);
     for (code, name) in spec.iter().enumerate() {
         let option = PolicyOption::from_code(code as u8).unwrap();
         assert_eq!((option.code() as usize, option.name()), (code, *name));
     }
-    assert_eq!(PolicyOption::from_code(11), None);
+    assert_eq!(PolicyOption::from_code(12), None);
     // The struct's fields, in declaration order (as `Debug` prints them), are the same list.
     let debug = format!("{:?}", PolicyOptions::default());
     let fields: Vec<&str> = debug

@@ -5,7 +5,7 @@
 
 use seeded_backoff::{
     classify_grpc, classify_http, parse_rate_limit, parse_retry_after, Backoff, Classification,
-    RateLimitHeader, RetryBudget, Run, RATE_LIMIT_HEADERS,
+    Pacer, RateLimitHeader, RetryBudget, Run, RATE_LIMIT_HEADERS,
 };
 use seeded_backoff_test_support::{
     budget_config_from_json, policy_from_json, run_budget_op, run_event, run_op, seed_of,
@@ -17,6 +17,50 @@ fn hex_bytes(hex: &str) -> Vec<u8> {
         .step_by(2)
         .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
         .collect()
+}
+
+/// SPEC.md §16.5: each case's configuration, then its ops in order on one pacer.
+fn replay_pacer(file: &serde_json::Value) -> usize {
+    let mut checks = 0;
+    for case in file["cases"].as_array().unwrap() {
+        let config = &case["config"];
+        let field = |k: &str| u32::try_from(config[k].as_u64().unwrap()).unwrap();
+        let built = Pacer::new(
+            field("capacity_per_s"),
+            field("reserve_per_mille"),
+            field("max_wait_s"),
+            seed_of(config).unwrap(),
+        );
+        checks += 1;
+        let mut pacer = match (built, case.get("error")) {
+            (Err(e), Some(want)) => {
+                assert_eq!(e.name(), want, "{config}");
+                continue;
+            }
+            (Ok(p), None) => p,
+            (got, _) => panic!("{config}: got {got:?}"),
+        };
+        for (op, expect) in case["ops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(case["expect"].as_array().unwrap())
+        {
+            let op = op.as_str().unwrap();
+            let now: u64 = op[1..].parse().unwrap();
+            let got = match &op[..1] {
+                "a" => {
+                    let s = pacer.assign(now);
+                    serde_json::json!([s.retry_after_s, s.reset_ms, u8::from(s.full)])
+                }
+                "p" => serde_json::json!(pacer.pending(now)),
+                _ => panic!("unknown pacer op {op}"),
+            };
+            assert_eq!(&got, expect, "{config} op {op}");
+            checks += 1;
+        }
+    }
+    checks
 }
 
 #[test]
@@ -152,6 +196,7 @@ fn every_vector_file_replays_bit_identically() {
             }
             // Replayed, with the shared form, by tests/send_rate.rs.
             "send_rate" => {}
+            "pacer" => checks += replay_pacer(&file),
             other => panic!("{name}: unknown kind {other}"),
         }
     }

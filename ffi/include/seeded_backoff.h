@@ -184,6 +184,11 @@
 #define SB_OPTION_DEADLINE 512
 
 /**
+ * `given` bit: `values->paced` (nonzero: a `Retry-After` is the wait itself).
+ */
+#define SB_OPTION_PACED 1024
+
+/**
  * No jitter: the un-jittered exponential base.
  */
 #define SB_JITTER_NONE 0
@@ -666,6 +671,10 @@ typedef struct sb_policy {
    * What a delay crossing the time budget does, an `SB_DEADLINE_*` code.
    */
   uint32_t deadline;
+  /**
+   * Nonzero: follow a pacing server, a `Retry-After` is the wait itself (SPEC.md section 16).
+   */
+  uint32_t paced;
 } sb_policy;
 
 /**

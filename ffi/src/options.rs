@@ -38,6 +38,8 @@ pub const SB_OPTION_MAX_HINT_MS: u32 = 128;
 pub const SB_OPTION_MAX_ELAPSED_MS: u32 = 256;
 /// `given` bit: `values->deadline`.
 pub const SB_OPTION_DEADLINE: u32 = 512;
+/// `given` bit: `values->paced` (nonzero: a `Retry-After` is the wait itself).
+pub const SB_OPTION_PACED: u32 = 1024;
 
 // The header's option bits are literals too; these pin each to the core's option index (the
 // preset is the function's own argument, so bit i is option i + 1).
@@ -54,6 +56,7 @@ const _: () = {
         (SB_OPTION_MAX_HINT_MS, O::MaxHintMs),
         (SB_OPTION_MAX_ELAPSED_MS, O::MaxElapsedMs),
         (SB_OPTION_DEADLINE, O::Deadline),
+        (SB_OPTION_PACED, O::Paced),
     ];
     assert!(bits.len() + 1 == O::NAMES.len());
     let mut i = 0;
@@ -170,6 +173,7 @@ fn resolve(preset: u32, v: &sb_policy, given: u32) -> Result<sb_policy, sb_statu
         max_hint_ms: opt(given, SB_OPTION_MAX_HINT_MS, v.max_hint_ms),
         max_elapsed_ms: opt(given, SB_OPTION_MAX_ELAPSED_MS, v.max_elapsed_ms),
         deadline,
+        paced: opt(given, SB_OPTION_PACED, v.paced).map(|p| p != 0),
     };
     let policy = options.build().map_err(sb_status::from)?;
     if !compiled_in(&policy) {

@@ -117,6 +117,8 @@ pub struct sb_policy {
     pub max_elapsed_ms: u32,
     /// What a delay crossing the time budget does, an `SB_DEADLINE_*` code.
     pub deadline: u32,
+    /// Nonzero: follow a pacing server, a `Retry-After` is the wait itself (SPEC.md section 16).
+    pub paced: u32,
 }
 
 impl sb_policy {
@@ -154,6 +156,7 @@ impl sb_policy {
             .max_hint_ms(self.max_hint_ms)
             .max_elapsed_ms(self.max_elapsed_ms)
             .deadline(deadline)
+            .paced(self.paced != 0)
             .build()
             .map_err(sb_status::from)
     }
@@ -201,6 +204,7 @@ impl sb_policy {
             max_hint_ms: p.max_hint_ms(),
             max_elapsed_ms: p.max_elapsed_ms(),
             deadline: p.deadline().code() as u32,
+            paced: u32::from(p.paced()),
         }
     }
 }

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 /// The policy as the JSON object that vectors and `schedule --format json` print.
 pub fn policy_json(p: &Policy) -> Value {
     let (num, den) = p.multiplier();
-    json!({
+    let mut policy = json!({
         "initial_ms": p.initial_ms(),
         "multiplier_num": num,
         "multiplier_den": den,
@@ -32,7 +32,12 @@ pub fn policy_json(p: &Policy) -> Value {
         "max_hint_ms": p.max_hint_ms(),
         "max_elapsed_ms": p.max_elapsed_ms(),
         "deadline": p.deadline().name(),
-    })
+    });
+    // Present only when set, so that the files of policies without it read as before.
+    if p.paced() {
+        policy["paced"] = json!(true);
+    }
+    policy
 }
 
 fn u32_of(v: &Value, key: &str) -> Result<u32, String> {
@@ -64,6 +69,7 @@ pub fn policy_from_json(v: &Value) -> Result<Policy, String> {
         .max_hint_ms(u32_of(v, "max_hint_ms")?)
         .max_elapsed_ms(u32_of(v, "max_elapsed_ms")?)
         .deadline(deadline)
+        .paced(v["paced"].as_bool().unwrap_or(false))
         .build()
         .map_err(|e| e.to_string())
 }

@@ -113,13 +113,14 @@ DEADLINE_CODES = {"give_up": 0, "clamp": 1}
 Policy = namedtuple(
     "Policy",
     "initial_ms max_backoff_ms multiplier_num multiplier_den jitter jitter_ms spread_per_mille "
-    "max_hint_ms max_retries max_elapsed_ms deadline",
+    "max_hint_ms max_retries max_elapsed_ms deadline paced",
+    defaults=(False,),
 )
 
 
 def make_policy(initial_ms, max_backoff_ms, multiplier_num=2, multiplier_den=1, jitter="none",
                 jitter_ms=0, spread_per_mille=0, max_hint_ms=None, max_retries=10,
-                max_elapsed_ms=0, deadline="give_up"):
+                max_elapsed_ms=0, deadline="give_up", paced=False):
     """Validate (§2, first failing check in table order) and build a Policy; raises SpecError."""
     if jitter not in JITTER_CODES:
         raise ValueError("unknown jitter %r (a parse error of the binding)" % (jitter,))
@@ -153,7 +154,7 @@ def make_policy(initial_ms, max_backoff_ms, multiplier_num=2, multiplier_den=1, 
         if not 0 <= v <= U32_MAX:
             raise ValueError("%s out of u32 range" % name)
     return Policy(initial_ms, max_backoff_ms, multiplier_num, multiplier_den, jitter, jitter_ms,
-                  spread_per_mille, max_hint_ms, max_retries, max_elapsed_ms, deadline)
+                  spread_per_mille, max_hint_ms, max_retries, max_elapsed_ms, deadline, bool(paced))
 
 
 def policy_error(**fields):
@@ -223,7 +224,7 @@ def policy_encoding(policy):
     words = (p.initial_ms, p.multiplier_num, p.multiplier_den, p.max_backoff_ms, p.max_retries,
              jitter_param, p.max_hint_ms, p.max_elapsed_ms)
     return (b"".join(_le32(w) for w in words)
-            + bytes([JITTER_CODES[p.jitter], DEADLINE_CODES[p.deadline]]))
+            + bytes([JITTER_CODES[p.jitter], DEADLINE_CODES[p.deadline] + (2 if p.paced else 0)]))
 
 
 def policy_fingerprint(policy):
@@ -301,7 +302,10 @@ class Backoff:
         d, new_level = self._delay(rng)
         # 6. Retry-After hint: no draw, no level change. Rate-limit hint: one more draw from the
         # same copy, after step 5's, for an upward jitter of up to 1 s + 10 %.
-        if isinstance(hint, RetryAfter):
+        # With `paced` the Retry-After is the wait itself.
+        if isinstance(hint, RetryAfter) and p.paced:
+            d = min(hint.ms, p.max_hint_ms)
+        elif isinstance(hint, RetryAfter):
             d = max(d, min(hint.ms, p.max_hint_ms))
         elif isinstance(hint, RateLimit):
             h_c = min(hint.ms, p.max_hint_ms)

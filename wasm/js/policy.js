@@ -2,7 +2,7 @@
 // cross-field rule; this layer only checks types and names and reports the core's answer.
 import { main } from '../pkg/main-part.js';
 import { DEADLINES, JITTERS, OPTIONS, POLICY_ERRORS, PRESETS, RULES } from '../pkg/tables.js';
-import { failRule, int, keys, milli, oneOf, U32_MAX, u64 } from './check.js';
+import { bool, failRule, int, keys, milli, oneOf, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';
 import { WORDS } from './internal.js';
 
@@ -25,7 +25,8 @@ export class Policy {
       if (v === undefined) return;
       const k = OPTIONS[i];
       present |= 1 << i;
-      u32[1 + i] = NAMES[k] ? oneOf(k, v, NAMES[k]) : k === 'multiplier' ? milli(v, RULES[i]) : int(k, v, 0, U32_MAX, RULES[i]);
+      if (k === 'paced') u32[1 + i] = Number(bool(k, v));
+      else u32[1 + i] = NAMES[k] ? oneOf(k, v, NAMES[k]) : k === 'multiplier' ? milli(v, RULES[i]) : int(k, v, 0, U32_MAX, RULES[i]);
     });
     u32[0] = present;
     const e = x.policyResolve();
@@ -35,7 +36,7 @@ export class Policy {
       if (values[at] === undefined) throw new RangeError(`${rule}, got the preset's value (set ${OPTIONS[at]} too)`);
       failRule(RangeError, rule, values[at]);
     }
-    this[WORDS] = u32.slice(0, 12);
+    this[WORDS] = u32.slice(0, 1 + OPTIONS.length);
     active = this;
   }
 }

@@ -43,6 +43,7 @@ pub fn policy(words: &[u32; crate::rt::OPTION_WORDS]) -> Result<Policy, PolicyEr
         max_hint_ms: given(O::MaxHintMs),
         max_elapsed_ms: given(O::MaxElapsedMs),
         deadline: code(O::Deadline).and_then(DeadlineMode::from_code),
+        paced: given(O::Paced).map(|v| v != 0),
     }
     .build()
 }

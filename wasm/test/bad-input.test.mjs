@@ -18,7 +18,7 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // The option names and what each accepts, from JS-API.md and SPEC.md §2.
 const POLICY_KEYS = ['preset', 'initialMs', 'multiplier', 'maxBackoffMs', 'maxRetries', 'jitter', 'jitterMs',
-  'spreadPerMille', 'maxHintMs', 'maxElapsedMs', 'deadline'];
+  'spreadPerMille', 'maxHintMs', 'maxElapsedMs', 'deadline', 'paced'];
 
 // [options, error class, the whole message]
 const BAD_OPTIONS = [

@@ -20,6 +20,7 @@ export function optionsOf(p) {
     maxElapsedMs: p.max_elapsed_ms,
     deadline: p.deadline,
   };
+  if (p.paced) o.paced = true;
   if (p.jitter === 'google') o.jitterMs = p.jitter_ms;
   if (p.jitter === 'proportional') o.spreadPerMille = p.spread_per_mille;
   return o;

@@ -59,6 +59,11 @@ export interface PolicyOptions {
   maxElapsedMs?: number;
   /** A delay that would cross `maxElapsedMs`: give up (default) or shorten it to fit. */
   deadline?: 'give_up' | 'clamp';
+  /**
+   * Follow a pacing server (SPEC.md §16): a Retry-After is the wait itself, capped at maxHintMs,
+   * not a lower bound. Only for a server trusted to pace: one that sends 0 pulls clients in at once.
+   */
+  paced?: boolean;
 }
 
 /** Policy options and a seed: the sugar `new Backoff({ ...options, seed })`. */

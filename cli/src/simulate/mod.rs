@@ -13,6 +13,9 @@ mod contention;
 mod draw;
 mod model;
 mod outage;
+// Measured by its test (BENCHMARKS.md); not yet a `--scenario` of its own.
+#[cfg(test)]
+mod paced;
 mod report;
 mod strategy;
 

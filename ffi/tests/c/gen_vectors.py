@@ -19,7 +19,7 @@ BUDGET_OPS = {"fe": "VEC_B_FAIL_ERROR", "ft": "VEC_B_FAIL_TIMEOUT", "ae": "VEC_B
               "se": "VEC_B_SUCCESS_AFTER_ERROR", "st": "VEC_B_SUCCESS_AFTER_TIMEOUT"}
 POLICY_FIELDS = ["initial_ms", "multiplier_num", "multiplier_den", "max_backoff_ms", "max_retries",
                  "jitter", "jitter_ms", "spread_per_mille", "max_hint_ms", "max_elapsed_ms",
-                 "deadline"]
+                 "deadline", "paced"]
 
 
 class Header:
@@ -63,7 +63,10 @@ def c_bytes(data):
 def main(vector_dir, header_path, out_path):
     h = Header(header_path)
     # The CLI writes *.json; the fleet vectors (SPEC.md section 12) come from the Python model.
-    files = sorted(pathlib.Path(vector_dir).glob("*.json")) + sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
+    # The server pacer's (SPEC.md section 16) are replayed by the Rust core and its model: the C ABI
+    # has no pacer to replay them with.
+    files = sorted(p for p in pathlib.Path(vector_dir).glob("*.json") if p.name != "pacer.json")
+    files += sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
     if not files:
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
     schedules, cases, ops, snapshots = [], [], [], []
@@ -82,6 +85,8 @@ def main(vector_dir, header_path, out_path):
                     values.append(h.const("SB_JITTER_", pol[f]))
                 elif f == "deadline":
                     values.append(h.const("SB_DEADLINE_", pol[f]))
+                elif f == "paced":
+                    values.append("1u" if pol.get(f, False) else "0u")
                 else:
                     values.append(u32(pol[f]))
             first_case = len(cases)

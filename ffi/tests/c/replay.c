@@ -18,6 +18,7 @@ sb_policy vec_to_policy(const vec_policy *v) {
     p.max_hint_ms = v->max_hint_ms;
     p.max_elapsed_ms = v->max_elapsed_ms;
     p.deadline = v->deadline;
+    p.paced = v->paced;
     return p;
 }
 

@@ -26,7 +26,7 @@ enum {
 /* The policy fields by name, so the tables do not depend on sb_policy's field order. */
 typedef struct {
     uint32_t initial_ms, multiplier_num, multiplier_den, max_backoff_ms, max_retries, jitter,
-        jitter_ms, spread_per_mille, max_hint_ms, max_elapsed_ms, deadline;
+        jitter_ms, spread_per_mille, max_hint_ms, max_elapsed_ms, deadline, paced;
 } vec_policy;
 
 typedef struct {

@@ -25,6 +25,7 @@ _BITS = {
     "max_hint_ms": lib.SB_OPTION_MAX_HINT_MS,
     "max_elapsed_ms": lib.SB_OPTION_MAX_ELAPSED_MS,
     "deadline": lib.SB_OPTION_DEADLINE,
+    "paced": lib.SB_OPTION_PACED,
 }
 
 
@@ -109,12 +110,14 @@ class Policy:
                  max_backoff_ms: Optional[int] = None, max_retries: Optional[int] = None,
                  jitter: Optional[str] = None, jitter_ms: Optional[int] = None,
                  spread_per_mille: Optional[int] = None, max_hint_ms: Optional[int] = None,
-                 max_elapsed_ms: Optional[int] = None, deadline: Optional[str] = None) -> None:
+                 max_elapsed_ms: Optional[int] = None, deadline: Optional[str] = None,
+                 paced: Optional[bool] = None) -> None:
         given = {k: v for k, v in (
             ("initial_ms", initial_ms), ("multiplier", multiplier), ("max_backoff_ms", max_backoff_ms),
             ("max_retries", max_retries), ("jitter", jitter), ("jitter_ms", jitter_ms),
             ("spread_per_mille", spread_per_mille), ("max_hint_ms", max_hint_ms),
-            ("max_elapsed_ms", max_elapsed_ms), ("deadline", deadline)) if v is not None}
+            ("max_elapsed_ms", max_elapsed_ms), ("deadline", deadline), ("paced", paced))
+            if v is not None}
         preset_code = one_of("preset", preset, PRESETS)
         values = ffi.new("sb_policy *")
         bits = 0
@@ -126,6 +129,10 @@ class Policy:
                 values.jitter = one_of("jitter", v, JITTERS)
             elif name == "deadline":
                 values.deadline = one_of("deadline", v, DEADLINES)
+            elif name == "paced":
+                if not isinstance(v, bool):
+                    raise TypeError(f"paced must be a bool, got {show(v)}")
+                values.paced = int(v)
             else:
                 setattr(values, name, integer(name, v, rule=_RULES.get(name)))
         out = ffi.new("sb_policy *")
@@ -168,6 +175,11 @@ class Policy:
         return DEADLINES[self._c.deadline]
 
     @property
+    def paced(self) -> bool:
+        """Whether a Retry-After is the wait itself (a pacing server, SPEC.md §16)."""
+        return bool(self._c.paced)
+
+    @property
     def multiplier(self) -> Fraction:
         """The growth factor per retry, as the exact fraction the core uses."""
         return Fraction(self._c.multiplier_num, self._c.multiplier_den)
@@ -175,7 +187,8 @@ class Policy:
     def _key(self):
         c = self._c
         return (c.initial_ms, c.multiplier_num, c.multiplier_den, c.max_backoff_ms, c.max_retries,
-                c.jitter, c.jitter_ms, c.spread_per_mille, c.max_hint_ms, c.max_elapsed_ms, c.deadline)
+                c.jitter, c.jitter_ms, c.spread_per_mille, c.max_hint_ms, c.max_elapsed_ms, c.deadline,
+                c.paced)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Policy) and self._key() == other._key()
@@ -189,4 +202,5 @@ class Policy:
         elapsed = f", max_elapsed_ms={self.max_elapsed_ms}, deadline={self.deadline!r}" if self.max_elapsed_ms else ""
         return (f"Policy(initial_ms={self.initial_ms}, multiplier={str(self.multiplier)!r}, "
                 f"max_backoff_ms={self.max_backoff_ms}, max_retries={self.max_retries}, "
-                f"jitter={self.jitter!r}{extra}, max_hint_ms={self.max_hint_ms}{elapsed})")
+                f"jitter={self.jitter!r}{extra}, max_hint_ms={self.max_hint_ms}{elapsed}"
+                f"{', paced=True' if self.paced else ''})")

@@ -284,6 +284,19 @@ fn hints_and_classes() {
     }
 }
 
+/// The server's pacer (SPEC.md §16): construction, its errors, assignment and the header text.
+fn pacer() {
+    match seeded_backoff::Pacer::new(u32_in(), u32_in() % 1000, u32_in(), u64_in()) {
+        Ok(mut pacer) => {
+            let slot = pacer.assign(u64_in());
+            let mut buf = [0u8; 12];
+            sink((slot, pacer.pending(u64_in()), pacer.retry_rate()));
+            sink(slot.reset_seconds(&mut buf).len());
+        }
+        Err(e) => sink((e.name(), e.message())),
+    }
+}
+
 /// The retry loop (blocking form: the async one is the same future, polled once) with a budget
 /// and a clock, and the errors' `Display`.
 fn retry_loop(policy: &Policy) {
@@ -341,6 +354,7 @@ pub extern "C" fn _start() -> ! {
         budgets();
         hints_and_classes();
         send_rates();
+        pacer();
         negative();
     }
 }
