@@ -109,6 +109,11 @@ pub fn file() -> Value {
     cases.push((at_bound(b"7", b' ', MAX_HEADER_VALUE_LEN), 0));
     cases.push((at_bound(b"7", b' ', MAX_HEADER_VALUE_LEN + 1), 0));
     cases.push((vec![0xff, 0xfe, b'1'], 0));
+    // A byte outside ASCII (SPEC.md §8), as UTF-8 and as a Latin-1 byte, in each form.
+    cases.push(("1\u{e9}".as_bytes().to_vec(), 0));
+    cases.push(("Sun, 06 Nov 1994 08:49:37 GMT\u{a0}".as_bytes().to_vec(), 0));
+    cases.push((b"Sun, 06 Nov 1994 08:49:37 GM\xc9".to_vec(), 0));
+    cases.push(("-\u{2212}1".as_bytes().to_vec(), 0));
     cases.push((b"12\x003".to_vec(), 0));
     let cases: Vec<Value> = cases
         .into_iter()

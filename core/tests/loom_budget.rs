@@ -80,7 +80,8 @@ fn grpc_failures_and_successes_interleaved_sum_exactly() {
     // lands first against the cap (3 + 0.5 → 3, then − 2 = 1); never below 0.
     loom::model(|| {
         let b = Arc::new(AtomicRetryBudget::grpc(3, 500).expect("valid"));
-        let f = |b: Arc<AtomicRetryBudget>| thread::spawn(move || b.record_failure(FailureKind::Error));
+        let f =
+            |b: Arc<AtomicRetryBudget>| thread::spawn(move || b.record_failure(FailureKind::Error));
         let t1 = f(b.clone());
         let t2 = f(b.clone());
         let t3 = {

@@ -538,10 +538,12 @@ if hasattr(sys, "set_int_max_str_digits"):
 
 
 def _bounded(value):
-    """§8: a header value's bytes, if it is not longer than MAX_HEADER_VALUE_LEN."""
+    """§8: a header value's bytes, if it is not longer than MAX_HEADER_VALUE_LEN and is ASCII."""
     b = _to_bytes(value)
     if len(b) > MAX_HEADER_VALUE_LEN:
         raise SpecError("too_long")
+    if any(x > 0x7F for x in b):
+        raise SpecError("invalid_format")
     return b
 
 

@@ -3,10 +3,10 @@
 use super::{BudgetConfig, BudgetError, FailureKind, RetryGate};
 // The loom model check (core/tests/loom_budget.rs, RUSTFLAGS="--cfg seeded_backoff_loom") swaps
 // in loom's atomics; every other build uses core's.
-#[cfg(seeded_backoff_loom)]
-use loom::sync::atomic::{AtomicU32, Ordering};
 #[cfg(not(seeded_backoff_loom))]
 use core::sync::atomic::{AtomicU32, Ordering};
+#[cfg(seeded_backoff_loom)]
+use loom::sync::atomic::{AtomicU32, Ordering};
 
 /// A `const fn` in every build but loom's, whose atomics are made at run time.
 macro_rules! const_unless_loom {
