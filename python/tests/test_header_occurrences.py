@@ -60,3 +60,18 @@ def test_requests_response_raw_headers_keep_both():
     assert response.headers["Retry-After"] == "5, 10"
     assert hint_from_headers(503, response.headers) == {}
     assert hint_from_headers(503, response.raw.headers) == {"retry_after_ms": 5000}
+
+
+# SPEC.md section 8: a value with a character outside ASCII is invalid_format in every entry point,
+# whether the library decoded its bytes as UTF-8 or Latin-1; hint_from_headers passes over it.
+NOT_ASCII = ['"d\u00e9faut";r=0;t=30', '"q";r=0;t=30;note=\U0001f600', '"d\u00e9faut";r=0;t=30'.encode("latin-1")]
+
+
+@pytest.mark.parametrize("value", NOT_ASCII)
+def test_a_character_outside_ascii_is_invalid_format(value):
+    from seeded_backoff import RateLimitError, parse_rate_limit
+    with pytest.raises(RateLimitError) as e:
+        parse_rate_limit("RateLimit", value, now=0)
+    assert e.value.code == "invalid_format"
+    # Passed over: the next header of the table gives the hint.
+    assert hint_from_headers(429, [("RateLimit", value), ("X-RateLimit-Reset", "5")], now=0) == {"rate_limit_ms": 5000}
