@@ -5,6 +5,7 @@
 
 use seeded_backoff::{AtomicRetryBudget, BudgetConfig, FailureKind, RetryGate};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Barrier;
 use std::thread;
 
 const THREADS: u32 = 8;
@@ -16,12 +17,15 @@ fn budget() -> AtomicRetryBudget {
 
 #[test]
 fn concurrent_spends_grant_exactly_the_tokens_there_are() {
-    for _ in 0..20 {
+    for _ in 0..200 {
         let b = budget();
         let granted = AtomicU32::new(0);
+        // Every thread starts at once, so that their compare-and-swaps contend.
+        let start = Barrier::new(THREADS as usize);
         thread::scope(|s| {
             for _ in 0..THREADS {
                 s.spawn(|| {
+                    start.wait();
                     while b.try_acquire(FailureKind::Error) {
                         granted.fetch_add(1, Ordering::Relaxed);
                     }
