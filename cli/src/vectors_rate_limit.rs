@@ -1,9 +1,10 @@
 //! The rate-limit vectors of SPEC.md §8.3 and §5 step 6: parse cases for every header of the core's
 //! table, and schedules stepped with rate-limit hints (`l<ms>` ops).
 
+use crate::vectors_retry_after::at_bound;
 use seeded_backoff::{
     parse_rate_limit, DeadlineMode, Jitter, Policy, RateLimitHeader, MAX_DELAY_MS,
-    RATE_LIMIT_HEADERS,
+    MAX_HEADER_VALUE_LEN, RATE_LIMIT_HEADERS,
 };
 use serde_json::{json, Value};
 
@@ -109,6 +110,24 @@ fn cases() -> Vec<(&'static str, Vec<u8>, u64)> {
     }
     cases.push(("ratelimit", b"\"q\";r=0;t=5\xff".to_vec(), 0));
     cases.push(("x-ratelimit-reset", b"5\xff".to_vec(), 0));
+    // A byte outside ASCII (SPEC.md §8) anywhere, a quoted quota name or an ignored key included.
+    cases.push((
+        "ratelimit",
+        "\"d\u{e9}faut\";r=0;t=30".as_bytes().to_vec(),
+        0,
+    ));
+    cases.push(("ratelimit", b"\"d\xe9faut\";r=0;t=30".to_vec(), 0));
+    cases.push((
+        "ratelimit",
+        "\"q\";r=0;t=30;note=\u{1f600}".as_bytes().to_vec(),
+        0,
+    ));
+    cases.push(("ratelimit-reset", "30\u{a0}".as_bytes().to_vec(), 0));
+    // The length bound (SPEC.md §8): 8192 bytes are read, 8193 are `too_long` whatever they hold.
+    for len in [MAX_HEADER_VALUE_LEN, MAX_HEADER_VALUE_LEN + 1] {
+        cases.push(("x-ratelimit-reset", at_bound(b"5", b'0', len), 0));
+        cases.push(("ratelimit", at_bound(br#""q";r=0;t=5"#, b' ', len), 0));
+    }
     cases
 }
 

@@ -1,11 +1,18 @@
 //! The `Retry-After` vectors of SPEC.md §8.1: delta-seconds, the three HTTP-date formats, RFC 850's
 //! century rule and every error, each value parsed by the core at a stated `now`.
 
-use seeded_backoff::parse_retry_after;
+use seeded_backoff::{parse_retry_after, MAX_HEADER_VALUE_LEN};
 use serde_json::{json, Value};
 
 /// Unix time of the RFC 9110 example date, Sun, 06 Nov 1994 08:49:37 GMT.
 const RFC_EXAMPLE: u64 = 784_111_777;
+
+/// `tail` preceded by `pad` bytes up to `len` bytes in all.
+pub fn at_bound(tail: &[u8], pad: u8, len: usize) -> Vec<u8> {
+    let mut v = vec![pad; len - tail.len()];
+    v.extend_from_slice(tail);
+    v
+}
 
 /// The `retry-after` vector file.
 pub fn file() -> Value {
@@ -96,7 +103,17 @@ pub fn file() -> Value {
     .into_iter()
     .map(|(v, now)| (v.as_bytes().to_vec(), now))
     .collect();
+    // The length bound (SPEC.md §8): 8192 bytes are read, 8193 are `too_long` whatever they hold.
+    cases.push((at_bound(b"7", b'0', MAX_HEADER_VALUE_LEN), 0));
+    cases.push((at_bound(b"7", b'0', MAX_HEADER_VALUE_LEN + 1), 0));
+    cases.push((at_bound(b"7", b' ', MAX_HEADER_VALUE_LEN), 0));
+    cases.push((at_bound(b"7", b' ', MAX_HEADER_VALUE_LEN + 1), 0));
     cases.push((vec![0xff, 0xfe, b'1'], 0));
+    // A byte outside ASCII (SPEC.md §8), as UTF-8 and as a Latin-1 byte, in each form.
+    cases.push(("1\u{e9}".as_bytes().to_vec(), 0));
+    cases.push(("Sun, 06 Nov 1994 08:49:37 GMT\u{a0}".as_bytes().to_vec(), 0));
+    cases.push((b"Sun, 06 Nov 1994 08:49:37 GM\xc9".to_vec(), 0));
+    cases.push(("-\u{2212}1".as_bytes().to_vec(), 0));
     cases.push((b"12\x003".to_vec(), 0));
     let cases: Vec<Value> = cases
         .into_iter()

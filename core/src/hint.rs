@@ -41,10 +41,14 @@ impl ServerHint {
 /// HTTP servers commonly refuse header fields over 8 KiB.
 pub const MAX_HEADER_VALUE_LEN: usize = 8192;
 
-/// `value`, if it is not longer than [`MAX_HEADER_VALUE_LEN`].
+/// `value`, if it is not longer than [`MAX_HEADER_VALUE_LEN`] and is ASCII (SPEC.md §8): a byte
+/// above 0x7F is [`ParseError::InvalidFormat`] in every header, so that text bindings, whatever
+/// encoding an HTTP library decoded a value with, answer as the byte bindings do.
 pub(crate) fn bounded(value: &[u8]) -> Result<&[u8], ParseError> {
     if value.len() > MAX_HEADER_VALUE_LEN {
         Err(ParseError::TooLong)
+    } else if !value.is_ascii() {
+        Err(ParseError::InvalidFormat)
     } else {
         Ok(value)
     }
@@ -76,10 +80,9 @@ pub(crate) fn trim(value: &[u8]) -> &[u8] {
 /// ```
 pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseError> {
     match parse_retry_after_seconds(value) {
-        Err(ParseError::InvalidFormat) => Ok(seconds_to_ms(crate::httpdate::seconds_until(
-            trim(value),
-            now_unix_s,
-        )?)),
+        Err(ParseError::InvalidFormat) if value.is_ascii() => Ok(seconds_to_ms(
+            crate::httpdate::seconds_until(trim(value), now_unix_s)?,
+        )),
         other => other,
     }
 }

@@ -5,7 +5,7 @@ hint_from_headers(status, headers, now_unix_s) -> a §5 hint or None, headers a 
 names to values (bytes or str).
 """
 
-from spec_model import SpecError, RetryAfter, RateLimit, parse_retry_after, sat32
+from spec_model import SpecError, RetryAfter, RateLimit, _bounded, parse_retry_after, sat32
 
 U64_MAX = 2**64 - 1
 
@@ -104,6 +104,7 @@ def parse_structured(value):
 
 
 def parse_rate_limit(header, value, now_unix_s):
+    value = _bounded(value)
     for _, name, kind in HEADERS:
         if name == header:
             return parse_structured(value) if kind == "structured" else parse_reset(value, now_unix_s)

@@ -8,6 +8,7 @@ Python integers are unbounded, so every u32/u64 wrap or saturation the spec asks
 explicitly with MASK32 / MASK64 / sat32.
 """
 
+import sys
 from collections import namedtuple
 
 # --- §1 Constants --------------------------------------------------------------------------------
@@ -534,9 +535,25 @@ def _parse_http_date(b, now):
     return days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
 
 
+MAX_HEADER_VALUE_LEN = 8192  # §1, §8
+# A value of up to MAX_HEADER_VALUE_LEN digits is read as an exact integer, then saturated.
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(max(sys.get_int_max_str_digits(), 2 * MAX_HEADER_VALUE_LEN))
+
+
+def _bounded(value):
+    """§8: a header value's bytes, if it is not longer than MAX_HEADER_VALUE_LEN and is ASCII."""
+    b = _to_bytes(value)
+    if len(b) > MAX_HEADER_VALUE_LEN:
+        raise SpecError("too_long")
+    if any(x > 0x7F for x in b):
+        raise SpecError("invalid_format")
+    return b
+
+
 def parse_retry_after(value, now_unix_s):
     """§8.1: milliseconds (u32) or SpecError(name). `value` is bytes or str."""
-    b = _strip_sp_htab(_to_bytes(value))
+    b = _strip_sp_htab(_bounded(value))
     if not b:
         raise SpecError("empty")
     if b[:1] == b"-":
@@ -551,7 +568,7 @@ def parse_retry_after(value, now_unix_s):
 
 def parse_grpc_pushback(value):
     """§8.2: milliseconds (u32) or SpecError(name)."""
-    b = _strip_sp_htab(_to_bytes(value))
+    b = _strip_sp_htab(_bounded(value))
     if not b:
         raise SpecError("empty")
     if b[:1] == b"-":

@@ -83,3 +83,15 @@ test("wasm/README.md's hintFromHeaders example prints what its comments say", as
   assert.match(block, /\/\/ \{ rateLimitMs: 20000 \}/);
   assert.match(block, /\/\/ 20000\.\.=23000/);
 });
+
+test('a character outside ASCII is invalid_format in parseRateLimit and passed over by hintFromHeaders alike (SPEC.md §8)', async () => {
+  // One rule for every entry point: whether the character is one byte (Latin-1, as fetch's
+  // Headers give it) or more, quoted or not.
+  for (const value of ['"d\u00e9faut";r=0;t=30', '"q";r=0;t=30;note=\u{1f600}', '"\u0100";r=0;t=30']) {
+    assert.throws(() => esm.parseRateLimit('RateLimit', value, 0), (e) => e instanceof SyntaxError && e.code === 'invalid_format', value);
+    assert.deepEqual(await esm.hintFromHeaders(429, { RateLimit: value, 'X-RateLimit-Reset': '5' }, 0), { rateLimitMs: 5000 }, value);
+    assert.deepEqual(await esm.hintFromHeaders(429, new Headers({ 'X-RateLimit-Reset': '5' }), 0), { rateLimitMs: 5000 });
+  }
+  assert.throws(() => esm.parseRetryAfter('1\u00e9', 0), (e) => e.code === 'invalid_format');
+  assert.deepEqual(await esm.hintFromHeaders(503, { 'Retry-After': '1\u00e9' }, 0), {});
+});

@@ -82,7 +82,8 @@ static void extremes(void) {
     CHECK(sb_parse_retry_after(digits, 400, 0, &ms) == SB_OK && ms == UINT32_MAX);
     CHECK(parse(SB_RATE_LIMIT_X_RATELIMIT_RESET, "7\xED\xA0\x80", 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT);
     CHECK(parse(SB_RATE_LIMIT_RATELIMIT_RESET, "\xEF\xBC\x97", 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT); /* fullwidth 7 */
-    CHECK(parse(SB_RATE_LIMIT_RATELIMIT, "\"\xED\xA0\x80\";r=0;t=7", 0, &ms) == SB_OK && ms == 7000u);
+    /* A byte outside ASCII is invalid_format anywhere (SPEC.md section 8), quoted too. */
+    CHECK(parse(SB_RATE_LIMIT_RATELIMIT, "\"\xED\xA0\x80\";r=0;t=7", 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT);
     CHECK(parse(SB_RATE_LIMIT_X_RATELIMIT_RETRY_AFTER, digits, 0, &ms) == SB_OK && ms == UINT32_MAX);
     CHECK(sb_classify_grpc(UINT32_MAX) == SB_CLASS_INVALID && sb_classify_http(UINT32_MAX) == SB_CLASS_INVALID);
     CHECK(!sb_rate_limit_applies(UINT32_MAX) && !sb_http_status_is_retryable(UINT32_MAX));

@@ -135,9 +135,14 @@ def classify_grpc_code(code: int) -> str:
 
 
 def _header_items(headers):
-    """A response's headers as (name, value) byte pairs, in order: requests' and httpx's header
-    objects and plain mappings have `items()`; a list of pairs is taken as is."""
-    items = headers.items() if hasattr(headers, "items") else headers
+    """A response's headers as (name, value) byte pairs, in order, one per occurrence (SPEC.md
+    section 8.3: of a name given twice the first counts). httpx's `items()` joins repeated names
+    into one value, so its `multi_items()` is read; aiohttp's multidict, urllib3's HTTPHeaderDict
+    and plain mappings yield each occurrence from `items()`; a list of pairs is taken as is."""
+    if callable(getattr(headers, "multi_items", None)):
+        items = headers.multi_items()
+    else:
+        items = headers.items() if hasattr(headers, "items") else headers
     try:
         pairs = list(items)
     except TypeError:

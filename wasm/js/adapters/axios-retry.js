@@ -3,6 +3,9 @@
 // steps the request's Backoff (with `error.response`, through the core) and stops axios-retry when
 // the core gives up; the second answers the delay it computed. The request's state rides in the
 // state axios-retry keeps on its config (`config['axios-retry']`) and carries to its retries.
+// axios-retry otherwise spends the request's `timeout` over all attempts and the waits between
+// them, so a Retry-After longer than the timeout would end the retries: the timeout is each
+// attempt's (`shouldResetTimeout`), as in ky and got, and the policy's maxElapsedMs bounds the whole.
 import { isRetryableStatus } from '../index.js';
 import { requests } from './common.js';
 
@@ -12,6 +15,7 @@ export function axiosRetryOptions(policy, seed) {
   const delays = new WeakMap();
   return {
     retries: Number.MAX_SAFE_INTEGER,
+    shouldResetTimeout: true,
     async retryCondition(error) {
       const r = error?.response;
       const state = error?.config?.['axios-retry'];

@@ -2,7 +2,10 @@
 // `retry.calculateDelay({ attemptCount, error })` for each retry (and awaits it) and stops at 0: it steps the
 // request's Backoff (with `error.response`, through the core) and answers 0 when the core gives
 // up. The request's state rides in its `context`, which got copies to the request's retries.
-// got checks its `statusCodes` first: they are the statuses the core retries.
+// got checks its `statusCodes` first: they are the statuses the core retries. got also cancels a
+// retry whose Retry-After exceeds `retry.maxRetryAfter`, which defaults to the request timeout,
+// before asking for a delay: no limit there, so that the core's hint, clamped to the policy's
+// maxHintMs, is the wait whatever the timeout.
 import { isRetryableStatus } from '../index.js';
 import { requests } from './common.js';
 
@@ -20,5 +23,5 @@ export function gotRetry(policy, seed) {
     // 0 stops got: a delay of 0 ms is got's own "now", 1 ms.
     return d === null ? 0 : Math.max(1, d);
   };
-  return { retry: { limit: Number.MAX_SAFE_INTEGER, statusCodes, calculateDelay } };
+  return { retry: { limit: Number.MAX_SAFE_INTEGER, statusCodes, calculateDelay, maxRetryAfter: Number.POSITIVE_INFINITY } };
 }

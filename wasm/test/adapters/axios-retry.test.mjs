@@ -17,6 +17,7 @@ before(async () => {
     '/hints': [[503, { 'retry-after': '7' }], [429, { ratelimit: '"default";r=0;t=5' }], [503, { 'retry-after': '-1' }], [200]],
     '/down': [[503]],
     '/missing': [[404]],
+    '/slow-hint': [[503, { 'retry-after': '2' }], [200]],
   });
 });
 after(() => server.close());
@@ -65,4 +66,11 @@ test('bad arguments: the TypeError or RangeError of new Backoff()', () => {
   assert.throws(() => axiosRetryOptions({}, 2 ** 64), RangeError);
   assert.throws(() => axiosRetryOptions({}, 1.5), RangeError);
   assert.throws(() => axiosRetryOptions({}, '7'), TypeError);
+});
+
+test('a request timeout shorter than Retry-After: axios-retry waits the core\'s delay', async () => {
+  const api = client({ preset: 'google' }, SEED);
+  const { value, waits } = await recordWaits('axios-retry', () => api.get(`${server.url}/slow-hint`, { timeout: 500 }));
+  assert.equal(value.data, '200 #2');
+  assert.deepEqual(waits, modelDelays(SEED, [{ retryAfter: 2000 }]));
 });

@@ -15,6 +15,8 @@ before(async () => {
     '/hints': [[503, { 'retry-after': '7' }], [429, { 'ratelimit-reset': '2.5' }], [507], [200]],
     '/down': [[503]],
     '/missing': [[404]],
+    '/slow-hint': [[503, { 'retry-after': '2' }], [200]],
+    '/slow-hint-clamped': [[503, { 'retry-after': '2' }], [200]],
   });
 });
 after(() => server.close());
@@ -57,4 +59,16 @@ test('bad arguments: the TypeError or RangeError of new Backoff()', () => {
   assert.throws(() => gotRetry({ jitter: 'random' }), /jitter/);
   assert.throws(() => gotRetry({ multiplier: 0.5 }), RangeError);
   assert.throws(() => gotRetry({}, -1n), RangeError);
+});
+
+test('a request timeout shorter than Retry-After: got waits the core\'s delay, clamped to maxHintMs', async () => {
+  // got caps a server's wait at its request timeout unless told otherwise; the core's hint decides.
+  const api = got.extend(gotRetry({ preset: 'google' }, SEED));
+  const timed = await recordWaits('got', () => api.get(`${server.url}/slow-hint`, { timeout: { request: 500 } }).text());
+  assert.equal(timed.value, '200 #2');
+  assert.deepEqual(timed.waits, modelDelays(SEED, [{ retryAfter: 2000 }]));
+  const clamped = got.extend(gotRetry({ preset: 'google', maxHintMs: 300 }, SEED));
+  const short = await recordWaits('got', () => clamped.get(`${server.url}/slow-hint-clamped`, { timeout: { request: 500 } }).text());
+  assert.equal(short.value, '200 #2');
+  assert.deepEqual(short.waits, modelDelays(SEED, [{ retryAfter: 2000 }], { max_hint_ms: 300 }));
 });

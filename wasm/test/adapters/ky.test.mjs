@@ -15,6 +15,7 @@ before(async () => {
     '/hints': [[503, { 'retry-after': '7' }], [429, { 'x-ratelimit-reset': '3' }], [503, { 'retry-after': 'soon' }], [200]],
     '/down': [[503]],
     '/missing': [[404]],
+    '/slow-hint': [[503, { 'retry-after': '2' }], [200]],
   });
 });
 after(() => server.close());
@@ -60,4 +61,11 @@ test('bad arguments: the TypeError or RangeError of new Backoff()', () => {
   assert.throws(() => kyRetry({ unknown: 1 }), TypeError);
   assert.throws(() => kyRetry({}, -1), RangeError);
   assert.throws(() => kyRetry({}, '42'), TypeError);
+});
+
+test('a request timeout shorter than Retry-After: ky waits the core\'s delay', async () => {
+  const api = ky.create({ ...kyRetry({ preset: 'google' }, SEED), timeout: 500 });
+  const { value, waits } = await recordWaits('ky', () => api.get(`${server.url}/slow-hint`).text());
+  assert.equal(value, '200 #2');
+  assert.deepEqual(waits, modelDelays(SEED, [{ retryAfter: 2000 }]));
 });
