@@ -39,8 +39,10 @@ def _hint(result, status, now_s):
     if headers is None or not hasattr(headers, "items"):
         return {}
     # A response object may carry values of any type; only text can be a header the core reads.
+    # httpx's `items()` joins a repeated name into one value: its `multi_items()` keeps each.
+    items = headers.multi_items() if callable(getattr(headers, "multi_items", None)) else headers.items()
     text = (str, bytes)
-    pairs = [(k, v) for k, v in headers.items() if isinstance(k, text) and isinstance(v, text)]
+    pairs = [(k, v) for k, v in items if isinstance(k, text) and isinstance(v, text)]
     return hint_from_headers(status, pairs, now=now_s)
 
 
