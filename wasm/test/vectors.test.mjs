@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import * as esm from 'seeded-backoff';
-import { expectedChecks, replayFile, replayInterleaved } from './replay.mjs';
+import { expectedChecks, NOT_IN_NPM, replayFile, replayInterleaved } from './replay.mjs';
 import { vectorFiles } from './vectors-fs.mjs';
 
 const cjs = createRequire(import.meta.url)('seeded-backoff');
@@ -12,7 +12,8 @@ const files = vectorFiles();
 
 for (const [how, api] of [['import', esm], ['require', cjs]]) {
   for (const { name, json } of files) {
-    test(`${how}: ${name}`, () => {
+    // A kind the package does not export yet is named in NOT_IN_NPM and shown as skipped.
+    (NOT_IN_NPM.has(json.kind) ? test.skip : test)(`${how}: ${name}`, () => {
       const checks = replayFile(api, json);
       assert.equal(checks, expectedChecks(json));
       assert.ok(checks > 0);

@@ -168,7 +168,8 @@ def main(vector_dir, header_path, out_path):
             for case in doc["cases"]:
                 pol = case["policy"]
                 values = [h.const("SB_JITTER_", pol[f]) if f == "jitter" else
-                          h.const("SB_DEADLINE_", pol[f]) if f == "deadline" else u32(pol[f])
+                          h.const("SB_DEADLINE_", pol[f]) if f == "deadline" else
+                          ("1u" if pol.get(f, False) else "0u") if f == "paced" else u32(pol[f])
                           for f in POLICY_FIELDS]
                 b = case.get("budget")
                 if b is None:
