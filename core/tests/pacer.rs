@@ -46,6 +46,8 @@ fn a_shed_burst_fills_each_second_to_the_rate_and_no_further() {
 }
 
 proptest! {
+    // Four cases under Miri (interpreted, for undefined behaviour only), as properties.rs does.
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 256 }))]
     #[test]
     fn returns_stay_in_range_and_in_their_second(
         capacity in prop_oneof![1u32..=5, 90u32..=110, 995u32..=1005, Just(MAX_PACER_CAPACITY)],
