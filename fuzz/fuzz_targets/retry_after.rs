@@ -127,6 +127,16 @@ fn whitespace(n: u8) -> String {
 /// to exactly `sat32(seconds · 1000)`.
 fn check_raw(bytes: &[u8], now: u64) {
     let got = parse_retry_after(bytes, now);
+    // SPEC.md §8: a value with a byte above 0x7F (within the length bound) is invalid_format in
+    // every header, before any other check.
+    if bytes.len() <= 8192 && !bytes.is_ascii() {
+        assert_eq!(got, Err(ParseError::InvalidFormat));
+        assert_eq!(parse_grpc_pushback(bytes), Err(ParseError::InvalidFormat));
+        for h in RATE_LIMIT_HEADERS {
+            assert_eq!(parse_rate_limit(h, bytes, now), Err(ParseError::InvalidFormat));
+        }
+        return;
+    }
     let trimmed: &[u8] = {
         let is_ws = |b: &u8| *b == b' ' || *b == b'\t';
         let start = bytes.iter().position(|b| !is_ws(b)).unwrap_or(bytes.len());
