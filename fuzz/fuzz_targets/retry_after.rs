@@ -133,7 +133,10 @@ fn check_raw(bytes: &[u8], now: u64) {
         assert_eq!(got, Err(ParseError::InvalidFormat));
         assert_eq!(parse_grpc_pushback(bytes), Err(ParseError::InvalidFormat));
         for h in RATE_LIMIT_HEADERS {
-            assert_eq!(parse_rate_limit(h, bytes, now), Err(ParseError::InvalidFormat));
+            assert_eq!(
+                parse_rate_limit(h, bytes, now),
+                Err(ParseError::InvalidFormat)
+            );
         }
         return;
     }
