@@ -134,15 +134,20 @@ def classify_grpc_code(code: int) -> str:
     return text(lib.sb_class_name(lib.sb_classify_grpc(_code("code", code))))
 
 
+def _occurrences(headers):
+    """A mapping's (name, value) items, one per occurrence (httpx's `multi_items()`), or a list of
+    pairs as given."""
+    if callable(getattr(headers, "multi_items", None)):
+        return headers.multi_items()
+    return headers.items() if hasattr(headers, "items") else headers
+
+
 def _header_items(headers):
     """A response's headers as (name, value) byte pairs, in order, one per occurrence (SPEC.md
     section 8.3: of a name given twice the first counts). httpx's `items()` joins repeated names
     into one value, so its `multi_items()` is read; aiohttp's multidict, urllib3's HTTPHeaderDict
     and plain mappings yield each occurrence from `items()`; a list of pairs is taken as is."""
-    if callable(getattr(headers, "multi_items", None)):
-        items = headers.multi_items()
-    else:
-        items = headers.items() if hasattr(headers, "items") else headers
+    items = _occurrences(headers)
     try:
         pairs = list(items)
     except TypeError:

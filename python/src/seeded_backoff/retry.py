@@ -22,6 +22,7 @@ from ._ffi import U64_MAX
 from .budget import RetryBudget
 from .errors import RetryError
 from .events import RetryEvent
+from .http import _occurrences as _pairs
 from .http import hint_from_headers, is_retryable_status
 from .policy import Policy
 from .run import Run
@@ -38,11 +39,10 @@ def _hint(result, status, now_s):
     headers = getattr(result, "headers", None)
     if headers is None or not hasattr(headers, "items"):
         return {}
-    # A response object may carry values of any type; only text can be a header the core reads.
-    # httpx's `items()` joins a repeated name into one value: its `multi_items()` keeps each.
-    items = headers.multi_items() if callable(getattr(headers, "multi_items", None)) else headers.items()
+    # One pair per occurrence (httpx's `items()` joins a repeated name), as hint_from_headers reads
+    # them; a response object may carry values of any type, and only text can be a header.
     text = (str, bytes)
-    pairs = [(k, v) for k, v in items if isinstance(k, text) and isinstance(v, text)]
+    pairs = [(k, v) for k, v in _pairs(headers) if isinstance(k, text) and isinstance(v, text)]
     return hint_from_headers(status, pairs, now=now_s)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from ._check import integer, one_of, show, u64
-from ._ffi import U32_MAX, U64_MAX, ffi, lib, status_name
+from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_kind
 from .errors import CoreError
 from .policy import Policy
@@ -76,13 +76,8 @@ class Run:
 
     def _answer(self, status, out) -> Action:
         if status in _RUN_ERRORS:
-            raise RuntimeError(f"{status_name(status)}: " + {
-                "start": "allowed once, before any other event",
-                "outcome": "allowed only while an attempt is in flight",
-                "wake": "allowed only while sleeping (after retry or wait)",
-                "pause": "allowed only before the start or while sleeping",
-                "resume": "allowed only while paused or sleeping",
-                "finished": "the run is done or has given up"}[status_name(status)])
+            # The core's message, which begins with the event's name (`wake: allowed only ...`).
+            raise RuntimeError(message(status))
         if status != lib.SB_OK:
             raise CoreError(status)
         kind = _ACTIONS[out.kind]
