@@ -1,7 +1,7 @@
 // Google Cloud's Node client libraries (GAPIC clients over google-gax) retried by the core's
 // schedule. gax's own retry for Memorystore reads retries UNAVAILABLE only (full jitter, 1 s × 1.3
 // up to 10 s) and never a 429; `{ retry: null }` turns it off for one call, and callWithBackoff
-// makes every attempt so, stepping one seeded Backoff (default: Google's published preset).
+// makes every attempt so, over one seeded run of the core (default: Google's published preset).
 //
 // Errors are gax GoogleErrors: in REST fallback mode `httpStatusCode` is the HTTP status and is
 // classified as one; otherwise the gRPC `code` is. gax keeps no response headers on the error, so
@@ -9,7 +9,7 @@
 // client's fetch (which the REST fallback sends every request through) and hands each attempt's
 // response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Backoff, classifyGrpcCode, classifyStatus, hintFromHeaders, Policy, RetryError } from './index.js';
+import { classifyGrpcCode, classifyStatus, hintFromHeaders, Policy, RetryError, Run } from './index.js';
 
 const attempt = new AsyncLocalStorage();
 const WRAPPED = Symbol('seeded-backoff responses');
@@ -77,22 +77,29 @@ export async function callWithBackoff(call, options = {}) {
       throw new TypeError(`${k} must be a function, got ${show(options[k])}`);
     }
   }
-  const backoff = new Backoff(policy ?? new Policy({ preset: 'google' }), seed);
-  const t0 = now();
-  for (let n = 0; ; n++) {
+  // The run decides (SPEC.md §15); this loop makes the calls and sleeps.
+  const run = new Run(policy ?? new Policy({ preset: 'google' }), { seed, budget });
+  const clock = () => Math.max(0, Math.floor(now()));
+  run.start(clock());
+  for (;;) {
     signal?.throwIfAborted();
     const seen = {};
     try {
       const result = await attempt.run(seen, () => call({ retry: null }));
-      budget?.recordSuccess(n > 0 ? 'error' : undefined);
+      run.outcome('success', clock());
       return result;
     } catch (error) {
-      if (classifyGoogleError(error) !== 'retry') throw error;
-      const elapsedMs = Math.max(0, Math.floor(now() - t0));
-      const delayMs = backoff.nextDelay({ ...(await hintOf(error, seen.response)), elapsedMs, budget });
-      if (delayMs === null) throw new RetryError(error, n + 1, backoff.giveUpReason);
-      onRetry?.({ attempt: n + 1, delayMs, error });
-      await sleep(delayMs);
+      if (classifyGoogleError(error) !== 'retry') {
+        run.outcome('permanent', clock());
+        throw error;
+      }
+      // gRPC DEADLINE_EXCEEDED is the attempt's timeout: a budget charges it as one.
+      const failureKind = error?.code === 4 && !Number.isInteger(error?.httpStatusCode) ? 'timeout' : 'error';
+      const a = run.outcome({ ...(await hintOf(error, seen.response)), failureKind }, clock());
+      if (a.type === 'give_up') throw new RetryError(error, a.attempts, a.reason);
+      onRetry?.({ attempt: a.attempt, delayMs: a.delayMs, error });
+      await sleep(a.delayMs);
+      run.wake(clock());
     }
   }
 }

@@ -3,19 +3,24 @@
 // a response's headers) and reports each outcome to the run, which answers what to do next. The
 // first attempt is made in the same tick as the call, before the engine is loaded: the run is
 // started with the call's clock reading once it is there, and told the first outcome.
-import { main } from '../pkg/main-part.js';
 import {
   ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, CLASSES, EVENT_OUTCOME, EVENT_PAUSE,
   EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS, OUTCOME_OFFLINE,
   OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_OFFLINE,
 } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
-import { load } from './engine.js';
 import { isBudget } from './gate.js';
-import { responseHint } from './hint.js';
+import { optionWords, seedHalves } from './options.js';
 import { blocked, offline, onAbort, until, watch } from './pause.js';
-import { check, isPolicy, optionWords, seedHalves, wordsOf } from './policy.js';
-import { event, runWords } from './run.js';
+import { isPolicy, policyWords } from './words.js';
+
+// The engine and the run, loaded (once) when the first call is made, beside its first attempt.
+let engine;
+let loaded;
+const engineReady = () => (engine ??= import('./retry-engine.js').then(async (e) => {
+  await e.load(e.main);
+  return (loaded = e);
+}));
 
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'attemptTimeoutMs', 'offline',
   'whenHidden', 'countPausedTime'];
@@ -78,12 +83,12 @@ function settings(options, name) {
     if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
     const both = OPTIONS.find((k) => options[k] !== undefined);
     if (both) throw new TypeError(`give either policy or policy options such as ${both}, not both`);
-    pw = wordsOf(policy);
+    pw = policyWords.get(policy);
   } else {
     pw = optionWords(options, values);
   }
   // Checked by the core now where the engine is loaded; else once it is, before any retry.
-  if (main.x && !policy) check(main, pw, values);
+  if (loaded && !policy) loaded.check(loaded.main, pw, values);
   return { pw, values, seed: seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life };
 }
 
@@ -98,19 +103,20 @@ async function loop(fnToRetry, s, idempotent) {
   const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life } = s;
   const clock = () => Math.floor(performance.now());
   const t0 = clock();
-  let m;
+  const ready = engineReady();
+  let e;
   let rw;
   // The run, made once the engine is there (loading it does not delay the first attempt).
   const run = async (started) => {
     if (!rw) {
-      m = await load(main);
-      check(m, pw, s.values);
-      rw = runWords(m, pw, s.seed[0], s.seed[1], s.countPausedTime);
+      e = await ready;
+      e.check(e.main, pw, s.values);
+      rw = e.runWords(e.main, pw, s.seed[0], s.seed[1], s.countPausedTime);
       if (started) ask(EVENT_START, 0, 0, 0, 0, t0);
     }
   };
-  const ask = (e, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, now = clock()) =>
-    event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now);
+  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, now = clock()) =>
+    e.event(e.main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now);
   // Sleeps through the actions after a failure, feeding the run the page's events, until it
   // answers an attempt (or gives up: a run that only pauses and waits does not).
   const sleep = async (a) => {
@@ -164,18 +170,18 @@ async function loop(fnToRetry, s, idempotent) {
       if (idempotent && isResponse(value)) {
         // The engine classifies the status (a page that refuses WebAssembly loads the JS build
         // here, after its first answer).
-        m ??= await load(main);
-        if (CLASSES[m.x.classifyHttp(value.status)] === 'retry') {
+        e = await ready;
+        if (CLASSES[e.main.x.classifyHttp(value.status)] === 'retry') {
           error = value;
           outcome = OUTCOME_RETRYABLE;
           // Retry-After, else (on a 429) the rate-limit headers: the core's rule (hint.js).
-          hint = await responseHint(value);
+          hint = await e.responseHint(value);
         }
       }
-    } catch (e) {
+    } catch (thrown) {
       signal?.throwIfAborted();
-      error = e;
-      outcome = !idempotent || (!(late && e === late) && shouldRetry && !(await shouldRetry(e))) ? OUTCOME_PERMANENT
+      error = thrown;
+      outcome = !idempotent || (!(late && thrown === late) && shouldRetry && !(await shouldRetry(thrown))) ? OUTCOME_PERMANENT
         // A failure while the device says it is offline spends no retry (SPEC §13).
         : offline(life) ? OUTCOME_OFFLINE : OUTCOME_RETRYABLE;
     } finally {

@@ -10,29 +10,11 @@ import {
 } from '../pkg/tables.js';
 import { bool, coded, fail, int, keys, oneOf, U32_MAX } from './check.js';
 import { get } from './engine.js';
-import { asking, isBudget } from './gate.js';
+import { isBudget } from './gate.js';
 import { isPolicy, seedHalves, wordsOf } from './policy.js';
+import { event, runWords } from './run-words.js';
 
-/** A new run's words under the option words `pw`, seeded from `lo:hi` (part `m`, loaded). */
-export function runWords(m, pw, lo, hi, countPaused) {
-  m.u32.set(pw);
-  m.x.runNew(lo, hi, countPaused);
-  return m.u32.slice(RUN_AT, RUN_AT + RUN_WORDS);
-}
-
-/**
- * One event on the run words `rw` under option words `pw`, in part `m`: the action as its 4 words
- * (kind, attempt, delay ms, give-up code or pause limit), or throws the core's refusal (the words
- * are then unchanged). `now` is a monotonic ms reading, or -1 for none.
- */
-export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now) {
-  m.u32.set(pw);
-  m.u32.set(rw, RUN_AT);
-  const r = asking(budget, () => m.x.runEvent(e, kind, hintKind, hintMs, timeout, now >= 0, now % 4294967296, Math.floor(now / 4294967296), !!budget));
-  if (r) throw coded(Error, RUN_ERRORS[r - 1] ?? ['bad_state', 'run words the engine did not make']);
-  rw.set(m.u32.subarray(RUN_AT, RUN_AT + RUN_WORDS));
-  return m.u32.slice(ACTION_AT, ACTION_AT + 4);
-}
+export { event, runWords };
 
 const TYPES = ['attempt', 'retry', 'wait', 'paused', 'done', 'give_up'];
 
@@ -55,6 +37,7 @@ export class Run {
   #p;
   #w;
   #budget;
+  #seed;
 
   /** A run not yet started: see index.d.ts. */
   constructor(policy, options = {}) {
@@ -64,6 +47,7 @@ export class Run {
     bool('countPausedTime', countPausedTime);
     if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
     const [lo, hi] = seedHalves(seed);
+    this.#seed = (BigInt(hi) << 32n) | BigInt(lo);
     this.#p = wordsOf(policy);
     this.#w = runWords(get(main), this.#p, lo, hi, countPausedTime);
     this.#budget = budget;
@@ -71,6 +55,11 @@ export class Run {
 
   #event(e, kind, hintKind, hintMs, timeout, nowMs) {
     return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs)));
+  }
+
+  /** The seed of this run's jitter and re-drawn waits (a bigint), so a random-seeded run can be replayed. */
+  get seed() {
+    return this.#seed;
   }
 
   start(nowMs) {

@@ -4,8 +4,10 @@
 //              JS build of the engine for strict CSPs) is inside the one bundle;
 //   split      with code splitting, as Vite, webpack and Rollup do by default: "first attempt" is
 //              the entry and the chunks it imports statically, what a page fetches before its first
-//              request; "+ date" adds what an HTTP-date or a 429's rate-limit header loads; "+ CSP"
-//              what a page whose Content-Security-Policy refuses WebAssembly loads on top.
+//              request; "+ engine" what it loads beside that request (retry() loads the engine
+//              while its first attempt is in flight); "+ date" what an HTTP-date or a 429's
+//              rate-limit header loads; "+ CSP" what a page whose Content-Security-Policy refuses
+//              WebAssembly loads on top.
 // The engine's bytes are inside the JS (inlined WebAssembly), so the JS is everything. The peers'
 // usage entries (the same job: retry a call with Google's shape) and their packages are in
 // scripts/size-report/. Exits non-zero if a figure grows past its regression limit; the goals are
@@ -45,15 +47,26 @@ async function split(contents) {
   };
   const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint);
   const first = closure(entry);
+  // Everything the page may load later, through dynamic imports at any depth.
   const later = new Set();
-  for (const f of first) for (const i of outputs[f].imports) if (i.kind === 'dynamic-import') later.add(i.path);
+  const reach = (files) => {
+    for (const f of files) {
+      for (const i of outputs[f].imports) {
+        if (i.kind !== 'dynamic-import' || later.has(i.path)) continue;
+        const more = [...closure(i.path)].filter((x) => !first.has(x) && !later.has(x));
+        more.forEach((x) => later.add(x));
+        reach(more);
+      }
+    }
+  };
+  reach(first);
   const sum = (files) => [...files].reduce((n, f) => n + size[base(f)], 0);
-  const date = [...later].filter((f) => f.includes('date-part'));
-  const dateFiles = new Set(date.flatMap((f) => [...closure(f)]).filter((f) => !first.has(f)));
-  // The JS builds of the parts the program can load.
-  const asm = new Set([...later, ...[...dateFiles].flatMap((f) => outputs[f].imports.map((i) => i.path))]
-    .filter((f) => /\.asm-/.test(f)));
-  return { first: sum(first), date: sum(dateFiles), csp: sum(asm) };
+  const isAsm = (f) => /\.asm-/.test(f);
+  const isDate = (f) => /date-part/.test(f);
+  const dateOnly = new Set([...later].filter((f) => !isAsm(f) && [...later].some((d) => isDate(d) && closure(d).has(f)) &&
+    ![...later].some((e) => !isAsm(e) && !isDate(e) && outputs[e].entryPoint && !closure(e).has([...later].find(isDate)) && closure(e).has(f))));
+  const engine = new Set([...later].filter((f) => !isAsm(f) && !dateOnly.has(f)));
+  return { first: sum(first), engine: sum(engine), date: sum(dateOnly), csp: sum([...later].filter(isAsm)) };
 }
 
 const usages = [
@@ -78,14 +91,14 @@ for (const peer of ['p-retry', 'cockatiel', 'exponential-backoff', 'ky']) {
   const version = JSON.parse(readFileSync(join(peers, 'node_modules', peer, 'package.json'), 'utf8')).version;
   const code = readFileSync(join(peers, 'entries', `${peer}.mjs`), 'utf8');
   const bytes = await oneFile(code, join(peers, 'entries'));
-  rows.push([`${peer} ${version}: retry usage`, bytes, { first: bytes, date: 0, csp: 0 }]);
+  rows.push([`${peer} ${version}: retry usage`, bytes, { first: bytes, engine: 0, date: 0, csp: 0 }]);
 }
 
 const pad = (v, n = 7) => String(v).padStart(n);
 console.log('what a browser fetches, gzip -9 bytes (esbuild --bundle --minify --format=esm; the engine is inside):');
-console.log(`  ${'usage'.padEnd(56)} ${pad('one file', 9)} ${pad('split: first attempt', 21)} ${pad('+ date')} ${pad('+ CSP')}`);
+console.log(`  ${'usage'.padEnd(56)} ${pad('one file', 9)} ${pad('split: first attempt', 21)} ${pad('+ engine', 9)} ${pad('+ date')} ${pad('+ CSP')}`);
 for (const [name, one, s] of rows) {
-  console.log(`  ${name.padEnd(56)} ${pad(one, 9)} ${pad(s.first, 21)} ${pad(s.date || '-')} ${pad(s.csp || '-')}`);
+  console.log(`  ${name.padEnd(56)} ${pad(one, 9)} ${pad(s.first, 21)} ${pad(s.engine || '-', 9)} ${pad(s.date || '-')} ${pad(s.csp || '-')}`);
 }
 const row = (name) => rows.find((r) => r[0] === `seeded-backoff: ${name}`);
 const pRetry = rows.find((r) => r[0].startsWith('p-retry'))[1];
@@ -96,18 +109,18 @@ for (const a of ['ky', 'axios-retry', 'got']) {
   console.log(`  seeded-backoff/${a} adds ${row(`seeded-backoff/${a}`)[2].first - base} B over Backoff alone (goal <= 300 B)`);
 }
 const goals = [
-  ['retry() call site <= 4000 B (stretch 3000), split, first attempt', retryFirst, 4000],
-  ['retry() call site <= 4000 B, one file (esbuild default)', row('retry() call site')[1], 4000],
-  ['fetchWithBackoff() call site <= 4500 B, split, first attempt', row('fetchWithBackoff() call site')[2].first, 4500],
-  ['whole package <= 10000 B, split, first attempt', row('whole package (every export, every part)')[2].first, 10000],
+  ['retry() call site <= 5500 B (stretch 4000), split, first attempt', retryFirst, 5500],
+  ['retry() call site <= 8000 B (stretch 6500), one file (esbuild default)', row('retry() call site')[1], 8000],
+  ['whole package <= 15000 B, split, first attempt', row('whole package (every export, every part)')[2].first, 15000],
+  ...['ky', 'axios-retry', 'got'].map((a) => [`seeded-backoff/${a} <= 300 B over Backoff alone`, row(`seeded-backoff/${a}`)[2].first - base, 300]),
 ];
 for (const [goal, got, limit] of goals) console.log(`goal: ${goal}: ${got} B, ${got <= limit ? 'met' : 'NOT met'}`);
 // Regression limits: today's figures plus a margin, so that growth is noticed.
 const limits = [
-  ['retry() call site, split', retryFirst, 9500],
-  ['retry() call site, one file', row('retry() call site')[1], 25500],
-  ['whole package, split', row('whole package (every export, every part)')[2].first, 27000],
-  ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 21000],
+  ['retry() call site, split', retryFirst, 5500],
+  ['retry() call site, one file', row('retry() call site')[1], 35000],
+  ['whole package, split', row('whole package (every export, every part)')[2].first, 27500],
+  ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 22000],
 ];
 let failed = false;
 for (const [name, got, limit] of limits) {

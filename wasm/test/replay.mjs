@@ -167,16 +167,70 @@ function budget(api, file) {
   return checks;
 }
 
+/** A vector budget object as a RetryBudget. */
+function budgetOf(api, cfg) {
+  return cfg.kind === 'grpc'
+    ? new api.RetryBudget({ mode: 'grpc', maxTokens: cfg.max_tokens, tokenRatio: cfg.token_ratio_milli / 1000 })
+    : new api.RetryBudget({
+        mode: 'aws_quota',
+        capacity: cfg.capacity,
+        retryCost: cfg.retry_cost,
+        timeoutCost: cfg.timeout_cost,
+        noRetryIncrement: cfg.no_retry_increment,
+      });
+}
+
+/** The run vectors (SPEC.md §15): each event through the package's `Run`, each answer compared. */
+function run(api, file) {
+  let checks = 0;
+  const hints = { retry_after: 'retryAfterMs', rate_limit: 'rateLimitMs' };
+  const snake = { attempt: 'attempt', delayMs: 'delay_ms', maxMs: 'max_ms', attempts: 'attempts', reason: 'reason' };
+  file.cases.forEach((c, ci) => {
+    const budget = c.budget ? budgetOf(api, c.budget) : undefined;
+    const r = new api.Run(new api.Policy(optionsOf(c.policy)), { seed: BigInt(c.seed), countPausedTime: c.count_paused, budget });
+    c.events.forEach((e, i) => {
+      const now = e.now === undefined ? undefined : Number(e.now);
+      let got;
+      try {
+        let a;
+        if (e.e === 'start') a = r.start(now);
+        else if (e.e === 'wake') a = r.wake(now);
+        else if (e.e === 'resume') a = r.resume(now);
+        else if (e.e === 'pause') a = r.pause(e.reason, now);
+        else if (e.e === 'fail') {
+          const o = {};
+          if (e.kind) o.failureKind = e.kind;
+          if (e.hint === 'do_not_retry') o.doNotRetry = true;
+          else if (e.hint) o[hints[e.hint]] = e.hint_ms;
+          a = r.outcome(o, now);
+        } else a = r.outcome(e.e, now);
+        got = { a: a.type };
+        for (const [k, v] of Object.entries(a)) if (k !== 'type') got[snake[k]] = v;
+      } catch (err) {
+        if (!err.code) throw err;
+        got = { a: 'error', error: err.code };
+      }
+      same(JSON.stringify(got), JSON.stringify(c.expect[i]), `${file.name} case ${ci} (${c.name}) event ${i} '${e.e}'`);
+      checks++;
+    });
+    if (c.expect_tokens_milli !== undefined) {
+      same(budget.tokensMilli, c.expect_tokens_milli, `${file.name} case ${ci} (${c.name}) tokens`);
+      checks++;
+    }
+  });
+  return checks;
+}
+
 function classify(api, file) {
   for (const [status, cls] of file.http) same(api.classifyStatus(status), cls, `http ${status}`);
   for (const [code, cls] of file.grpc) same(api.classifyGrpcCode(code), cls, `grpc ${code}`);
   return file.http.length + file.grpc.length;
 }
 
-// The state machines of SPEC §15 (the run), §16 (the pacer) and §17 (the send rate) are not exported by the npm
-// package yet: their files are replayed by the Rust, C and Python tests, and named here so that
-// any other unknown kind still fails.
-export const NOT_IN_NPM = new Set(['run', 'send_rate', 'pacer']);
+// The pacer (SPEC §16, a server's part) and the send rate (§17) are not exported by the npm
+// package: their files are replayed by the Rust, C and Python tests, and named here so that any
+// other unknown kind still fails.
+export const NOT_IN_NPM = new Set(['send_rate', 'pacer']);
 
 /** Replays one parsed vector file; returns how many recorded results it compared. */
 export function replayFile(api, file) {
@@ -192,6 +246,8 @@ export function replayFile(api, file) {
       return budget(api, file);
     case 'classify':
       return classify(api, file);
+    case 'run':
+      return run(api, file);
     default:
       throw new Error(`unknown vector kind ${file.kind}`);
   }
@@ -209,6 +265,8 @@ export function expectedChecks(file) {
       return file.cases.length;
     case 'classify':
       return file.http.length + file.grpc.length;
+    case 'run':
+      return file.cases.reduce((n, c) => n + c.events.length + (c.expect_tokens_milli === undefined ? 0 : 1), 0);
     default:
       return NaN;
   }

@@ -1,22 +1,31 @@
-// What the ky, axios-retry and got adapters share: one seeded schedule per request, and a
-// response's hint read by the core. Only the package's public API: the build points '../index.js'
-// at the package itself, so an adapter and its user share one copy of it.
-import { Backoff, hintFromHeaders } from '../index.js';
+// What the ky, axios-retry and got adapters share: one seeded run per request (the core's Run,
+// SPEC.md §15), and a response's hint read by the core. Only the package's public API: the build
+// points '../index.js' at the package itself, so an adapter and its user share one copy of it.
+import { Backoff, hintFromHeaders, Run } from '../index.js';
+
+const clock = () => Math.floor(performance.now());
 
 /**
- * One request's retries: its seeded Backoff and its start (the time since counts against the
- * policy's maxElapsedMs). A class, not a plain object, so that a library that merges options
- * (axios) carries it by reference.
+ * One request's run, started when the request is: the library makes the attempts and sleeps, the
+ * run answers each failure with a delay or gives up (null). A class, not a plain object, so that a
+ * library that merges options (axios) carries it by reference.
  */
 class Request {
-  constructor(backoff) {
-    this.backoff = backoff;
-    this.start = Date.now();
+  #run;
+  #asleep = false;
+
+  constructor(policy, seed) {
+    this.#run = new Run(policy, { seed });
+    this.#run.start(clock());
   }
 
   /** The next delay in ms, or null to give up; `hint` as `hintFromHeaders` gives it. */
-  next(hint) {
-    return this.backoff.nextDelay({ ...hint, elapsedMs: Math.max(0, Date.now() - this.start) });
+  next(hint = {}) {
+    // The library slept the last delay and made the next attempt: this failure is its outcome.
+    if (this.#asleep) this.#run.wake(clock());
+    const a = this.#run.outcome(hint, clock());
+    this.#asleep = a.type === 'retry';
+    return this.#asleep ? a.delayMs : null;
   }
 
   /**
@@ -39,5 +48,5 @@ class Request {
 export function requests(policy, seed) {
   const { policy: p, seed: base } = new Backoff(policy, seed);
   let k = 0n;
-  return () => new Request(new Backoff(p, (base + k++) & 0xffffffffffffffffn));
+  return () => new Request(p, (base + k++) & 0xffffffffffffffffn);
 }

@@ -53,7 +53,7 @@ function busiestBin(ms) {
 test('50 iovalkey clients reconnect on the model\'s schedule for their seeds, spread out', async () => {
   const asked = Array.from({ length: CLIENTS }, () => []);
   const ours = await outage((i) => ({
-    retryStrategy: retryStrategy({ seed: SEED0 + i, onRetry: ({ times, delayMs }) => asked[i].push([times, delayMs]) }),
+    retryStrategy: retryStrategy({ seed: SEED0 + i, onRetry: ({ attempt, delayMs }) => asked[i].push([attempt, delayMs]) }),
   }));
   const expected = modelDelays(asked.map((steps, i) => ({ seed: SEED0 + i, steps: steps.map(([times]) => ({ reset: times === 1 })) })));
   for (let i = 0; i < CLIENTS; i++) {
@@ -67,10 +67,20 @@ test('50 iovalkey clients reconnect on the model\'s schedule for their seeds, sp
   assert.ok(busiestBin(ours) < CLIENTS / 2, `${busiestBin(ours)}`);
 });
 
-test('the strategy gives up with null when the policy does, and restarts at times = 1', () => {
-  const s = retryStrategy({ policy: new Policy({ preset: 'google', maxRetries: 2 }), seed: 1 });
+test('the strategy gives up with null when the policy does (SPEC §14\'s give-up), and restarts at times = 1', () => {
+  const events = [];
+  const s = retryStrategy({
+    policy: new Policy({ preset: 'google', maxRetries: 2 }),
+    seed: 1,
+    onRetry: (e) => events.push(e),
+    onGiveUp: (e) => events.push(e),
+  });
   const [expected] = modelDelays([{ seed: 1, overrides: { max_retries: 2 }, steps: [{ reset: true }, {}, {}] }]);
   assert.deepEqual([s(1), s(2), s(3)], expected.map((d) => (typeof d === 'number' ? d : null)));
+  assert.deepEqual(events.slice(0, 2).map((e) => [e.attempt, e.delayMs]), [[1, expected[0]], [2, expected[1]]]);
+  assert.equal(events[2].name, 'RetryError');
+  assert.equal(events[2].attempts, 3);
+  assert.equal(events[2].reason, 'max_retries');
   assert.equal(typeof s(1), 'number');
   assert.throws(() => s(0), RangeError);
   assert.throws(() => retryStrategy({ sead: 1 }), TypeError);
