@@ -1,6 +1,8 @@
 """Exceptions. Errors from the library carry its status, the core's name for it (`code`, as in
 tests/vectors) and the core's message; they are ValueErrors, since the value was refused."""
 
+from typing import Any, Optional
+
 from ._ffi import message, status_name
 
 __all__ = ["CoreError", "PolicyError", "RetryAfterError", "RateLimitError", "SnapshotError", "BudgetError",
@@ -45,15 +47,28 @@ class RetryError(Exception):
     ('max_retries', 'deadline', 'budget' or 'server_stop'); `cause` is the last exception raised or
     response returned (an exception is also `__cause__`: the error is raised from it)."""
 
-    def __init__(self, attempts, reason, cause):
+    def __init__(self, attempts: int, reason: Optional[str], cause: Any) -> None:
         self.attempts = attempts
         self.reason = reason
-        self.cause = cause
-        last = cause
-        what = type(last).__name__ if isinstance(last, BaseException) else _describe(last)
-        super().__init__(f"gave up after {attempts} attempts ({reason}); last: {what}")
+        self._cause = cause
+        what = type(cause).__name__ if isinstance(cause, BaseException) else _describe(cause)
+        # Not super(): a subclass that is also another library's error (the Google module's) has
+        # that error's constructor next in line.
+        counted = f"{attempts} attempt{'' if attempts == 1 else 's'}"
+        Exception.__init__(self, f"gave up after {counted} ({reason}); last: {what}")
+
+    @property
+    def cause(self) -> Any:
+        """The last exception raised or response returned."""
+        return self._cause
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.attempts, self.reason, self._cause))
 
 
-def _describe(result):
+def _describe(result: Any) -> str:
     status = getattr(result, "status_code", None)
     return f"HTTP {status}" if status is not None else repr(result)

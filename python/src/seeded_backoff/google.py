@@ -11,6 +11,13 @@ Which errors are retried is the core's answer too: an exception's HTTP status (`
 A REST error carries the HTTP response (`exc.response`), whose `Retry-After` (or, on a 429, the
 first rate-limit header that parses) bounds the next delay from below.
 
+Giving up raises `seeded_backoff.google.RetryError`, which is both `google.api_core.exceptions.RetryError`
+(what code written for the libraries' own retries catches, with its `cause`) and this package's
+`RetryError` (`attempts`, `reason`). By default the errors worth a retry are retried: the
+retryable statuses and codes above and transport errors (`seeded_backoff.is_transport_error`:
+over REST, requests' ConnectionError, Timeout and ChunkedEncodingError; google-auth's
+TransportError); any other exception (a 404, a KeyError in your code) is raised as it is.
+
 Deadlines: `deadline` (seconds since the first attempt) is the policy's `max_elapsed_ms`, so a delay
 that would end past it gives up instead (raising RetryError with reason 'deadline'). The GAPIC
 `timeout=` is separate and is applied by the client inside each attempt, not by this object: it is
@@ -35,25 +42,39 @@ import inspect
 import math
 import secrets
 import time
-from typing import Any, Callable, Optional, Tuple, Type
+from typing import Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, cast
 
+from google.api_core import exceptions as api_exceptions
+
+from . import errors
+from ._call import Call, Clock
 from ._check import show, u64
-from ._ffi import U64_MAX
+from ._outcome import response_hint
 from .budget import RetryBudget
-from .errors import RetryError
 from .events import RetryEvent
 from .http import classify_grpc_code, classify_status
 from .policy import Policy
-from .retry import _hint
 from .run import Run
+from .transport import is_transport_error
 
-__all__ = ["Retry", "AsyncRetry", "classify", "server_hint"]
+__all__ = ["Retry", "AsyncRetry", "RetryError", "classify", "server_hint"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # The core's max_elapsed_ms is a u32 of milliseconds.
 _MAX_DEADLINE_S = (2**32 - 1) // 1000
 
 
-def _status_and_code(exc):
+class RetryError(errors.RetryError, api_exceptions.RetryError):
+    """The give-up of `Retry`: a `google.api_core.exceptions.RetryError` (its `message` and
+    `cause`, the last exception) that is also `seeded_backoff.RetryError` (`attempts`, `reason`)."""
+
+    def __init__(self, attempts: int, reason: Optional[str], cause: Any) -> None:
+        errors.RetryError.__init__(self, attempts, reason, cause)
+        self.message = str(self)
+
+
+def _status_and_code(exc: BaseException) -> Tuple[Optional[int], Optional[int]]:
     """(HTTP status, gRPC code) of a google.api_core exception, each None when absent."""
     status = getattr(exc, "code", None)
     if isinstance(status, bool) or not isinstance(status, int):
@@ -81,7 +102,7 @@ def classify(exc: BaseException) -> str:
     return "invalid"
 
 
-def server_hint(exc: BaseException, now_s: Optional[float] = None) -> dict:
+def server_hint(exc: BaseException, now_s: Optional[float] = None) -> Dict[str, Any]:
     """The server's hint on a failed call as `Backoff.next_delay` keywords, read from the HTTP
     response a REST error carries (`exc.response`): `retry_after_ms`, or `rate_limit_ms` for a 429
     without a valid Retry-After, or nothing. Invalid header values are ignored. The one place that
@@ -90,62 +111,52 @@ def server_hint(exc: BaseException, now_s: Optional[float] = None) -> dict:
     status, _ = _status_and_code(exc)
     if response is None or status is None:
         return {}
-    return _hint(response, status, time.time() if now_s is None else now_s)
+    return response_hint(response, status, time.time() if now_s is None else now_s)
 
 
 class _Run:
     """One call's loop state: a shell over the core's Run (SPEC.md section 15), which numbers the
-    attempts, counts the clock and charges and refunds the budget; this reads the error's class
-    and hint."""
+    attempts, counts the clock, charges and refunds the budget and decides each delay; this reads
+    the error's class and hint."""
 
     def __init__(self, retry: "Retry") -> None:
         self.r = retry
         seed = secrets.randbits(64) if retry.seed is None else retry.seed
-        self.run = Run(retry.policy, seed)
-        self.start = retry.clock()
-        self.run.start(0)
-
-    def now_ms(self) -> int:
-        return min(U64_MAX - 1, max(0, int((self.r.clock() - self.start) * 1000)))
+        self.call = Call(Run(retry.policy, seed), retry.clock)
 
     def delay_after(self, exc: BaseException) -> Optional[int]:
-        """The delay in ms before the next attempt, None when `exc` is not retryable; raises
-        RetryError when the core gives up."""
+        """The delay in ms before the next attempt, None when `exc` is not worth a retry; raises
+        RetryError when the run gives up."""
         if isinstance(exc, self.r.retry_on):
-            hint = {}
+            hint: Dict[str, Any] = {}
         elif classify(exc) == "retry":
             hint = server_hint(exc)
+        elif is_transport_error(exc):
+            hint = {}
         else:
             return None
-        action = self.run.outcome("retryable", self.now_ms(), budget=self.r.budget, **hint)
-        if action.kind != "retry":
+        action = self.call.failed(hint, budget=self.r.budget)
+        if action.kind != "retry" or action.delay_ms is None:
             raise RetryError(action.attempt, action.reason, exc) from exc
         if self.r.on_retry is not None:
             self.r.on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms, error=exc))
         return action.delay_ms
 
     def woke(self) -> None:
-        self.run.wake(self.now_ms())
+        self.call.woke()
 
     def succeeded(self) -> None:
-        self.run.outcome("success", self.now_ms(), budget=self.r.budget)
+        self.call.succeeded(budget=self.r.budget)
 
 
 def _with_deadline(policy: Policy, deadline_ms: int) -> Policy:
-    """`policy` with max_elapsed_ms at most `deadline_ms` (the core validates it)."""
+    """`policy` with max_elapsed_ms at most `deadline_ms`."""
     if policy.max_elapsed_ms and policy.max_elapsed_ms <= deadline_ms:
         return policy
-    fields = dict(initial_ms=policy.initial_ms, multiplier=policy.multiplier, max_backoff_ms=policy.max_backoff_ms,
-                  max_retries=policy.max_retries, jitter=policy.jitter, max_hint_ms=policy.max_hint_ms,
-                  max_elapsed_ms=deadline_ms, deadline=policy.deadline)
-    if policy.jitter == "google":
-        fields["jitter_ms"] = policy.jitter_ms
-    if policy.jitter == "proportional":
-        fields["spread_per_mille"] = policy.spread_per_mille
-    return Policy(**fields)
+    return policy.replace(max_elapsed_ms=deadline_ms)
 
 
-def _callable(name, value):
+def _callable(name: str, value: Any) -> Any:
     if value is not None and not callable(value):
         raise TypeError(f"{name} must be callable, got {show(value)}")
     return value
