@@ -12,7 +12,7 @@ __all__ = ["CoreError", "PolicyError", "RetryAfterError", "RateLimitError", "Sna
 class CoreError(ValueError):
     """A value the core refused. `status` is the C ABI's code, `code` the core's name for it."""
 
-    def __init__(self, status, detail=""):
+    def __init__(self, status: int, detail: str = "") -> None:
         self.status = status
         self.code = status_name(status)
         super().__init__(message(status) + detail)
@@ -21,7 +21,7 @@ class CoreError(ValueError):
 class PolicyError(CoreError):
     """A policy option out of its range, or one the chosen strategy has no use for."""
 
-    def __init__(self, status, option, detail=""):
+    def __init__(self, status: int, option: Optional[str], detail: str = "") -> None:
         self.option = option
         super().__init__(status, detail)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Optional, Tuple, TypedDict, Union
+from typing import Any, Dict, Optional, Tuple, TypedDict, Union
 
 from ._check import integer, one_of, show
 from ._ffi import DEADLINES, JITTERS, PRESETS, STATUS, U32_MAX, ffi, lib, message, text
@@ -29,12 +29,12 @@ _BITS = {
 }
 
 
-def _option_of(field):
+def _option_of(field: str) -> str:
     """The keyword a core field name belongs to ('multiplier_den' is part of 'multiplier')."""
     return "multiplier" if field.startswith("multiplier") else field
 
 
-def _rules():
+def _rules() -> Dict[str, str]:
     """Each option's range rule: the core's message for it where the core has one."""
     rules = {}
     for name, status in sorted(STATUS.items(), key=lambda kv: kv[1]):
@@ -49,7 +49,7 @@ Multiplier = Union[int, float, Fraction, Tuple[int, int], None]
 _MULTIPLIER_RULE = "multiplier must be an int, a float with at most 3 decimals, a Fraction or a (num, den) tuple"
 
 
-def _multiplier(value):
+def _multiplier(value: Any) -> Tuple[int, int]:
     """(num, den) for the core, which checks the range and reduces the fraction."""
     if isinstance(value, bool):
         raise TypeError(f"{_MULTIPLIER_RULE}, got {show(value)}")
@@ -209,8 +209,8 @@ class Policy:
         return Policy._from_c(out[0])
 
     @classmethod
-    def _from_c(cls, c_policy):
-        p = object.__new__(cls)
+    def _from_c(cls, c_policy: Any) -> "Policy":
+        p: Policy = object.__new__(cls)
         p._c = ffi.new("sb_policy *", c_policy)[0]
         return p
 
@@ -226,12 +226,12 @@ class Policy:
     @property
     def jitter(self) -> str:
         """The jitter strategy's name (one of Policy.JITTERS)."""
-        return JITTERS[self._c.jitter]
+        return JITTERS[int(self._c.jitter)]
 
     @property
     def deadline(self) -> str:
         """What a delay crossing max_elapsed_ms does: 'give_up' or 'clamp'."""
-        return DEADLINES[self._c.deadline]
+        return DEADLINES[int(self._c.deadline)]
 
     @property
     def paced(self) -> bool:
@@ -243,7 +243,7 @@ class Policy:
         """The growth factor per retry, as the exact fraction the core uses."""
         return Fraction(self._c.multiplier_num, self._c.multiplier_den)
 
-    def _key(self):
+    def _key(self) -> Tuple[int, ...]:
         c = self._c
         return (c.initial_ms, c.multiplier_num, c.multiplier_den, c.max_backoff_ms, c.max_retries,
                 c.jitter, c.jitter_ms, c.spread_per_mille, c.max_hint_ms, c.max_elapsed_ms, c.deadline,

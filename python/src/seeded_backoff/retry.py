@@ -16,7 +16,7 @@ import functools
 import inspect
 import secrets
 import time
-from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar, Union, cast,
+from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, cast,
                     overload)
 
 from ._call import Call, Clock
@@ -54,7 +54,7 @@ class _Attempts:
         seed = secrets.randbits(64) if options.seed is None else options.seed
         self.call = Call(Run(options.policy, seed), options.clock)
 
-    def outcome(self, result: Any) -> Optional[dict]:
+    def outcome(self, result: Any) -> Optional[Dict[str, Any]]:
         """None when `result` is final; to retry it, its server hint."""
         status = status_of(result)
         if status is not None and is_retryable_status(status):
@@ -63,12 +63,12 @@ class _Attempts:
             return {}
         return None
 
-    def worth_retrying(self, error: BaseException) -> Optional[dict]:
+    def worth_retrying(self, error: BaseException) -> Optional[Dict[str, Any]]:
         """None when the raised `error` is final; to retry it, its server hint (of the response it
         carries)."""
         return hint_of(error, True) if should_retry(error, True, self.o.retry_on) else None
 
-    def delay_after(self, last: Any, hint: dict) -> int:
+    def delay_after(self, last: Any, hint: Dict[str, Any]) -> int:
         """The delay in ms before the next attempt; raises RetryError when the run gives up."""
         action = self.call.failed(hint, budget=self.o.budget)
         if action.kind != "retry" or action.delay_ms is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Tuple, Type
+from typing import List, Tuple, Type
 
 __all__ = ["is_transport_error", "transport_errors"]
 
@@ -43,7 +43,7 @@ def transport_errors() -> Tuple[Type[BaseException], ...]:
     >>> issubclass(ConnectionResetError, transport_errors()), issubclass(KeyError, transport_errors())
     (True, False)
     """
-    classes = [ConnectionError, TimeoutError, asyncio.TimeoutError]
+    classes: List[Type[BaseException]] = [ConnectionError, TimeoutError, asyncio.TimeoutError]
     for module_name, paths in _CLIENTS:
         module = sys.modules.get(module_name)
         if module is None:
