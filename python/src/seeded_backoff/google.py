@@ -63,7 +63,7 @@ __all__ = ["Retry", "AsyncRetry", "RetryError", "classify", "server_hint"]
 
 R = TypeVar("R")
 if TYPE_CHECKING:
-    from typing_extensions import ParamSpec
+    from typing_extensions import ParamSpec, Self
 
     P = ParamSpec("P")
 
@@ -228,21 +228,21 @@ class _Seeded:
         """google-api-core's `predicate`: whether this object retries `exc`."""
         return _Run.worth(self, exc) is not None
 
-    def _copy(self, **changes: Any) -> Any:
+    def _copy(self, **changes: Any) -> Self:
         new = copy.copy(self)
         for name, value in changes.items():
             setattr(new, name, value)
         return new
 
-    def with_timeout(self, timeout: Optional[float]) -> Any:
+    def with_timeout(self, timeout: Optional[float]) -> Self:
         """A copy whose deadline is `timeout` seconds (None: the policy's own max_elapsed_ms)."""
         policy = self.policy if timeout is None else _with_deadline(self.policy, _deadline_ms(timeout))
         return self._copy(policy=policy, _timeout=timeout, _deadline=timeout)
 
-    def with_deadline(self, deadline: Optional[float]) -> Any:
+    def with_deadline(self, deadline: Optional[float]) -> Self:
         return self.with_timeout(deadline)
 
-    def with_predicate(self, predicate: Callable[[Exception], bool]) -> Any:
+    def with_predicate(self, predicate: Callable[[Exception], bool]) -> Self:
         """A copy that retries what `predicate(exc)` says instead of its own classification (a
         response's Retry-After still bounds the delay)."""
         if not callable(predicate):
@@ -250,7 +250,7 @@ class _Seeded:
         return self._copy(_user_predicate=predicate, _predicate=predicate)
 
     def with_delay(self, initial: Optional[float] = None, maximum: Optional[float] = None,
-                   multiplier: Optional[float] = None) -> Any:
+                   multiplier: Optional[float] = None) -> Self:
         """A copy whose policy has these `initial` and `maximum` delays (seconds) and `multiplier`."""
         policy = self.policy.replace(
             initial_ms=None if initial is None else _ms("initial", initial),
