@@ -12,6 +12,9 @@ __all__ = ["CoreError", "PolicyError", "RetryAfterError", "RateLimitError", "Sna
 class CoreError(ValueError):
     """A value the core refused. `status` is the C ABI's code, `code` the core's name for it."""
 
+    status: int
+    code: Optional[str]
+
     def __init__(self, status: int, detail: str = "") -> None:
         self.status = status
         self.code = status_name(status)
@@ -20,6 +23,8 @@ class CoreError(ValueError):
 
 class PolicyError(CoreError):
     """A policy option out of its range, or one the chosen strategy has no use for."""
+
+    option: Optional[str]
 
     def __init__(self, status: int, option: Optional[str], detail: str = "") -> None:
         self.option = option
@@ -46,6 +51,9 @@ class RetryError(Exception):
     """`retry` gave up. `attempts` calls were made; `reason` is the core's give-up reason
     ('max_retries', 'deadline', 'budget' or 'server_stop'); `cause` is the last exception raised or
     response returned (an exception is also `__cause__`: the error is raised from it)."""
+
+    attempts: int
+    reason: Optional[str]
 
     def __init__(self, attempts: int, reason: Optional[str], cause: Any) -> None:
         self.attempts = attempts
