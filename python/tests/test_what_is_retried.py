@@ -119,3 +119,24 @@ def test_is_transport_error_names_the_clients_errors():
     no = [KeyError("x"), ValueError(), requests.HTTPError(), httpx.UnsupportedProtocol("x"), OSError(2, "no file")]
     assert [seeded_backoff.is_transport_error(e) for e in yes] == [True] * len(yes)
     assert [seeded_backoff.is_transport_error(e) for e in no] == [False] * len(no)
+
+
+@pytest.mark.parametrize("error, charged", [(requests.Timeout("read timed out"), 10), (ConnectionResetError(), 5)])
+def test_a_timed_out_attempt_is_charged_and_refunded_as_a_timeout(error, charged):
+    # SPEC.md section 10.2 with capacity 500, retry_cost 5, timeout_cost 10: the retry of an
+    # attempt that ran out of its time costs 10, and the success after it refunds those 10.
+    from seeded_backoff import RetryBudget
+
+    budget = RetryBudget.aws_quota(capacity=500, retry_cost=5, timeout_cost=10, no_retry_increment=1)
+    during = []
+    calls = []
+
+    @retry(seed=SEED, sleep=lambda s: None, budget=budget, on_retry=lambda e: during.append(budget.tokens_milli))
+    def flaky():
+        calls.append(1)
+        if len(calls) == 1:
+            raise error
+        return "ok"
+
+    assert flaky() == "ok"
+    assert during == [(500 - charged) * 1000] and budget.tokens_milli == 500_000

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Type
 
 from ._check import show
 from ._ffi import U64_MAX
 from .budget import RetryBudget
+from .errors import RetryError
+from .events import RetryEvent
 from .run import Action, Run
 
 Clock = Callable[[], float]
@@ -80,3 +82,20 @@ class Call:
         if now is not None:
             self.action = self.run.outcome("success", now, budget=budget)
         return self.action
+
+    def next_delay(self, hint: Dict[str, Any], error: Any, *, budget: Optional[RetryBudget] = None,
+                   failure: str = "error", on_retry: Optional[Callable[[RetryEvent], Any]] = None,
+                   give_up: Type[RetryError] = RetryError) -> int:
+        """The attempt in flight failed with `error` (raised or returned), worth a retry with
+        `hint`: the delay in ms before the next attempt, after telling `on_retry` of it (SPEC.md
+        section 14's event); when the run gives up, raises `give_up(attempts, reason, error)`,
+        from `error` when it is an exception."""
+        action = self.failed(hint, budget=budget, failure=failure)
+        if action.kind != "retry" or action.delay_ms is None:
+            stop = give_up(action.attempt, action.reason, error)
+            if isinstance(error, BaseException):
+                raise stop from error
+            raise stop
+        if on_retry is not None:
+            on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms, error=error))
+        return action.delay_ms

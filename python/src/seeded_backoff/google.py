@@ -57,7 +57,7 @@ from .events import RetryEvent
 from .http import classify_grpc_code, classify_status
 from .policy import Policy
 from .run import Run
-from .transport import is_transport_error
+from .transport import failure_of, is_transport_error
 
 __all__ = ["Retry", "AsyncRetry", "RetryError", "classify", "server_hint"]
 
@@ -151,12 +151,8 @@ class _Run:
             return None
         if on_error is not None:
             on_error(exc)
-        action = self.call.failed(hint, budget=self.r.budget)
-        if action.kind != "retry" or action.delay_ms is None:
-            raise RetryError(action.attempt, action.reason, exc) from exc
-        if self.r.on_retry is not None:
-            self.r.on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms, error=exc))
-        return action.delay_ms
+        return self.call.next_delay(hint, exc, budget=self.r.budget, failure=failure_of(exc),
+                                    on_retry=self.r.on_retry, give_up=RetryError)
 
     def woke(self) -> None:
         self.call.woke()

@@ -23,11 +23,11 @@ from ._call import Call, Clock
 from ._check import show, u64
 from ._outcome import Exceptions, hint_of, should_retry, status_of
 from .budget import RetryBudget
-from .errors import RetryError
 from .events import RetryEvent
 from .http import is_retryable_status
 from .policy import Policy, PolicyOptions
 from .run import Run
+from .transport import failure_of
 
 R = TypeVar("R")
 
@@ -70,15 +70,8 @@ class _Attempts:
 
     def delay_after(self, last: Any, hint: Dict[str, Any]) -> int:
         """The delay in ms before the next attempt; raises RetryError when the run gives up."""
-        action = self.call.failed(hint, budget=self.o.budget)
-        if action.kind != "retry" or action.delay_ms is None:
-            error = RetryError(action.attempt, action.reason, last)
-            if isinstance(last, BaseException):
-                raise error from last
-            raise error
-        if self.o.on_retry is not None:
-            self.o.on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms, error=last))
-        return action.delay_ms
+        return self.call.next_delay(hint, last, budget=self.o.budget, failure=failure_of(last),
+                                    on_retry=self.o.on_retry)
 
     def woke(self) -> None:
         self.call.woke()

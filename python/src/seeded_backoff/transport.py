@@ -19,7 +19,7 @@ import asyncio
 import sys
 from typing import List, Tuple, Type
 
-__all__ = ["is_transport_error", "transport_errors"]
+__all__ = ["is_transport_error", "transport_errors", "failure_of"]
 
 # (module, attribute path) of each HTTP client's transport errors.
 _CLIENTS = (
@@ -31,10 +31,31 @@ _CLIENTS = (
 )
 
 
+# (module, attribute path) of each HTTP client's timeouts: an attempt that ran out of its time.
+_TIMEOUTS = (
+    ("requests", ("exceptions.Timeout",)),
+    ("httpx", ("TimeoutException",)),
+    ("aiohttp", ("ServerTimeoutError",)),
+)
+
+
 def _attribute(module: object, path: str) -> object:
     for name in path.split("."):
         module = getattr(module, name, None)
     return module
+
+
+def _classes(clients: Tuple[Tuple[str, Tuple[str, ...]], ...]) -> List[Type[BaseException]]:
+    classes: List[Type[BaseException]] = []
+    for module_name, paths in clients:
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        for path in paths:
+            cls = _attribute(module, path)
+            if isinstance(cls, type) and issubclass(cls, BaseException):
+                classes.append(cls)
+    return classes
 
 
 def transport_errors() -> Tuple[Type[BaseException], ...]:
@@ -43,16 +64,7 @@ def transport_errors() -> Tuple[Type[BaseException], ...]:
     >>> issubclass(ConnectionResetError, transport_errors()), issubclass(KeyError, transport_errors())
     (True, False)
     """
-    classes: List[Type[BaseException]] = [ConnectionError, TimeoutError, asyncio.TimeoutError]
-    for module_name, paths in _CLIENTS:
-        module = sys.modules.get(module_name)
-        if module is None:
-            continue
-        for path in paths:
-            cls = _attribute(module, path)
-            if isinstance(cls, type) and issubclass(cls, BaseException):
-                classes.append(cls)
-    return tuple(classes)
+    return (ConnectionError, TimeoutError, asyncio.TimeoutError, *_classes(_CLIENTS))
 
 
 def is_transport_error(exc: BaseException) -> bool:
@@ -63,3 +75,16 @@ def is_transport_error(exc: BaseException) -> bool:
     (True, False)
     """
     return isinstance(exc, transport_errors())
+
+
+def failure_of(error: object) -> str:
+    """The run's failure kind of an attempt's error (SPEC.md section 15): 'timeout' for an attempt
+    that ran out of its time (Python's `TimeoutError`, requests' `Timeout`, httpx's
+    `TimeoutException`, aiohttp's `ServerTimeoutError`), which a budget charges as a timeout;
+    'error' for anything else.
+
+    >>> failure_of(TimeoutError()), failure_of(ConnectionResetError())
+    ('timeout', 'error')
+    """
+    timeouts: Tuple[Type[BaseException], ...] = (TimeoutError, asyncio.TimeoutError, *_classes(_TIMEOUTS))
+    return "timeout" if isinstance(error, timeouts) else "error"

@@ -33,7 +33,6 @@ from typing import Any, Callable, Dict, Optional
 from ._adapt import Seeds
 from ._call import Call
 from ._check import integer, show
-from .errors import RetryError
 from .events import RetryEvent
 from .policy import Policy
 
@@ -86,12 +85,7 @@ class ReconnectBackoff:
         error = sys.exc_info()[1]
         if failures == 1 or self._call is None:
             self._call = self._seeds.call()
-        action = self._call.failed({})
-        if action.kind != "retry":
-            raise RetryError(action.attempt, action.reason, error)
-        if self._on_retry is not None:
-            self._on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms or 0, error=error))
-        return (action.delay_ms or 0) / 1000
+        return self._call.next_delay({}, error, on_retry=self._on_retry) / 1000
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "ReconnectBackoff":
         # A fresh schedule; the callbacks (and a subclass's attributes) are shared, not copied.
