@@ -8,25 +8,13 @@ import itertools
 import secrets
 import threading
 import time
-from typing import Any, Optional
+from typing import Optional
 
 from ._call import Call, Clock
 from ._check import show, u64
 from ._ffi import U64_MAX
-from ._outcome import Exceptions
 from .policy import Policy
 from .run import Run
-
-
-def exceptions(name: str, value: Any) -> Optional[Exceptions]:
-    """An exception class or a tuple of them, as `except` takes; None stays None (the default:
-    transport errors, `is_transport_error`)."""
-    if value is None:
-        return None
-    classes = value if isinstance(value, tuple) else (value,)
-    if not classes or not all(isinstance(c, type) and issubclass(c, BaseException) for c in classes):
-        raise TypeError(f"{name} must be an exception class or a tuple of them, got {show(value)}")
-    return classes
 
 
 class Seeds:

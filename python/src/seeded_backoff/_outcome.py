@@ -9,11 +9,23 @@ from __future__ import annotations
 import time
 from typing import Any, Dict, Optional, Tuple, Type
 
+from ._check import show
 from .http import _occurrences
 from .http import hint_from_headers, is_retryable_status
 from .transport import is_transport_error
 
 Exceptions = Tuple[Type[BaseException], ...]
+
+
+def exceptions(name: str, value: Any) -> Optional[Exceptions]:
+    """An exception class or a tuple of them, as `except` takes; None stays None (the default:
+    transport errors, `is_transport_error`)."""
+    if value is None:
+        return None
+    classes = value if isinstance(value, tuple) else (value,)
+    if not classes or not all(isinstance(c, type) and issubclass(c, BaseException) for c in classes):
+        raise TypeError(f"{name} must be an exception class or a tuple of them, got {show(value)}")
+    return classes
 
 
 def response_hint(result: Any, status: int, now_s: float) -> Dict[str, Any]:

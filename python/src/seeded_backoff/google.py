@@ -189,6 +189,15 @@ class _Seeded:
     _user_predicate: Optional[Callable[[Exception], bool]]
     _default_sleep: Callable[[float], Any]
 
+    def __init__(self, policy: Optional[Policy] = None, *, seed: Optional[int] = None,
+                 deadline: Optional[float] = None, budget: Optional[RetryBudget] = None,
+                 on_retry: Optional[Callable[[RetryEvent], Any]] = None,
+                 sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
+                 retry_on: Tuple[Type[BaseException], ...] = ()) -> None:
+        base = self._options(policy, seed, deadline, budget, on_retry, sleep, clock, retry_on)
+        # google-api-core's Retry or AsyncRetry, next in the subclass's order.
+        cast(Any, super()).__init__(**base)
+
     def _options(self, policy: Optional[Policy], seed: Optional[int], deadline: Optional[float],
                  budget: Optional[RetryBudget], on_retry: Optional[Callable[[RetryEvent], Any]],
                  sleep: Optional[Callable[[float], Any]], clock: Clock,
@@ -298,14 +307,6 @@ class Retry(_Seeded, retries.Retry):
 
     _default_sleep: Callable[[float], Any] = staticmethod(time.sleep)
 
-    def __init__(self, policy: Optional[Policy] = None, *, seed: Optional[int] = None,
-                 deadline: Optional[float] = None, budget: Optional[RetryBudget] = None,
-                 on_retry: Optional[Callable[[RetryEvent], Any]] = None,
-                 sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
-                 retry_on: Tuple[Type[BaseException], ...] = ()) -> None:
-        base = self._options(policy, seed, deadline, budget, on_retry, sleep, clock, retry_on)
-        retries.Retry.__init__(self, **base)
-
     def __call__(self, func: Callable[P, R], on_error: Optional[Callable[[Exception], Any]] = None) -> Callable[P, R]:
         if not callable(func):
             raise TypeError(f"the wrapped function must be callable, got {show(func)}")
@@ -339,14 +340,6 @@ class AsyncRetry(_Seeded, retries.AsyncRetry):
     def _default_sleep(seconds: float) -> Any:
         import asyncio
         return asyncio.sleep(seconds)
-
-    def __init__(self, policy: Optional[Policy] = None, *, seed: Optional[int] = None,
-                 deadline: Optional[float] = None, budget: Optional[RetryBudget] = None,
-                 on_retry: Optional[Callable[[RetryEvent], Any]] = None,
-                 sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
-                 retry_on: Tuple[Type[BaseException], ...] = ()) -> None:
-        base = self._options(policy, seed, deadline, budget, on_retry, sleep, clock, retry_on)
-        retries.AsyncRetry.__init__(self, **base)
 
     def __call__(self, func: Callable[..., Awaitable[R]],
                  on_error: Optional[Callable[[Exception], Any]] = None) -> Callable[P, Awaitable[R]]:

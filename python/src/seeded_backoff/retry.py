@@ -21,7 +21,7 @@ from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tup
 
 from ._call import Call, Clock
 from ._check import show, u64
-from ._outcome import Exceptions, hint_of, should_retry, status_of
+from ._outcome import Exceptions, exceptions, hint_of, should_retry, status_of
 from .budget import RetryBudget
 from .events import RetryEvent
 from .http import is_retryable_status
@@ -54,30 +54,30 @@ class _Attempts:
         seed = secrets.randbits(64) if options.seed is None else options.seed
         self.call = Call(Run(options.policy, seed), options.clock)
 
-    def outcome(self, result: Any) -> Optional[Dict[str, Any]]:
-        """None when `result` is final; to retry it, its server hint."""
+    def returned(self, result: Any) -> Optional[int]:
+        """The delay in ms before retrying the returned `result`, None when it is final (a
+        success, recorded); raises RetryError when the run gives up."""
         status = status_of(result)
         if status is not None and is_retryable_status(status):
-            return hint_of(result, False)
+            return self._delay(result, hint_of(result, False))
         if self.o.retry_if_result is not None and self.o.retry_if_result(result):
-            return {}
+            return self._delay(result, {})
+        self.call.succeeded(budget=self.o.budget)
         return None
 
-    def worth_retrying(self, error: BaseException) -> Optional[Dict[str, Any]]:
-        """None when the raised `error` is final; to retry it, its server hint (of the response it
-        carries)."""
-        return hint_of(error, True) if should_retry(error, True, self.o.retry_on) else None
+    def raised(self, error: BaseException) -> Optional[int]:
+        """The delay in ms before retrying after `error`, None when it is not worth a retry (the
+        caller re-raises it); raises RetryError when the run gives up."""
+        if not should_retry(error, True, self.o.retry_on):
+            return None
+        return self._delay(error, hint_of(error, True))
 
-    def delay_after(self, last: Any, hint: Dict[str, Any]) -> int:
-        """The delay in ms before the next attempt; raises RetryError when the run gives up."""
+    def _delay(self, last: Any, hint: Dict[str, Any]) -> int:
         return self.call.next_delay(hint, last, budget=self.o.budget, failure=failure_of(last),
                                     on_retry=self.o.on_retry)
 
     def woke(self) -> None:
         self.call.woke()
-
-    def succeeded(self) -> None:
-        self.call.succeeded(budget=self.o.budget)
 
 
 class _Options:
@@ -99,15 +99,6 @@ def _callable(name: str, value: Any, required: bool = False) -> Any:
     if not callable(value):
         raise TypeError(f"{name} must be callable, got {show(value)}")
     return value
-
-
-def _exceptions(value: RetryOn) -> Optional[Exceptions]:
-    if value is None:
-        return None
-    classes = value if isinstance(value, tuple) else (value,)
-    if not classes or not all(isinstance(c, type) and issubclass(c, BaseException) for c in classes):
-        raise TypeError(f"retry_on must be an exception class or a tuple of them, got {show(value)}")
-    return classes
 
 
 @overload
@@ -167,7 +158,7 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
     o = _Options()
     o.policy = policy
     o.seed = None if seed is None else u64("seed", seed)
-    o.retry_on = _exceptions(retry_on)
+    o.retry_on = exceptions("retry_on", retry_on)
     o.retry_if_result = _callable("retry_if_result", retry_if_result)
     if budget is not None and not isinstance(budget, RetryBudget):
         raise TypeError(f"budget must be a RetryBudget, got {show(budget)}")
@@ -195,16 +186,13 @@ def _sync_wrapper(f: Callable[..., Any], o: _Options) -> Callable[..., Any]:
             try:
                 result = f(*args, **kwargs)
             except BaseException as e:
-                hint = run.worth_retrying(e)
-                if hint is None:
+                delay = run.raised(e)
+                if delay is None:
                     raise
-                delay = run.delay_after(e, hint)
             else:
-                hint = run.outcome(result)
-                if hint is None:
-                    run.succeeded()
+                delay = run.returned(result)
+                if delay is None:
                     return result
-                delay = run.delay_after(result, hint)
             sleep(delay / 1000)
             run.woke()
 
@@ -221,16 +209,13 @@ def _async_wrapper(f: Callable[..., Awaitable[Any]], o: _Options) -> Callable[..
             try:
                 result = await f(*args, **kwargs)
             except BaseException as e:
-                hint = run.worth_retrying(e)
-                if hint is None:
+                delay = run.raised(e)
+                if delay is None:
                     raise
-                delay = run.delay_after(e, hint)
             else:
-                hint = run.outcome(result)
-                if hint is None:
-                    run.succeeded()
+                delay = run.returned(result)
+                if delay is None:
                     return result
-                delay = run.delay_after(result, hint)
             pending = sleep(delay / 1000)
             if inspect.isawaitable(pending):
                 await pending

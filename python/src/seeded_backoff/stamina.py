@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Optional, Tuple, Type, Union
 
-from ._adapt import Seeds, exceptions
+from ._adapt import Seeds
 from ._call import Call
-from ._outcome import hint_of, should_retry
+from ._outcome import exceptions, hint_of, should_retry
 from .policy import Policy
 from .run import Action
 

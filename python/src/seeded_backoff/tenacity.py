@@ -32,9 +32,9 @@ from tenacity.retry import retry_base
 from tenacity.stop import stop_base
 from tenacity.wait import wait_base
 
-from ._adapt import Seeds, exceptions
+from ._adapt import Seeds
 from ._call import Call
-from ._outcome import hint_of, should_retry
+from ._outcome import exceptions, hint_of, should_retry
 from .policy import Policy
 from .run import Action
 
