@@ -1,8 +1,9 @@
 """Retry objects for Google Cloud's Python client libraries (GAPIC clients over google-api-core).
 
-A GAPIC method takes any callable as `retry=`: it calls `retry(func)` once and then the wrapped
-function with the request, `metadata=` and, inside each attempt, `timeout=`. `Retry` (and
-`AsyncRetry` for the async clients) is such a callable whose delays come from the core: by default
+A GAPIC method's `retry=` is typed as google-api-core's `Retry` (`AsyncRetry` for the async
+clients) and used as a callable: it calls `retry(func)` once and then the wrapped function with the
+request, `metadata=` and, inside each attempt, `timeout=`. This module's `Retry` and `AsyncRetry`
+subclass those, and their delays and decisions come from the core: by default
 Google's published backoff (1 s, 2 s, 4 s ... up to 32 s, plus up to 1 s of random, 10 retries),
 where the libraries' own default retries only 503 with full jitter and never a 429.
 
@@ -25,7 +26,7 @@ each request's own timeout, counted down from the first attempt (google-api-core
 TimeToDeadlineTimeout: attempt n gets what is left of `timeout` since attempt 1, and the whole
 `timeout` again once less than 1 s is left), so it never ends the retries by itself. Give the call
 the same `timeout=` as `deadline`. A request that times out over REST raises the transport's
-exception (requests' Timeout), which is not an API error: list it in `retry_on` to retry it.
+exception (requests' Timeout): a transport error, retried, and charged to a budget as a timeout.
 
 >>> from seeded_backoff import Policy
 >>> from seeded_backoff.google import Retry
