@@ -106,6 +106,8 @@ if [ "$python" = 1 ]; then
     .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
     cp python/requirements-dev.txt .venv/requirements-dev.txt
   fi
+  # pyright (PyPI) runs the npm package of its version, fetched on its first run.
+  .venv/bin/pyright --version >/dev/null
 fi
 # Every test (all): the integration tests' client libraries (pinned), into the same .venv.
 if [ "$all" = 1 ] && ! cmp -s python/requirements-integrations.txt .venv/requirements-integrations.txt 2>/dev/null; then

@@ -158,6 +158,28 @@ impl PolicyOptions {
             Some(p) => p.policy(),
             None => Policy::google(),
         };
+        self.apply_to(&base)
+    }
+
+    /// `base` with the options applied, by the rules of [`build`](Self::build) with `base` in the
+    /// preset's place (`preset` is not read): each `None` keeps `base`'s value, the strategy's
+    /// parameter carries over while its strategy is kept, the hint limit follows an overridden
+    /// cap unless given. A binding derives a policy from a user's one this way (a Google `Retry`
+    /// lowering `max_elapsed_ms` to its deadline) instead of rebuilding it field by field.
+    ///
+    /// ```
+    /// use seeded_backoff::bindings::PolicyOptions;
+    /// use seeded_backoff::{Jitter, Policy, PolicyError};
+    ///
+    /// let narrow = Policy::builder().jitter(Jitter::Google { jitter_ms: 250 }).build().unwrap();
+    /// let timed = PolicyOptions { max_elapsed_ms: Some(60_000), ..PolicyOptions::default() };
+    /// let p = timed.apply_to(&narrow).unwrap();
+    /// assert_eq!((p.max_elapsed_ms(), p.jitter()), (60_000, Jitter::Google { jitter_ms: 250 }));
+    ///
+    /// let spread = PolicyOptions { spread_per_mille: Some(100), ..PolicyOptions::default() };
+    /// assert_eq!(spread.apply_to(&narrow), Err(PolicyError::SpreadNotApplicable));
+    /// ```
+    pub fn apply_to(&self, base: &Policy) -> Result<Policy, PolicyError> {
         let mut b = base.to_builder();
         if let Some(ms) = self.initial_ms {
             b = b.initial_ms(ms);
@@ -334,6 +356,42 @@ mod tests {
         );
         let p = build(|o| o.jitter_ms = Some(250)).unwrap();
         assert_eq!(p.jitter(), Jitter::Google { jitter_ms: 250 });
+    }
+
+    #[test]
+    fn options_apply_over_any_policy_as_over_a_preset() {
+        let base = Policy::builder()
+            .initial_ms(300)
+            .max_backoff_ms(9_000)
+            .jitter(Jitter::Proportional {
+                spread_per_mille: 50,
+            })
+            .max_hint_ms(4_000)
+            .build()
+            .unwrap();
+        let over = |f: fn(&mut PolicyOptions)| {
+            let mut o = PolicyOptions::default();
+            f(&mut o);
+            o.apply_to(&base)
+        };
+        assert_eq!(over(|_| {}), Ok(base));
+        let p = over(|o| o.max_elapsed_ms = Some(60_000)).unwrap();
+        assert_eq!(p.max_elapsed_ms(), 60_000);
+        assert_eq!(p.to_builder().max_elapsed_ms(0).build(), Ok(base));
+        // The preset field is not read: the base is the starting point.
+        assert_eq!(over(|o| o.preset = Some(Preset::AwsStandard)), Ok(base));
+        let p = over(|o| o.max_backoff_ms = Some(20_000)).unwrap();
+        assert_eq!((p.max_hint_ms(), p.initial_ms()), (20_000, 300));
+        let p = over(|o| o.jitter = Some(1)).unwrap();
+        assert_eq!(p.jitter(), Jitter::Google { jitter_ms: 1000 });
+        assert_eq!(
+            over(|o| o.jitter_ms = Some(5)),
+            Err(PolicyError::JitterMsNotApplicable)
+        );
+        assert_eq!(
+            over(|o| o.initial_ms = Some(10_000)),
+            Err(PolicyError::MaxBackoffMs)
+        );
     }
 
     #[test]

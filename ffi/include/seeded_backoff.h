@@ -1352,6 +1352,33 @@ struct sb_policy sb_policy_grpc(void);
 sb_status sb_policy_validate(const struct sb_policy *policy);
 
 /**
+ * Writes to `*out` the policy `*base` with the fields of `*values` whose `SB_OPTION_*` bit is set
+ * in `given` overriding it, by `sb_policy_from_options`'s rules with `*base` in the preset's
+ * place: a strategy's parameter carries over while the strategy is kept, the hint limit follows
+ * an overridden cap unless given, an option the strategy has no use for is refused. A binding
+ * derives a policy from a user's one this way (a deadline lowering `max_elapsed_ms`).
+ *
+ * Returns `SB_OK`, `SB_ERR_NULL`, the `SB_ERR_POLICY_*` code of `*base`'s first invalid field
+ * or of the override at fault, or `SB_ERR_UNSUPPORTED` (as `sb_policy_from_options`). `*out` is
+ * written only on `SB_OK`.
+ *
+ * ```c
+ * sb_policy base = sb_policy_grpc(), values = {0}, p;
+ * values.max_elapsed_ms = 60000;
+ * if (sb_policy_with_options(&p, &base, &values, SB_OPTION_MAX_ELAPSED_MS) != SB_OK)
+ *     return;
+ * // p is gRPC's policy, its +-20 % jitter kept, with a 60 s time budget.
+ * ```
+ *
+ * # Safety
+ * `out` is NULL or valid for writes of an `sb_policy`; `base` and `values` are NULL or readable.
+ */
+sb_status sb_policy_with_options(struct sb_policy *out,
+                                 const struct sb_policy *base,
+                                 const struct sb_policy *values,
+                                 uint32_t given);
+
+/**
  * Starts a run under `policy`, seeded from `seed` (use a different seed per call: mix a device id
  * with a counter). `flags`: 0, or `SB_RUN_COUNT_PAUSED`. Returns `SB_OK`, `SB_ERR_NULL`, an
  * `SB_ERR_POLICY_*` code, `SB_ERR_RUN_FLAGS` for an unknown flag, or `SB_ERR_UNSUPPORTED` in a

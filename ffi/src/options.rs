@@ -144,6 +144,20 @@ fn resolve(preset: u32, v: &sb_policy, given: u32) -> Result<sb_policy, sb_statu
         .ok()
         .and_then(Preset::from_code)
         .ok_or(sb_status::SB_ERR_POLICY_PRESET)?;
+    let options = PolicyOptions {
+        preset: Some(preset),
+        ..decode(v, given)?
+    };
+    let policy = options.build().map_err(sb_status::from)?;
+    if !compiled_in(&policy) {
+        return Err(sb_status::SB_ERR_UNSUPPORTED);
+    }
+    Ok(sb_policy::from_core(&policy))
+}
+
+/// The options of `*v` whose `SB_OPTION_*` bit is set in `given` (no preset), or the status naming
+/// a jitter or deadline code that is none.
+pub(crate) fn decode(v: &sb_policy, given: u32) -> Result<PolicyOptions, sb_status> {
     let jitter = match opt(given, SB_OPTION_JITTER, v.jitter) {
         Some(code) => Some(u8::try_from(code).map_err(|_| sb_status::SB_ERR_POLICY_JITTER)?),
         None => None,
@@ -157,8 +171,8 @@ fn resolve(preset: u32, v: &sb_policy, given: u32) -> Result<sb_policy, sb_statu
         ),
         None => None,
     };
-    let options = PolicyOptions {
-        preset: Some(preset),
+    Ok(PolicyOptions {
+        preset: None,
         initial_ms: opt(given, SB_OPTION_INITIAL_MS, v.initial_ms),
         multiplier: opt(
             given,
@@ -174,12 +188,7 @@ fn resolve(preset: u32, v: &sb_policy, given: u32) -> Result<sb_policy, sb_statu
         max_elapsed_ms: opt(given, SB_OPTION_MAX_ELAPSED_MS, v.max_elapsed_ms),
         deadline,
         paced: opt(given, SB_OPTION_PACED, v.paced).map(|p| p != 0),
-    };
-    let policy = options.build().map_err(sb_status::from)?;
-    if !compiled_in(&policy) {
-        return Err(sb_status::SB_ERR_UNSUPPORTED);
-    }
-    Ok(sb_policy::from_core(&policy))
+    })
 }
 
 #[cfg(all(test, feature = "runtime-policy", feature = "bindings"))]

@@ -63,7 +63,7 @@ def test_a_give_up_stops_stamina(waits):
             fetch(url, hook)
         assert server.count == 3
     assert slept == model_waits(SEED, [None] * 2)
-    assert hook.backoff.give_up_reason == "max_retries"
+    assert (hook.action.kind, hook.action.attempt, hook.action.reason) == ("give_up", 3, "max_retries")
 
 
 def test_other_statuses_and_errors_are_not_retried(waits):
@@ -74,6 +74,9 @@ def test_other_statuses_and_errors_are_not_retried(waits):
         assert server.count == 1
     hook = backoff_hook(Policy("google"), seed=SEED, retry_on=ConnectionError)
     assert hook(ZeroDivisionError()) is False
+    # The call has ended: its run gave up at the error not worth a retry.
+    assert hook(ConnectionError()) is False and hook.action.reason is None
+    hook = backoff_hook(Policy("google"), seed=SEED, retry_on=ConnectionError)
     assert hook(ConnectionError()) == model_waits(SEED, [None])[0] / 1000
     assert slept == []
 

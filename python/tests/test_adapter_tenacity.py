@@ -90,7 +90,7 @@ def test_the_time_budget_counts_the_calls_time():
     state.set_exception((ConnectionError, ConnectionError("x"), None))
     state.outcome_timestamp = state.start_time + 5
     assert wait(state) == 0.0
-    assert wait.stop(state) and wait.backoff(state).give_up_reason == "deadline"
+    assert wait.stop(state) and wait.action(state).reason == "deadline"
 
 
 def test_async_with_httpx():

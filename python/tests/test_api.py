@@ -140,7 +140,7 @@ def test_retry_error_message():
     def down():
         raise OSError("down")
 
-    with pytest.raises(RetryError, match=r"gave up after 1 attempts \(max_retries\); last: OSError"):
+    with pytest.raises(RetryError, match=r"gave up after 1 attempt \(max_retries\); last: OSError"):
         down()
 
 

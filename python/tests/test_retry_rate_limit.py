@@ -39,7 +39,7 @@ FORMS = {
 
 @pytest.fixture(autouse=True)
 def pinned_wall_clock(monkeypatch):
-    module = sys.modules["seeded_backoff.retry"]
+    module = sys.modules["seeded_backoff._outcome"]
     monkeypatch.setattr(module, "time", types.SimpleNamespace(time=lambda: NOW_S, sleep=time.sleep,
                                                               monotonic=time.monotonic))
 

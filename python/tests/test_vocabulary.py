@@ -1,8 +1,10 @@
-"""The Python column of SPEC.md section 14's table is the package's names: the retry callback's
-payload fields, RetryError's attributes, the decorator's callback parameter, Backoff's retry count."""
+"""SPEC.md section 14's table, Python column, observed on real runs: every loop of the package that
+has a retry callback (`retry`, sync and async; the Google `Retry`; the Valkey `ReconnectBackoff`)
+is driven with the callback given by the table's name, and what it reports is read by the table's
+names only: attempts from 1, one payload per retry with its three fields, the give-up error and its
+attributes, each delay the independent model's (tests/model)."""
 
-import dataclasses
-import inspect
+import asyncio
 import os
 import re
 
@@ -10,9 +12,13 @@ import spec_model as m
 
 import seeded_backoff
 from conftest import REPO
-from seeded_backoff import Backoff, Policy, RetryError, RetryEvent, retry
+from seeded_backoff import Backoff, Policy, retry
+from seeded_backoff.google import Retry as GoogleRetry
+from seeded_backoff.valkey import ReconnectBackoff
 
 SPEC = os.path.join(REPO, "SPEC.md")
+SEED = 42
+RETRIES = 2
 
 
 def spec_column(column):
@@ -29,38 +35,109 @@ def spec_column(column):
     return table
 
 
-def test_the_python_column_is_the_packages_names():
-    names = spec_column("Python")
-    assert names["retry callback"] == ["on_retry"]
-    assert "on_retry" in inspect.signature(retry).parameters
-    assert names["callback payload"] == ["RetryEvent"] and hasattr(seeded_backoff, "RetryEvent")
-    fields = [f.name for f in dataclasses.fields(RetryEvent)]
-    assert fields == (names["attempt that just failed, from 1"] + names["delay before the next attempt, ms"]
-                      + names["the failed attempt's error"])
-    assert names["give-up error"] == [RetryError.__name__]
-    error = RetryError(3, "max_retries", ValueError("x"))
-    for concept in ("last error of a give-up", "attempts made", "give-up reason"):
-        (name,) = names[concept]
-        assert hasattr(error, name), concept
-    (retries,) = names["retries issued so far"]
-    assert getattr(Backoff(Policy("google"), seed=1), retries) == 0
+NAMES = {concept: names[0] for concept, names in spec_column("Python").items() if names}
+FIELDS = ("attempt that just failed, from 1", "delay before the next attempt, ms", "the failed attempt's error")
 
 
-def test_the_callback_gets_one_event_per_retry_numbered_from_1_and_the_give_up_its_cause():
-    seen, calls = [], []
+def model_delays():
+    b = m.Backoff(m.preset("google", max_retries=RETRIES), SEED)
+    return [b.next().delay_ms for _ in range(RETRIES)]
 
-    @retry(seed=42, max_retries=2, sleep=lambda s: None, on_retry=seen.append, retry_on=ConnectionError)
-    def failing():
-        calls.append(1)
-        raise ConnectionError(f"refused {len(calls)}")
 
+def check_run(calls, events, error, raised_by_attempt):
+    """What one run reported, read by the table's names: `calls` attempts were made (numbered
+    from 1 by the loop's own count), `events` the callback's payloads, `error` the give-up."""
+    assert calls == RETRIES + 1
+    assert type(error).__name__ == NAMES["give-up error"]
+    assert isinstance(error, getattr(seeded_backoff, NAMES["give-up error"]))
+    assert getattr(error, NAMES["attempts made"]) == RETRIES + 1
+    assert getattr(error, NAMES["give-up reason"]) == "max_retries"
+    assert getattr(error, NAMES["last error of a give-up"]) is raised_by_attempt[RETRIES + 1]
+    assert len(events) == RETRIES
+    assert type(events[0]).__name__ == NAMES["callback payload"]
+    want = model_delays()
+    for n, event in enumerate(events, start=1):
+        attempt, delay, failed = (getattr(event, NAMES[field]) for field in FIELDS)
+        assert (attempt, delay) == (n, want[n - 1])
+        assert failed is raised_by_attempt[n]
+
+
+def test_the_python_column_names_the_packages_names():
+    # Every concept has a Python name in the table, and the package has each.
+    assert set(NAMES) == set(spec_column("Python")), "a concept without a Python name"
+    for concept in ("callback payload", "give-up error"):
+        assert hasattr(seeded_backoff, NAMES[concept]), concept
+    b = Backoff(Policy("google"), seed=1)
+    b.next_delay()
+    assert getattr(b, NAMES["retries issued so far"]) == 1
+
+
+def test_retry_sync_and_async():
+    for kind in ("sync", "async"):
+        raised, events = {}, []
+
+        def attempt():
+            n = len(raised) + 1
+            raised[n] = ConnectionError(f"refused {n}")
+            raise raised[n]
+
+        options = {NAMES["retry callback"]: events.append}
+        if kind == "sync":
+            call = retry(seed=SEED, max_retries=RETRIES, sleep=lambda s: None, **options)(attempt)
+        else:
+            async def attempt_async():
+                attempt()
+
+            async def no_sleep(seconds):
+                return None
+
+            wrapped = retry(seed=SEED, max_retries=RETRIES, sleep=no_sleep, **options)(attempt_async)
+
+            def call():
+                return asyncio.run(wrapped())
+        try:
+            call()
+        except Exception as e:  # noqa: BLE001 (checked by name below)
+            error = e
+        else:
+            raise AssertionError(f"{kind}: no give-up")
+        check_run(len(raised), events, error, raised)
+        assert error.__cause__ is raised[RETRIES + 1]
+
+
+def test_google_retry():
+    from google.api_core import exceptions
+
+    raised, events = {}, []
+
+    def attempt():
+        n = len(raised) + 1
+        raised[n] = exceptions.ServiceUnavailable(f"unavailable {n}")
+        raise raised[n]
+
+    r = GoogleRetry(Policy("google", max_retries=RETRIES), seed=SEED, sleep=lambda s: None,
+                    **{NAMES["retry callback"]: events.append})
     try:
-        failing()
-    except RetryError as e:
-        assert (e.attempts, e.reason) == (3, "max_retries")
-        assert e.cause is e.__cause__ and str(e.cause) == "refused 3"
-    else:
-        raise AssertionError("no RetryError")
-    model = m.Backoff(m.preset("google", max_retries=2), 42)
-    want = [model.next().delay_ms, model.next().delay_ms]
-    assert [(e.attempt, e.delay_ms, str(e.error)) for e in seen] == [(1, want[0], "refused 1"), (2, want[1], "refused 2")]
+        r(attempt)()
+    except Exception as e:  # noqa: BLE001
+        error = e
+    check_run(len(raised), events, error, raised)
+
+
+def test_valkey_reconnect_backoff():
+    # valkey-py's Retry: it calls compute(failures) inside its `except` clause, as here.
+    raised, events = {}, []
+    b = ReconnectBackoff(Policy("google", max_retries=RETRIES), seed=SEED, **{NAMES["retry callback"]: events.append})
+    failures = 0
+    while True:
+        failures += 1
+        try:
+            raised[failures] = ConnectionError(f"reset {failures}")
+            raise raised[failures]
+        except ConnectionError:
+            try:
+                b.compute(failures)
+            except Exception as e:  # noqa: BLE001
+                error = e
+                break
+    check_run(failures, events, error, raised)

@@ -2,7 +2,8 @@
 # The Python package (python/): maturin builds the wheel from the ffi
 # cdylib into a temporary directory; installed into .venv, pytest runs python/tests (every vector
 # file, bad input for every argument, retry() against a real HTTP server on 127.0.0.1 with requests
-# and httpx) and the doctests; and `pip install ./python` in a fresh venv runs python/README.md's
+# and httpx) and the doctests; mypy --strict on the installed package and mypy and pyright on a typed
+# program using it (python/tests/typed); and `pip install ./python` in a fresh venv runs python/README.md's
 # examples and README.md's Python quick start, whose printed delays must be the independent model's.
 # Standalone: bash scripts/test.d/70-python.sh (after scripts/setup.sh made .venv).
 set -euo pipefail
@@ -34,6 +35,12 @@ step "pytest python/tests and the doctests, the wheel installed in .venv"
   --ignore="$OLDPWD/python/tests/integrations" \
   --ignore-glob '*/test_adapter_*.py' \
   --doctest-modules "$("$venv/bin/python" -c 'import os, seeded_backoff; print(os.path.dirname(seeded_backoff.__file__))')")
+
+step "types: mypy --strict -p seeded_backoff, and python/tests/typed/usage.py by mypy and pyright"
+# usage.py imports the adapters' and integrations' libraries (scripts/setup.sh installs them all).
+"$venv/bin/python" -c 'import mypy, tenacity, stamina, google.cloud.memorystore_v1' 2>/dev/null ||
+  fail ".venv lacks mypy or the adapters' and integrations' libraries: run scripts/setup.sh"
+timeout 300 "$venv/bin/python" python/tests/typed/check_types.py || fail "the type checks failed"
 
 step "pip install ./python in a fresh venv (maturin as the build backend), then the READMEs' examples"
 python3 -m venv "$out/fresh"

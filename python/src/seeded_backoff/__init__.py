@@ -22,6 +22,7 @@ from .http import (RATE_LIMIT_HEADERS, classify_grpc_code, classify_status, hint
 from .policy import Policy
 from .retry import retry
 from .run import Action, Run
+from .transport import is_transport_error
 
 __version__ = _text(_lib.sb_version())
 """The version of the library inside: the Rust crate's version, which is also the package's."""
@@ -38,7 +39,7 @@ __all__ = [
     "Backoff", "Policy", "RetryBudget", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
     "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError", "hint_from_headers", "request_may_retry",
     "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device",
-    "startup_delay", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
+    "startup_delay", "is_transport_error", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
     "PRESETS", "JITTERS", "DEADLINES", "GIVE_UP_REASONS", "FAILURE_KINDS", "SNAPSHOT_SIZE",
     "__version__",
 ]

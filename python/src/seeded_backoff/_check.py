@@ -2,17 +2,18 @@
 changes nothing. Ranges beyond "fits the C type" are the core's, and so are their messages."""
 
 import operator
+from typing import Any, Optional, Sequence
 
 from ._ffi import U32_MAX, U64_MAX
 
 
-def show(value):
+def show(value: Any) -> str:
     """A short description of a value for a message."""
     r = repr(value)
     return r if len(r) <= 60 else r[:57] + "..."
 
 
-def integer(name, value, lo=0, hi=U32_MAX, rule=None):
+def integer(name: str, value: Any, lo: float = 0, hi: float = U32_MAX, rule: Optional[str] = None) -> int:
     """`value` as an int in lo..=hi. bool and float are refused (TypeError) even when integral:
     `True` or `3.0` where a count is expected is most likely a mistake."""
     rule = rule or f"{name} must be an integer in {lo}..={hi}"
@@ -27,11 +28,11 @@ def integer(name, value, lo=0, hi=U32_MAX, rule=None):
     return v
 
 
-def u64(name, value):
+def u64(name: str, value: Any) -> int:
     return integer(name, value, 0, U64_MAX)
 
 
-def one_of(name, value, names):
+def one_of(name: str, value: Any, names: Sequence[str]) -> int:
     """The index of `value` in `names` (a table read from the library)."""
     rule = f"{name} must be one of {', '.join(repr(n) for n in names)}"
     if not isinstance(value, str):
@@ -42,7 +43,7 @@ def one_of(name, value, names):
         raise ValueError(f"{rule}, got {show(value)}") from None
 
 
-def boolean(name, value):
+def boolean(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be True or False, got {show(value)} ({type(value).__name__})")
     return value

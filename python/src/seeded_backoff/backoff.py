@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Iterator, Optional, Union
+from typing import Any, Iterator, Optional, Union
 
 from ._check import boolean, integer, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
@@ -16,7 +16,7 @@ __all__ = ["Backoff", "SNAPSHOT_SIZE"]
 SNAPSHOT_SIZE = lib.SB_SNAPSHOT_SIZE
 
 
-def _policy(policy):
+def _policy(policy: Any) -> Policy:
     if not isinstance(policy, Policy):
         raise TypeError(f"policy must be a Policy, got {show(policy)} ({type(policy).__name__})")
     return policy
@@ -36,6 +36,8 @@ class Backoff:
     """
 
     __slots__ = ("_c", "_policy", "_seed")
+
+    _seed: Optional[int]
 
     def __init__(self, policy: Policy, seed: Optional[int] = None) -> None:
         policy = _policy(policy)
@@ -62,7 +64,7 @@ class Backoff:
         """Retries issued since the start or the last reset()."""
         out = ffi.new("uint32_t *")
         self._check(lib.sb_backoff_retries(self._c, out))
-        return out[0]
+        return int(out[0])
 
     @property
     def give_up_reason(self) -> Optional[str]:
@@ -120,7 +122,7 @@ class Backoff:
             with budget._lock:
                 status = lib.sb_backoff_next_with(self._c, c_input, c_budget, delay)
         if status == lib.SB_RETRY:
-            return delay[0]
+            return int(delay[0])
         if status == lib.SB_ERR_TWO_HINTS:
             # The core's rule (one server hint per step): a call naming two is a wrong call.
             raise TypeError(message(status))
@@ -158,12 +160,12 @@ class Backoff:
         status = lib.sb_backoff_restore(c, ffi.new("sb_policy *", policy._c), data, len(data))
         if status != lib.SB_OK:
             raise SnapshotError(status, f", got {len(data)} bytes")
-        self = object.__new__(cls)
+        self: Backoff = object.__new__(cls)
         self._c, self._policy, self._seed = c, policy, None
         return self
 
     @staticmethod
-    def _check(status):
+    def _check(status: int) -> None:
         if status >= lib.SB_ERR_NULL:
             raise CoreError(status)
 

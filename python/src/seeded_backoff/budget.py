@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Any
+from typing import Any, Callable, Dict
 
 from ._check import integer, show
 from ._ffi import ffi, lib
@@ -14,10 +14,10 @@ from .errors import BudgetError
 __all__ = ["RetryBudget", "FAILURE_KINDS"]
 
 # 'error' and 'timeout': the header's SB_FAILURE_* constants, by their names.
-FAILURE_KINDS = {n[len("SB_FAILURE_"):].lower(): getattr(lib, n) for n in dir(lib) if n.startswith("SB_FAILURE_")}
+FAILURE_KINDS: Dict[str, int] = {n[len("SB_FAILURE_"):].lower(): getattr(lib, n) for n in dir(lib) if n.startswith("SB_FAILURE_")}
 
 
-def failure_kind(name, value):
+def failure_kind(name: str, value: Any) -> int:
     if not isinstance(value, str) or value not in FAILURE_KINDS:
         kinds = ", ".join(repr(k) for k in FAILURE_KINDS)
         err = TypeError if not isinstance(value, str) else ValueError
@@ -25,7 +25,7 @@ def failure_kind(name, value):
     return FAILURE_KINDS[value]
 
 
-def _check(status):
+def _check(status: int) -> None:
     if status != lib.SB_OK:
         raise BudgetError(status)
 
@@ -48,8 +48,8 @@ class RetryBudget:
         raise TypeError("use RetryBudget.grpc(...), RetryBudget.aws_quota(...) or RetryBudget.aws_default()")
 
     @classmethod
-    def _new(cls, init):
-        self = object.__new__(cls)
+    def _new(cls, init: Callable[[Any], int]) -> "RetryBudget":
+        self: RetryBudget = object.__new__(cls)
         self._c = ffi.new("sb_budget *")
         self._lock = threading.Lock()
         _check(init(self._c))
@@ -85,7 +85,7 @@ class RetryBudget:
         """The AWS SDKs' default quota: 500 tokens, a retry costs 5, a timeout 10."""
         return cls._new(lib.sb_budget_init_aws_default)
 
-    def _call(self, fn, *args):
+    def _call(self, fn: Callable[..., int], *args: Any) -> None:
         with self._lock:
             status = fn(self._c, *args)
         if status != lib.SB_OK:
@@ -113,7 +113,7 @@ class RetryBudget:
         """Tokens left, in thousandths (exact)."""
         out = ffi.new("uint32_t *")
         self._call(lib.sb_budget_tokens_milli, out)
-        return out[0]
+        return int(out[0])
 
     @property
     def tokens(self) -> float:

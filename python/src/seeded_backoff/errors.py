@@ -1,6 +1,8 @@
 """Exceptions. Errors from the library carry its status, the core's name for it (`code`, as in
 tests/vectors) and the core's message; they are ValueErrors, since the value was refused."""
 
+from typing import Any, Optional
+
 from ._ffi import message, status_name
 
 __all__ = ["CoreError", "PolicyError", "RetryAfterError", "RateLimitError", "SnapshotError", "BudgetError",
@@ -10,7 +12,10 @@ __all__ = ["CoreError", "PolicyError", "RetryAfterError", "RateLimitError", "Sna
 class CoreError(ValueError):
     """A value the core refused. `status` is the C ABI's code, `code` the core's name for it."""
 
-    def __init__(self, status, detail=""):
+    status: int
+    code: Optional[str]
+
+    def __init__(self, status: int, detail: str = "") -> None:
         self.status = status
         self.code = status_name(status)
         super().__init__(message(status) + detail)
@@ -19,7 +24,9 @@ class CoreError(ValueError):
 class PolicyError(CoreError):
     """A policy option out of its range, or one the chosen strategy has no use for."""
 
-    def __init__(self, status, option, detail=""):
+    option: Optional[str]
+
+    def __init__(self, status: int, option: Optional[str], detail: str = "") -> None:
         self.option = option
         super().__init__(status, detail)
 
@@ -45,15 +52,31 @@ class RetryError(Exception):
     ('max_retries', 'deadline', 'budget' or 'server_stop'); `cause` is the last exception raised or
     response returned (an exception is also `__cause__`: the error is raised from it)."""
 
-    def __init__(self, attempts, reason, cause):
+    attempts: int
+    reason: Optional[str]
+
+    def __init__(self, attempts: int, reason: Optional[str], cause: Any) -> None:
         self.attempts = attempts
         self.reason = reason
-        self.cause = cause
-        last = cause
-        what = type(last).__name__ if isinstance(last, BaseException) else _describe(last)
-        super().__init__(f"gave up after {attempts} attempts ({reason}); last: {what}")
+        self._cause = cause
+        what = type(cause).__name__ if isinstance(cause, BaseException) else _describe(cause)
+        # Not super(): a subclass that is also another library's error (the Google module's) has
+        # that error's constructor next in line.
+        counted = f"{attempts} attempt{'' if attempts == 1 else 's'}"
+        Exception.__init__(self, f"gave up after {counted} ({reason}); last: {what}")
+
+    @property
+    def cause(self) -> Any:
+        """The last exception raised or response returned."""
+        return self._cause
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.attempts, self.reason, self._cause))
 
 
-def _describe(result):
+def _describe(result: Any) -> str:
     status = getattr(result, "status_code", None)
     return f"HTTP {status}" if status is not None else repr(result)

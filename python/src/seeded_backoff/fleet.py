@@ -22,7 +22,7 @@ def seed_from_device(device_id: Union[bytes, bytearray, memoryview, str], boot_c
     status = lib.sb_seed_from_device(data, len(data), integer("boot_counter", boot_counter), out)
     if status != lib.SB_OK:
         raise CoreError(status)
-    return out[0]
+    return int(out[0])
 
 
 def startup_delay(seed: int, window_ms: int) -> int:
@@ -31,4 +31,4 @@ def startup_delay(seed: int, window_ms: int) -> int:
     status = lib.sb_startup_delay(u64("seed", seed), integer("window_ms", window_ms), out)
     if status != lib.SB_OK:
         raise CoreError(status, f", got {window_ms}")
-    return out[0]
+    return int(out[0])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 import math
 import time
-from typing import Union
+from typing import Any, Dict, List, Tuple, Type, Union
 
 from ._check import integer, show
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, table, text
@@ -23,7 +23,7 @@ RATE_LIMIT_HEADERS = table(lib.sb_rate_limit_name)
 """The rate-limit headers' names in lower case, in the order a 429 is searched (the core's)."""
 
 
-def _now_s(now):
+def _now_s(now: Union[datetime.datetime, int, float, None]) -> int:
     if now is None:
         return int(time.time())
     if isinstance(now, datetime.datetime):
@@ -37,7 +37,7 @@ def _now_s(now):
     return math.floor(now)
 
 
-def _value_bytes(value, error):
+def _value_bytes(value: Any, error: Type[CoreError]) -> bytes:
     """The header value's bytes. A str that UTF-8 cannot encode (a lone surrogate) is no header
     value: refused as `error` with the core's 'invalid_format', as any non-ASCII byte would be."""
     if isinstance(value, str):
@@ -67,10 +67,10 @@ def parse_retry_after(value: Union[str, bytes, bytearray, memoryview],
     status = lib.sb_parse_retry_after(data, len(data), now_s, out)
     if status != lib.SB_OK:
         raise RetryAfterError(status, f", got {show(value)}")
-    return out[0]
+    return int(out[0])
 
 
-def _rate_limit_kind(header):
+def _rate_limit_kind(header: Any) -> int:
     """The `SB_RATE_LIMIT_*` code of a header name, any ASCII case."""
     rule = f"header must be one of {', '.join(repr(n) for n in RATE_LIMIT_HEADERS)} (any case)"
     if not isinstance(header, str):
@@ -103,7 +103,7 @@ def parse_rate_limit(header: str, value: Union[str, bytes, bytearray, memoryview
     status = lib.sb_parse_rate_limit(kind, data, len(data), now_s, out)
     if status != lib.SB_OK:
         raise RateLimitError(status, f", got {show(value)} for {RATE_LIMIT_HEADERS[kind]}")
-    return out[0]
+    return int(out[0])
 
 
 def rate_limit_applies(status: int) -> bool:
@@ -112,7 +112,7 @@ def rate_limit_applies(status: int) -> bool:
     return bool(lib.sb_rate_limit_applies(_code("status", status)))
 
 
-def _code(name, value):
+def _code(name: str, value: Any) -> int:
     # Any int is a question with an answer: beyond u32, however large, it is no status at all
     # ('invalid'), so the range checked is none.
     v = integer(name, value, -math.inf, math.inf, rule=f"{name} must be an integer")
@@ -126,15 +126,15 @@ def is_retryable_status(status: int) -> bool:
 
 def classify_status(status: int) -> str:
     """'success' (2xx), 'retry' (429, 5xx), 'do_not_retry' (other 1xx-5xx) or 'invalid'."""
-    return text(lib.sb_class_name(lib.sb_classify_http(_code("status", status))))
+    return text(lib.sb_class_name(lib.sb_classify_http(_code("status", status)))) or "invalid"
 
 
 def classify_grpc_code(code: int) -> str:
     """'success' (0), 'retry' (8, 14), 'do_not_retry' (other 1..=16) or 'invalid'."""
-    return text(lib.sb_class_name(lib.sb_classify_grpc(_code("code", code))))
+    return text(lib.sb_class_name(lib.sb_classify_grpc(_code("code", code)))) or "invalid"
 
 
-def _occurrences(headers):
+def _occurrences(headers: Any) -> Any:
     """A mapping's (name, value) items, one per occurrence (httpx's `multi_items()`), or a list of
     pairs as given."""
     if callable(getattr(headers, "multi_items", None)):
@@ -142,7 +142,7 @@ def _occurrences(headers):
     return headers.items() if hasattr(headers, "items") else headers
 
 
-def _header_items(headers):
+def _header_items(headers: Any) -> List[Tuple[bytes, ...]]:
     """A response's headers as (name, value) byte pairs, in order, one per occurrence (SPEC.md
     section 8.3: of a name given twice the first counts). httpx's `items()` joins repeated names
     into one value, so its `multi_items()` is read; aiohttp's multidict, urllib3's HTTPHeaderDict
@@ -152,7 +152,7 @@ def _header_items(headers):
         pairs = list(items)
     except TypeError:
         raise TypeError(f"headers must be a mapping or (name, value) pairs, got {show(headers)}") from None
-    out = []
+    out: List[Tuple[bytes, ...]] = []
     for pair in pairs:
         if not (isinstance(pair, tuple) and len(pair) == 2):
             raise TypeError(f"headers must be a mapping or (name, value) pairs, got {show(pair)} among them")
@@ -165,7 +165,8 @@ def _header_items(headers):
     return out
 
 
-def hint_from_headers(status: int, headers, now: Union[datetime.datetime, int, float, None] = None) -> dict:
+def hint_from_headers(status: int, headers: Any,
+                      now: Union[datetime.datetime, int, float, None] = None) -> Dict[str, int]:
     """The server hint a response's headers give, as `next_delay` arguments, by the core's rule
     (SPEC.md section 8.3 step 1): a valid Retry-After (any status) as `retry_after_ms`; else, for a 429,
     the first rate-limit header of RATE_LIMIT_HEADERS that is present and parses, as

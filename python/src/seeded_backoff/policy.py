@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, TypedDict, Union
 
 from ._check import integer, one_of, show
 from ._ffi import DEADLINES, JITTERS, PRESETS, STATUS, U32_MAX, ffi, lib, message, text
 from .errors import PolicyError
 
-__all__ = ["Policy"]
+__all__ = ["Policy", "PolicyOptions"]
 
 # Each option, its `SB_OPTION_*` bit and the `sb_policy` field it sets (the multiplier sets two).
 _BITS = {
@@ -29,12 +29,12 @@ _BITS = {
 }
 
 
-def _option_of(field):
+def _option_of(field: str) -> str:
     """The keyword a core field name belongs to ('multiplier_den' is part of 'multiplier')."""
     return "multiplier" if field.startswith("multiplier") else field
 
 
-def _rules():
+def _rules() -> Dict[str, str]:
     """Each option's range rule: the core's message for it where the core has one."""
     rules = {}
     for name, status in sorted(STATUS.items(), key=lambda kv: kv[1]):
@@ -45,10 +45,11 @@ def _rules():
 
 
 _RULES = _rules()
+Multiplier = Union[int, float, Fraction, Tuple[int, int], None]
 _MULTIPLIER_RULE = "multiplier must be an int, a float with at most 3 decimals, a Fraction or a (num, den) tuple"
 
 
-def _multiplier(value):
+def _multiplier(value: Any) -> Tuple[int, int]:
     """(num, den) for the core, which checks the range and reduces the fraction."""
     if isinstance(value, bool):
         raise TypeError(f"{_MULTIPLIER_RULE}, got {show(value)}")
@@ -69,6 +70,66 @@ def _multiplier(value):
             raise ValueError(f"{_MULTIPLIER_RULE}, got {show(value)}")
         return (value.numerator, value.denominator)
     raise TypeError(f"{_MULTIPLIER_RULE}, got {show(value)} ({type(value).__name__})")
+
+
+def _given(**options: Any) -> "dict[str, Any]":
+    """The options given (not None), in the order of `_BITS`."""
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _encode(given: "dict[str, Any]") -> "tuple[Any, int]":
+    """The `sb_policy` values and `SB_OPTION_*` bits of the options given, each checked for type."""
+    values = ffi.new("sb_policy *")
+    bits = 0
+    for name, v in given.items():
+        bits |= _BITS[name]
+        if name == "multiplier":
+            values.multiplier_num, values.multiplier_den = _multiplier(v)
+        elif name == "jitter":
+            values.jitter = one_of("jitter", v, JITTERS)
+        elif name == "deadline":
+            values.deadline = one_of("deadline", v, DEADLINES)
+        elif name == "paced":
+            if not isinstance(v, bool):
+                raise TypeError(f"paced must be a bool, got {show(v)}")
+            values.paced = int(v)
+        else:
+            setattr(values, name, integer(name, v, rule=_RULES.get(name)))
+    return values, bits
+
+
+def _check(status: int, given: "dict[str, Any]", base: str = "the preset's") -> None:
+    """Raises the PolicyError of a refused policy, naming the option at fault and its value (or
+    `base` value, for an option not given)."""
+    if status == lib.SB_OK:
+        return
+    field = text(lib.sb_policy_error_field(status))
+    option = _option_of(field) if field else None
+    if option in given:
+        detail = f", got {show(given[option])}"
+    elif option:
+        detail = f", got {base} value (set {option} too)"
+    else:
+        detail = ""
+    raise PolicyError(status, option, detail)
+
+
+class PolicyOptions(TypedDict, total=False):
+    """The keywords of `Policy` as a dict, for the functions that take them as `**options`
+    (`retry(max_retries=5)`): each checked by a type checker as `Policy` checks it."""
+
+    preset: str
+    initial_ms: int
+    multiplier: Union[int, float, Fraction, Tuple[int, int]]
+    max_backoff_ms: int
+    max_retries: int
+    jitter: str
+    jitter_ms: int
+    spread_per_mille: int
+    max_hint_ms: int
+    max_elapsed_ms: int
+    deadline: str
+    paced: bool
 
 
 class _Field:
@@ -106,52 +167,50 @@ class Policy:
     __slots__ = ("_c",)
 
     def __init__(self, preset: str = "google", *, initial_ms: Optional[int] = None,
-                 multiplier: Union[int, float, Fraction, Tuple[int, int], None] = None,
+                 multiplier: Multiplier = None,
                  max_backoff_ms: Optional[int] = None, max_retries: Optional[int] = None,
                  jitter: Optional[str] = None, jitter_ms: Optional[int] = None,
                  spread_per_mille: Optional[int] = None, max_hint_ms: Optional[int] = None,
                  max_elapsed_ms: Optional[int] = None, deadline: Optional[str] = None,
                  paced: Optional[bool] = None) -> None:
-        given = {k: v for k, v in (
-            ("initial_ms", initial_ms), ("multiplier", multiplier), ("max_backoff_ms", max_backoff_ms),
-            ("max_retries", max_retries), ("jitter", jitter), ("jitter_ms", jitter_ms),
-            ("spread_per_mille", spread_per_mille), ("max_hint_ms", max_hint_ms),
-            ("max_elapsed_ms", max_elapsed_ms), ("deadline", deadline), ("paced", paced))
-            if v is not None}
+        given = _given(initial_ms=initial_ms, multiplier=multiplier, max_backoff_ms=max_backoff_ms,
+                       max_retries=max_retries, jitter=jitter, jitter_ms=jitter_ms,
+                       spread_per_mille=spread_per_mille, max_hint_ms=max_hint_ms,
+                       max_elapsed_ms=max_elapsed_ms, deadline=deadline, paced=paced)
         preset_code = one_of("preset", preset, PRESETS)
-        values = ffi.new("sb_policy *")
-        bits = 0
-        for name, v in given.items():
-            bits |= _BITS[name]
-            if name == "multiplier":
-                values.multiplier_num, values.multiplier_den = _multiplier(v)
-            elif name == "jitter":
-                values.jitter = one_of("jitter", v, JITTERS)
-            elif name == "deadline":
-                values.deadline = one_of("deadline", v, DEADLINES)
-            elif name == "paced":
-                if not isinstance(v, bool):
-                    raise TypeError(f"paced must be a bool, got {show(v)}")
-                values.paced = int(v)
-            else:
-                setattr(values, name, integer(name, v, rule=_RULES.get(name)))
+        values, bits = _encode(given)
         out = ffi.new("sb_policy *")
-        status = lib.sb_policy_from_options(out, preset_code, values, bits)
-        if status != lib.SB_OK:
-            field = text(lib.sb_policy_error_field(status))
-            option = _option_of(field) if field else None
-            if option in given:
-                detail = f", got {show(given[option])}"
-            elif option:
-                detail = f", got the preset's value (set {option} too)"
-            else:
-                detail = ""
-            raise PolicyError(status, option, detail)
+        _check(lib.sb_policy_from_options(out, preset_code, values, bits), given)
         self._c = out[0]
 
+    def replace(self, *, initial_ms: Optional[int] = None, multiplier: Multiplier = None,
+                max_backoff_ms: Optional[int] = None, max_retries: Optional[int] = None,
+                jitter: Optional[str] = None, jitter_ms: Optional[int] = None,
+                spread_per_mille: Optional[int] = None, max_hint_ms: Optional[int] = None,
+                max_elapsed_ms: Optional[int] = None, deadline: Optional[str] = None,
+                paced: Optional[bool] = None) -> "Policy":
+        """This policy with the options given changed (the keywords of `Policy`, preset
+        excepted), by the same rules as over a preset: the strategy's parameter is kept while the
+        strategy is, the hint limit follows a changed cap unless given, an option the strategy has
+        no use for is refused (the core's `sb_policy_with_options`).
+
+        >>> narrow = Policy(jitter_ms=250)
+        >>> timed = narrow.replace(max_elapsed_ms=60_000)
+        >>> (timed.jitter_ms, timed.max_elapsed_ms, narrow.max_elapsed_ms)
+        (250, 60000, 0)
+        """
+        given = _given(initial_ms=initial_ms, multiplier=multiplier, max_backoff_ms=max_backoff_ms,
+                       max_retries=max_retries, jitter=jitter, jitter_ms=jitter_ms,
+                       spread_per_mille=spread_per_mille, max_hint_ms=max_hint_ms,
+                       max_elapsed_ms=max_elapsed_ms, deadline=deadline, paced=paced)
+        values, bits = _encode(given)
+        out = ffi.new("sb_policy *")
+        _check(lib.sb_policy_with_options(out, ffi.new("sb_policy *", self._c), values, bits), given, "this policy's")
+        return Policy._from_c(out[0])
+
     @classmethod
-    def _from_c(cls, c_policy):
-        p = object.__new__(cls)
+    def _from_c(cls, c_policy: Any) -> "Policy":
+        p: Policy = object.__new__(cls)
         p._c = ffi.new("sb_policy *", c_policy)[0]
         return p
 
@@ -167,12 +226,12 @@ class Policy:
     @property
     def jitter(self) -> str:
         """The jitter strategy's name (one of Policy.JITTERS)."""
-        return JITTERS[self._c.jitter]
+        return JITTERS[int(self._c.jitter)]
 
     @property
     def deadline(self) -> str:
         """What a delay crossing max_elapsed_ms does: 'give_up' or 'clamp'."""
-        return DEADLINES[self._c.deadline]
+        return DEADLINES[int(self._c.deadline)]
 
     @property
     def paced(self) -> bool:
@@ -184,7 +243,7 @@ class Policy:
         """The growth factor per retry, as the exact fraction the core uses."""
         return Fraction(self._c.multiplier_num, self._c.multiplier_den)
 
-    def _key(self):
+    def _key(self) -> Tuple[int, ...]:
         c = self._c
         return (c.initial_ms, c.multiplier_num, c.multiplier_den, c.max_backoff_ms, c.max_retries,
                 c.jitter, c.jitter_ms, c.spread_per_mille, c.max_hint_ms, c.max_elapsed_ms, c.deadline,

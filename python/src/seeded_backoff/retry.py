@@ -1,10 +1,12 @@
 """retry: a decorator that retries a function (plain or `async def`) with a seeded backoff.
 
-It retries the exceptions named by `retry_on`, and responses with a retryable HTTP status (429 or
-5xx, read duck-typed from `status_code`, as requests and httpx give it) whose `Retry-After` header
-is a lower bound on the next delay; a 429 without a valid one is read for the rate-limit headers
-(SPEC.md section 8.3). Every delay comes from the core (the core's Run), which also counts
-the time spent in the calls against `max_elapsed_ms` and charges a shared budget.
+It retries transport errors (a refused, reset or timed-out connection: `is_transport_error`), or
+the exceptions named by `retry_on`, and responses with a retryable HTTP status (429 or 5xx, read
+duck-typed from `status_code`, as requests and httpx give it, returned or carried by a raised
+error) whose `Retry-After` header is a lower bound on the next delay; a 429 without a valid one is
+read for the rate-limit headers (SPEC.md section 8.3). Every decision comes from the core's Run,
+which numbers the attempts, counts the time spent in the calls against `max_elapsed_ms`, charges
+and refunds a shared budget and decides each delay; this module calls, sleeps and reads outcomes.
 """
 
 from __future__ import annotations
@@ -12,93 +14,70 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import math
 import secrets
 import time
-from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
+from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, cast,
+                    overload)
 
+from ._call import Call, Clock
 from ._check import show, u64
-from ._ffi import U64_MAX
+from ._outcome import Exceptions, exceptions, hint_of, should_retry, status_of
 from .budget import RetryBudget
-from .errors import RetryError
 from .events import RetryEvent
-from .http import _occurrences as _pairs
-from .http import hint_from_headers, is_retryable_status
-from .policy import Policy
+from .http import is_retryable_status
+from .policy import Policy, PolicyOptions
 from .run import Run
+from .transport import failure_of
+
+R = TypeVar("R")
+
+if TYPE_CHECKING:
+    from typing_extensions import ParamSpec, Protocol, Unpack
+
+    P = ParamSpec("P")
+
+    class _Decorator(Protocol):
+        """What `retry(...)` with options returns: a decorator that keeps the signature."""
+
+        def __call__(self, fn: Callable[P, R], /) -> Callable[P, R]: ...
 
 __all__ = ["retry"]
 
-F = TypeVar("F", bound=Callable[..., Any])
-Exceptions = Union[Type[BaseException], Tuple[Type[BaseException], ...]]
-
-
-def _hint(result, status, now_s):
-    """The response's server hint as `next_delay` arguments: the core's rule
-    (`hint_from_headers`) over its headers; none without headers."""
-    headers = getattr(result, "headers", None)
-    if headers is None or not hasattr(headers, "items"):
-        return {}
-    # One pair per occurrence (httpx's `items()` joins a repeated name), as hint_from_headers reads
-    # them; a response object may carry values of any type, and only text can be a header.
-    text = (str, bytes)
-    pairs = [(k, v) for k, v in _pairs(headers) if isinstance(k, text) and isinstance(v, text)]
-    return hint_from_headers(status, pairs, now=now_s)
-
+RetryOn = Union[Type[BaseException], Tuple[Type[BaseException], ...], None]
 
 class _Attempts:
     """One call's retry loop, shared by the sync and async wrappers: a shell over the core's Run
-    (SPEC.md section 15), which numbers the attempts, counts the clock, charges and refunds the
-    budget and decides each delay; this classifies each outcome and reads its hint."""
+    (SPEC.md section 15) that classifies each outcome and reads its hint."""
 
-    def __init__(self, options):
+    def __init__(self, options: "_Options") -> None:
         self.o = options
         seed = secrets.randbits(64) if options.seed is None else options.seed
-        self.run = Run(options.policy, seed)
-        self.start = options.clock()
-        self.run.start(0)
+        self.call = Call(Run(options.policy, seed), options.clock)
 
-    @property
-    def attempts(self):
-        return self.run.attempts
-
-    def outcome(self, result):
-        """False when `result` is final; to retry it, its server hint (`_hint`)."""
-        status = getattr(result, "status_code", None)
-        if isinstance(status, int) and not isinstance(status, bool) and is_retryable_status(status):
-            return _hint(result, status, time.time())
+    def returned(self, result: Any) -> Optional[int]:
+        """The delay in ms before retrying the returned `result`, None when it is final (a
+        success, recorded); raises RetryError when the run gives up."""
+        status = status_of(result)
+        if status is not None and is_retryable_status(status):
+            return self._delay(result, hint_of(result, False))
         if self.o.retry_if_result is not None and self.o.retry_if_result(result):
-            return {}
-        return False
+            return self._delay(result, {})
+        self.call.succeeded(budget=self.o.budget)
+        return None
 
-    def delay_after(self, last, hint):
-        """The delay in ms before the next attempt; raises RetryError when the run gives up."""
-        action = self.run.outcome("retryable", self.elapsed_ms(), budget=self.o.budget, **hint)
-        if action.kind != "retry":
-            error = RetryError(action.attempt, action.reason, last)
-            if isinstance(last, BaseException):
-                raise error from last
-            raise error
-        if self.o.on_retry is not None:
-            self.o.on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms, error=last))
-        return action.delay_ms
+    def raised(self, error: BaseException) -> Optional[int]:
+        """The delay in ms before retrying after `error`, None when it is not worth a retry (the
+        caller re-raises it); raises RetryError when the run gives up."""
+        if not should_retry(error, True, self.o.retry_on):
+            return None
+        return self._delay(error, hint_of(error, True))
 
-    def woke(self):
-        self.run.wake(self.elapsed_ms())
+    def _delay(self, last: Any, hint: Dict[str, Any]) -> int:
+        return self.call.next_delay(hint, last, budget=self.o.budget, failure=failure_of(last),
+                                    on_retry=self.o.on_retry)
 
-    def elapsed_ms(self):
-        # The core saturates a clock that ran past u64 ms; a clock without a finite reading is
-        # refused by name rather than left to overflow in int().
-        now = self.o.clock()
-        if isinstance(now, bool) or not isinstance(now, (int, float)):
-            raise TypeError(f"clock() must return seconds (an int or float), got {show(now)}")
-        ms = (now - self.start) * 1000
-        if isinstance(ms, float) and not math.isfinite(ms):
-            raise ValueError(f"clock() must return finite seconds, got {show(now)} after {show(self.start)}")
-        return min(U64_MAX - 1, max(0, int(ms)))
-
-    def succeeded(self):
-        self.run.outcome("success", self.elapsed_ms(), budget=self.o.budget)
+    def woke(self) -> None:
+        self.call.woke()
 
 
 class _Options:
@@ -106,15 +85,15 @@ class _Options:
 
     policy: Policy
     seed: Optional[int]
-    retry_on: Tuple[Type[BaseException], ...]
+    retry_on: Optional[Exceptions]
     retry_if_result: Optional[Callable[[Any], bool]]
     budget: Optional[RetryBudget]
     sleep: Optional[Callable[[float], Any]]
-    clock: Callable[[], float]
+    clock: Clock
     on_retry: Optional[Callable[[RetryEvent], Any]]
 
 
-def _callable(name, value, required=False):
+def _callable(name: str, value: Any, required: bool = False) -> Any:
     if value is None and not required:
         return None
     if not callable(value):
@@ -122,26 +101,36 @@ def _callable(name, value, required=False):
     return value
 
 
-def _exceptions(value):
-    classes = value if isinstance(value, tuple) else (value,)
-    if not classes or not all(isinstance(c, type) and issubclass(c, BaseException) for c in classes):
-        raise TypeError(f"retry_on must be an exception class or a tuple of them, got {show(value)}")
-    return classes
+@overload
+def retry(fn: Callable[P, R], /) -> Callable[P, R]: ...
 
 
-def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Optional[int] = None,
-          retry_on: Exceptions = Exception, retry_if_result: Optional[Callable[[Any], bool]] = None,
+@overload
+def retry(fn: None = None, /, *, policy: Optional[Policy] = None, seed: Optional[int] = None,
+          retry_on: RetryOn = None, retry_if_result: Optional[Callable[[Any], bool]] = None,
           budget: Optional[RetryBudget] = None, sleep: Optional[Callable[[float], Any]] = None,
-          clock: Callable[[], float] = time.monotonic,
-          on_retry: Optional[Callable[[RetryEvent], Any]] = None, **policy_options: Any):
-    """Retries `fn` by `policy` (or a Policy built from `policy_options`, e.g. `preset='aws_standard',
-    max_retries=5`; default: Google's).
+          clock: Clock = time.monotonic, on_retry: Optional[Callable[[RetryEvent], Any]] = None,
+          **policy_options: Unpack[PolicyOptions]) -> _Decorator: ...
 
-    - `retry_on`: the exception class(es) to retry; others propagate at once.
-    - A returned object with a retryable `status_code` (429, 5xx) is retried, its `Retry-After`
-      header honoured; a 429 without a valid one waits for the first rate-limit header of
-      RATE_LIMIT_HEADERS that parses (a 5xx's are not read); `retry_if_result(result)` may ask
-      to retry other results.
+
+def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy] = None,
+          seed: Optional[int] = None, retry_on: RetryOn = None,
+          retry_if_result: Optional[Callable[[Any], bool]] = None, budget: Optional[RetryBudget] = None,
+          sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
+          on_retry: Optional[Callable[[RetryEvent], Any]] = None, **policy_options: Any) -> Any:
+    """Retries `fn` by `policy` (or a Policy built from `policy_options`, e.g. `preset='aws_standard',
+    max_retries=5`; default: Google's). The decorated function keeps its signature (for type
+    checkers too), plain or `async def`.
+
+    - What is retried: a raised transport error (`is_transport_error`: a refused, reset or
+      timed-out connection, in Python's terms or requests', httpx's, aiohttp's), or, when
+      `retry_on` is given, the exception class(es) it names instead; other exceptions propagate
+      at once, so a bug (a KeyError) is not retried.
+    - A response with a retryable `status_code` (429, 5xx), returned or carried by a raised error
+      (`raise_for_status()`), is retried, its `Retry-After` header honoured; a 429 without a
+      valid one waits for the first rate-limit header of RATE_LIMIT_HEADERS that parses (a 5xx's
+      are not read). A raised error carrying any other status is not retried.
+      `retry_if_result(result)` may ask to retry other results.
     - `seed`: the same seed gives every call the same delays (tests); omitted, each call draws one.
     - `sleep(seconds)`: time.sleep or asyncio.sleep by default; an async function's `sleep` may
       return an awaitable. `clock()`: monotonic seconds (time spent in calls counts against
@@ -152,7 +141,7 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
     Giving up raises RetryError (`attempts`, `reason`, `cause`), raised from the last exception.
 
     >>> calls = []
-    >>> @retry(seed=42, sleep=calls.append, retry_on=ConnectionError)
+    >>> @retry(seed=42, sleep=calls.append)
     ... def flaky():
     ...     if len(calls) < 2:
     ...         raise ConnectionError("refused")
@@ -169,7 +158,7 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
     o = _Options()
     o.policy = policy
     o.seed = None if seed is None else u64("seed", seed)
-    o.retry_on = _exceptions(retry_on)
+    o.retry_on = exceptions("retry_on", retry_on)
     o.retry_if_result = _callable("retry_if_result", retry_if_result)
     if budget is not None and not isinstance(budget, RetryBudget):
         raise TypeError(f"budget must be a RetryBudget, got {show(budget)}")
@@ -178,7 +167,7 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
     o.clock = _callable("clock", clock, required=True)
     o.on_retry = _callable("on_retry", on_retry)
 
-    def decorate(f):
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         _callable("the decorated function", f, required=True)
         if inspect.iscoroutinefunction(f):
             return _async_wrapper(f, o)
@@ -187,49 +176,49 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
     return decorate if fn is None else decorate(fn)
 
 
-def _sync_wrapper(f, o):
+def _sync_wrapper(f: Callable[..., Any], o: _Options) -> Callable[..., Any]:
     sleep = o.sleep or time.sleep
 
     @functools.wraps(f)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         run = _Attempts(o)
         while True:
             try:
                 result = f(*args, **kwargs)
-            except o.retry_on as e:
-                delay = run.delay_after(e, {})
+            except BaseException as e:
+                delay = run.raised(e)
+                if delay is None:
+                    raise
             else:
-                hint = run.outcome(result)
-                if hint is False:
-                    run.succeeded()
+                delay = run.returned(result)
+                if delay is None:
                     return result
-                delay = run.delay_after(result, hint)
             sleep(delay / 1000)
             run.woke()
 
     return wrapper
 
 
-def _async_wrapper(f, o):
+def _async_wrapper(f: Callable[..., Awaitable[Any]], o: _Options) -> Callable[..., Any]:
     sleep = o.sleep or asyncio.sleep
 
     @functools.wraps(f)
-    async def wrapper(*args, **kwargs):
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
         run = _Attempts(o)
         while True:
             try:
                 result = await f(*args, **kwargs)
-            except o.retry_on as e:
-                delay = run.delay_after(e, {})
+            except BaseException as e:
+                delay = run.raised(e)
+                if delay is None:
+                    raise
             else:
-                hint = run.outcome(result)
-                if hint is False:
-                    run.succeeded()
+                delay = run.returned(result)
+                if delay is None:
                     return result
-                delay = run.delay_after(result, hint)
             pending = sleep(delay / 1000)
             if inspect.isawaitable(pending):
                 await pending
             run.woke()
 
-    return wrapper
+    return cast(Callable[..., Any], wrapper)

@@ -7,7 +7,7 @@ refund, the give-up). A loop of your own can use it the same way.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 from ._check import integer, one_of, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
@@ -72,9 +72,9 @@ class Run:
     @property
     def attempts(self) -> int:
         """Attempts made so far (the one in flight included)."""
-        return lib.sb_run_attempts(self._c)
+        return int(lib.sb_run_attempts(self._c))
 
-    def _answer(self, status, out) -> Action:
+    def _answer(self, status: int, out: Any) -> Action:
         if status in _RUN_ERRORS:
             # The core's message, which begins with the event's name (`wake: allowed only ...`).
             raise RuntimeError(message(status))
@@ -90,8 +90,8 @@ class Run:
         return Action(kind, out.attempt)
 
     @staticmethod
-    def _now(now_ms):
-        return lib.SB_NO_CLOCK if now_ms is None else integer("now_ms", now_ms, 0, U64_MAX - 1)
+    def _now(now_ms: Optional[int]) -> int:
+        return int(lib.SB_NO_CLOCK) if now_ms is None else integer("now_ms", now_ms, 0, U64_MAX - 1)
 
     def start(self, now_ms: Optional[int] = None) -> Action:
         """Begins the run: attempt 1."""

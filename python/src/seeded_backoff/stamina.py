@@ -6,7 +6,8 @@ schedule: stamina draws the jitter from the `random` module's global generator
 (`random.uniform(0, wait_jitter)` in `_compute_backoff`, stamina 26.1.0) and adds it before the
 cap, which is Google's formula with a generator nobody can seed per call. The `on=` hook is
 called with the exception alone (no attempt number, no call state), so a hook holds one call's
-schedule: make one per call, with `stamina.retry_context` (a hook given to the `@stamina.retry`
+run of the core (`seeded_backoff.Run`, which numbers the attempts, counts the time since the hook
+was made against `max_elapsed_ms` and decides each delay): make one per call, with `stamina.retry_context` (a hook given to the `@stamina.retry`
 decorator is shared by every call of the function, whose schedules then run on from each other).
 Pass `attempts=None, timeout=None` to let the policy decide when to give up (stamina otherwise
 also stops after 10 attempts or 45 s). stamina's test mode (`stamina.set_testing`) turns every
@@ -20,37 +21,45 @@ wait, this one included, into 0.
 
 from __future__ import annotations
 
-import time
-from typing import Optional, Union
+from typing import Optional, Tuple, Type, Union
 
-from ._adapt import Seeds, exceptions, next_delay, should_retry
-from .backoff import Backoff
+from ._adapt import Seeds
+from ._call import Call
+from ._outcome import exceptions, hint_of, should_retry
 from .policy import Policy
+from .run import Action
 
 __all__ = ["backoff_hook", "BackoffHook"]
 
+RetryOn = Union[Type[BaseException], Tuple[Type[BaseException], ...], None]
+
 
 class BackoffHook:
-    """An `on=` hook for stamina: False (stop) for an error not worth retrying or once the core
-    gives up, else the core's next delay in seconds. Its `.backoff` is the schedule's state."""
+    """An `on=` hook for stamina: False (stop) for an error not worth retrying or once the run
+    gives up, else the run's next delay in seconds. Its `.action` is the run's last answer
+    (`kind` 'retry' or 'give_up', with `attempt`, `delay_ms`, `reason`; 'attempt' before the
+    first failure)."""
 
-    __slots__ = ("_retry_on", "_start", "backoff")
+    __slots__ = ("_retry_on", "_call")
 
-    def __init__(self, policy: Policy, seed: Optional[int] = None, *, retry_on=Exception) -> None:
+    def __init__(self, policy: Policy, seed: Optional[int] = None, *, retry_on: RetryOn = None) -> None:
         self._retry_on = exceptions("retry_on", retry_on)
-        self.backoff: Backoff = Seeds(policy, seed).backoff()
         # The hook is made when the call starts; the time since counts against max_elapsed_ms.
-        self._start = time.monotonic()
+        self._call: Call = Seeds(policy, seed).call()
+
+    @property
+    def action(self) -> Action:
+        return self._call.action
 
     def __call__(self, exc: BaseException) -> Union[bool, float]:
-        if not should_retry(exc, True, self._retry_on):
-            return False
-        delay = next_delay(self.backoff, exc, True, time.monotonic() - self._start)
-        return False if delay is None else delay / 1000
+        worth = should_retry(exc, True, self._retry_on)
+        action = self._call.failed(hint_of(exc, True) if worth else None)
+        return False if action.delay_ms is None else action.delay_ms / 1000
 
 
-def backoff_hook(policy: Policy, seed: Optional[int] = None, *, retry_on=Exception) -> BackoffHook:
-    """A `BackoffHook` for one call: retries the errors of `retry_on` and errors carrying a response
-    with a status the core retries (429, 5xx; never another status), waiting the core's delays
-    with the response's Retry-After or rate-limit hint."""
+def backoff_hook(policy: Policy, seed: Optional[int] = None, *, retry_on: RetryOn = None) -> BackoffHook:
+    """A `BackoffHook` for one call: retries errors carrying a response with a status the core
+    retries (429, 5xx; never another status), waiting the core's delays with the response's
+    Retry-After or rate-limit hint, and errors without a response that are transport errors
+    (`seeded_backoff.is_transport_error`), or those of `retry_on` when given."""
     return BackoffHook(policy, seed, retry_on=retry_on)

@@ -64,9 +64,11 @@ def test_a_404_is_not_retried_and_giving_up_raises_retry_error():
         assert len(server.paths) == 1
     clock = VirtualClock()
     with memorystore([(503, {})]) as (endpoint, server):
-        with pytest.raises(RetryError) as e:
+        # What code written for the library's own retries catches: google-api-core's RetryError.
+        with pytest.raises(exceptions.RetryError) as e:
             rest_client(endpoint).get_instance(
                 name=NAME, retry=Retry(Policy("google", max_retries=2), seed=SEED, sleep=clock.sleep, clock=clock.clock))
+        assert isinstance(e.value, RetryError) and isinstance(e.value.cause, exceptions.ServiceUnavailable)
         assert (e.value.attempts, e.value.reason) == (3, "max_retries")
         assert isinstance(e.value.__cause__, exceptions.ServiceUnavailable)
         assert len(server.paths) == 3

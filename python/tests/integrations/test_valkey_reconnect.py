@@ -78,12 +78,14 @@ def busiest_bin(seconds):
 
 
 def model_log(seed, log):
-    """The model's delays for the same steps: the schedule restarts at an operation's first failure."""
-    b = m.Backoff(m.preset("google"), seed)
+    """The model's delays for the same steps: a new run at each operation's first failure, the
+    connection's k-th run seeded `seed + k` (the adapters' seed per call)."""
+    runs = 0
     out = []
     for failures, _ in log:
         if failures == 1:
-            b.reset()
+            b = m.Backoff(m.preset("google"), seed + runs)
+            runs += 1
         step = b.next()
         out.append((failures, step.delay_ms if isinstance(step, m.Retry) else step.reason))
     return out

@@ -100,6 +100,7 @@ fn policies() -> Option<Policy> {
             Policy::google().to_builder().build().ok()?
         }
     };
+    sink(options.apply_to(&policy));
     sink((
         policy.initial_ms(),
         policy.multiplier(),
