@@ -98,7 +98,7 @@ for variant in google:main_google.c:"$expected" fleet:main_fleet.c:"$fleet_expec
   [ "$got" = "$want" ] || fail "thumbv7m-none-eabi $name variant: $main printed '$got', the model $want"
   python3 "$root/ffi/firmware/size_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.map"
   python3 "$root/ffi/firmware/stack_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.elf" 256 |
-    grep -E '^[a-z]|sb_backoff_(init|next) |goal'
+    grep -E '^[a-z]|sb_backoff_(init|next) |sb_run_(outcome|wake) |goal'
 done
 
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
