@@ -1,6 +1,7 @@
 //! `sb_backoff`: one request's retry state in caller-owned memory, stepped by the core.
 
-use seeded_backoff::{Backoff, Policy, RawBackoff, Step, StepInput};
+use seeded_backoff::bindings::RawBackoff;
+use seeded_backoff::{Backoff, Policy, Step, StepInput};
 
 use crate::policy::{compiled_in, sb_policy};
 use crate::ptr;

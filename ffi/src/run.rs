@@ -1,7 +1,8 @@
 //! `sb_run`: one call's whole retry run (SPEC.md section 15) in caller-owned memory, so a firmware
 //! gets its retry loop from the library: it performs each `sb_action` and reports what happened.
 
-use seeded_backoff::{Action, Outcome, PauseReason, RawRun, RetryGate, Run, ServerHint};
+use seeded_backoff::bindings::RawRun;
+use seeded_backoff::{Action, Outcome, PauseReason, RetryGate, Run, ServerHint};
 
 use crate::budget::{failure_kind, sb_budget};
 use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};

@@ -5,7 +5,8 @@
 //! export, so at most one `&mut` to each static exists at a time: each access below is a short
 //! closure that cannot re-enter. Host builds (tests) use thread-locals instead.
 
-use seeded_backoff::{Backoff, Policy, RawBackoff};
+use seeded_backoff::bindings::RawBackoff;
+use seeded_backoff::{Backoff, Policy};
 
 /// The longest header value the parts read (SPEC.md §8): a longer one is too long for every binding.
 pub const MAX_HEADER_VALUE: usize = seeded_backoff::MAX_HEADER_VALUE_LEN;
