@@ -5,7 +5,7 @@
 use seeded_backoff::bindings::one_hint;
 use seeded_backoff::{RetryBudget, RetryGate, StepInput};
 
-use crate::backoff::{sb_backoff, step};
+use crate::backoff::{sb_backoff, sb_backoff_next, step};
 use crate::budget::{failure_kind, sb_budget};
 use crate::ptr;
 use crate::status::sb_status;
@@ -73,20 +73,28 @@ pub unsafe extern "C" fn sb_backoff_next_with(
         // SAFETY: forwarded from this function's contract.
         let input = unsafe { ptr::read(input) }?;
         let has = |bit: u32| input.flags & bit != 0;
-        // Each check sits next to the part it guards, so a build without the part drops its code.
-        if has(SB_INPUT_RETRY_AFTER | SB_INPUT_DO_NOT_RETRY | SB_INPUT_RATE_LIMIT)
-            && !cfg!(feature = "hints")
-        {
-            return Err(sb_status::SB_ERR_UNSUPPORTED);
-        }
-        if has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget") {
-            return Err(sb_status::SB_ERR_UNSUPPORTED);
-        }
+        // A wrong input is named before a part this build leaves out.
         let hint = one_hint(
             has(SB_INPUT_RETRY_AFTER).then_some(input.retry_after_ms),
             has(SB_INPUT_RATE_LIMIT).then_some(input.rate_limit_ms),
             has(SB_INPUT_DO_NOT_RETRY),
         )?;
+        // Each check sits next to the part it guards, so a build without the part drops its code.
+        if (hint.is_some() && !cfg!(feature = "hints"))
+            || (has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget"))
+            || (has(SB_INPUT_BUDGET) && !cfg!(feature = "budget"))
+        {
+            return Err(sb_status::SB_ERR_UNSUPPORTED);
+        }
+        if !cfg!(any(
+            feature = "hints",
+            feature = "time-budget",
+            feature = "budget"
+        )) {
+            // Only the plain step is left: `sb_backoff_next`'s, so the two share one copy.
+            // SAFETY: forwarded from this function's contract.
+            return Ok(unsafe { sb_backoff_next(b, delay_ms) });
+        }
         let elapsed_ms = has(SB_INPUT_ELAPSED).then_some(input.elapsed_ms);
         if !has(SB_INPUT_BUDGET) {
             let step_input = StepInput {
@@ -96,9 +104,6 @@ pub unsafe extern "C" fn sb_backoff_next_with(
             };
             // SAFETY: forwarded from this function's contract.
             return Ok(unsafe { step(b, delay_ms, step_input) });
-        }
-        if !cfg!(feature = "budget") {
-            return Err(sb_status::SB_ERR_UNSUPPORTED);
         }
         // The step works on a copy of the budget, stored back only if the step itself succeeded.
         // SAFETY: forwarded from this function's contract.

@@ -339,6 +339,12 @@ for set in "${feature_sets[@]}"; do
   esac
   echo "$name ($features): same Google delays as the default build; $pass"
 done
+# Each feature set's own contract on the host (what it refuses, and that an invalid policy is
+# named before SB_ERR_UNSUPPORTED): the crate's unit tests in that build.
+for features in preset-google preset-google,run jitter-google,runtime-policy,run; do
+  cargo test -q -p seeded-backoff-ffi --lib --no-default-features --features "$features" 2>&1 |
+    grep -E '^test result: ok' || fail "$features: the crate's unit tests failed"
+done
 # The smallest build: Google's preset only, stepped by hand (main_step.c), without the run.
 lib=$(staticlib thumbv7m-none-eabi preset-google)
 firmware step-google-preset cortex-m3 "$lib" "$fw/main_step.c"
