@@ -1290,9 +1290,11 @@ struct sb_policy sb_policy_aws(void);
 struct sb_policy sb_policy_grpc(void);
 
 /**
- * Checks a policy: `SB_OK`, `SB_ERR_NULL`, `SB_ERR_UNSUPPORTED` (the jitter strategy, or a time
- * budget, is not compiled into this build), or the `SB_ERR_POLICY_*` code of the first invalid
- * field in the order of SPEC.md section 2 (the jitter and deadline codes are checked first).
+ * Checks a policy: `SB_OK`, `SB_ERR_NULL`, the `SB_ERR_POLICY_*` code of the first invalid field
+ * in the order of SPEC.md section 2 (the jitter and deadline codes are checked first), in every
+ * build, or `SB_ERR_UNSUPPORTED` for a valid policy this build cannot run (its jitter strategy or
+ * a time budget left out; without `runtime-policy`, any policy but the build's presets, which
+ * the other functions refuse with `SB_ERR_UNSUPPORTED` alone).
  *
  * ```c
  * sb_policy p = sb_policy_google();
