@@ -53,24 +53,25 @@ impl sb_backoff {
             policy,
         }
     }
+}
 
-    /// The policy and the state, both validated; any inconsistency is `SB_ERR_BAD_STATE`.
-    #[cfg_attr(not(feature = "runtime-policy"), inline(always))]
-    pub(crate) fn to_core(self) -> Result<(Policy, Backoff), sb_status> {
-        let policy = self
-            .policy
-            .to_core()
-            .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-        let raw = RawBackoff {
-            rng: self.rng,
-            retries: self.retries,
-            level: self.level,
-            elapsed_ms: self.elapsed_ms,
-            gave_up: self.gave_up,
-        };
-        let state = Backoff::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-        Ok((policy, state))
-    }
+/// The policy and the state in `*b`, both validated (`SB_ERR_BAD_STATE`), read field by field
+/// rather than as one copy of the struct, so the step's frame holds each once.
+///
+/// # Safety
+/// `b` is NULL or valid for reads of an `sb_backoff`.
+#[inline(always)]
+pub(crate) unsafe fn load(b: *const sb_backoff) -> Result<(Policy, Backoff), sb_status> {
+    // SAFETY: forwarded from this function's contract; `sb_backoff` begins with a `RawBackoff`
+    // (checked at compile time above), plain integers.
+    let raw: RawBackoff = unsafe { ptr::read_prefix(b) }?;
+    // SAFETY: `b` is non-NULL (just read) and valid by this function's contract.
+    let c_policy = unsafe { ptr::read(&raw const (*b).policy) }?;
+    let policy = c_policy
+        .to_core()
+        .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+    let state = Backoff::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+    Ok((policy, state))
 }
 
 /// Loads `*b`, runs one core step on it (`run`), stores the new state and the delay. Nothing is
@@ -89,9 +90,8 @@ unsafe fn step_with(
     }
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
-        let c_state = unsafe { ptr::read(b) }?;
-        let (policy, mut state) = c_state.to_core()?;
-        // `to_core` already refused what this build leaves out; checked again here, next to the
+        let (policy, mut state) = unsafe { load(b) }?;
+        // `load` already refused what this build leaves out; checked again here, next to the
         // step, so the optimiser sees it and drops the strategies and the time-budget step that
         // this build cannot reach.
         if !compiled_in(&policy) {
@@ -209,8 +209,7 @@ pub unsafe extern "C" fn sb_backoff_next(b: *mut sb_backoff, delay_ms: *mut u32)
 pub unsafe extern "C" fn sb_backoff_reset(b: *mut sb_backoff) -> sb_status {
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
-        let c_state = unsafe { ptr::read(b) }?;
-        let (policy, mut state) = c_state.to_core()?;
+        let (policy, mut state) = unsafe { load(b) }?;
         state.reset(&policy);
         // SAFETY: as above; `sb_backoff` begins with a `RawBackoff` (checked above).
         unsafe { ptr::write_prefix(b, state.to_raw()) }?;
@@ -229,7 +228,7 @@ pub unsafe extern "C" fn sb_backoff_retries(b: *const sb_backoff, out: *mut u32)
             return Err(sb_status::SB_ERR_NULL);
         }
         // SAFETY: forwarded from this function's contract.
-        let (_, state) = unsafe { ptr::read(b) }?.to_core()?;
+        let (_, state) = unsafe { load(b) }?;
         // SAFETY: forwarded from this function's contract.
         unsafe { ptr::write(out, state.retries()) }?;
         Ok(sb_status::SB_OK)

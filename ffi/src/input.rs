@@ -206,7 +206,8 @@ mod tests {
             with(&mut b, input, core::ptr::null_mut()).0,
             core_step(&mut core, clocked).0
         );
-        assert_eq!(b.to_core().unwrap().1, core);
+        // SAFETY: a pointer to a live local.
+        assert_eq!(unsafe { crate::backoff::load(&b) }.unwrap().1, core);
     }
 
     #[test]
@@ -297,7 +298,8 @@ mod tests {
             with(&mut b, input, core::ptr::null_mut()),
             core_step(&mut core, reset)
         );
-        assert_eq!(b.to_core().unwrap().1, core);
+        // SAFETY: a pointer to a live local.
+        assert_eq!(unsafe { crate::backoff::load(&b) }.unwrap().1, core);
         // With the clock: a hinted delay past the time budget gives up.
         let late = sb_step_input {
             flags: SB_INPUT_RATE_LIMIT | SB_INPUT_ELAPSED,
