@@ -1,5 +1,8 @@
 //! What the language bindings and the CLI build on, kept out of the typed API a Rust program uses:
-//! options coded as numbers, as they cross a C or wasm boundary, and the snapshot format's CRC-32.
+//! options coded as numbers, as they cross a C or wasm boundary, the raw forms of the per-request
+//! state and of the run for memory a binding owns ([`RawBackoff`], [`RawRun`]), the budget's
+//! coded modes and options ([`BudgetMode`], [`BudgetOption`]), the delta-seconds fast path of the
+//! `Retry-After` parser, and the snapshot format's CRC-32.
 //!
 //! [`PolicyOptions`] is the one place that turns "a preset plus the options a user gave" into a
 //! [`Policy`]. Every binding (the npm package, the C ABI, the CLI) calls [`PolicyOptions::build`]
@@ -9,12 +12,16 @@
 //! 1000 ms, gRPC's ±20 %) unless the preset already uses that strategy; the hint limit follows an
 //! overridden cap unless given.
 
+pub use crate::budget::{BudgetMode, BudgetOption};
 use crate::coded_enum::coded_enum;
 use crate::error_enum::error_enum;
 pub use crate::fingerprint::crc32;
+pub use crate::hint::parse_retry_after_seconds;
 use crate::hint::ServerHint;
 use crate::policy::{DeadlineMode, Jitter, Policy, PolicyError};
 use crate::preset::Preset;
+pub use crate::run::RawRun;
+pub use crate::snapshot::RawBackoff;
 
 error_enum! {
     /// Why a binding's step input was refused. The core's [`StepInput`](crate::StepInput) holds

@@ -95,7 +95,8 @@ pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseErro
 /// value is not delta-seconds.
 ///
 /// ```
-/// use seeded_backoff::{parse_retry_after_seconds, ParseError};
+/// use seeded_backoff::bindings::parse_retry_after_seconds;
+/// use seeded_backoff::ParseError;
 /// assert_eq!(parse_retry_after_seconds(b" 120 "), Ok(120_000));
 /// assert_eq!(parse_retry_after_seconds(b"-1"), Err(ParseError::Negative));
 /// // Zero-padded to the bound is still read; one byte more is not.

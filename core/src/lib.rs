@@ -93,18 +93,13 @@ mod tower_support;
 pub use backoff::{Backoff, GiveUpReason, Step, StepInput};
 #[cfg(target_has_atomic = "32")]
 pub use budget::AtomicRetryBudget;
-pub use budget::{
-    BudgetConfig, BudgetError, BudgetMode, BudgetOption, FailureKind, RetryBudget, RetryGate,
-};
+pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
 pub use classify::{
     classify_grpc, classify_http, is_idempotent_method, is_retryable_http, request_may_retry,
     Classification, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS,
 };
 pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
-pub use hint::{
-    parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ServerHint,
-    MAX_HEADER_VALUE_LEN,
-};
+pub use hint::{parse_grpc_pushback, parse_retry_after, ServerHint, MAX_HEADER_VALUE_LEN};
 pub use jitter::jitter_bounds;
 pub use pacer::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 pub use parse_error::ParseError;
@@ -120,12 +115,12 @@ pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 #[cfg(feature = "retry-policies")]
 pub use retry_policies_support::SeededRetryPolicy;
-pub use run::{Action, Outcome, PauseReason, RawRun, Run, RunError};
+pub use run::{Action, Outcome, PauseReason, Run, RunError};
 pub use schedule::Schedule;
 #[cfg(target_has_atomic = "64")]
 pub use send_rate::AtomicSendRate;
 pub use send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError, MAX_RATE_MILLI};
-pub use snapshot::{RawBackoff, SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
+pub use snapshot::{SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
 pub use std_support::{random_seed, retry_blocking};
 #[cfg(feature = "tokio")]

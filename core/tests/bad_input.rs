@@ -3,12 +3,13 @@
 //! hang, and a rejected call leaves the state unchanged. Expected values come from SPEC.md, or,
 //! where marked, from the independent Python model (tests/model/spec_model.py).
 
+use seeded_backoff::bindings::RawBackoff;
 use seeded_backoff::StepInput;
 use seeded_backoff::{
     classify_grpc, classify_http, parse_grpc_pushback, parse_retry_after, Backoff, BudgetConfig,
     BudgetError, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError,
-    Policy, PolicyError, RawBackoff, RetryBudget, RetryGate, ServerHint, SnapshotError, Step,
-    MAX_DELAY_MS, SNAPSHOT_LEN,
+    Policy, PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step, MAX_DELAY_MS,
+    SNAPSHOT_LEN,
 };
 
 const M: u32 = MAX_DELAY_MS;

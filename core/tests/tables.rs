@@ -1,10 +1,12 @@
 //! The coded tables and the binding rules against SPEC.md, typed here from the spec's text (§2,
 //! §5, §7, §7.1, §8.3, §10), not read from the code: a renamed or renumbered row fails.
 
-use seeded_backoff::bindings::{one_hint, PolicyOption, PolicyOptions, StepInputError};
+use seeded_backoff::bindings::{
+    one_hint, BudgetMode, BudgetOption, PolicyOption, PolicyOptions, StepInputError,
+};
 use seeded_backoff::{
-    is_idempotent_method, request_may_retry, BudgetError, BudgetMode, BudgetOption, Classification,
-    FailureKind, Preset, ServerHint,
+    is_idempotent_method, request_may_retry, BudgetError, Classification, FailureKind, Preset,
+    ServerHint,
 };
 
 #[test]

@@ -1,6 +1,8 @@
-/* One request retried with Google's backoff, honouring the server's Retry-After. The transport
- * is a stand-in that answers 503 with "Retry-After: 3", then 503, then 200; a real program sends
- * its HTTP request in send_request and sleeps in sleep_ms. Compiles as C99 and as C++. */
+/* One HTTP request retried with Google's backoff, its loop run by the library (sb_run): the
+ * program makes each attempt and sleeps; the run numbers the attempts, honours the server's
+ * Retry-After, draws the delays and decides when to give up. The transport is a stand-in that
+ * answers 503 with "Retry-After: 3", then 503, then 200; a real program sends its request in
+ * send_request and sleeps in sleep_ms. Compiles as C99 and as C++. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,34 +37,57 @@ static response send_request(void) {
 }
 
 static void sleep_ms(uint32_t ms) {
-    printf("503: retrying in %u ms\n", (unsigned)ms); /* a real program sleeps here */
+    (void)ms; /* a real program sleeps here */
+}
+
+/* How the attempt ended, as the run takes it: the core classifies the status and picks the
+ * server's hint (Retry-After, or a 429's rate-limit headers). */
+static int outcome_of(const response *r, sb_outcome *o) {
+    memset(o, 0, sizeof *o);
+    if (r->status >= 200 && r->status < 300) {
+        o->kind = SB_OUTCOME_SUCCESS;
+        return SB_OK;
+    }
+    if (!sb_http_status_is_retryable((uint32_t)r->status)) {
+        o->kind = SB_OUTCOME_PERMANENT;
+        return SB_OK;
+    }
+    o->kind = SB_OUTCOME_RETRYABLE;
+    o->failure_kind = SB_FAILURE_ERROR;
+    return sb_hint_from_headers((uint32_t)r->status, r->headers, r->header_count,
+                                (uint64_t)time(NULL), &o->hint_flag, &o->hint_ms);
 }
 
 int main(void) {
     sb_policy policy = sb_policy_google(); /* 1 s, x2, +0..1 s jitter, cap 32 s, 10 retries */
-    sb_backoff backoff;
-    sb_step_input input;
+    sb_run run;
+    sb_action act;
+    sb_outcome o;
     response r;
-    uint32_t delay_ms, retries = 0;
-    int rc = sb_backoff_init(&backoff, &policy, 42); /* seed: a per-device number */
+    /* seed: a per-device or per-call number; SB_NO_CLOCK, or your monotonic clock in ms */
+    int rc = sb_run_init(&run, &policy, 42, 0);
+    if (rc == SB_OK) rc = sb_run_start(&run, SB_NO_CLOCK, &act);
+    while (rc == SB_OK && (act.kind == SB_ACTION_ATTEMPT || act.kind == SB_ACTION_RETRY)) {
+        if (act.kind == SB_ACTION_ATTEMPT) {
+            r = send_request();
+            rc = outcome_of(&r, &o);
+            if (rc == SB_OK) rc = sb_run_outcome(&run, &o, SB_NO_CLOCK, NULL, &act);
+        } else {
+            printf("attempt %u: HTTP %d, retrying in %u ms\n", (unsigned)act.attempt, r.status,
+                   (unsigned)act.delay_ms);
+            sleep_ms(act.delay_ms);
+            rc = sb_run_wake(&run, SB_NO_CLOCK, &act);
+        }
+    }
     if (rc != SB_OK) {
         fprintf(stderr, "%s\n", sb_strerror(rc));
         return 1;
     }
-    while (sb_http_status_is_retryable((uint32_t)(r = send_request()).status)) {
-        /* The core picks the hint: Retry-After, or a 429's rate-limit headers. */
-        memset(&input, 0, sizeof input);
-        rc = sb_hint_from_headers((uint32_t)r.status, r.headers, r.header_count,
-                                  (uint64_t)time(NULL), &input.flags, &input.retry_after_ms);
-        input.rate_limit_ms = input.retry_after_ms; /* the flag says which of the two it is */
-        if (rc == SB_OK) rc = sb_backoff_next_with(&backoff, &input, NULL, &delay_ms);
-        if (rc != SB_RETRY) {
-            fprintf(stderr, "%s\n", sb_strerror(rc)); /* e.g. "gave up: the policy's ..." */
-            return 1;
-        }
-        sleep_ms(delay_ms);
+    if (act.kind == SB_ACTION_GIVE_UP) { /* reason 0: an error not worth a retry */
+        fprintf(stderr, "gave up after %u attempts: %s\n", (unsigned)act.attempt,
+                act.reason != 0 ? sb_strerror((int32_t)act.reason) : "not retryable");
+        return 1;
     }
-    sb_backoff_retries(&backoff, &retries);
-    printf("HTTP %d after %u retries\n", r.status, (unsigned)retries);
-    return r.status == 200 ? 0 : 1;
+    printf("HTTP %d after %u attempts\n", r.status, (unsigned)act.attempt);
+    return 0;
 }

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""The worst-case stack of every sb_ function in a linked Cortex-M firmware, from its disassembly.
+"""The worst-case stack of every sb_ function in a linked Cortex-M or RISC-V firmware, from its
+disassembly.
 
 usage: stack_report.py LABEL ELF [GOAL_BYTES]
 
-Each function's frame is what its instructions can take from the stack: every push/stmdb to sp,
-every `sub sp, #n` and pre-indexed store below sp, summed (an upper bound: it does not assume two
-pushes are on exclusive paths). A function's worst case is its frame plus the worst of the
-functions it calls (bl, blx <label>, or a branch to another function, counted like a call). An
-indirect call, a stack adjustment by a register or recursion cannot be bounded this way and is
-reported instead of a number, except calls through `&dyn RetryGate`, which count as calls to
-every RetryGate method in the image. With a goal, says whether every sb_backoff_next* function meets it;
-like the size report it never fails.
+Each function's frame is what its instructions can take from the stack, summed (an upper bound:
+it does not assume two adjustments are on exclusive paths): on Arm every push/stmdb to sp, every
+`sub sp, #n` and pre-indexed store below sp; on RISC-V every `addi sp,sp,-n`. A function's worst
+case is its frame plus the worst of the functions it calls (Arm: bl, blx <label>; RISC-V: jal,
+and auipc+jalr, whose target objdump names; on both a branch to another function counts like a
+call). An indirect call, a stack adjustment by a register or recursion cannot be bounded this way
+and is reported instead of a number, except calls through `&dyn RetryGate`, which count as calls
+to every RetryGate method in the image; a RISC-V `jr` through a register other than ra is a jump
+table within the function. With a goal, says whether every sb_backoff_next* and sb_run_*
+function meets it; like the size report it never fails.
 """
 import re
 import subprocess
@@ -34,8 +37,41 @@ def reglist_bytes(operands, width=4):
     return count * width
 
 
+CALLEE = re.compile(r"([0-9a-f]+) <([^+>]+)>$")
+
+
+def is_riscv(elf):
+    """The ELF header's e_machine: 243 is RISC-V (else Arm)."""
+    with open(elf, "rb") as f:
+        header = f.read(20)
+    return int.from_bytes(header[18:20], "little") == 243
+
+
+def riscv_insn(current, name, op, operands):
+    """One RISC-V instruction's part in the frame and the calls of the function it is in."""
+    args, _, comment = operands.partition("#")
+    args, comment = args.strip(), comment.strip()
+    adjust = re.match(r"^sp,\s*sp,\s*(-?\d+)$", args)
+    if op in ("addi", "add", "c.addi", "c.addi16sp") and adjust:
+        current["frame"] += max(0, -int(adjust.group(1)))
+    elif op in ("add", "sub") and args.startswith("sp,"):
+        current["unknown"].append(f"sp adjusted by a register ({op} {args})")
+    elif op in ("jal", "j", "call", "tail") or op.startswith("b"):
+        t = CALLEE.search(args)
+        if t and t.group(2) != name:
+            current["calls"].add(t.group(2))
+    elif op in ("jalr", "c.jalr"):
+        t = CALLEE.search(comment)
+        if t:
+            current["calls"].add(t.group(2))
+        else:
+            current["unknown"].append(f"indirect call ({op} {args})")
+
+
 def parse(elf):
-    text = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", elf],
+    riscv = is_riscv(elf)
+    objdump = "riscv64-unknown-elf-objdump" if riscv else "arm-none-eabi-objdump"
+    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf],
                           check=True, capture_output=True, text=True).stdout
     funcs, current, name = {}, None, None
     for line in text.splitlines():
@@ -46,6 +82,9 @@ def parse(elf):
             continue
         m = INSN.match(line)
         if not m or current is None:
+            continue
+        if riscv:
+            riscv_insn(current, name, m.group(2), m.group(3))
             continue
         op, args = m.group(2), m.group(3).split(";")[0].split("@")[0].strip()
         mnemonic = op.split(".")[0]
@@ -110,10 +149,10 @@ def main(label, elf, goal=None):
         else:
             shown = str(depth)
         print(f"  {name:<32}{shown:>10}  {note}")
-        if goal is not None and name.startswith("sb_backoff_next") and (problems or depth > goal):
+        if goal is not None and name.startswith(("sb_backoff_next", "sb_run_")) and (problems or depth > goal):
             met = False
     if goal is not None:
-        print(f"  goal <= {goal} bytes for every sb_backoff_next*: {'met' if met else 'NOT met'}")
+        print(f"  goal <= {goal} bytes for every sb_backoff_next* and sb_run_*: {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":

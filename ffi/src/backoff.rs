@@ -1,13 +1,11 @@
 //! `sb_backoff`: one request's retry state in caller-owned memory, stepped by the core.
 
-use seeded_backoff::{
-    Backoff, FailureKind, Policy, RawBackoff, RetryBudget, RetryGate, ServerHint, Step, StepInput,
-};
+use seeded_backoff::bindings::RawBackoff;
+use seeded_backoff::{Backoff, Policy, Step, StepInput};
 
-use crate::budget::{failure_kind, sb_budget};
 use crate::policy::{compiled_in, sb_policy};
 use crate::ptr;
-use crate::status::{require_feature, sb_status};
+use crate::status::sb_status;
 
 /// One request's retry state: the core's 32-byte state as integers plus a copy of its policy, so
 /// the step functions need no policy argument. Allocate it anywhere (stack, static, inside your own
@@ -55,24 +53,25 @@ impl sb_backoff {
             policy,
         }
     }
+}
 
-    /// The policy and the state, both validated; any inconsistency is `SB_ERR_BAD_STATE`.
-    #[cfg_attr(not(feature = "runtime-policy"), inline(always))]
-    pub(crate) fn to_core(self) -> Result<(Policy, Backoff), sb_status> {
-        let policy = self
-            .policy
-            .to_core()
-            .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-        let raw = RawBackoff {
-            rng: self.rng,
-            retries: self.retries,
-            level: self.level,
-            elapsed_ms: self.elapsed_ms,
-            gave_up: self.gave_up,
-        };
-        let state = Backoff::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-        Ok((policy, state))
-    }
+/// The policy and the state in `*b`, both validated (`SB_ERR_BAD_STATE`), read field by field
+/// rather than as one copy of the struct, so the step's frame holds each once.
+///
+/// # Safety
+/// `b` is NULL or valid for reads of an `sb_backoff`.
+#[inline(always)]
+pub(crate) unsafe fn load(b: *const sb_backoff) -> Result<(Policy, Backoff), sb_status> {
+    // SAFETY: forwarded from this function's contract; `sb_backoff` begins with a `RawBackoff`
+    // (checked at compile time above), plain integers.
+    let raw: RawBackoff = unsafe { ptr::read_prefix(b) }?;
+    // SAFETY: `b` is non-NULL (just read) and valid by this function's contract.
+    let c_policy = unsafe { ptr::read(&raw const (*b).policy) }?;
+    let policy = c_policy
+        .to_core()
+        .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+    let state = Backoff::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+    Ok((policy, state))
 }
 
 /// Loads `*b`, runs one core step on it (`run`), stores the new state and the delay. Nothing is
@@ -91,9 +90,8 @@ unsafe fn step_with(
     }
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
-        let c_state = unsafe { ptr::read(b) }?;
-        let (policy, mut state) = c_state.to_core()?;
-        // `to_core` already refused what this build leaves out; checked again here, next to the
+        let (policy, mut state) = unsafe { load(b) }?;
+        // `load` already refused what this build leaves out; checked again here, next to the
         // step, so the optimiser sees it and drops the strategies and the time-budget step that
         // this build cannot reach.
         if !compiled_in(&policy) {
@@ -114,8 +112,9 @@ unsafe fn step_with(
     })())
 }
 
-/// [`step_with`] running the core's general step (SPEC.md section 5). Every `sb_backoff_next_*`
-/// variant is this one non-generic call, so a firmware that uses several links the step once.
+/// [`step_with`] running the core's general step (SPEC.md section 5): `sb_backoff_next_with`, and
+/// `sb_backoff_next` in a build that links it anyway, are this one non-generic call, so a
+/// firmware that uses both links the step once.
 ///
 /// # Safety
 /// As [`step_with`].
@@ -166,9 +165,11 @@ pub unsafe extern "C" fn sb_backoff_init(
     })())
 }
 
-/// The delay before the next retry: `SB_RETRY` with `*delay_ms` set, or an `SB_GIVE_UP_*` reason
-/// (then `*delay_ms` is not written, and the state answers the same reason until reset).
-/// Errors: `SB_ERR_NULL`, `SB_ERR_BAD_STATE`, with `*b` unchanged.
+/// The bare step: the delay before the next retry, `SB_RETRY` with `*delay_ms` set, or an
+/// `SB_GIVE_UP_*` reason (then `*delay_ms` is not written, and the state answers the same reason
+/// until reset). Errors: `SB_ERR_NULL`, `SB_ERR_BAD_STATE`, with `*b` unchanged. A step with a
+/// server hint, the caller's clock or a budget is `sb_backoff_next_with`; a whole retry loop,
+/// attempts and all, is `sb_run_*`.
 ///
 /// ```c
 /// uint32_t delay_ms;
@@ -187,8 +188,8 @@ pub unsafe extern "C" fn sb_backoff_next(b: *mut sb_backoff, delay_ms: *mut u32)
         feature = "hints",
         feature = "budget"
     )) {
-        // A policy may have a time budget, which needs the general step, or the build has other
-        // `sb_backoff_next_*` functions, which link it anyway: share it with them.
+        // A policy may have a time budget, which needs the general step, or the build's
+        // `sb_backoff_next_with` takes hints or budgets, which link it anyway: share it.
         // SAFETY: forwarded from this function's contract.
         unsafe { step(b, delay_ms, StepInput::default()) }
     } else {
@@ -197,130 +198,6 @@ pub unsafe extern "C" fn sb_backoff_next(b: *mut sb_backoff, delay_ms: *mut u32)
         // SAFETY: forwarded from this function's contract.
         unsafe { step_with(b, delay_ms, |state, policy| state.next_delay(policy)) }
     }
-}
-
-/// `sb_backoff_next` honouring a server's `Retry-After` (e.g. from `sb_parse_retry_after`): the
-/// delay is at least `min(retry_after_ms, policy.max_hint_ms)`. The hint takes no random draw and
-/// does not change later delays. `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
-///
-/// # Safety
-/// As `sb_backoff_next`.
-#[no_mangle]
-pub unsafe extern "C" fn sb_backoff_next_with_hint(
-    b: *mut sb_backoff,
-    retry_after_ms: u32,
-    delay_ms: *mut u32,
-) -> sb_status {
-    require_feature!("hints");
-    // SAFETY: forwarded from this function's contract.
-    unsafe { step_with_hint(b, delay_ms, ServerHint::RetryAfterMs(retry_after_ms)) }
-}
-
-/// `sb_backoff_next` after a 429 whose rate-limit quota resets in `reset_ms` (from
-/// `sb_parse_rate_limit`): the delay is at least `min(reset_ms, policy.max_hint_ms)` plus an
-/// upward jitter of up to 1 s + 10 % of that, so clients told the same reset time do not return
-/// together (SPEC.md section 5, step 6). Takes one random draw, and does not change later delays'
-/// growth. `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
-///
-/// # Safety
-/// As `sb_backoff_next`.
-#[no_mangle]
-pub unsafe extern "C" fn sb_backoff_next_with_rate_limit(
-    b: *mut sb_backoff,
-    reset_ms: u32,
-    delay_ms: *mut u32,
-) -> sb_status {
-    require_feature!("hints");
-    // SAFETY: forwarded from this function's contract.
-    unsafe { step_with_hint(b, delay_ms, ServerHint::RateLimitResetMs(reset_ms)) }
-}
-
-/// The general step with a hint and nothing else.
-///
-/// # Safety
-/// As `sb_backoff_next`.
-unsafe fn step_with_hint(b: *mut sb_backoff, delay_ms: *mut u32, hint: ServerHint) -> sb_status {
-    let input = StepInput {
-        hint: Some(hint),
-        ..StepInput::default()
-    };
-    // SAFETY: forwarded from this function's contract.
-    unsafe { step(b, delay_ms, input) }
-}
-
-/// The server said not to retry (e.g. an unparseable gRPC pushback): gives up with
-/// `SB_GIVE_UP_SERVER_STOP`, or the reason the state had already given up with.
-/// `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
-///
-/// # Safety
-/// `b` is NULL or valid for reads and writes.
-#[no_mangle]
-pub unsafe extern "C" fn sb_backoff_next_do_not_retry(b: *mut sb_backoff) -> sb_status {
-    require_feature!("hints");
-    let input = StepInput {
-        hint: Some(ServerHint::DoNotRetry),
-        ..StepInput::default()
-    };
-    let mut unused = 0u32;
-    // SAFETY: forwarded from this function's contract; `unused` is a live local.
-    unsafe { step(b, &mut unused, input) }
-}
-
-/// `sb_backoff_next` with the caller's monotonic clock: `elapsed_ms` since the first attempt, so
-/// time spent in the requests themselves counts against the policy's `max_elapsed_ms`.
-/// `SB_ERR_UNSUPPORTED` in a build without the `time-budget` feature.
-///
-/// # Safety
-/// As `sb_backoff_next`.
-#[no_mangle]
-pub unsafe extern "C" fn sb_backoff_next_at(
-    b: *mut sb_backoff,
-    elapsed_ms: u64,
-    delay_ms: *mut u32,
-) -> sb_status {
-    require_feature!("time-budget");
-    let input = StepInput {
-        elapsed_ms: Some(elapsed_ms),
-        ..StepInput::default()
-    };
-    // SAFETY: forwarded from this function's contract.
-    unsafe { step(b, delay_ms, input) }
-}
-
-/// `sb_backoff_next` under a shared retry budget: the failure (`SB_FAILURE_ERROR` or
-/// `SB_FAILURE_TIMEOUT`) is recorded in `*budget`, and the step gives up with `SB_GIVE_UP_BUDGET`
-/// when the budget refuses the retry. Errors (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`,
-/// `SB_ERR_FAILURE_KIND`) change neither struct.
-///
-/// # Safety
-/// `b`, `budget` and `delay_ms` are NULL or valid for reads and writes.
-#[no_mangle]
-pub unsafe extern "C" fn sb_backoff_next_with_budget(
-    b: *mut sb_backoff,
-    budget: *mut sb_budget,
-    kind: u32,
-    delay_ms: *mut u32,
-) -> sb_status {
-    require_feature!("budget");
-    ptr::status((|| {
-        // SAFETY: forwarded from this function's contract.
-        let c_budget = unsafe { ptr::read(budget) }?;
-        let core_budget: RetryBudget = c_budget.to_core()?;
-        let kind: FailureKind = failure_kind(kind)?;
-        // The step works on a copy of the budget, stored back only if the step itself succeeded.
-        let input = StepInput {
-            budget: Some((&core_budget as &dyn RetryGate, kind)),
-            ..StepInput::default()
-        };
-        // SAFETY: forwarded from this function's contract.
-        let status = unsafe { step(b, delay_ms, input) };
-        if status.is_error() {
-            return Err(status);
-        }
-        // SAFETY: read above, so non-NULL and valid by this function's contract.
-        unsafe { ptr::write(budget, c_budget.with_tokens(&core_budget)) }?;
-        Ok(status)
-    })())
 }
 
 /// Starts over after a success: retries, level and elapsed time return to their initial values
@@ -332,8 +209,7 @@ pub unsafe extern "C" fn sb_backoff_next_with_budget(
 pub unsafe extern "C" fn sb_backoff_reset(b: *mut sb_backoff) -> sb_status {
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
-        let c_state = unsafe { ptr::read(b) }?;
-        let (policy, mut state) = c_state.to_core()?;
+        let (policy, mut state) = unsafe { load(b) }?;
         state.reset(&policy);
         // SAFETY: as above; `sb_backoff` begins with a `RawBackoff` (checked above).
         unsafe { ptr::write_prefix(b, state.to_raw()) }?;
@@ -352,7 +228,7 @@ pub unsafe extern "C" fn sb_backoff_retries(b: *const sb_backoff, out: *mut u32)
             return Err(sb_status::SB_ERR_NULL);
         }
         // SAFETY: forwarded from this function's contract.
-        let (_, state) = unsafe { ptr::read(b) }?.to_core()?;
+        let (_, state) = unsafe { load(b) }?;
         // SAFETY: forwarded from this function's contract.
         unsafe { ptr::write(out, state.retries()) }?;
         Ok(sb_status::SB_OK)

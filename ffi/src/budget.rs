@@ -1,6 +1,7 @@
 //! `sb_budget`: a retry budget (token bucket, SPEC.md section 10) in caller-owned memory.
 
-use seeded_backoff::{BudgetConfig, BudgetMode, FailureKind, RetryBudget, RetryGate};
+use seeded_backoff::bindings::BudgetMode;
+use seeded_backoff::{BudgetConfig, FailureKind, RetryBudget, RetryGate};
 
 use crate::ptr;
 use crate::status::{require_feature, sb_status};
@@ -27,7 +28,7 @@ const _: () = {
 /// `sb_budget_init_*` function, and treat the fields as private: every call validates them and
 /// returns `SB_ERR_BAD_STATE` if they were corrupted. Not thread-safe: guard it with a lock if
 /// several threads share it. In a build without the `budget` feature every `sb_budget_*` function
-/// and `sb_backoff_next_with_budget` return `SB_ERR_UNSUPPORTED`.
+/// and every step or run given a budget return `SB_ERR_UNSUPPORTED`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(non_camel_case_types)]
@@ -187,8 +188,9 @@ unsafe fn update(
     })())
 }
 
-/// Records a failed attempt (gRPC mode spends a token). `sb_backoff_next_with_budget` does this
-/// itself; call it directly only when not using that function.
+/// Records a failed attempt (gRPC mode spends a token). `sb_run_outcome` and
+/// `sb_backoff_next_with` (`SB_INPUT_BUDGET`) do this themselves; call it directly only without
+/// them.
 ///
 /// # Safety
 /// `b` is NULL or valid for reads and writes of an `sb_budget`.
@@ -204,7 +206,7 @@ pub unsafe extern "C" fn sb_budget_record_failure(b: *mut sb_budget, kind: u32) 
 }
 
 /// Asks to retry: `*allowed` becomes true or false (the AWS quota spends the retry's cost when
-/// true). `sb_backoff_next_with_budget` does this itself.
+/// true). `sb_run_outcome` and `sb_backoff_next_with` (`SB_INPUT_BUDGET`) do this themselves.
 ///
 /// # Safety
 /// `b` is NULL or valid for reads and writes; `allowed` is NULL or writable.

@@ -15,7 +15,7 @@ use crate::ptr;
 pub enum sb_class {
     /// It worked: `sb_backoff_reset` if the state is reused.
     SB_CLASS_SUCCESS = 0,
-    /// A transient failure: ask `sb_backoff_next` for a delay.
+    /// A transient failure: report `SB_OUTCOME_RETRYABLE` to the run (or ask `sb_backoff_next`).
     SB_CLASS_RETRY = 1,
     /// A permanent failure: report it now.
     SB_CLASS_DO_NOT_RETRY = 2,
@@ -45,7 +45,7 @@ impl From<Classification> for sb_class {
 /// True for the HTTP statuses worth retrying: 429 and 500..=599.
 ///
 /// ```c
-/// if (sb_http_status_is_retryable(status)) rc = sb_backoff_next(&b, &delay_ms);
+/// o.kind = sb_http_status_is_retryable(status) ? SB_OUTCOME_RETRYABLE : SB_OUTCOME_PERMANENT;
 /// ```
 #[no_mangle]
 pub extern "C" fn sb_http_status_is_retryable(status: u32) -> bool {

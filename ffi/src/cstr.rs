@@ -23,3 +23,57 @@ macro_rules! c_str {
     }};
 }
 pub(crate) use c_str;
+
+/// Strings packed at compile time into one blob, each followed by a NUL, with where each begins
+/// (`u16::MAX` for a row without one): a table lookup is an index and a load, not a branch and an
+/// address per row, so a table of 60 messages costs its bytes and a few instructions.
+pub(crate) struct Packed<const N: usize, const K: usize> {
+    blob: [u8; N],
+    starts: [u16; K],
+}
+
+/// The blob's length for `rows`: each string and its NUL.
+pub(crate) const fn packed_len(rows: &[Option<&str>]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < rows.len() {
+        if let Some(s) = rows[i] {
+            n += s.len() + 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+impl<const N: usize, const K: usize> Packed<N, K> {
+    /// Packs `rows`; `N` must be [`packed_len`] of them. Only evaluated in `static` initialisers:
+    /// a size mistake is a compile error, never a runtime panic.
+    pub(crate) const fn new(rows: [Option<&str>; K]) -> Self {
+        let mut blob = [0u8; N];
+        let mut starts = [u16::MAX; K];
+        let (mut at, mut i) = (0, 0);
+        while i < K {
+            if let Some(s) = rows[i] {
+                starts[i] = at as u16;
+                let bytes = s.as_bytes();
+                let mut j = 0;
+                while j < bytes.len() {
+                    blob[at + j] = bytes[j];
+                    j += 1;
+                }
+                at += bytes.len() + 1;
+            }
+            i += 1;
+        }
+        assert!(at == N && N < u16::MAX as usize);
+        Packed { blob, starts }
+    }
+
+    /// Row `i`'s string, or NULL for a row without one or an index past the table.
+    pub(crate) fn get(&'static self, i: usize) -> *const core::ffi::c_char {
+        let start = self.starts.get(i).map(|&s| usize::from(s));
+        start
+            .and_then(|s| self.blob.get(s..))
+            .map_or(core::ptr::null(), |tail| tail.as_ptr().cast())
+    }
+}

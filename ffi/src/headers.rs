@@ -31,18 +31,16 @@ pub struct sb_header {
 /// the time HTTP-dates and Unix times are measured from.
 ///
 /// Returns `SB_OK` with `*hint_flag` set to `SB_INPUT_RETRY_AFTER`, `SB_INPUT_RATE_LIMIT` or 0
-/// (no hint) and `*hint_ms` to its milliseconds (0 without a hint), ready for an
-/// `sb_step_input`; `SB_ERR_NULL` for a NULL output, a NULL `headers` (it may be NULL when
+/// (no hint) and `*hint_ms` to its milliseconds (0 without a hint), ready for an `sb_outcome`
+/// (or an `sb_step_input`); `SB_ERR_NULL` for a NULL output, a NULL `headers` (it may be NULL when
 /// `count` is 0) or a header with a NULL pointer; `SB_ERR_UNSUPPORTED` in a build without the
 /// `retry-after` feature.
 ///
 /// ```c
 /// sb_header headers[] = {{"Retry-After", 11, "120", 3}};
-/// uint32_t flag, ms;
-/// if (sb_hint_from_headers(503, headers, 1, (uint64_t)time(NULL), &flag, &ms) == SB_OK) {
-///     sb_step_input in = {flag, ms, 0, 0, ms};
-///     rc = sb_backoff_next_with(&b, &in, NULL, &delay_ms);
-/// }
+/// sb_outcome o = {SB_OUTCOME_RETRYABLE, SB_FAILURE_ERROR, 0, 0};
+/// if (sb_hint_from_headers(503, headers, 1, (uint64_t)time(NULL), &o.hint_flag, &o.hint_ms) == SB_OK)
+///     rc = sb_run_outcome(&run, &o, now_ms(), NULL, &act);
 /// ```
 ///
 /// # Safety

@@ -17,9 +17,10 @@ use crate::status::{require_feature, sb_status};
 /// (`SB_ERR_UNSUPPORTED` in a build without the `retry-after` feature).
 ///
 /// ```c
-/// uint32_t hint_ms;
-/// if (sb_parse_retry_after(value, value_len, (uint64_t)time(NULL), &hint_ms) == SB_OK)
-///     rc = sb_backoff_next_with_hint(&b, hint_ms, &delay_ms);
+/// sb_outcome o = {SB_OUTCOME_RETRYABLE, SB_FAILURE_ERROR, 0, 0};
+/// if (sb_parse_retry_after(value, value_len, (uint64_t)time(NULL), &o.hint_ms) == SB_OK)
+///     o.hint_flag = SB_INPUT_RETRY_AFTER;
+/// rc = sb_run_outcome(&run, &o, now_ms(), NULL, &act);
 /// ```
 ///
 /// # Safety
@@ -84,16 +85,17 @@ const _: () = {
 /// Parses a rate-limit header's value (`len` bytes at `s`) into milliseconds until the quota
 /// resets, from `now_unix_s`. `header_kind` is an `SB_RATE_LIMIT_*` code. Read these headers only
 /// for a 429 (`sb_rate_limit_applies`) without a valid `Retry-After`, in code order, and step
-/// with the first that parses (`sb_backoff_next_with_rate_limit`). Returns `SB_OK` with `*out_ms`
+/// with the first that parses (`SB_INPUT_RATE_LIMIT`); `sb_hint_from_headers` does all of this
+/// for a response's headers. Returns `SB_OK` with `*out_ms`
 /// set, `SB_ERR_NULL`, `SB_ERR_RATE_LIMIT_HEADER`, or `SB_ERR_PARSE_EMPTY`, `_NEGATIVE` or
 /// `_INVALID_FORMAT` (`SB_ERR_UNSUPPORTED` in a build without the `retry-after` feature).
 ///
 /// ```c
-/// uint32_t ms;
+/// sb_outcome o = {SB_OUTCOME_RETRYABLE, SB_FAILURE_ERROR, 0, 0};
 /// for (uint32_t k = 0; k < SB_RATE_LIMIT_COUNT; k++) {
 ///     const char *v = find_header(response, sb_rate_limit_name(k));
-///     if (v && sb_parse_rate_limit(k, v, strlen(v), (uint64_t)time(NULL), &ms) == SB_OK) {
-///         rc = sb_backoff_next_with_rate_limit(&b, ms, &delay_ms);
+///     if (v && sb_parse_rate_limit(k, v, strlen(v), (uint64_t)time(NULL), &o.hint_ms) == SB_OK) {
+///         o.hint_flag = SB_INPUT_RATE_LIMIT;
 ///         break;
 ///     }
 /// }
@@ -133,7 +135,7 @@ pub extern "C" fn sb_rate_limit_applies(status: u32) -> bool {
 }
 
 /// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds (saturating).
-/// As gRFC A6 requires, treat every error as "do not retry" (`sb_backoff_next_do_not_retry`).
+/// As gRFC A6 requires, treat every error as "do not retry" (`SB_INPUT_DO_NOT_RETRY`).
 /// `SB_ERR_UNSUPPORTED` in a build without the `hints` feature.
 ///
 /// # Safety

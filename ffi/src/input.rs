@@ -1,16 +1,14 @@
 //! `sb_backoff_next_with`: one step with any combination of a server hint, the caller's clock and
-//! a shared budget, as the core's `StepInput` takes them (the single-input `sb_backoff_next_*`
-//! functions are its special cases). Language bindings use it for a retry loop that honours a
-//! `Retry-After` or a 429's rate-limit reset, counts the time spent in requests and charges a
-//! budget in the same step.
+//! a shared budget, as the core's `StepInput` takes them: the bare step of a caller that keeps its
+//! own loop (a whole loop is `sb_run_*`, which takes the same hints and budgets).
 
 use seeded_backoff::bindings::one_hint;
 use seeded_backoff::{RetryBudget, RetryGate, StepInput};
 
-use crate::backoff::{sb_backoff, step};
+use crate::backoff::{sb_backoff, sb_backoff_next, step};
 use crate::budget::{failure_kind, sb_budget};
 use crate::ptr;
-use crate::status::{require_feature, sb_status};
+use crate::status::sb_status;
 
 /// `sb_step_input.flags` bit: `retry_after_ms` is a server hint (a lower bound on the delay).
 pub const SB_INPUT_RETRY_AFTER: u32 = 1;
@@ -21,9 +19,11 @@ pub const SB_INPUT_ELAPSED: u32 = 4;
 /// `sb_step_input.flags` bit: charge `*budget` with a failure of kind `failure_kind`.
 pub const SB_INPUT_BUDGET: u32 = 8;
 /// `sb_step_input.flags` bit: `rate_limit_ms` is a 429's rate-limit reset (see
-/// `sb_parse_rate_limit`), stepped as `sb_backoff_next_with_rate_limit` does. A step takes at
-/// most one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and `SB_INPUT_RATE_LIMIT`
-/// (SPEC.md section 5); `sb_hint_from_headers` picks the one a response gives.
+/// `sb_parse_rate_limit`): the delay is at least `min(rate_limit_ms, policy.max_hint_ms)` plus an
+/// upward jitter of up to 1 s + 10 % of that, so clients told the same reset do not return
+/// together. A step takes at most one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and
+/// `SB_INPUT_RATE_LIMIT` (SPEC.md section 5); `sb_hint_from_headers` picks the one a response
+/// gives.
 pub const SB_INPUT_RATE_LIMIT: u32 = 16;
 
 /// The inputs of one `sb_backoff_next_with` step. Fields whose flag is not set are not read.
@@ -39,20 +39,24 @@ pub struct sb_step_input {
     pub elapsed_ms: u64,
     /// With `SB_INPUT_BUDGET`: `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
     pub failure_kind: u32,
-    /// With `SB_INPUT_RATE_LIMIT`: ms until the rate-limit quota resets. Last, in what was the
-    /// struct's tail padding, so an initialiser that lists the first four fields leaves it 0.
+    /// With `SB_INPUT_RATE_LIMIT`: ms until the rate-limit quota resets. Last, so an initialiser
+    /// that lists the first four fields leaves it 0.
     pub rate_limit_ms: u32,
 }
 
 /// `sb_backoff_next` with any combination of inputs (`*input`): a hint, the caller's clock, and
-/// `*budget` (read only with `SB_INPUT_BUDGET`; otherwise it may be NULL). Returns `SB_RETRY` with
-/// `*delay_ms` set, an `SB_GIVE_UP_*` reason, or an error (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`,
-/// `SB_ERR_FAILURE_KIND`, `SB_ERR_TWO_HINTS` for more than one hint flag, `SB_ERR_UNSUPPORTED` in a build without `bindings` or for an input whose
-/// feature this build leaves out) that changes neither struct.
+/// `*budget` (read only with `SB_INPUT_BUDGET`; otherwise it may be NULL). The hint takes no
+/// random draw (a rate-limit reset takes one) and does not change later delays' growth. Returns
+/// `SB_RETRY` with `*delay_ms` set, an `SB_GIVE_UP_*` reason, or an error (`SB_ERR_NULL`,
+/// `SB_ERR_BAD_STATE`, `SB_ERR_FAILURE_KIND`, `SB_ERR_TWO_HINTS` for more than one hint flag,
+/// `SB_ERR_UNSUPPORTED` for an input whose feature, `hints`, `time-budget` or `budget`, this build
+/// leaves out) that changes neither struct.
 ///
 /// ```c
 /// sb_step_input in = {SB_INPUT_RETRY_AFTER | SB_INPUT_ELAPSED, 5000, now_ms() - start_ms, 0};
 /// if (sb_backoff_next_with(&b, &in, NULL, &delay_ms) == SB_RETRY) sleep_ms(delay_ms);
+/// in.flags = SB_INPUT_DO_NOT_RETRY; // e.g. an unparseable gRPC pushback
+/// sb_backoff_next_with(&b, &in, NULL, &delay_ms); // SB_GIVE_UP_SERVER_STOP
 /// ```
 ///
 /// # Safety
@@ -65,25 +69,32 @@ pub unsafe extern "C" fn sb_backoff_next_with(
     budget: *mut sb_budget,
     delay_ms: *mut u32,
 ) -> sb_status {
-    require_feature!("bindings");
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
         let input = unsafe { ptr::read(input) }?;
         let has = |bit: u32| input.flags & bit != 0;
-        // Each check sits next to the part it guards, so a build without the part drops its code.
-        if has(SB_INPUT_RETRY_AFTER | SB_INPUT_DO_NOT_RETRY | SB_INPUT_RATE_LIMIT)
-            && !cfg!(feature = "hints")
-        {
-            return Err(sb_status::SB_ERR_UNSUPPORTED);
-        }
-        if has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget") {
-            return Err(sb_status::SB_ERR_UNSUPPORTED);
-        }
+        // A wrong input is named before a part this build leaves out.
         let hint = one_hint(
             has(SB_INPUT_RETRY_AFTER).then_some(input.retry_after_ms),
             has(SB_INPUT_RATE_LIMIT).then_some(input.rate_limit_ms),
             has(SB_INPUT_DO_NOT_RETRY),
         )?;
+        // Each check sits next to the part it guards, so a build without the part drops its code.
+        if (hint.is_some() && !cfg!(feature = "hints"))
+            || (has(SB_INPUT_ELAPSED) && !cfg!(feature = "time-budget"))
+            || (has(SB_INPUT_BUDGET) && !cfg!(feature = "budget"))
+        {
+            return Err(sb_status::SB_ERR_UNSUPPORTED);
+        }
+        if !cfg!(any(
+            feature = "hints",
+            feature = "time-budget",
+            feature = "budget"
+        )) {
+            // Only the plain step is left: `sb_backoff_next`'s, so the two share one copy.
+            // SAFETY: forwarded from this function's contract.
+            return Ok(unsafe { sb_backoff_next(b, delay_ms) });
+        }
         let elapsed_ms = has(SB_INPUT_ELAPSED).then_some(input.elapsed_ms);
         if !has(SB_INPUT_BUDGET) {
             let step_input = StepInput {
@@ -94,11 +105,7 @@ pub unsafe extern "C" fn sb_backoff_next_with(
             // SAFETY: forwarded from this function's contract.
             return Ok(unsafe { step(b, delay_ms, step_input) });
         }
-        if !cfg!(feature = "budget") {
-            return Err(sb_status::SB_ERR_UNSUPPORTED);
-        }
-        // As sb_backoff_next_with_budget: the step works on a copy of the budget, stored back only
-        // if the step itself succeeded.
+        // The step works on a copy of the budget, stored back only if the step itself succeeded.
         // SAFETY: forwarded from this function's contract.
         let c_budget = unsafe { ptr::read(budget) }?;
         let core_budget: RetryBudget = c_budget.to_core()?;
@@ -121,7 +128,6 @@ pub unsafe extern "C" fn sb_backoff_next_with(
 
 #[cfg(all(
     test,
-    feature = "bindings",
     feature = "runtime-policy",
     feature = "time-budget",
     feature = "hints",
@@ -129,16 +135,28 @@ pub unsafe extern "C" fn sb_backoff_next_with(
 ))]
 mod tests {
     use super::*;
-    use crate::backoff::{
-        sb_backoff_init, sb_backoff_next_at, sb_backoff_next_with_hint,
-        sb_backoff_next_with_rate_limit,
-    };
+    use crate::backoff::sb_backoff_init;
     use crate::budget::sb_budget_init_grpc;
     use crate::policy::sb_policy_google;
+    use seeded_backoff::{Backoff, ServerHint, Step};
 
-    fn fresh() -> sb_backoff {
+    /// The core's own step with `input`, from the same policy and seed as [`fresh`]'s state.
+    fn core_step(core: &mut Backoff, input: StepInput<'_>) -> (sb_status, u32) {
+        let policy = sb_policy_google_60s().to_core().unwrap();
+        match core.next_delay_with(&policy, input) {
+            Step::Retry { delay_ms, .. } => (sb_status::SB_RETRY, delay_ms),
+            Step::GiveUp(reason) => (reason.into(), 0),
+        }
+    }
+
+    fn sb_policy_google_60s() -> crate::policy::sb_policy {
         let mut p = sb_policy_google();
         p.max_elapsed_ms = 60_000;
+        p
+    }
+
+    fn fresh() -> sb_backoff {
+        let p = sb_policy_google_60s();
         // SAFETY: the struct is zeroed plain integers, then initialised.
         let mut b: sb_backoff = unsafe { core::mem::zeroed() };
         // SAFETY: pointers to live locals.
@@ -156,8 +174,9 @@ mod tests {
     }
 
     #[test]
-    fn single_inputs_are_the_single_input_functions() {
-        let (mut a, mut b) = (fresh(), fresh());
+    fn single_inputs_are_the_core_steps() {
+        let mut b = fresh();
+        let mut core = Backoff::new(&sb_policy_google_60s().to_core().unwrap(), 7);
         let input = sb_step_input {
             flags: SB_INPUT_RETRY_AFTER,
             retry_after_ms: 9000,
@@ -165,10 +184,13 @@ mod tests {
             failure_kind: 0,
             rate_limit_ms: 0,
         };
-        let mut d = 0;
-        // SAFETY: pointers to live locals.
-        let rc = unsafe { sb_backoff_next_with_hint(&mut a, 9000, &mut d) };
-        assert_eq!(with(&mut b, input, core::ptr::null_mut()), (rc, d));
+        let hinted = StepInput {
+            hint: Some(ServerHint::RetryAfterMs(9000)),
+            ..StepInput::default()
+        };
+        let (rc, d) = with(&mut b, input, core::ptr::null_mut());
+        assert_eq!((rc, d), core_step(&mut core, hinted));
+        assert!(rc == sb_status::SB_RETRY && d >= 9000);
         let input = sb_step_input {
             flags: SB_INPUT_ELAPSED,
             retry_after_ms: 0,
@@ -176,10 +198,16 @@ mod tests {
             failure_kind: 0,
             rate_limit_ms: 0,
         };
-        // SAFETY: as above.
-        let rc = unsafe { sb_backoff_next_at(&mut a, 59_000, &mut d) };
-        assert_eq!(with(&mut b, input, core::ptr::null_mut()).0, rc);
-        assert_eq!(a, b);
+        let clocked = StepInput {
+            elapsed_ms: Some(59_000),
+            ..StepInput::default()
+        };
+        assert_eq!(
+            with(&mut b, input, core::ptr::null_mut()).0,
+            core_step(&mut core, clocked).0
+        );
+        // SAFETY: a pointer to a live local.
+        assert_eq!(unsafe { crate::backoff::load(&b) }.unwrap().1, core);
     }
 
     #[test]
@@ -252,8 +280,9 @@ mod tests {
     }
 
     #[test]
-    fn rate_limit_input_is_the_rate_limit_function() {
-        let (mut a, mut b) = (fresh(), fresh());
+    fn rate_limit_input_is_the_core_rate_limit_step() {
+        let mut b = fresh();
+        let mut core = Backoff::new(&sb_policy_google_60s().to_core().unwrap(), 7);
         let input = sb_step_input {
             flags: SB_INPUT_RATE_LIMIT,
             retry_after_ms: 0,
@@ -261,11 +290,16 @@ mod tests {
             failure_kind: 0,
             rate_limit_ms: 12_000,
         };
-        let mut d = 0;
-        // SAFETY: pointers to live locals.
-        let rc = unsafe { sb_backoff_next_with_rate_limit(&mut a, 12_000, &mut d) };
-        assert_eq!(with(&mut b, input, core::ptr::null_mut()), (rc, d));
-        assert_eq!(a, b);
+        let reset = StepInput {
+            hint: Some(ServerHint::RateLimitResetMs(12_000)),
+            ..StepInput::default()
+        };
+        assert_eq!(
+            with(&mut b, input, core::ptr::null_mut()),
+            core_step(&mut core, reset)
+        );
+        // SAFETY: a pointer to a live local.
+        assert_eq!(unsafe { crate::backoff::load(&b) }.unwrap().1, core);
         // With the clock: a hinted delay past the time budget gives up.
         let late = sb_step_input {
             flags: SB_INPUT_RATE_LIMIT | SB_INPUT_ELAPSED,

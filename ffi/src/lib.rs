@@ -5,21 +5,31 @@
 //! to the core and back, and holds no backoff logic of its own.
 //!
 //! Rules every function follows:
-//! - no allocation: [`sb_policy`], [`sb_backoff`] and [`sb_budget`] are plain-integer structs the
-//!   caller places on the stack, in a static or inside its own structs;
+//! - no allocation: [`sb_policy`], [`sb_run`], [`sb_backoff`] and [`sb_budget`] are plain-integer
+//!   structs the caller places on the stack, in a static or inside its own structs;
 //! - every pointer may be NULL, which returns [`sb_status::SB_ERR_NULL`];
 //! - caller-owned state is validated on every call and written back only when the call succeeds,
 //!   so a call that returns an error leaves it unchanged;
 //! - a status is a stable number; [`sb_strerror`] turns it into a static message.
 //!
+//! A caller's retry loop is a shell over [`sb_run`] (SPEC.md section 15): it performs the action
+//! the run answers and reports what happened.
+//!
 //! ```c
 //! sb_policy policy = sb_policy_google();
-//! sb_backoff backoff;
-//! uint32_t delay_ms;
-//! sb_backoff_init(&backoff, &policy, device_id);
-//! while (sb_backoff_next(&backoff, &delay_ms) == SB_RETRY) {
-//!     sleep_ms(delay_ms);
-//!     if (send_request() == 200) break;
+//! sb_run run;
+//! sb_action act;
+//! sb_run_init(&run, &policy, device_id, 0);
+//! for (sb_run_start(&run, SB_NO_CLOCK, &act); act.kind == SB_ACTION_ATTEMPT ||
+//!      act.kind == SB_ACTION_RETRY; ) {
+//!     if (act.kind == SB_ACTION_RETRY) {
+//!         sleep_ms(act.delay_ms);
+//!         sb_run_wake(&run, SB_NO_CLOCK, &act);
+//!     } else {
+//!         sb_outcome o = {send_request() == 200 ? SB_OUTCOME_SUCCESS : SB_OUTCOME_RETRYABLE,
+//!                         SB_FAILURE_ERROR, 0, 0};
+//!         sb_run_outcome(&run, &o, SB_NO_CLOCK, NULL, &act);
+//!     }
 //! }
 //! ```
 //!
@@ -54,9 +64,7 @@ mod status;
 mod version;
 
 pub use backoff::{
-    sb_backoff, sb_backoff_init, sb_backoff_next, sb_backoff_next_at, sb_backoff_next_do_not_retry,
-    sb_backoff_next_with_budget, sb_backoff_next_with_hint, sb_backoff_next_with_rate_limit,
-    sb_backoff_reset, sb_backoff_retries,
+    sb_backoff, sb_backoff_init, sb_backoff_next, sb_backoff_reset, sb_backoff_retries,
 };
 pub use budget::{
     sb_budget, sb_budget_init_aws_default, sb_budget_init_aws_quota, sb_budget_init_grpc,

@@ -10,7 +10,7 @@ use core::ptr::null;
 use seeded_backoff::{Classification, DeadlineMode, Jitter, Preset, RateLimitHeader};
 
 use crate::cstr::c_str;
-use crate::status::{core_name, lookup, policy_field};
+use crate::status::{core_name, policy_field};
 
 /// `match code { 0 => NAMES[0], ... }` as C strings, NULL past the listed indexes.
 macro_rules! name_at {
@@ -100,7 +100,7 @@ pub extern "C" fn sb_status_name(code: i32) -> *const c_char {
     if !cfg!(feature = "bindings") {
         return null();
     }
-    lookup(code).map_or(core::ptr::null(), core_name)
+    core_name(code)
 }
 
 /// The policy option an `SB_ERR_POLICY_*` status is about, as SPEC.md section 2 names it
@@ -111,7 +111,7 @@ pub extern "C" fn sb_policy_error_field(code: i32) -> *const c_char {
     if !cfg!(feature = "bindings") {
         return null();
     }
-    lookup(code).map_or(core::ptr::null(), policy_field)
+    policy_field(code)
 }
 
 #[cfg(all(test, feature = "bindings"))]

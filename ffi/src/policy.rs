@@ -59,21 +59,6 @@ const _: () = {
     assert!(SB_MAX_DELAY_MS == MAX_DELAY_MS);
 };
 
-/// Whether the strategy a (valid) jitter code names is compiled into this build; unknown codes
-/// pass, for the validation to name them.
-#[inline(always)]
-fn jitter_compiled_in(code: u32) -> bool {
-    match code {
-        SB_JITTER_NONE => cfg!(feature = "jitter-none"),
-        SB_JITTER_GOOGLE => cfg!(feature = "jitter-google"),
-        SB_JITTER_FULL => cfg!(feature = "jitter-full"),
-        SB_JITTER_EQUAL => cfg!(feature = "jitter-equal"),
-        SB_JITTER_DECORRELATED => cfg!(feature = "jitter-decorrelated"),
-        SB_JITTER_PROPORTIONAL => cfg!(feature = "jitter-proportional"),
-        _ => true,
-    }
-}
-
 /// Whether this build supports everything a validated policy uses (its strategy, a time budget).
 #[inline(always)]
 pub(crate) fn compiled_in(policy: &Policy) -> bool {
@@ -129,11 +114,17 @@ impl sb_policy {
         if !cfg!(feature = "runtime-policy") {
             return self.to_preset();
         }
-        if !jitter_compiled_in(self.jitter)
-            || (!cfg!(feature = "time-budget") && self.max_elapsed_ms != 0)
-        {
+        let policy = self.validated()?;
+        // A valid policy that needs a part this build leaves out: said after any invalid field.
+        if !compiled_in(&policy) {
             return Err(sb_status::SB_ERR_UNSUPPORTED);
         }
+        Ok(policy)
+    }
+
+    /// The core policy these fields make by the core's rules, whatever this build contains, or
+    /// the status naming the first invalid field.
+    fn validated(self) -> Result<Policy, sb_status> {
         let param = match self.jitter {
             SB_JITTER_GOOGLE => self.jitter_ms,
             SB_JITTER_PROPORTIONAL => self.spread_per_mille,
@@ -179,6 +170,18 @@ impl sb_policy {
         } else {
             Err(sb_status::SB_ERR_UNSUPPORTED)
         }
+    }
+
+    /// Why a build without `runtime-policy` refuses a policy that is none of its presets: the
+    /// first invalid field, as every build names it, else `SB_ERR_UNSUPPORTED` (a valid policy
+    /// this build cannot run). Only `sb_policy_validate` asks: in the step's path it would cost a
+    /// preset firmware the core's validation (190 B on thumbv7m).
+    #[cold]
+    #[inline(never)]
+    fn refusal(self) -> sb_status {
+        self.validated()
+            .err()
+            .unwrap_or(sb_status::SB_ERR_UNSUPPORTED)
     }
 
     /// The C form of a validated core policy.
@@ -238,9 +241,11 @@ pub extern "C" fn sb_policy_grpc() -> sb_policy {
     sb_policy::from_core(&Policy::grpc())
 }
 
-/// Checks a policy: `SB_OK`, `SB_ERR_NULL`, `SB_ERR_UNSUPPORTED` (the jitter strategy, or a time
-/// budget, is not compiled into this build), or the `SB_ERR_POLICY_*` code of the first invalid
-/// field in the order of SPEC.md section 2 (the jitter and deadline codes are checked first).
+/// Checks a policy: `SB_OK`, `SB_ERR_NULL`, the `SB_ERR_POLICY_*` code of the first invalid field
+/// in the order of SPEC.md section 2 (the jitter and deadline codes are checked first), in every
+/// build, or `SB_ERR_UNSUPPORTED` for a valid policy this build cannot run (its jitter strategy or
+/// a time budget left out; without `runtime-policy`, any policy but the build's presets, which
+/// the other functions refuse with `SB_ERR_UNSUPPORTED` alone).
 ///
 /// ```c
 /// sb_policy p = sb_policy_google();
@@ -259,6 +264,7 @@ pub unsafe extern "C" fn sb_policy_validate(policy: *const sb_policy) -> sb_stat
     };
     match policy.to_core() {
         Ok(_) => sb_status::SB_OK,
+        Err(sb_status::SB_ERR_UNSUPPORTED) if !cfg!(feature = "runtime-policy") => policy.refusal(),
         Err(e) => e,
     }
 }
@@ -381,6 +387,35 @@ mod tests {
             };
             assert_eq!(sb_policy::from_core(&p).to_core(), expected, "{p:?}");
         }
+    }
+
+    /// An invalid policy is named by its field in every build, before any part the build leaves
+    /// out: SPEC.md section 2 requires max_backoff_ms >= initial_ms, and full jitter takes no
+    /// jitter_ms.
+    #[test]
+    fn validation_comes_before_unsupported() {
+        let mut low_cap = sb_policy_google();
+        low_cap.max_backoff_ms = 10;
+        // SAFETY: a pointer to a live local.
+        let status = unsafe { sb_policy_validate(&low_cap) };
+        assert_eq!(status, sb_status::SB_ERR_POLICY_MAX_BACKOFF_MS);
+        let mut full = sb_policy_aws();
+        full.initial_ms = 0;
+        // SAFETY: as above.
+        let status = unsafe { sb_policy_validate(&full) };
+        assert_eq!(status, sb_status::SB_ERR_POLICY_INITIAL_MS);
+        // A valid policy the build cannot run is what SB_ERR_UNSUPPORTED is left for.
+        let mut three = sb_policy_google();
+        three.max_retries = 3;
+        // SAFETY: as above.
+        let status = unsafe { sb_policy_validate(&three) };
+        let runs = cfg!(feature = "runtime-policy") && cfg!(feature = "jitter-google");
+        let want = if runs {
+            sb_status::SB_OK
+        } else {
+            sb_status::SB_ERR_UNSUPPORTED
+        };
+        assert_eq!(status, want);
     }
 
     /// What a build leaves out is refused, never run: expected results from the feature list in

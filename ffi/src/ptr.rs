@@ -29,6 +29,22 @@ pub(crate) unsafe fn write<T>(p: *mut T, value: T) -> Result<(), sb_status> {
     Ok(())
 }
 
+/// Copies the `P` that the first `size_of::<P>()` bytes of `*p` hold, or `SB_ERR_NULL`.
+///
+/// # Safety
+/// A non-NULL `p` must be valid for reads of one properly aligned, initialised `T`, `T` must be
+/// at least as large and as aligned as `P`, and every bit pattern of those bytes must be a valid
+/// `P` (plain integers).
+pub(crate) unsafe fn read_prefix<T, P: Copy>(p: *const T) -> Result<P, sb_status> {
+    const { assert!(size_of::<P>() <= size_of::<T>() && align_of::<P>() <= align_of::<T>()) };
+    if p.is_null() {
+        return Err(sb_status::SB_ERR_NULL);
+    }
+    // SAFETY: `p` is non-NULL, valid and aligned for a `T`, so its first bytes are initialised,
+    // aligned for a `P` and (caller's contract) a valid `P`.
+    Ok(unsafe { p.cast::<P>().read() })
+}
+
 /// Stores `value` over the first `size_of::<P>()` bytes of `*p`, leaving the rest of `*p` as it
 /// is, or returns `SB_ERR_NULL` without writing.
 ///

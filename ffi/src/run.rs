@@ -1,9 +1,8 @@
 //! `sb_run`: one call's whole retry run (SPEC.md section 15) in caller-owned memory, so a firmware
 //! gets its retry loop from the library: it performs each `sb_action` and reports what happened.
 
-use seeded_backoff::{
-    Action, Outcome, PauseReason, Policy, RawRun, RetryGate, Run, RunError, ServerHint,
-};
+use seeded_backoff::bindings::RawRun;
+use seeded_backoff::{Action, Outcome, PauseReason, RetryGate, Run, ServerHint};
 
 use crate::budget::{failure_kind, sb_budget};
 use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
@@ -113,84 +112,76 @@ fn action(a: Action) -> sb_action {
     }
 }
 
-fn words(raw: RawRun) -> [u64; 11] {
-    let b = raw.backoff;
-    let pair = |lo: u32, hi: u32| u64::from(lo) | (u64::from(hi) << 32);
-    let flags = u32::from_le_bytes([raw.phase, raw.clock, raw.count_paused, raw.retried]);
-    [
-        raw.seed,
-        raw.origin_ms,
-        raw.now_ms,
-        raw.paused_ms,
-        raw.pause_since_ms,
-        pair(b.rng[0], b.rng[1]),
-        pair(b.rng[2], b.rng[3]),
-        pair(b.retries, b.level),
-        pair(b.elapsed_ms, b.gave_up),
-        pair(raw.attempt, raw.redraws),
-        pair(raw.window_ms, flags),
-    ]
-}
-
-fn raw_of(w: [u64; 11]) -> RawRun {
-    let lo = |x: u64| x as u32;
-    let hi = |x: u64| (x >> 32) as u32;
-    let [phase, clock, count_paused, retried] = hi(w[10]).to_le_bytes();
-    RawRun {
-        seed: w[0],
-        origin_ms: w[1],
-        now_ms: w[2],
-        paused_ms: w[3],
-        pause_since_ms: w[4],
-        backoff: seeded_backoff::RawBackoff {
-            rng: [lo(w[5]), hi(w[5]), lo(w[6]), hi(w[6])],
-            retries: lo(w[7]),
-            level: hi(w[7]),
-            elapsed_ms: lo(w[8]),
-            gave_up: hi(w[8]),
-        },
-        attempt: lo(w[9]),
-        redraws: hi(w[9]),
-        window_ms: lo(w[10]),
-        phase,
-        clock,
-        count_paused,
-        retried,
-    }
-}
-
 fn clock(now_ms: u64) -> Option<u64> {
     (now_ms != SB_NO_CLOCK).then_some(now_ms)
 }
 
-/// Loads `*r`, feeds it one event (`event`), and on success stores the run and the action. A run
-/// error is its `SB_ERR_RUN_*` status; nothing is written unless the event is taken.
+// `sb_run` begins with the core's `RawRun`, as plain integers: the state words hold its 88 bytes,
+// read and written in place (the words are opaque to C, so their order is the machine's).
+const _: () = {
+    use core::mem::{align_of, offset_of, size_of};
+    assert!(offset_of!(sb_run, state) == 0);
+    assert!(size_of::<[u64; 11]>() == size_of::<RawRun>());
+    assert!(align_of::<sb_run>() >= align_of::<RawRun>());
+};
+
+/// One event for [`apply`].
+enum Event<'a> {
+    Start,
+    Outcome(Outcome, Option<&'a dyn RetryGate>),
+    Wake,
+    Pause(PauseReason),
+    Resume,
+}
+
+/// Loads `*r` (its state and policy, both checked: anything inconsistent is `SB_ERR_BAD_STATE`),
+/// feeds it `event`, and on success stores the state (the policy never changes) and the action.
+/// A run error is its `SB_ERR_RUN_*` status; nothing is written unless the event is taken. One
+/// non-generic function for every event, so a firmware links the load, the checks and the store
+/// once, and one frame holds the run.
 ///
 /// # Safety
 /// `r` and `out` are NULL or valid for reads and writes of their types.
-unsafe fn with_run(
-    r: *mut sb_run,
-    out: *mut sb_action,
-    event: impl FnOnce(&mut Run, &Policy) -> Result<Result<Action, RunError>, sb_status>,
-) -> sb_status {
+#[inline(never)]
+unsafe fn apply(r: *mut sb_run, out: *mut sb_action, now_ms: u64, event: Event<'_>) -> sb_status {
     require_feature!("run");
     ptr::status((|| {
         if out.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract.
-        let c_run = unsafe { ptr::read(r) }?;
-        let policy = c_run
-            .policy
+        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s
+        // bytes (checked above), and every bit pattern of them is a `RawRun`.
+        let raw: RawRun = unsafe { ptr::read_prefix(r) }?;
+        // SAFETY: `r` is non-NULL (just read) and valid by this function's contract.
+        let c_policy = unsafe { ptr::read(&raw const (*r).policy) }?;
+        let policy = c_policy
             .to_core()
             .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-        let mut run =
-            Run::from_raw(&policy, raw_of(c_run.state)).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-        let answer = event(&mut run, &policy)?.map_err(sb_status::from)?;
-        let state = words(run.to_raw());
-        // SAFETY: forwarded from this function's contract; both were checked non-NULL above.
-        unsafe { ptr::write(r, sb_run { state, ..c_run }) }?;
-        // SAFETY: as above.
+        let mut run = Run::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        let now = clock(now_ms);
+        let answer = match event {
+            Event::Start => run.start(now),
+            Event::Outcome(outcome, gate) => {
+                // What `sb_run_outcome` refuses in a build without hints or budgets, stated
+                // here too, where the optimiser sees it and drops those parts of the step.
+                let outcome = match outcome {
+                    Outcome::Retryable { hint, kind } => Outcome::Retryable {
+                        hint: hint.filter(|_| cfg!(feature = "hints")),
+                        kind,
+                    },
+                    other => other,
+                };
+                let gate = gate.filter(|_| cfg!(feature = "budget"));
+                run.outcome(&policy, outcome, now, gate)
+            }
+            Event::Wake => run.wake(now),
+            Event::Pause(reason) => run.pause(&policy, reason, now),
+            Event::Resume => run.resume(now),
+        }
+        .map_err(sb_status::from)?;
+        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s bytes.
+        unsafe { ptr::write_prefix(r, run.to_raw()) }?;
+        // SAFETY: checked non-NULL above; valid by this function's contract.
         unsafe { ptr::write(out, action(answer)) }?;
         Ok(sb_status::SB_OK)
     })())
@@ -238,17 +229,10 @@ pub unsafe extern "C" fn sb_run_init(
             return Err(sb_status::SB_ERR_RUN_FLAGS);
         }
         let run = Run::new(&core_policy, seed).count_paused_time(flags & SB_RUN_COUNT_PAUSED != 0);
-        let state = words(run.to_raw());
         // SAFETY: forwarded from this function's contract.
-        unsafe {
-            ptr::write(
-                r,
-                sb_run {
-                    state,
-                    policy: c_policy,
-                },
-            )
-        }?;
+        unsafe { ptr::write(&raw mut (*r).policy, c_policy) }?;
+        // SAFETY: as above; `sb_run` begins with a `RawRun`'s bytes.
+        unsafe { ptr::write_prefix(r, run.to_raw()) }?;
         Ok(sb_status::SB_OK)
     })())
 }
@@ -265,7 +249,7 @@ pub unsafe extern "C" fn sb_run_start(
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
-    unsafe { with_run(r, out, |run, _| Ok(run.start(clock(now_ms)))) }
+    unsafe { apply(r, out, now_ms, Event::Start) }
 }
 
 /// Reports how the attempt in flight ended (`*o`); `budget` (may be NULL) is charged and refunded
@@ -293,6 +277,12 @@ pub unsafe extern "C" fn sb_run_outcome(
         Ok(outcome) => outcome,
         Err(status) => return status,
     };
+    // A hint or a budget that this build leaves out is refused after the checks above, next to
+    // the step, so the optimiser drops what the build cannot reach.
+    let hinted = matches!(outcome, Outcome::Retryable { hint: Some(_), .. });
+    if (hinted && !cfg!(feature = "hints")) || (!budget.is_null() && !cfg!(feature = "budget")) {
+        return sb_status::SB_ERR_UNSUPPORTED;
+    }
     // SAFETY: forwarded from this function's contract.
     let c_budget = if budget.is_null() {
         None
@@ -309,11 +299,7 @@ pub unsafe extern "C" fn sb_run_outcome(
     };
     let gate = core_budget.as_ref().map(|(_, core)| core as &dyn RetryGate);
     // SAFETY: forwarded from this function's contract.
-    let status = unsafe {
-        with_run(r, out, |run, policy| {
-            Ok(run.outcome(policy, outcome, clock(now_ms), gate))
-        })
-    };
+    let status = unsafe { apply(r, out, now_ms, Event::Outcome(outcome, gate)) };
     if let (sb_status::SB_OK, Some((c, core))) = (status, &core_budget) {
         // SAFETY: `budget` is non-NULL (it was read above) and valid by this function's contract.
         let _written = unsafe { ptr::write(budget, c.with_tokens(core)) };
@@ -352,7 +338,7 @@ pub unsafe extern "C" fn sb_run_wake(
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
-    unsafe { with_run(r, out, |run, _| Ok(run.wake(clock(now_ms)))) }
+    unsafe { apply(r, out, now_ms, Event::Wake) }
 }
 
 /// Reports that the device went offline (`SB_PAUSE_OFFLINE`) or the application to the
@@ -372,11 +358,7 @@ pub unsafe extern "C" fn sb_run_pause(
         return sb_status::SB_ERR_RUN_PAUSE_REASON;
     };
     // SAFETY: forwarded from this function's contract.
-    unsafe {
-        with_run(r, out, |run, policy| {
-            Ok(run.pause(policy, reason, clock(now_ms)))
-        })
-    }
+    unsafe { apply(r, out, now_ms, Event::Pause(reason)) }
 }
 
 /// Reports that the pause has ended (or that the application was resumed during a sleep): `*out`
@@ -391,7 +373,7 @@ pub unsafe extern "C" fn sb_run_resume(
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
-    unsafe { with_run(r, out, |run, _| Ok(run.resume(clock(now_ms)))) }
+    unsafe { apply(r, out, now_ms, Event::Resume) }
 }
 
 /// Attempts made so far by the run, or 0 for a NULL or corrupted `r`.
@@ -401,22 +383,13 @@ pub unsafe extern "C" fn sb_run_resume(
 #[no_mangle]
 pub unsafe extern "C" fn sb_run_attempts(r: *const sb_run) -> u32 {
     // SAFETY: forwarded from this function's contract.
-    unsafe { ptr::read(r) }.map_or(0, |c| raw_of(c.state).attempt)
+    unsafe { ptr::read_prefix::<sb_run, RawRun>(r) }.map_or(0, |raw| raw.attempt)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use seeded_backoff::FailureKind;
-
-    #[test]
-    fn the_words_hold_every_field() {
-        let p = Policy::google();
-        let mut run = Run::new(&p, 0x0123_4567_89ab_cdef).count_paused_time(true);
-        let _ = run.start(Some(77));
-        let raw = run.to_raw();
-        assert_eq!(raw_of(words(raw)), raw);
-    }
 
     #[test]
     fn kinds_and_reasons_follow_the_core() {

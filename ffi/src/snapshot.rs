@@ -30,7 +30,7 @@ pub unsafe extern "C" fn sb_backoff_snapshot(b: *const sb_backoff, out: *mut u8)
             return Err(sb_status::SB_ERR_NULL);
         }
         // SAFETY: forwarded from this function's contract.
-        let (policy, state) = unsafe { ptr::read(b) }?.to_core()?;
+        let (policy, state) = unsafe { crate::backoff::load(b) }?;
         let bytes = state.snapshot(&policy);
         // SAFETY: forwarded from this function's contract; `out` has room for the whole array,
         // and `ptr::write` of a byte array needs no alignment beyond 1.

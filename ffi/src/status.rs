@@ -13,10 +13,9 @@ use seeded_backoff::{
     BudgetError, FleetError, GiveUpReason, ParseError, PolicyError, RunError, SnapshotError,
 };
 
-use crate::cstr::c_str;
+use crate::cstr::{c_str, packed_len, Packed};
 
 /// A row's message: its own text, or (`core`) the core's message for the row's variant.
-#[cfg(feature = "long-messages")]
 macro_rules! row_message {
     ($group:ident, $variant:ident, core) => {
         $group::$variant.message()
@@ -26,23 +25,23 @@ macro_rules! row_message {
     };
 }
 
-/// A row's core name (`sb_status_name`): the name of the core variant it stands for, else NULL.
+/// A row's core name (`sb_status_name`): the name of the core variant it stands for, if any.
 macro_rules! row_name {
     ($group:ident, $variant:ident) => {
-        c_str!($group::$variant.name())
+        Some($group::$variant.name())
     };
     ($group:tt,) => {
-        core::ptr::null()
+        None
     };
 }
 
-/// A row's policy option (`sb_policy_error_field`): the field a policy error is about, else NULL.
+/// A row's policy option (`sb_policy_error_field`): the field a policy error is about, if any.
 macro_rules! row_field {
     (PolicyError, $variant:ident) => {
-        c_str!(PolicyError::$variant.field())
+        Some(PolicyError::$variant.field())
     };
     ($group:tt, $($variant:ident)?) => {
-        core::ptr::null()
+        None
     };
 }
 
@@ -80,40 +79,27 @@ macro_rules! statuses {
             $($($(#[doc = $doc])* $name = $code,)*)*
         }
 
-        /// Every status, for the code -> message lookup and the tests.
+        /// Every status, in the order of the tables below.
         pub(crate) const ALL: &[sb_status] = &[$($(sb_status::$name,)*)*];
+
+        /// Every code, as a byte (every code is below 200), in `ALL`'s order.
+        const CODES: [u8; ALL.len()] = [$($($code,)*)*];
 
         $(group_from!($group, $($name $($variant)?),*);)*
 
-        /// The long message: what happened, naming the field and its allowed range.
-        #[cfg(feature = "long-messages")]
-        fn message(status: sb_status) -> *const c_char {
-            match status {
-                $($(sb_status::$name => c_str!(row_message!($group, $($variant)?, $message)),)*)*
-            }
-        }
+        /// `sb_strerror`'s text of each status: with `long-messages`, what happened, naming the
+        /// field and its allowed range; without, the status's name, as in the header.
+        const MESSAGE_ROWS: [Option<&str>; ALL.len()] = if cfg!(feature = "long-messages") {
+            [$($(Some(row_message!($group, $($variant)?, $message)),)*)*]
+        } else {
+            [$($(Some(stringify!($name)),)*)*]
+        };
 
-        /// The core's snake_case name for the give-up reason or error a status stands for.
-        pub(crate) fn core_name(status: sb_status) -> *const c_char {
-            match status {
-                $($(sb_status::$name => row_name!($group, $($variant)?),)*)*
-            }
-        }
+        /// The core's snake_case name for the give-up reason or error each status stands for.
+        const NAME_ROWS: [Option<&str>; ALL.len()] = [$($(row_name!($group, $($variant)?),)*)*];
 
-        /// The policy option an `SB_ERR_POLICY_*` status is about.
-        pub(crate) fn policy_field(status: sb_status) -> *const c_char {
-            match status {
-                $($(sb_status::$name => row_field!($group, $($variant)?),)*)*
-            }
-        }
-
-        /// The short message: the status's name, as in the header.
-        #[cfg(not(feature = "long-messages"))]
-        fn message(status: sb_status) -> *const c_char {
-            match status {
-                $($(sb_status::$name => c_str!(stringify!($name)),)*)*
-            }
-        }
+        /// The policy option each `SB_ERR_POLICY_*` status is about.
+        const FIELD_ROWS: [Option<&str>; ALL.len()] = [$($(row_field!($group, $($variant)?),)*)*];
     };
 }
 
@@ -299,15 +285,30 @@ impl sb_status {
 /// ```
 #[no_mangle]
 pub extern "C" fn sb_strerror(code: i32) -> *const c_char {
-    match lookup(code) {
-        Some(status) => message(status),
+    match index(code) {
+        Some(i) => MESSAGES.get(i),
         None => c_str!("unknown status code"),
     }
 }
 
-/// The status for `code`, if it is one.
-pub(crate) fn lookup(code: i32) -> Option<sb_status> {
-    ALL.iter().find(|s| **s as i32 == code).copied()
+static MESSAGES: Packed<{ packed_len(&MESSAGE_ROWS) }, { ALL.len() }> = Packed::new(MESSAGE_ROWS);
+static NAMES: Packed<{ packed_len(&NAME_ROWS) }, { ALL.len() }> = Packed::new(NAME_ROWS);
+static FIELDS: Packed<{ packed_len(&FIELD_ROWS) }, { ALL.len() }> = Packed::new(FIELD_ROWS);
+
+/// Where `code` is in the tables, or `None` for a code that is no status.
+fn index(code: i32) -> Option<usize> {
+    let code = u8::try_from(code).ok()?;
+    CODES.iter().position(|&c| c == code)
+}
+
+/// The core's snake_case name for the give-up reason or error `code` stands for, else NULL.
+pub(crate) fn core_name(code: i32) -> *const c_char {
+    index(code).map_or(core::ptr::null(), |i| NAMES.get(i))
+}
+
+/// The policy option an `SB_ERR_POLICY_*` code is about, else NULL.
+pub(crate) fn policy_field(code: i32) -> *const c_char {
+    index(code).map_or(core::ptr::null(), |i| FIELDS.get(i))
 }
 
 #[cfg(test)]

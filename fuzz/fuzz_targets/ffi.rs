@@ -192,6 +192,29 @@ fn nullable<T>(r: &mut T, null: bool) -> *mut T {
 }
 
 /// The status is one the header defines: `sb_strerror` has a message for it.
+/// `sb_backoff_next_with` with the one input `flags` names (the C ABI's only step with inputs).
+///
+/// # Safety
+/// As `sb_backoff_next_with`.
+unsafe fn next_with(
+    b: *mut sb_backoff,
+    flags: u32,
+    ms: u32,
+    elapsed_ms: u64,
+    budget: *mut sb_budget,
+    kind: u32,
+    out: *mut u32,
+) -> sb_status {
+    let input = sb_step_input {
+        flags,
+        retry_after_ms: ms,
+        elapsed_ms,
+        failure_kind: kind,
+        rate_limit_ms: ms,
+    };
+    unsafe { sb_backoff_next_with(b, &input, budget, out) }
+}
+
 fn check_known(s: sb_status) -> i32 {
     let code = s as i32;
     let msg = sb_strerror(code);
@@ -259,15 +282,28 @@ fuzz_target!(|input: Input| {
                     null_out,
                 } => {
                     any_null = null_b || null_out;
-                    sb_backoff_next_with_hint(
+                    next_with(
                         nullable(&mut b, null_b),
+                        SB_INPUT_RETRY_AFTER,
                         hint,
+                        0,
+                        ptr::null_mut(),
+                        0,
                         nullable(&mut out, null_out),
                     )
                 }
                 Call::DoNotRetry { null_b } => {
                     any_null = null_b;
-                    sb_backoff_next_do_not_retry(nullable(&mut b, null_b))
+                    let mut unused = 0;
+                    next_with(
+                        nullable(&mut b, null_b),
+                        SB_INPUT_DO_NOT_RETRY,
+                        0,
+                        0,
+                        ptr::null_mut(),
+                        0,
+                        &mut unused,
+                    )
                 }
                 Call::NextAt {
                     elapsed,
@@ -275,9 +311,13 @@ fuzz_target!(|input: Input| {
                     null_out,
                 } => {
                     any_null = null_b || null_out;
-                    sb_backoff_next_at(
+                    next_with(
                         nullable(&mut b, null_b),
+                        SB_INPUT_ELAPSED,
+                        0,
                         elapsed,
+                        ptr::null_mut(),
+                        0,
                         nullable(&mut out, null_out),
                     )
                 }
@@ -288,8 +328,11 @@ fuzz_target!(|input: Input| {
                     null_out,
                 } => {
                     any_null = null_b || null_budget || null_out;
-                    sb_backoff_next_with_budget(
+                    next_with(
                         nullable(&mut b, null_b),
+                        SB_INPUT_BUDGET,
+                        0,
+                        0,
                         nullable(&mut budget, null_budget),
                         kind,
                         nullable(&mut out, null_out),

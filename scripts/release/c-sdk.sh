@@ -20,8 +20,8 @@ fi
 # Bare metal: the prebuilt variants beside the whole API, each the same one-object archive
 # (name|Cargo features|what it is for, the README's line).
 variants=(
-  "google|preset-google|Google's preset only, unchanged (\`sb_policy_google()\`): the smallest"
-  "fleet|jitter-full,runtime-policy|full jitter, which stays at the cap, and any policy's fields, \`max_retries = SB_RETRY_FOREVER\` included: for fleets (\`examples/firmware/main_fleet.c\`)"
+  "google|preset-google,run|Google's preset only, unchanged (\`sb_policy_google()\`), and the run (\`sb_run_*\`): the smallest"
+  "fleet|jitter-full,runtime-policy,run|full jitter, which stays at the cap, and any policy's fields, \`max_retries = SB_RETRY_FOREVER\` included: for fleets (\`examples/firmware/main_fleet.c\`)"
 )
 case $target in
   thumb* | riscv32*)
@@ -56,7 +56,7 @@ esac
 
 if [ "$target" = "$host" ]; then
   cp ffi/examples/retry_http.c ffi/examples/CMakeLists.txt "$dir/examples/"
-  example="\`examples/retry_http.c\`: one request retried with Google's backoff (a stand-in transport)"
+  example="\`examples/retry_http.c\`: one request retried with Google's backoff, its loop over \`sb_run\` (a stand-in transport)"
   build=$(cat <<SH
 export PKG_CONFIG_PATH="\$PWD/lib/pkgconfig"
 cc -std=c99 examples/retry_http.c \$(pkg-config --cflags --libs --static seeded-backoff) -o retry_http
@@ -76,8 +76,9 @@ elif [[ $target == riscv32* ]]; then
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/semihosting.c ffi/firmware/semihosting.h ffi/firmware/main_google.c \
     ffi/firmware/main_fleet.c "$dir/examples/firmware/"
-  example="\`examples/firmware/\`: \`main_google.c\` prints one request's delays through
-  semihosting (\`semihosting.c\`); \`main_fleet.c\` reconnects forever with full jitter; picolibc's
+  example="\`examples/firmware/\`: \`main_google.c\`, a retry loop over \`sb_run\`, prints one
+  request's delays through semihosting (\`semihosting.c\`); \`main_fleet.c\` reconnects forever
+  with full jitter; picolibc's
   start files and the memory map of QEMU's \`virt\` board (RAM at 0x80000000) stand in for your
   chip's own"
   build=$(cat <<SH
@@ -103,8 +104,8 @@ else
   cp ffi/firmware/startup.c ffi/firmware/semihosting.c ffi/firmware/semihosting.h \
     ffi/firmware/main_google.c ffi/firmware/main_runtime.c ffi/firmware/main_fleet.c \
     ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
-  example="\`examples/firmware/\`: \`main_google.c\` prints one request's delays through
-  semihosting; \`main_runtime.c\` also calls \`memcpy\`, \`sqrtf\` and a 64-bit division, which
+  example="\`examples/firmware/\`: \`main_google.c\`, a retry loop over \`sb_run\`, prints one
+  request's delays through semihosting; \`main_runtime.c\` also calls \`memcpy\`, \`sqrtf\` and a 64-bit division, which
   newlib and libgcc provide (the library defines only \`sb_*\` symbols); \`main_fleet.c\`
   reconnects forever with full jitter; \`startup.c\` (vector table and reset handler) and
   \`lm3s6965.ld\` (the memory map
@@ -156,7 +157,10 @@ cat >"$dir/README.md" <<MD
 # seeded-backoff $version: C SDK for $target
 
 Deterministic, seeded exponential backoff with a C ABI: the same seed gives the same delays as the
-Rust crate and the npm package. No allocation; every function returns an \`sb_status\`, and
+Rust crate and the npm package. Your retry loop is a shell over \`sb_run\`: it performs the
+action the run answers (attempt, sleep) and reports what happened; the run numbers the attempts,
+draws the delays, honours the server's hints and decides when to give up. No allocation; every
+function returns an \`sb_status\`, and
 \`sb_strerror(code)\` names the field at fault and its allowed range. The API is documented in
 \`include/seeded_backoff.h\`.
 

@@ -98,7 +98,16 @@ for variant in google:main_google.c:"$expected" fleet:main_fleet.c:"$fleet_expec
   [ "$got" = "$want" ] || fail "thumbv7m-none-eabi $name variant: $main printed '$got', the model $want"
   python3 "$root/ffi/firmware/size_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.map"
   python3 "$root/ffi/firmware/stack_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.elf" 256 |
-    grep -E '^[a-z]|sb_backoff_(init|next) |goal'
+    grep -E '^[a-z]|sb_backoff_(init|next) |sb_run_(outcome|wake) |goal'
+  # The bare step on the same archive (the repository's main_step.c): its size and stack.
+  arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os -std=c99 -ffunction-sections -fdata-sections \
+    -I "$sdk/include" "$fwd/startup.c" "$fwd/semihosting.c" "$root/ffi/firmware/main_step.c" \
+    -nostartfiles --specs=nano.specs -T "$fwd/lm3s6965.ld" -Wl,--gc-sections -Wl,-z,noexecstack \
+    -Wl,-Map="$sdk/$name-step.map" "$lib" -o "$sdk/$name-step.elf"
+  python3 "$root/ffi/firmware/size_report.py" "thumbv7m-none-eabi SDK, $name archive, main_step.c" "$sdk/$name-step.map" |
+    grep -E '^[a-z]|core\+ffi'
+  python3 "$root/ffi/firmware/stack_report.py" "thumbv7m-none-eabi SDK, $name archive, main_step.c" "$sdk/$name-step.elf" 256 |
+    grep -E 'sb_backoff_(init|next) |goal'
 done
 
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do

@@ -69,13 +69,18 @@ readme = open("ffi/README.md").read()
 block = readme.split("## Example: an HTTP request with retries", 1)[1].split("```c\n", 1)[1].split("```", 1)[0]
 raise SystemExit(0 if block == open("ffi/examples/retry_http.c").read() else 1)
 PY
-# The expected output: SPEC.md's Google schedule for seed 42 from the independent Python model.
+# The expected output: SPEC.md's run (§15) under Google's preset for seed 42, from the
+# independent Python model: 503 with Retry-After: 3, 503, 200.
 PYTHONPATH=tests/model python3 - >"$out/example.expected" <<'PY'
+import run_model as rm
 import spec_model as m
-b = m.Backoff(m.preset("google"), 42)
-print(f"503: retrying in {b.next(hint=m.RetryAfter(3000)).delay_ms} ms")
-print(f"503: retrying in {b.next().delay_ms} ms")
-print("HTTP 200 after 2 retries")
+run = rm.Run(m.preset("google"), 42)
+run.start()
+for hint in (m.RetryAfter(3000), None):
+    a = run.outcome("retryable", hint=hint)
+    print(f"attempt {a['attempt']}: HTTP 503, retrying in {a['delay_ms']} ms")
+    run.wake()
+print(f"HTTP 200 after {run.outcome('success')['attempts']} attempts")
 PY
 gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/examples/retry_http.c "$lib_a" \
   "${static_libs[@]}" -o "$out/example-c99"
@@ -97,7 +102,7 @@ readme = open("ffi/README.md").read()
 block = readme.split("## Example: an HTTP request with retries", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
 raise SystemExit(0 if block == open(sys.argv[1]).read() else 1)
 PY
-echo "C99 (static), C++11 (shared, rpath) and CMake find_package(seeded_backoff) builds print the model's delays"
+echo "C99 (static), C++11 (shared, rpath) and CMake find_package(seeded_backoff) builds print the model's run"
 a_size=$(wc -c <"$lib_a")
 built_size=$(wc -c <"$target_dir/release/libseeded_backoff_ffi.a")
 echo "static library: $built_size B as Cargo builds it, $a_size B installed (debug info stripped);" \
@@ -219,11 +224,20 @@ echo "make run: $(cat "$out/make-run.log")"
 make -s -C ffi/firmware BUILD="$out/make" run-vectors 2>/dev/null | grep '^PASS: ' ||
   fail "make run-vectors did not pass"
 
-step "minimal Google-only firmware"
+step "the Google firmware: its loop from the library (sb_run), and the bare step (sb_backoff_next)"
 firmware google cortex-m3 "$v7m" "$fw/main_google.c"
 run_qemu "$out/google.elf" "$out/google.log" || fail "the Google firmware exited with status $?"
 [ "$(wc -w <"$out/google.log")" -eq 10 ] || fail "the Google firmware should print 10 delays"
 cmp -s "$out/google.log" "$out/make-run.log" || fail "make run printed other delays than the test's build"
+# The same schedule from the model (SPEC.md §5, seed 42, every attempt failing).
+PYTHONPATH=tests/model python3 -c 'import spec_model as m
+b = m.Backoff(m.preset("google"), 42)
+print(" ".join(str(b.next().delay_ms) for _ in range(10)) + " ")' >"$out/google.expected"
+cmp -s "$out/google.expected" "$out/google.log" || fail "the Google firmware's run printed $(cat "$out/google.log"), the model $(cat "$out/google.expected")"
+firmware step cortex-m3 "$v7m" "$fw/main_step.c"
+run_qemu "$out/step.elf" "$out/step.log" >/dev/null || fail "the bare-step firmware exited with status $?"
+cmp -s "$out/google.log" "$out/step.log" || fail "the bare step printed other delays than the run"
+echo "main_google.c (sb_run) and main_step.c (sb_backoff_next) print the model's 10 delays: $(cat "$out/google.log")"
 
 step "the SDK's firmware archive: only sb_* defined; the firmware's memcpy, sqrtf, 64-bit division from newlib and libgcc"
 # runtime_link ARCHIVE NAME: links main_runtime.c (memcpy, sqrtf, a 64-bit division) and prints
@@ -304,8 +318,8 @@ PY
 without() { tr ',' '\n' <<<"$all_features" | grep -Evx "$1" | paste -sd,; }
 # name|features|which vector cases must run (the rest are skipped as not compiled in)
 feature_sets=(
-  "google-preset|preset-google|some"
-  "google-jitter|jitter-google,runtime-policy|some"
+  "google-preset|preset-google,run|some"
+  "google-jitter|jitter-google,runtime-policy,run|some"
   "short-messages|$(without long-messages)|all"
 )
 for set in "${feature_sets[@]}"; do
@@ -325,12 +339,25 @@ for set in "${feature_sets[@]}"; do
   esac
   echo "$name ($features): same Google delays as the default build; $pass"
 done
+# Each feature set's own contract on the host (what it refuses, and that an invalid policy is
+# named before SB_ERR_UNSUPPORTED): the crate's unit tests in that build.
+for features in preset-google preset-google,run jitter-google,runtime-policy,run; do
+  cargo test -q -p seeded-backoff-ffi --lib --no-default-features --features "$features" 2>&1 |
+    grep -E '^test result: ok' || fail "$features: the crate's unit tests failed"
+done
+# The smallest build: Google's preset only, stepped by hand (main_step.c), without the run.
+lib=$(staticlib thumbv7m-none-eabi preset-google)
+firmware step-google-preset cortex-m3 "$lib" "$fw/main_step.c"
+run_qemu "$out/step-google-preset.elf" "$out/step-google-preset.log" >/dev/null || fail "preset-google: the bare-step firmware failed"
+cmp -s "$out/google.log" "$out/step-google-preset.log" || fail "preset-google: the bare step's delays differ from the run's"
+echo "bare step (preset-google): same Google delays as the default build's run"
 
 step "code size (opt-level s, as linked)"
 arm-none-eabi-size "$out/vectors.elf" "$out/google.elf" "$out/vectors-v6m.elf"
-python3 "$fw/size_report.py" "Google preset only, default build (thumbv7m)" "$out/google.map"
-python3 "$fw/size_report.py" "Google preset only, --features preset-google (thumbv7m)" "$out/google-google-preset.map" 1024
-python3 "$fw/size_report.py" "Google jitter, any policy: jitter-google,runtime-policy (thumbv7m)" "$out/google-google-jitter.map"
+python3 "$fw/size_report.py" "Google preset, the run (main_google.c), default build (thumbv7m)" "$out/google.map"
+python3 "$fw/size_report.py" "Google preset, the run, --features preset-google,run (thumbv7m)" "$out/google-google-preset.map"
+python3 "$fw/size_report.py" "Google preset, the bare step (main_step.c), --features preset-google (thumbv7m)" "$out/step-google-preset.map" 1024
+python3 "$fw/size_report.py" "Google jitter, any policy, the run: jitter-google,runtime-policy,run (thumbv7m)" "$out/google-google-jitter.map"
 python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv7m)" "$out/vectors.map"
 python3 "$fw/size_report.py" "whole API, short messages (vectors firmware, thumbv7m)" "$out/vectors-short-messages.map" 6144
 python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv6m)" "$out/vectors-v6m.map"
@@ -338,10 +365,10 @@ python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv
 step "stack: worst case of every sb_ function (disassembly + call graph; goal <= 256 B for next*)"
 python3 "$fw/stack_report.py" "default build, thumbv7m" "$out/vectors.elf" 256
 python3 "$fw/stack_report.py" "default build, thumbv6m" "$out/vectors-v6m.elf" 256
-python3 "$fw/stack_report.py" "--features preset-google, thumbv7m" "$out/vectors-google-preset.elf" 256
-lib=$(staticlib thumbv6m-none-eabi preset-google)
+python3 "$fw/stack_report.py" "--features preset-google,run, thumbv7m" "$out/vectors-google-preset.elf" 256
+lib=$(staticlib thumbv6m-none-eabi preset-google,run)
 firmware vectors-v6m-google-preset cortex-m0 "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
-python3 "$fw/stack_report.py" "--features preset-google, thumbv6m" "$out/vectors-v6m-google-preset.elf" 256
+python3 "$fw/stack_report.py" "--features preset-google,run, thumbv6m" "$out/vectors-v6m-google-preset.elf" 256
 # The measurement can fail: a function whose frame grows by 4 KiB is reported with it.
 printf 'int sb_fake(int x) { volatile char big[4096]; big[x & 4095] = 1; return big[0]; }\n' >"$out/big.c"
 arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O2 -nostartfiles -Wl,-e,sb_fake -Wl,-z,noexecstack \
@@ -367,16 +394,22 @@ for target in riscv32imc-unknown-none-elf:rv32imc riscv32imac-unknown-none-elf:r
   grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on RISC-V, 0 cases skipped" "$out/$triple/qemu.log" ||
     fail "$triple: $(tail -n 3 "$out/$triple/qemu.log")"
   echo "$triple: $(grep '^PASS' "$out/$triple/qemu.log")"
+  python3 "$fw/stack_report.py" "default build, $triple" "$out/$triple/vectors.elf" 256
   riscv64-unknown-elf-gcc -march="$march" -mabi=ilp32 "${rv_flags[@]}" "$fw/semihosting.c" \
     "$fw/main_google.c" -Wl,-Map="$out/$triple/google.map" "$out/$triple/libseeded_backoff_ffi.a" -o "$out/$triple/google.elf"
-  python3 "$fw/size_report.py" "Google preset, default build ($triple)" "$out/$triple/google.map"
+  python3 "$fw/size_report.py" "Google preset, the run (main_google.c), default build ($triple)" "$out/$triple/google.map"
   lib=$(staticlib "$triple" preset-google)
   mkdir -p "$out/$triple/google-only"
   bash ffi/firmware-archive.sh "$triple" "$lib" "$out/$triple/google-only/libseeded_backoff_ffi.a"
   riscv64-unknown-elf-gcc -march="$march" -mabi=ilp32 "${rv_flags[@]}" "$fw/semihosting.c" \
-    "$fw/main_google.c" -Wl,-Map="$out/$triple/google-only.map" "$out/$triple/google-only/libseeded_backoff_ffi.a" -o "$out/$triple/google-only.elf"
-  python3 "$fw/size_report.py" "Google preset only, --features preset-google ($triple)" "$out/$triple/google-only.map" 1024
+    "$fw/main_step.c" -Wl,-Map="$out/$triple/google-only.map" "$out/$triple/google-only/libseeded_backoff_ffi.a" -o "$out/$triple/google-only.elf"
+  python3 "$fw/size_report.py" "Google preset, the bare step (main_step.c), --features preset-google ($triple)" "$out/$triple/google-only.map" 1024
 done
+# The RISC-V measurement can fail too: a 1 KiB frame is reported with it.
+printf 'int sb_fake(int x) { volatile char big[1024]; big[x & 1023] = 1; return big[0]; }\n' >"$out/big-rv.c"
+riscv64-unknown-elf-gcc -march=rv32imc -mabi=ilp32 -O2 -nostdlib -Wl,-e,sb_fake "$out/big-rv.c" -o "$out/big-rv.elf"
+python3 "$fw/stack_report.py" control "$out/big-rv.elf" | grep -Eq 'sb_fake +10[0-9][0-9] ' ||
+  fail "the RISC-V stack report misses a 1 KiB frame"
 
 step "what each feature adds (thumbv7m, the whole-API firmware without it vs the default build)"
 # Each build also replays in qemu every vector it can run (the rest are counted as skipped).

@@ -5,7 +5,7 @@
 //! export, so at most one `&mut` to each static exists at a time: each access below is a short
 //! closure that cannot re-enter. Host builds (tests) use thread-locals instead.
 
-use seeded_backoff::RawBackoff;
+use seeded_backoff::bindings::RawBackoff;
 
 /// The longest header value the parts read (SPEC.md §8): a longer one is too long for every binding.
 pub const MAX_HEADER_VALUE: usize = seeded_backoff::MAX_HEADER_VALUE_LEN;
@@ -16,7 +16,7 @@ pub const HEADER_VALUES: usize = 1 + seeded_backoff::RATE_LIMIT_HEADERS.len();
 /// The option words: a word of presence bits, then one word per core `PolicyOption`.
 pub const OPTION_WORDS: usize = 1 + seeded_backoff::bindings::PolicyOption::NAMES.len();
 
-/// The words of a run ([`seeded_backoff::RawRun::to_words`]).
+/// The words of a run ([`seeded_backoff::bindings::RawRun::to_words`]).
 pub const RUN_WORDS: usize = 22;
 
 /// The words before the bytes: the fields of [`Io`] up to `bytes`, rounded up.

@@ -11,7 +11,8 @@
 //! assert_eq!(answer[..2], [action::ATTEMPT, 1]);
 //! ```
 
-use seeded_backoff::{Action, FailureKind, Outcome, PauseReason, RawRun, RetryGate, Run, RunError};
+use seeded_backoff::bindings::RawRun;
+use seeded_backoff::{Action, FailureKind, Outcome, PauseReason, RetryGate, Run, RunError};
 
 use crate::gate::JsGate;
 use crate::io::{self, step_input};

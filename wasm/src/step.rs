@@ -140,7 +140,7 @@ pub fn hint_without_dates(
     any_rate_limit_header: bool,
 ) -> Option<Option<seeded_backoff::ServerHint>> {
     use seeded_backoff::{ParseError, ServerHint};
-    match retry_after.map(seeded_backoff::parse_retry_after_seconds) {
+    match retry_after.map(seeded_backoff::bindings::parse_retry_after_seconds) {
         Some(Ok(ms)) => return Some(Some(ServerHint::RetryAfterMs(ms))),
         Some(Err(ParseError::InvalidFormat)) => return None,
         _ => {}
@@ -155,6 +155,6 @@ pub fn hint_without_dates(
 pub extern "C" fn retry_after_seconds(len: u32) -> f64 {
     shared(|io| {
         let bytes = io.bytes.get(..len as usize).unwrap_or(&io.bytes);
-        io::encode_parse(seeded_backoff::parse_retry_after_seconds(bytes))
+        io::encode_parse(seeded_backoff::bindings::parse_retry_after_seconds(bytes))
     })
 }

@@ -33,7 +33,8 @@ coded_enum! {
     /// which mode it belongs to, whether it has a default, and which error names its range.
     ///
     /// ```
-    /// use seeded_backoff::{BudgetError, BudgetMode, BudgetOption};
+    /// use seeded_backoff::bindings::{BudgetMode, BudgetOption};
+    /// use seeded_backoff::BudgetError;
     /// assert_eq!(BudgetMode::Grpc.options(), [BudgetOption::MaxTokens, BudgetOption::TokenRatio]);
     /// assert_eq!(BudgetOption::TimeoutCost.default_value(), Some(10));
     /// assert_eq!(BudgetOption::MaxTokens.default_value(), None); // required

@@ -48,7 +48,8 @@ impl RawRun {
     /// (the wasm part's shared area, the C `sb_run`).
     ///
     /// ```
-    /// use seeded_backoff::{Policy, RawRun, Run};
+    /// use seeded_backoff::bindings::RawRun;
+    /// use seeded_backoff::{Policy, Run};
     /// let raw = Run::new(&Policy::google(), 3).to_raw();
     /// assert_eq!(RawRun::from_words(raw.to_words()), raw);
     /// ```

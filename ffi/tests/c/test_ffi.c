@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "steps.h"
 #include "vectors_data.h"
 
 /* The check counters, shared with test_names.c and test_rate_limit.c through check.h. */
@@ -100,14 +101,14 @@ static void test_null_arguments(void) {
     CHECK_RC(sb_backoff_init(&b, NULL, 1), SB_ERR_NULL);
     CHECK_RC(sb_backoff_next(NULL, &out), SB_ERR_NULL);
     CHECK_RC(sb_backoff_next(&b, NULL), SB_ERR_NULL);
-    CHECK_RC(sb_backoff_next_with_hint(NULL, 5, &out), SB_ERR_NULL);
-    CHECK_RC(sb_backoff_next_with_hint(&b, 5, NULL), SB_ERR_NULL);
-    CHECK_RC(sb_backoff_next_do_not_retry(NULL), SB_ERR_NULL);
-    CHECK_RC(sb_backoff_next_at(NULL, 5, &out), SB_ERR_NULL);
-    CHECK_RC(sb_backoff_next_at(&b, 5, NULL), SB_ERR_NULL);
-    CHECK_RC(sb_backoff_next_with_budget(NULL, &budget, SB_FAILURE_ERROR, &out), SB_ERR_NULL);
-    CHECK_RC(sb_backoff_next_with_budget(&b, NULL, SB_FAILURE_ERROR, &out), SB_ERR_NULL);
-    CHECK_RC(sb_backoff_next_with_budget(&b, &budget, SB_FAILURE_ERROR, NULL), SB_ERR_NULL);
+    CHECK_RC(step_hint(NULL, 5, &out), SB_ERR_NULL);
+    CHECK_RC(step_hint(&b, 5, NULL), SB_ERR_NULL);
+    CHECK_RC(step_stop(NULL), SB_ERR_NULL);
+    CHECK_RC(step_at(NULL, 5, &out), SB_ERR_NULL);
+    CHECK_RC(step_at(&b, 5, NULL), SB_ERR_NULL);
+    CHECK_RC(step_budget(NULL, &budget, SB_FAILURE_ERROR, &out), SB_ERR_NULL);
+    CHECK_RC(step_budget(&b, NULL, SB_FAILURE_ERROR, &out), SB_ERR_NULL);
+    CHECK_RC(step_budget(&b, &budget, SB_FAILURE_ERROR, NULL), SB_ERR_NULL);
     CHECK_RC(sb_backoff_reset(NULL), SB_ERR_NULL);
     CHECK_RC(sb_backoff_retries(NULL, &out), SB_ERR_NULL);
     CHECK_RC(sb_backoff_retries(&b, NULL), SB_ERR_NULL);
@@ -327,7 +328,7 @@ static void test_bad_state(void) {
         budget.tokens_milli = 10001;
         bb = budget;
         CHECK_RC(sb_budget_try_acquire(&budget, SB_FAILURE_ERROR, &allowed), SB_ERR_BAD_STATE);
-        CHECK_RC(sb_backoff_next_with_budget(&good, &budget, SB_FAILURE_ERROR, &out), SB_ERR_BAD_STATE);
+        CHECK_RC(step_budget(&good, &budget, SB_FAILURE_ERROR, &out), SB_ERR_BAD_STATE);
         CHECK(memcmp(&budget, &bb, sizeof budget) == 0 && !allowed && out == 5);
     }
     printf("corrupted state: refused with SB_ERR_BAD_STATE, untouched\n");
@@ -344,25 +345,25 @@ static void test_steps(void) {
         CHECK(d >= (1000u << i) && d <= (1000u << i) + 1000u);
     }
     CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_MAX_RETRIES);
-    CHECK_RC(sb_backoff_next_with_hint(&b, 5, &d), SB_GIVE_UP_MAX_RETRIES); /* sticky */
+    CHECK_RC(step_hint(&b, 5, &d), SB_GIVE_UP_MAX_RETRIES); /* sticky */
     CHECK_RC(sb_backoff_retries(&b, &retries), SB_OK);
     CHECK(retries == 3u);
     CHECK_RC(sb_backoff_reset(&b), SB_OK);
     CHECK_RC(sb_backoff_retries(&b, &retries), SB_OK);
     CHECK(retries == 0u);
-    CHECK_RC(sb_backoff_next_with_hint(&b, 20000, &d), SB_RETRY);
+    CHECK_RC(step_hint(&b, 20000, &d), SB_RETRY);
     CHECK(d == 20000u);
-    CHECK_RC(sb_backoff_next_with_hint(&b, 4000000000u, &d), SB_RETRY);
+    CHECK_RC(step_hint(&b, 4000000000u, &d), SB_RETRY);
     CHECK(d == p.max_hint_ms); /* clamped to max_hint_ms */
-    CHECK_RC(sb_backoff_next_do_not_retry(&b), SB_GIVE_UP_SERVER_STOP);
+    CHECK_RC(step_stop(&b), SB_GIVE_UP_SERVER_STOP);
 
     p = sb_policy_google();
     p.max_elapsed_ms = 10000;
     CHECK_RC(sb_backoff_init(&b, &p, 7), SB_OK);
-    CHECK_RC(sb_backoff_next_at(&b, 9500, &d), SB_GIVE_UP_DEADLINE);
+    CHECK_RC(step_at(&b, 9500, &d), SB_GIVE_UP_DEADLINE);
     p.deadline = SB_DEADLINE_CLAMP;
     CHECK_RC(sb_backoff_init(&b, &p, 7), SB_OK);
-    CHECK_RC(sb_backoff_next_at(&b, 9500, &d), SB_RETRY);
+    CHECK_RC(step_at(&b, 9500, &d), SB_RETRY);
     CHECK(d == 500u);
 
     {
@@ -375,10 +376,10 @@ static void test_steps(void) {
         CHECK_RC(sb_budget_init_grpc(&budget, 10, 100), SB_OK);
         CHECK_RC(sb_backoff_init(&b2, &p, 1), SB_OK);
         before = budget;
-        CHECK_RC(sb_backoff_next_with_budget(&b2, &budget, 7, &d), SB_ERR_FAILURE_KIND);
+        CHECK_RC(step_budget(&b2, &budget, 7, &d), SB_ERR_FAILURE_KIND);
         CHECK(memcmp(&budget, &before, sizeof budget) == 0);
         while (rc == SB_RETRY && retried < 100) {
-            rc = sb_backoff_next_with_budget(&b2, &budget, SB_FAILURE_ERROR, &d);
+            rc = step_budget(&b2, &budget, SB_FAILURE_ERROR, &d);
             retried += rc == SB_RETRY;
         }
         CHECK_RC(rc, SB_GIVE_UP_BUDGET);
@@ -442,7 +443,7 @@ static void test_zero_values(void) {
     p.max_hint_ms = 0; /* hints ignored: the same delay as without one */
     CHECK_RC(sb_backoff_init(&b, &p, 1), SB_OK);
     twin = b;
-    CHECK_RC(sb_backoff_next_with_hint(&b, 20000, &d), SB_RETRY);
+    CHECK_RC(step_hint(&b, 20000, &d), SB_RETRY);
     CHECK_RC(sb_backoff_next(&twin, &e), SB_RETRY);
     CHECK(d == e && d <= 2000u);
     p = sb_policy_google();
@@ -455,7 +456,7 @@ static void test_zero_values(void) {
     q = sb_policy_google();
     q.max_elapsed_ms = 0; /* no time budget: even the largest clock gets its retry */
     CHECK_RC(sb_backoff_init(&b, &q, 1), SB_OK);
-    CHECK_RC(sb_backoff_next_at(&b, UINT64_MAX, &d), SB_RETRY);
+    CHECK_RC(step_at(&b, UINT64_MAX, &d), SB_RETRY);
     CHECK(d >= 1000u && d <= 2000u);
     printf("zero values: refused where out of range, meaningful where allowed\n");
 }
@@ -523,16 +524,16 @@ static void test_elapsed_near_u64_max(void) {
     uint32_t d = 0;
     p.max_elapsed_ms = 60000;
     CHECK_RC(sb_backoff_init(&b, &p, 3), SB_OK);
-    CHECK_RC(sb_backoff_next_at(&b, UINT64_MAX, &d), SB_GIVE_UP_DEADLINE);
+    CHECK_RC(step_at(&b, UINT64_MAX, &d), SB_GIVE_UP_DEADLINE);
     p.deadline = SB_DEADLINE_CLAMP;
     CHECK_RC(sb_backoff_init(&b, &p, 3), SB_OK);
-    CHECK_RC(sb_backoff_next_at(&b, UINT64_MAX - 1u, &d), SB_GIVE_UP_DEADLINE);
+    CHECK_RC(step_at(&b, UINT64_MAX - 1u, &d), SB_GIVE_UP_DEADLINE);
     p = sb_policy_google();
     CHECK_RC(sb_backoff_init(&b, &p, 3), SB_OK);
-    CHECK_RC(sb_backoff_next_at(&b, UINT64_MAX, &d), SB_RETRY);
+    CHECK_RC(step_at(&b, UINT64_MAX, &d), SB_RETRY);
     CHECK(d >= 1000u && d <= 2000u);
     CHECK(b.elapsed_ms == UINT32_MAX);
-    CHECK_RC(sb_backoff_next_at(&b, (uint64_t)UINT32_MAX + 1u, &d), SB_RETRY);
+    CHECK_RC(step_at(&b, (uint64_t)UINT32_MAX + 1u, &d), SB_RETRY);
     CHECK(b.elapsed_ms == UINT32_MAX);
     printf("elapsed near u64::MAX: saturates, deadline in both modes\n");
 }
@@ -573,10 +574,10 @@ static void test_given_up_refuses(void) {
     given_up = b;
     budget_before = budget;
     CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_MAX_RETRIES);
-    CHECK_RC(sb_backoff_next_with_hint(&b, 5, &d), SB_GIVE_UP_MAX_RETRIES);
-    CHECK_RC(sb_backoff_next_at(&b, 100, &d), SB_GIVE_UP_MAX_RETRIES);
-    CHECK_RC(sb_backoff_next_do_not_retry(&b), SB_GIVE_UP_MAX_RETRIES);
-    CHECK_RC(sb_backoff_next_with_budget(&b, &budget, SB_FAILURE_ERROR, &d), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(step_hint(&b, 5, &d), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(step_at(&b, 100, &d), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(step_stop(&b), SB_GIVE_UP_MAX_RETRIES);
+    CHECK_RC(step_budget(&b, &budget, SB_FAILURE_ERROR, &d), SB_GIVE_UP_MAX_RETRIES);
     CHECK(memcmp(&b, &given_up, sizeof b) == 0);
     CHECK(memcmp(&budget, &budget_before, sizeof budget) == 0);
     {
@@ -586,7 +587,7 @@ static void test_given_up_refuses(void) {
         p = sb_policy_google();
         CHECK_RC(sb_backoff_init(&x, &p, 4), SB_OK);
         y = x;
-        CHECK_RC(sb_backoff_next_do_not_retry(&x), SB_GIVE_UP_SERVER_STOP);
+        CHECK_RC(step_stop(&x), SB_GIVE_UP_SERVER_STOP);
         CHECK_RC(sb_backoff_reset(&x), SB_OK);
         CHECK_RC(sb_backoff_next(&x, &dx), SB_RETRY);
         CHECK_RC(sb_backoff_next(&y, &dy), SB_RETRY);

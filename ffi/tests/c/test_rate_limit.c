@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "steps.h"
 #include "vectors.h"
 
 /* Parses `s` (its strlen) as header `kind` at `now`; the status, with *ms as the parser left it. */
@@ -53,16 +54,16 @@ static void stepping(void) {
     CHECK(sb_backoff_init(&b, &p, 0) == SB_OK);
     /* Seed 0's first output is 0x4653DAA3; w = 1000 + 10000 / 10 = 2000; 0x4653DAA3 * 2001 =
      * 2360981058579: low word 3044013075 >= 2001 (no rejection), high word 549. */
-    CHECK(sb_backoff_next_with_rate_limit(&b, 10000, &d) == SB_RETRY && d == 10549u);
+    CHECK(step_rate_limit(&b, 10000, &d) == SB_RETRY && d == 10549u);
     CHECK(sb_backoff_next(&b, &d) == SB_RETRY && d == 2000u); /* the level grew as without it */
     before = b;
-    CHECK(sb_backoff_next_with_rate_limit(NULL, 1, &d) == SB_ERR_NULL);
-    CHECK(sb_backoff_next_with_rate_limit(&b, 1, NULL) == SB_ERR_NULL);
+    CHECK(step_rate_limit(NULL, 1, &d) == SB_ERR_NULL);
+    CHECK(step_rate_limit(&b, 1, NULL) == SB_ERR_NULL);
     CHECK(memcmp(&b, &before, sizeof b) == 0);
     /* A time budget the hinted delay would cross: a give-up, no draw consumed. */
     p.max_elapsed_ms = 5000;
     CHECK(sb_backoff_init(&b, &p, 0) == SB_OK);
-    CHECK(sb_backoff_next_with_rate_limit(&b, 10000, &d) == SB_GIVE_UP_DEADLINE);
+    CHECK(step_rate_limit(&b, 10000, &d) == SB_GIVE_UP_DEADLINE);
 }
 
 /* Header bytes at the edges: no byte outside ASCII is a digit or a date (SPEC.md section 8.1), so

@@ -17,11 +17,11 @@ extern crate alloc;
 use core::fmt::{self, Write};
 use core::hint::black_box;
 
-use seeded_backoff::bindings::{crc32, PolicyOptions};
+use seeded_backoff::bindings::{crc32, BudgetMode, BudgetOption, PolicyOptions, RawBackoff};
 use seeded_backoff::{
     classify_grpc, classify_http, is_idempotent_method, is_retryable_http, jitter_bounds, parse_grpc_pushback,
-    parse_rate_limit, parse_retry_after, request_may_retry, Backoff, BudgetConfig, BudgetMode, BudgetOption, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter,
-    Policy, RateLimitHeader, RawBackoff, Retry, RetryBudget, RetryEvent, RetryGate, Schedule, ServerHint, SnapshotError, Step,
+    parse_rate_limit, parse_retry_after, request_may_retry, Backoff, BudgetConfig, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter,
+    Policy, RateLimitHeader, Retry, RetryBudget, RetryEvent, RetryGate, Schedule, ServerHint, SnapshotError, Step,
     StepInput, Verdict,
 };
 

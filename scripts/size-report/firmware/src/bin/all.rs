@@ -2,9 +2,10 @@
 #![no_std]
 #![no_main]
 
+use seeded_backoff::bindings::RawBackoff;
 use seeded_backoff::{
     classify_grpc, classify_http, jitter_bounds, parse_grpc_pushback, parse_retry_after, Backoff,
-    BudgetConfig, DeadlineMode, FailureKind, Jitter, Policy, RawBackoff, RetryBudget, RetryGate,
+    BudgetConfig, DeadlineMode, FailureKind, Jitter, Policy, RetryBudget, RetryGate,
     Schedule, ServerHint, StepInput,
 };
 
