@@ -213,7 +213,7 @@ fn main() {
     );
     // Budgets by the core's tables: each mode's options (JS names), each option's error index
     // and whether it has a default.
-    use seeded_backoff::{BudgetMode, BudgetOption};
+    use seeded_backoff::bindings::{BudgetMode, BudgetOption};
     let modes = [BudgetMode::AwsQuota, BudgetMode::Grpc];
     println!(
         "export const BUDGET_MODES = {};",

@@ -116,5 +116,11 @@ for (const name of INTEGRATIONS) {
     } }] });
 }
 for (const name of readdirSync(join(wasmDir, 'types'))) copyFileSync(join(wasmDir, 'types', name), join(dist, name));
+// The CommonJS declarations of the main entry and its parts: each .d.ts with its imports of the
+// index pointed at index.cjs (package.json "exports" names them for "require").
 copyFileSync(join(wasmDir, 'types', 'index.d.ts'), join(dist, 'index.d.cts'));
+for (const name of ['budget', 'fleet', 'retry', 'retry-after', 'snapshot']) {
+  const text = readFileSync(join(wasmDir, 'types', `${name}.d.ts`), 'utf8');
+  writeFileSync(join(dist, `${name}.d.cts`), text.replaceAll("from './index.js'", "from './index.cjs'"));
+}
 console.log(`built ${dist}: wasm ${sizes.join(', ')}`);

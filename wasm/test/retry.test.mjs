@@ -1,5 +1,6 @@
 // retry() and fetchWithBackoff() against a real HTTP server on 127.0.0.1.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import * as esm from 'seeded-backoff';
@@ -141,3 +142,39 @@ test('fetchWithBackoff() retries a fetch and honours Retry-After', async () => {
   assert.equal(delays.length, 2);
   assert.equal(delays[1], 1000);
 });
+
+test('the first attempt never waits for the engine: with policy options, in a fresh process, in the same tick', () => {
+  // A fresh process: no engine compiled yet. The option values are checked before the call (a
+  // type error) and by the core once the engine is there; the attempt goes out at once.
+  const script = `
+    const order = [];
+    const { Module, instantiate } = WebAssembly;
+    WebAssembly.Module = function (...a) { order.push('compile'); return new Module(...a); };
+    WebAssembly.instantiate = (...a) => { order.push('compile'); return instantiate(...a); };
+    const { retry } = await import('seeded-backoff');
+    let calls = 0;
+    const p = retry(() => { calls++; order.push('attempt'); return 'ok'; }, { maxRetries: 3, initialMs: 5 });
+    const sameTick = calls;
+    console.log(JSON.stringify({ sameTick, value: await p, first: order[0] }));
+    let thrown;
+    await retry(() => 1, { maxRetries: -1 }).catch((e) => { thrown = e; });
+    console.log(JSON.stringify({ name: thrown?.name, message: thrown?.message }));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('.', import.meta.url), encoding: 'utf8' });
+  const [first, bad] = out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(first, { sameTick: 1, value: 'ok', first: 'attempt' });
+  assert.equal(bad.name, 'RangeError');
+  assert.match(bad.message, /maxRetries/);
+});
+
+for (const [how, api] of [['import', esm], ['require', cjs]]) {
+  test(`${how}: retry options in fetch's init slot are refused with a TypeError that says where they go`, async () => {
+    for (const key of ['maxRetries', 'attemptTimeoutMs', 'onRetry', 'retryMethods']) {
+      await assert.rejects(api.fetchWithBackoff('http://127.0.0.1:9/x', { [key]: 0 }), (e) =>
+        e instanceof TypeError && e.message.includes(key) && e.message.includes('third argument'));
+    }
+    // fetch's own signal stays where fetch takes it.
+    const ac = new AbortController();
+    ac.abort(new Error('stop'));
+    await assert.rejects(api.fetchWithBackoff('http://127.0.0.1:9/x', { signal: ac.signal }), { message: 'stop' });
+  });
+}

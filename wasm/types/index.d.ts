@@ -112,7 +112,7 @@ export interface StepInput {
   /** Your clock: ms since the first attempt (counts request time against maxElapsedMs). */
   elapsedMs?: number | bigint;
   /** A shared budget: records this failure, and gives up with `'budget'` when it refuses. */
-  budget?: RetryBudget;
+  budget?: BudgetLike;
   /** What failed, for the AWS quota's costs (default `'error'`). */
   failureKind?: FailureKind;
 }
@@ -264,8 +264,21 @@ export class RetryBudget {
   recordSuccess(retriedKind?: FailureKind): void;
   /** The tokens left. */
   readonly tokens: number;
-  /** The tokens left, in thousandths (an integer). */
-  readonly tokensMilli: number;
+  /**
+   * The tokens left, in thousandths (an integer). Set it to a count kept elsewhere (other tabs,
+   * storage across a reload), 0..=the maximum, or a RangeError.
+   */
+  tokensMilli: number;
+}
+
+/**
+ * What a budget is to `retry()`, `Run` and `nextDelay()`: a {@link RetryBudget}, or any object
+ * with its three methods (the core asks it through them, SPEC.md §10).
+ */
+export interface BudgetLike {
+  recordFailure(kind?: FailureKind): void;
+  tryAcquire(kind?: FailureKind): boolean;
+  recordSuccess(retriedKind?: FailureKind): void;
 }
 
 /** Why `parseRetryAfter()` refused a value: the `code` of its SyntaxError. */
@@ -432,7 +445,7 @@ export interface RetryHooks {
    */
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
   /** A shared retry budget. */
-  budget?: RetryBudget;
+  budget?: BudgetLike;
   /**
    * Ends one attempt after this many ms, 1..=2147483647: its `signal` aborts with a
    * `TimeoutError` DOMException and `retry()` stops waiting for it; it counts as a retryable
@@ -466,7 +479,8 @@ export interface RetryHooks {
 
 /** Options for `retry()`: a shared `policy`, or policy options (not both). */
 export type RetryOptions = RetryHooks &
-  ((PolicyOptions & { policy?: undefined }) | ({ policy: Policy } & { [K in keyof PolicyOptions]?: undefined }));
+  ((PolicyOptions & { policy?: undefined }) |
+    ({ policy: Policy } & { [K in keyof PolicyOptions]?: 'give either policy or policy options such as this one, not both' }));
 
 /**
  * `retry()` gave up. `cause` is the last error (or the last retryable Response); the message says
@@ -521,7 +535,78 @@ export type FetchOptions = RetryOptions & {
  * await fetchWithBackoff('/api/orders', { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() }, body });
  * ```
  */
-export function fetchWithBackoff(input: RequestInfo | URL, init?: RequestInit, options?: FetchOptions): Promise<Response>;
+export function fetchWithBackoff(
+  input: RequestInfo | URL,
+  init?: RequestInit & { [K in Exclude<keyof FetchOptions, 'signal'>]?: "a retry option: give it in fetchWithBackoff's third argument" },
+  options?: FetchOptions,
+): Promise<Response>;
+
+/** What a {@link Run} answers: the next thing its loop does (SPEC.md §15). */
+export type RunAction =
+  /** Make attempt `attempt` (from 1), then report its outcome. */
+  | { type: 'attempt'; attempt: number }
+  /** Attempt `attempt` failed: sleep `delayMs`, then `wake()` (SPEC.md §14's retry event). */
+  | { type: 'retry'; attempt: number; delayMs: number }
+  /** Sleep `delayMs` (the wait re-drawn after a pause), then `wake()`. */
+  | { type: 'wait'; delayMs: number }
+  /** Wait for the pause to end, at most `maxMs` (null: no limit), then `resume()`. */
+  | { type: 'paused'; maxMs: number | null }
+  /** Succeeded after `attempts` attempts. */
+  | { type: 'done'; attempts: number }
+  /** Give up after `attempts` attempts: `reason` is the core's, null for a permanent error. */
+  | { type: 'give_up'; attempts: number; reason: GiveUpReason | null };
+
+/** A retryable failure for {@link Run.outcome}: its kind and at most one hint. */
+export interface RetryableOutcome {
+  /** @default 'error' */
+  failureKind?: FailureKind;
+  /** The server's `Retry-After`, in ms (as `hintFromHeaders()` gives it). */
+  retryAfterMs?: number;
+  /** A 429's rate-limit reset, in ms. */
+  rateLimitMs?: number;
+  /** The server said not to retry. */
+  doNotRetry?: boolean;
+}
+
+/**
+ * One call's whole retry run as the core's state machine (SPEC.md §15), for a loop of your own:
+ * `retry()` is one. It does no I/O: report each event (with a monotonic clock reading in ms, or
+ * none) and do what it answers. An event out of turn throws an Error whose `code` names it
+ * (`'start'`, `'outcome'`, `'wake'`, `'pause'`, `'resume'`, `'finished'`) and changes nothing.
+ *
+ * @example
+ * ```
+ * import { hintFromHeaders, Policy, Run } from 'seeded-backoff';
+ *
+ * const run = new Run(new Policy({ maxRetries: 3 }), { seed: 42 });
+ * for (let a = run.start(); ; ) {
+ *   if (a.type === 'attempt') {
+ *     const res = await fetch('/api');
+ *     a = run.outcome(res.ok ? 'success' : await hintFromHeaders(res.status, res.headers));
+ *   } else if (a.type === 'retry' || a.type === 'wait') {
+ *     const ms = a.delayMs;
+ *     await new Promise((r) => setTimeout(r, ms));
+ *     a = run.wake();
+ *   } else break; // 'done' or 'give_up'
+ * }
+ * ```
+ */
+export class Run {
+  #private;
+  constructor(policy: Policy, options?: { seed?: Seed; countPausedTime?: boolean; budget?: BudgetLike });
+  /** The seed of the run's jitter and re-drawn waits. */
+  readonly seed: bigint;
+  /** Begins the run: answers attempt 1. */
+  start(nowMs?: number): RunAction;
+  /** How the attempt in flight ended. */
+  outcome(outcome: 'success' | 'permanent' | 'offline' | 'retryable' | RetryableOutcome, nowMs?: number): RunAction;
+  /** The sleep of a retry or a wait has ended. */
+  wake(nowMs?: number): RunAction;
+  /** The page is hidden or the device offline (before the start, or during a sleep). */
+  pause(reason: 'hidden' | 'offline', nowMs?: number): RunAction;
+  /** The pause has ended (or the page was resumed during a sleep): answers the re-drawn wait. */
+  resume(nowMs?: number): RunAction;
+}
 
 /**
  * Resolves once the synchronous API (`new Backoff()`, `new Policy()`, `parseRetryAfter()`…) can be

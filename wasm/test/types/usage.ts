@@ -156,3 +156,35 @@ async function ownLoop(res: Response): Promise<number | null> {
   return b.nextDelay({ ...hint, elapsedMs: 10 });
 }
 void ownLoop;
+
+// The run: a loop of one's own over the core's state machine (SPEC.md §15).
+import { type RunAction, Run } from 'seeded-backoff';
+
+async function runLoop(): Promise<RunAction> {
+  const run = new Run(new Policy({ maxRetries: 3 }), { seed: 42n, budget: new RetryBudget() });
+  let a: RunAction = run.start(0);
+  if (a.type === 'attempt') {
+    const res = await fetch('/api');
+    a = run.outcome(res.ok ? 'success' : await hintFromHeaders(res.status, res.headers), 5);
+  }
+  if (a.type === 'retry') {
+    const ms: number = a.delayMs;
+    void ms;
+    a = run.wake();
+  }
+  if (a.type === 'give_up') {
+    const why: GiveUpReason | null = a.reason;
+    void why;
+  }
+  // @ts-expect-error a pause is 'hidden' or 'offline'
+  run.pause('asleep');
+  // @ts-expect-error a budget is a RetryBudget or an object with its methods
+  new Run(new Policy(), { budget: {} });
+  return a;
+}
+void runLoop;
+
+// Retry options belong in fetchWithBackoff's third argument, not in fetch's init.
+// @ts-expect-error maxRetries in the init slot
+void fetchWithBackoff('/api', { maxRetries: 0 });
+void fetchWithBackoff('/api', { method: 'GET', signal: AbortSignal.timeout(1000) }, { maxRetries: 0 });

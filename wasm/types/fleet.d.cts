@@ -1,3 +1,0 @@
-// `seeded-backoff/fleet`: seedFromDevice() and startupDelay() alone, for CommonJS (the fleet wasm part). The
-// documentation of each export is in index.d.ts.
-export { seedFromDevice, startupDelay } from './index.cjs';
