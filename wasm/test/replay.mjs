@@ -140,17 +140,7 @@ function rateLimit(api, file) {
 function budget(api, file) {
   let checks = 0;
   file.cases.forEach((c, ci) => {
-    const cfg = c.budget;
-    const b =
-      cfg.kind === 'grpc'
-        ? new api.RetryBudget({ mode: 'grpc', maxTokens: cfg.max_tokens, tokenRatio: cfg.token_ratio_milli / 1000 })
-        : new api.RetryBudget({
-            mode: 'aws_quota',
-            capacity: cfg.capacity,
-            retryCost: cfg.retry_cost,
-            timeoutCost: cfg.timeout_cost,
-            noRetryIncrement: cfg.no_retry_increment,
-          });
+    const b = budgetOf(api, c.budget);
     const kind = { e: 'error', t: 'timeout' };
     c.ops.forEach((op, i) => {
       let allowed = 1;
