@@ -8,7 +8,7 @@ export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS
 export { parseRateLimit, parseRetryAfter } from './headers.js';
 export { hintFromHeaders } from './hint.js';
 export { Policy } from './policy.js';
-export { fetchWithBackoff, retry, RetryError } from './retry.js';
+export { fetchWithBackoff, IDEMPOTENT_METHODS, retry, RetryError } from './retry.js';
 export { restore, snapshot } from './snapshot.js';
 export { Run } from './run.js';
 export { seedFromDevice, startupDelay } from './fleet.js';

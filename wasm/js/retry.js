@@ -26,6 +26,9 @@ const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'at
   'whenHidden', 'countPausedTime'];
 const RETRY_KEYS = [...OPTIONS, ...OWN];
 
+/** The methods `fetchWithBackoff()` retries by default: RFC 9110 §9.2.2's idempotent methods (the core's list). */
+export { IDEMPOTENT_METHODS };
+
 /** Whether `v` is a `Response` (false for a value `instanceof` cannot ask, a revoked proxy). */
 function isResponse(v) {
   try {

@@ -33,6 +33,7 @@ export const ENTRIES = {
   snapshot: 'snapshot.js',
   budget: 'budget.js',
   fleet: 'fleet.js',
+  outbox: 'outbox/index.js',
 };
 
 /** Entry points that adapt the package to another library: each its own module over the main entry. */

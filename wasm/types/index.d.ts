@@ -512,6 +512,9 @@ export class RetryError extends Error {
  */
 export function retry<T>(fn: (attempt: Attempt) => T | Promise<T>, options?: RetryOptions): Promise<T>;
 
+/** The methods `fetchWithBackoff()` retries by default: RFC 9110 §9.2.2's idempotent methods. */
+export const IDEMPOTENT_METHODS: readonly ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'];
+
 /** Options for `fetchWithBackoff()`: those of `retry()` and the methods it may retry. */
 export type FetchOptions = RetryOptions & {
   /**

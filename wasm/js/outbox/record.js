@@ -2,11 +2,11 @@
 // IndexedDB. Only plain values (structured clone): a record written by one tab, worker or page
 // load is read by another. `v` names the format; a record of another format, or one whose fields
 // are not what this format says, is skipped and reported, never guessed at.
-export const RECORD_VERSION = 1;
+// A request whose method is not one of RFC 9110 §9.2.2's idempotent methods (the core's list) gets
+// an Idempotency-Key, so that the server applies it once however often it arrives.
+import { IDEMPOTENT_METHODS } from '../index.js';
 
-// RFC 9110 §9.2.2's idempotent methods: a request of another method gets an Idempotency-Key, so
-// that the server applies it once however often it arrives.
-const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'];
+export const RECORD_VERSION = 1;
 
 /** A random id (crypto.randomUUID exists only in secure contexts; getRandomValues everywhere). */
 export function uuid() {
@@ -27,7 +27,7 @@ export function randomSeed() {
 export function makeRecord(req, body, seed, snap, owner) {
   const headers = [...req.headers];
   let key = req.headers.get('idempotency-key');
-  if (key === null && !IDEMPOTENT.includes(req.method)) {
+  if (key === null && !IDEMPOTENT_METHODS.includes(req.method)) {
     key = uuid();
     headers.push(['idempotency-key', key]);
   }
