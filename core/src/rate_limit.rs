@@ -269,6 +269,34 @@ impl ServerHint {
 }
 
 impl ServerHint {
+    /// [`ServerHint::from_http_headers`] where it needs neither the HTTP-date nor the rate-limit
+    /// parser, for a binding that keeps those in a part loaded on demand (the npm package's date
+    /// part): `Some(hint)` is the rule's answer; `None` means only the full rule can tell (a
+    /// `Retry-After` that is not delta-seconds, or a rate-limit header on a response it applies
+    /// to). A `status` beyond HTTP's u16 is no status.
+    ///
+    /// ```
+    /// use seeded_backoff::ServerHint;
+    /// assert_eq!(ServerHint::without_dates(503, Some(b"120"), false), Some(Some(ServerHint::RetryAfterMs(120_000))));
+    /// assert_eq!(ServerHint::without_dates(503, None, true), Some(None)); // rate limits are a 429's
+    /// assert_eq!(ServerHint::without_dates(429, None, true), None);       // the date part parses them
+    /// assert_eq!(ServerHint::without_dates(503, Some(b"Sun, 06 Nov 1994 08:49:37 GMT"), false), None);
+    /// ```
+    pub fn without_dates(
+        status: u32,
+        retry_after: Option<&[u8]>,
+        any_rate_limit_header: bool,
+    ) -> Option<Option<ServerHint>> {
+        use crate::hint::parse_retry_after_seconds;
+        match retry_after.map(parse_retry_after_seconds) {
+            Some(Ok(ms)) => return Some(Some(ServerHint::RetryAfterMs(ms))),
+            Some(Err(crate::ParseError::InvalidFormat)) => return None,
+            _ => {}
+        }
+        let applies = u16::try_from(status).is_ok_and(rate_limit_applies);
+        (!applies || !any_rate_limit_header).then_some(None)
+    }
+
     /// [`ServerHint::from_http_headers`] over a response's headers as name/value pairs, in the
     /// order received: names match ignoring ASCII case, and of a name given twice the first
     /// counts. The form a binding has at hand (a C array, a Python mapping's items, JS `Headers`).

@@ -299,3 +299,40 @@ fn a_give_up_consumes_no_draw() {
     b.reset(&p);
     assert_eq!(b, fresh, "same rng as a state that never stepped");
 }
+#[test]
+fn the_date_free_hint_is_the_full_rule_where_it_answers() {
+    use seeded_backoff::{ServerHint, RATE_LIMIT_HEADERS};
+    let long = [b'0'; 9000];
+    let values: [Option<&[u8]>; 9] = [
+        None,
+        Some(b"120"),
+        Some(b" 7 "),
+        Some(b"-1"),
+        Some(b""),
+        Some(b"soon"),
+        Some(b"Sun, 06 Nov 1994 08:49:37 GMT"),
+        Some(&long),
+        Some(&long[..8192]),
+    ];
+    let rate_limits: [Option<&[u8]>; 3] = [None, Some(b"30"), Some(b"garbage")];
+    for status in [200, 429, 503, 70_000] {
+        for retry_after in values {
+            for rl in rate_limits {
+                let header = |h| (h == RATE_LIMIT_HEADERS[1]).then_some(rl).flatten();
+                // A status beyond HTTP's u16 is no status: the full rule is asked with 0.
+                let s = u16::try_from(status).unwrap_or(0);
+                let core = ServerHint::from_http_headers(s, retry_after, header, 784_111_000);
+                match ServerHint::without_dates(status, retry_after, rl.is_some()) {
+                    // Where it answers, it answers what the full rule does.
+                    Some(h) => assert_eq!(h, core),
+                    // Where it does not, the date part is needed: a date, or a rate-limit header.
+                    None => assert!(
+                        retry_after == Some(b"Sun, 06 Nov 1994 08:49:37 GMT")
+                            || retry_after == Some(b"soon")
+                            || (status == 429 && rl.is_some())
+                    ),
+                }
+            }
+        }
+    }
+}

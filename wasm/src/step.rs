@@ -117,36 +117,18 @@ pub extern "C" fn rate_limit_applies(status: u32) -> bool {
 
 /// The hint a response with HTTP status `status` gives, by the core's rule
 /// (`ServerHint::from_http_headers`), from the header values at `lens`/`bytes`, where that rule
-/// needs no HTTP-date or rate-limit parser; else [`io::hint::ASK_DATE_PART`], and the date part
+/// needs no HTTP-date or rate-limit parser (`ServerHint::without_dates`); else [`io::hint::ASK_DATE_PART`], and the date part
 /// answers. See [`io::encode_hint`].
 #[export_name = "hint"]
 pub extern "C" fn hint(status: u32) -> f64 {
     shared(|io| {
         let [retry_after, rate_limits @ ..] = io::header_values(io);
-        match hint_without_dates(status, retry_after, rate_limits.iter().any(Option::is_some)) {
+        let any_rate_limit = rate_limits.iter().any(Option::is_some);
+        match seeded_backoff::ServerHint::without_dates(status, retry_after, any_rate_limit) {
             Some(h) => io::encode_hint(h),
             None => f64::from(io::hint::ASK_DATE_PART) * 4_294_967_296.0,
         }
     })
-}
-
-/// `ServerHint::from_http_headers` where it needs neither the HTTP-date nor the rate-limit parser
-/// (`None` where it does): a delta-seconds `Retry-After` gives its hint; a response with no
-/// `Retry-After`, or one that is refused for a reason other than its format, gives none unless the
-/// rate-limit headers apply and one is present. A test checks it against the core's function.
-pub fn hint_without_dates(
-    status: u32,
-    retry_after: Option<&[u8]>,
-    any_rate_limit_header: bool,
-) -> Option<Option<seeded_backoff::ServerHint>> {
-    use seeded_backoff::{ParseError, ServerHint};
-    match retry_after.map(seeded_backoff::bindings::parse_retry_after_seconds) {
-        Some(Ok(ms)) => return Some(Some(ServerHint::RetryAfterMs(ms))),
-        Some(Err(ParseError::InvalidFormat)) => return None,
-        _ => {}
-    }
-    let applies = u16::try_from(status).is_ok_and(seeded_backoff::rate_limit_applies);
-    (!applies || !any_rate_limit_header).then_some(None)
 }
 
 /// `Retry-After` in delta-seconds from the first `len` shared bytes; an HTTP-date answers
