@@ -188,3 +188,18 @@ void runLoop;
 // @ts-expect-error maxRetries in the init slot
 void fetchWithBackoff('/api', { maxRetries: 0 });
 void fetchWithBackoff('/api', { method: 'GET', signal: AbortSignal.timeout(1000) }, { maxRetries: 0 });
+
+// The README's general form, typed: the result is what fn returns, never `any` once json() is typed.
+interface Item { id: number }
+async function typedResult(): Promise<Item[] | Response> {
+  const data = await retry(async ({ signal }) => {
+    const r = await fetch('https://example.com/api/items', { signal });
+    return r.ok ? ((await r.json()) as Item[]) : r;
+  }, { preset: 'aws_standard' });
+  const check: Item[] | Response = data;
+  // @ts-expect-error the result is not any: it may be a Response
+  const items: Item[] = data;
+  void items;
+  return check;
+}
+void typedResult;
