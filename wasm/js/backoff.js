@@ -4,7 +4,7 @@ import { main } from '../pkg/main-part.js';
 import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, OPTIONS, STATE_AT } from '../pkg/tables.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';
-import { asking, isBudget } from './gate.js';
+import { asking, inside, isBudget } from './gate.js';
 import { isPolicy, Policy, seedHalves, wordsOf } from './policy.js';
 
 const INPUT_KEYS = ['retryAfterMs', 'rateLimitMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
@@ -14,6 +14,7 @@ export let setState;
 
 export class Backoff {
   #p; // the Policy
+  #w; // its option words
   #s; // the state's 8 words: generator (4), retries, level, elapsed ms, give-up code
   #lo;
   #hi;
@@ -24,6 +25,7 @@ export class Backoff {
     setState = (b, s) => {
       b.#s = s;
       b.#lo = b.#hi = undefined;
+      main.owner = null;
     };
   }
 
@@ -45,10 +47,12 @@ export class Backoff {
     }
     [this.#lo, this.#hi] = seedHalves(seed);
     const m = get(main);
-    m.u32.set(wordsOf(policy));
-    m.x.backoffInit(this.#lo, this.#hi);
     this.#p = policy;
+    this.#w = wordsOf(policy);
+    m.u32.set(this.#w);
+    m.x.backoffInit(this.#lo, this.#hi);
     this.#s = m.u32.slice(STATE_AT, STATE_AT + 8);
+    m.owner = this;
   }
 
   get policy() {
@@ -60,12 +64,31 @@ export class Backoff {
     return d < 0 ? null : d;
   }
 
+  /**
+   * Writes the policy's and the state's words to the engine. The state is always this object's
+   * own (read back after every call); the engine's copy is a cache: `m.owner` is the Backoff
+   * whose words the engine's area still holds, and anything else that writes the area clears it,
+   * so that a Backoff stepped over and over writes nothing.
+   */
+  #put(m) {
+    const u = m.u32;
+    if (m.owner !== this) {
+      u.set(this.#w);
+      u.set(this.#s, STATE_AT);
+      m.owner = this;
+    }
+    return u;
+  }
+
   #step(kind, hintMs, hasElapsed, lo, hi, timeout, budget) {
     const m = get(main);
-    m.u32.set(wordsOf(this.#p));
-    m.u32.set(this.#s, STATE_AT);
-    const d = asking(budget, () => m.x.backoffStep(kind, hintMs, hasElapsed, lo, hi, timeout, !!budget));
-    this.#s.set(m.u32.subarray(STATE_AT, STATE_AT + 8));
+    const u = this.#put(m);
+    // Through `asking` even without a budget while one is being asked: it refuses the call.
+    const d = budget || inside ? asking(budget, () => m.x.backoffStep(kind, hintMs, hasElapsed, lo, hi, timeout, !!budget))
+      : m.x.backoffStep(kind, hintMs, hasElapsed, lo, hi, timeout, false);
+    // Word by word: a subarray would be an object per step.
+    const s = this.#s;
+    for (let i = 0; i < 8; i++) s[i] = u[STATE_AT + i];
     return d;
   }
 
@@ -115,8 +138,7 @@ export class Backoff {
 
   reset() {
     const m = get(main);
-    m.u32.set(wordsOf(this.#p));
-    m.u32.set(this.#s, STATE_AT);
+    this.#put(m);
     m.x.backoffReset();
     this.#s.set(m.u32.subarray(STATE_AT, STATE_AT + 8));
   }

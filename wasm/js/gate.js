@@ -3,6 +3,8 @@
 // `gate` (the JS build of the engine imports it from this module).
 const KINDS = ['error', 'timeout'];
 let current = null;
+/** Whether the engine is asking a budget now: its methods may not step a schedule meanwhile. */
+export let inside = false;
 
 export function gate(op, kind) {
   if (op === 1) return current.tryAcquire(KINDS[kind]) ? 1 : 0;
@@ -13,11 +15,14 @@ export function gate(op, kind) {
 
 /** `f()` with `budget` (or none) as the budget the engine asks. */
 export function asking(budget, f) {
+  if (inside) throw new Error("seeded-backoff: a budget's methods may not step a schedule or a run while the engine asks them");
   current = budget;
+  inside = true;
   try {
     return f();
   } finally {
     current = null;
+    inside = false;
   }
 }
 

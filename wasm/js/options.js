@@ -22,6 +22,7 @@ export function optionWords(options, values = []) {
 
 /** Throws the core's RangeError if part `p` refuses the option words `w` (`values` as given). */
 export function check(p, w, values) {
+  p.owner = null;
   p.u32.set(w);
   const e = p.x.policyResolve();
   if (!e) return;

@@ -5,6 +5,7 @@ import { asking } from './gate.js';
 
 /** A new run's words under the option words `pw`, seeded from `lo:hi` (part `m`, loaded). */
 export function runWords(m, pw, lo, hi, countPaused) {
+  m.owner = null;
   m.u32.set(pw);
   m.x.runNew(lo, hi, countPaused);
   return m.u32.slice(RUN_AT, RUN_AT + RUN_WORDS);
@@ -16,6 +17,7 @@ export function runWords(m, pw, lo, hi, countPaused) {
  * are then unchanged). `now` is a monotonic ms reading, or -1 for none.
  */
 export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now) {
+  m.owner = null;
   m.u32.set(pw);
   m.u32.set(rw, RUN_AT);
   const r = asking(budget, () => m.x.runEvent(e, kind, hintKind, hintMs, timeout, now >= 0, now % 4294967296, Math.floor(now / 4294967296), !!budget));

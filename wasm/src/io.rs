@@ -22,7 +22,14 @@ pub mod option {
 ///
 /// Unknown preset, jitter or deadline codes read as absent or refused: JS only writes codes from
 /// the generated name tables.
+///
+/// The last words resolved and their answer are remembered ([`crate::rt::memo`]): a loop that
+/// steps one policy resolves it once, not at every step.
 pub fn policy(words: &[u32; crate::rt::OPTION_WORDS]) -> Result<Policy, PolicyError> {
+    crate::rt::memo(words, resolve)
+}
+
+fn resolve(words: &[u32; crate::rt::OPTION_WORDS]) -> Result<Policy, PolicyError> {
     use PolicyOption as O;
     let [present, w @ ..] = *words;
     let given = |o: O| {

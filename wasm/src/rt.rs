@@ -6,6 +6,7 @@
 //! closure that cannot re-enter. Host builds (tests) use thread-locals instead.
 
 use seeded_backoff::bindings::RawBackoff;
+use seeded_backoff::{Policy, PolicyError};
 
 /// The longest header value the parts read (SPEC.md §8): a longer one is too long for every binding.
 pub const MAX_HEADER_VALUE: usize = seeded_backoff::MAX_HEADER_VALUE_LEN;
@@ -99,6 +100,64 @@ pub fn io<R>(f: impl FnOnce(&mut Io) -> R) -> R {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn io_address() -> u32 {
     0
+}
+
+/// The option words last resolved and the core's answer for them.
+type Memo = Option<([u32; OPTION_WORDS], Result<Policy, PolicyError>)>;
+
+#[cfg(target_arch = "wasm32")]
+static mut MEMO: Memo = None;
+
+/// `resolve(words)`, remembered for the last `words`: resolving is a pure function of the words,
+/// so the answer for the same words is the same.
+#[cfg(target_arch = "wasm32")]
+pub fn memo(
+    words: &[u32; OPTION_WORDS],
+    resolve: fn(&[u32; OPTION_WORDS]) -> Result<Policy, PolicyError>,
+) -> Result<Policy, PolicyError> {
+    // SAFETY: as for `io`: single-threaded, and `resolve` (the core's policy resolution) never
+    // calls `memo`, so this is the only reference to MEMO while it lives.
+    lookup(unsafe { &mut *(&raw mut MEMO) }, words, resolve)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+std::thread_local! {
+    static MEMO: core::cell::RefCell<Memo> = const { core::cell::RefCell::new(None) };
+}
+
+/// `resolve(words)`, remembered for the last `words` (per thread on a host).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn memo(
+    words: &[u32; OPTION_WORDS],
+    resolve: fn(&[u32; OPTION_WORDS]) -> Result<Policy, PolicyError>,
+) -> Result<Policy, PolicyError> {
+    MEMO.with_borrow_mut(|memo| lookup(memo, words, resolve))
+}
+
+fn lookup(
+    memo: &mut Memo,
+    words: &[u32; OPTION_WORDS],
+    resolve: fn(&[u32; OPTION_WORDS]) -> Result<Policy, PolicyError>,
+) -> Result<Policy, PolicyError> {
+    // Word by word: `==` on the arrays would be a call to the byte-wise `memcmp` of no_std wasm.
+    let same = |w: &[u32; OPTION_WORDS]| {
+        let mut i = 0;
+        while i < OPTION_WORDS {
+            if w[i] != words[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    };
+    match memo {
+        Some((w, answer)) if same(w) => *answer,
+        _ => {
+            let answer = resolve(words);
+            *memo = Some((*words, answer));
+            answer
+        }
+    }
 }
 
 // The budget a step consults lives in JS (any object with a `RetryBudget`'s methods): the npm
