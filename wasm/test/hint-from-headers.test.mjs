@@ -72,7 +72,7 @@ for (const [how, { hintFromHeaders }] of [['import', esm], ['require', cjs]]) {
 
 test("wasm/README.md's hintFromHeaders example prints what its comments say", async () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const block = readme.split('```js\n').map((b) => b.split('```')[0]).find((b) => b.includes('await hintFromHeaders('));
+  const block = readme.split('```js\n').map((b) => b.split('```')[0]).find((b) => b.includes('await hintFromHeaders(') && b.includes('rateLimitMs: 20000'));
   const logged = [];
   const log = (v) => logged.push(v);
   const run = new Function('m', 'log', `return (async () => { const { Backoff, hintFromHeaders } = m; ${block.replace(/^import .*$/m, '').replaceAll('console.log', 'log')} })();`);
