@@ -58,6 +58,7 @@
 mod backoff;
 pub mod bindings;
 mod budget;
+mod call_seed;
 mod classify;
 mod coded_enum;
 mod decimal;
@@ -96,6 +97,9 @@ pub use budget::AtomicRetryBudget;
 pub use budget::{
     BudgetConfig, BudgetError, BudgetMode, BudgetOption, FailureKind, RetryBudget, RetryGate,
 };
+pub use call_seed::call_seed;
+#[cfg(target_has_atomic = "64")]
+pub use call_seed::CallSeeds;
 pub use classify::{
     classify_grpc, classify_http, is_idempotent_method, is_retryable_http, request_may_retry,
     Classification, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS,
@@ -109,8 +113,8 @@ pub use jitter::jitter_bounds;
 pub use pacer::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 pub use parse_error::ParseError;
 pub use policy::{
-    DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
-    MAX_MULTIPLIER_DEN,
+    DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, DEFAULT_MAX_HINT_MS, MAX_DELAY_MS,
+    MAX_MULTIPLIER, MAX_MULTIPLIER_DEN,
 };
 pub use preset::Preset;
 pub use rate_limit::{

@@ -32,7 +32,7 @@ DEADLINES = Policy.DEADLINES
 GIVE_UP_REASONS = tuple(
     _text(_lib.sb_status_name(code)) for name, code in sorted(_ffi.typeof("enum sb_status").relements.items(), key=lambda kv: kv[1])
     if name.startswith("SB_GIVE_UP_"))
-"""'max_retries', 'deadline', 'budget', 'server_stop'."""
+"""'max_retries', 'deadline', 'budget', 'server_stop', 'hint_exceeds_max'."""
 
 __all__ = [
     "Backoff", "Policy", "RetryBudget", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
