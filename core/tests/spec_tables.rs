@@ -14,6 +14,7 @@ fn give_up_reasons_have_the_specs_codes_and_names() {
         (2, "deadline"),
         (3, "budget"),
         (4, "server_stop"),
+        (5, "hint_exceeds_max"),
     ];
     for (code, name) in spec {
         let reason = GiveUpReason::from_code(code).unwrap_or_else(|| panic!("code {code}"));
@@ -22,7 +23,7 @@ fn give_up_reasons_have_the_specs_codes_and_names() {
         assert_eq!(GiveUpReason::from_name(name), Some(reason));
         assert_eq!(GiveUpReason::NAMES[usize::from(code) - 1], name);
     }
-    for code in [0, 5, 6, 255] {
+    for code in [0, 6, 7, 255] {
         assert_eq!(GiveUpReason::from_code(code), None, "code {code}");
     }
 }
