@@ -17,6 +17,7 @@ from .budget import FAILURE_KINDS, RetryBudget
 from .errors import BudgetError, CoreError, PolicyError, RateLimitError, RetryAfterError, RetryError, SnapshotError
 from .events import RetryEvent
 from .fleet import seed_from_device, startup_delay
+from .seeds import CallSeeds, call_seed
 from .http import (RATE_LIMIT_HEADERS, classify_grpc_code, classify_status, hint_from_headers, is_retryable_status,
                    parse_rate_limit, parse_retry_after, rate_limit_applies, request_may_retry)
 from .policy import Policy
@@ -37,7 +38,7 @@ GIVE_UP_REASONS = tuple(
 __all__ = [
     "Backoff", "Policy", "RetryBudget", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
     "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError", "hint_from_headers", "request_may_retry",
-    "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device",
+    "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device", "call_seed", "CallSeeds",
     "startup_delay", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
     "PRESETS", "JITTERS", "DEADLINES", "GIVE_UP_REASONS", "FAILURE_KINDS", "SNAPSHOT_SIZE",
     "__version__",

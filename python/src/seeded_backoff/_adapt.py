@@ -1,21 +1,18 @@
-"""What the tenacity and stamina adapters share: one seed per call (the first call that fails
-uses `seed`, the next `seed + 1`, and so on, as the Rust `TowerPolicy` does), the checks of
+"""What the tenacity and stamina adapters share: one seed per call (call i runs with
+`call_seed(seed, i)`, SPEC.md section 14, as every loop of every binding does), the checks of
 their arguments, and reading an attempt's outcome as the core's classification and hint."""
 
 from __future__ import annotations
 
-import itertools
-import secrets
-import threading
 import time
 from typing import Any, Optional, Tuple, Type
 
-from ._check import show, u64
-from ._ffi import U64_MAX
+from ._check import show
 from .backoff import Backoff
 from .http import is_retryable_status
 from .policy import Policy
 from .retry import _hint
+from .seeds import CallSeeds
 
 
 def exceptions(name, value) -> Tuple[Type[BaseException], ...]:
@@ -34,14 +31,11 @@ class Seeds:
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a Policy, got {show(policy)} ({type(policy).__name__})")
         self.policy = policy
-        # Omitted, the calls' seeds start at a random one: never a constant, or clients retry in step.
-        self._count = itertools.count(secrets.randbits(64) if seed is None else u64("seed", seed))
-        self._lock = threading.Lock()
+        # Omitted, the loop's seed is a random one: never a constant, or clients retry in step.
+        self._seeds = CallSeeds(seed)
 
     def backoff(self) -> Backoff:
-        with self._lock:
-            seed = next(self._count) & U64_MAX
-        return Backoff(self.policy, seed)
+        return Backoff(self.policy, self._seeds.next_seed())
 
 
 def status_of(response: Any) -> Optional[int]:

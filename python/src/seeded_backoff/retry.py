@@ -13,7 +13,6 @@ import asyncio
 import functools
 import inspect
 import math
-import secrets
 import time
 from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
 
@@ -26,6 +25,7 @@ from .http import _occurrences as _pairs
 from .http import hint_from_headers, is_retryable_status
 from .policy import Policy
 from .run import Run
+from .seeds import CallSeeds
 
 __all__ = ["retry"]
 
@@ -53,8 +53,7 @@ class _Attempts:
 
     def __init__(self, options):
         self.o = options
-        seed = secrets.randbits(64) if options.seed is None else options.seed
-        self.run = Run(options.policy, seed)
+        self.run = Run(options.policy, options.seeds.next_seed())
         self.start = options.clock()
         self.run.start(0)
 
@@ -106,6 +105,7 @@ class _Options:
 
     policy: Policy
     seed: Optional[int]
+    seeds: CallSeeds
     retry_on: Tuple[Type[BaseException], ...]
     retry_if_result: Optional[Callable[[Any], bool]]
     budget: Optional[RetryBudget]
@@ -142,7 +142,9 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
       header honoured; a 429 without a valid one waits for the first rate-limit header of
       RATE_LIMIT_HEADERS that parses (a 5xx's are not read); `retry_if_result(result)` may ask
       to retry other results.
-    - `seed`: the same seed gives every call the same delays (tests); omitted, each call draws one.
+    - `seed`: call i of the decorated function runs with `call_seed(seed, i)` (SPEC.md section 14):
+      each call its own delays, and the same calls in the same order the same delays (tests);
+      omitted, the seed is drawn from the OS.
     - `sleep(seconds)`: time.sleep or asyncio.sleep by default; an async function's `sleep` may
       return an awaitable. `clock()`: monotonic seconds (time spent in calls counts against
       max_elapsed_ms).
@@ -169,6 +171,7 @@ def retry(fn: Optional[F] = None, *, policy: Optional[Policy] = None, seed: Opti
     o = _Options()
     o.policy = policy
     o.seed = None if seed is None else u64("seed", seed)
+    o.seeds = CallSeeds(o.seed)
     o.retry_on = _exceptions(retry_on)
     o.retry_if_result = _callable("retry_if_result", retry_if_result)
     if budget is not None and not isinstance(budget, RetryBudget):
