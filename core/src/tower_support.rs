@@ -3,20 +3,21 @@
 extern crate std;
 
 use core::time::Duration;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::{Action, AtomicRetryBudget, Backoff, Outcome, Policy, RetryGate, Run, Verdict};
+use crate::{
+    Action, AtomicRetryBudget, Backoff, CallSeeds, Outcome, Policy, RetryGate, Run, Verdict,
+};
 
 /// A `tower::retry::Policy` for `tower::retry::Retry` (or `ServiceBuilder::retry`): each request
 /// gets its own [`Run`] (which decides every retry, as in every other loop), optionally all share an [`AtomicRetryBudget`], and `classify` decides
 /// from the whole result, so a `503` response can be retried as well as an error.
 ///
 /// Tower clones the policy for every request, and each clone starts its own run when the request's
-/// first attempt ends, seeded from a counter the clones share: the first request to get there
-/// uses `seed`, the next `seed + 1`, and so on, so concurrent requests jitter apart while a test
-/// stays reproducible. The clone also starts the request's clock, so time spent in attempts
-/// counts against `max_elapsed_ms`.
+/// first attempt ends, seeded from a [`CallSeeds`] the clones share: request `i` to get there runs
+/// with [`call_seed`](crate::call_seed)`(seed, i)` (SPEC.md §14), so concurrent requests jitter
+/// apart while a test stays reproducible. The clone also starts the request's clock, so time
+/// spent in attempts counts against `max_elapsed_ms`.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -44,20 +45,20 @@ use crate::{Action, AtomicRetryBudget, Backoff, Outcome, Policy, RetryGate, Run,
 pub struct TowerPolicy<K> {
     policy: Policy,
     run: Option<Run>,
-    seeds: Arc<AtomicU64>,
+    seeds: Arc<CallSeeds>,
     budget: Option<Arc<AtomicRetryBudget>>,
     classify: K,
     start: Option<tokio::time::Instant>,
 }
 
 impl<K> TowerPolicy<K> {
-    /// A policy whose first failing request is seeded with `seed`, the next with `seed + 1`, and
-    /// so on.
+    /// A policy whose `i`-th failing request is seeded with
+    /// [`call_seed`](crate::call_seed)`(seed, i)`: the first with `seed` itself.
     pub fn new(policy: Policy, seed: u64, classify: K) -> Self {
         TowerPolicy {
             policy,
             run: None,
-            seeds: Arc::new(AtomicU64::new(seed)),
+            seeds: Arc::new(CallSeeds::new(seed)),
             budget: None,
             classify,
             start: None,
@@ -113,7 +114,7 @@ where
         let run = match &mut self.run {
             Some(run) => run,
             none => {
-                let mut run = Run::new(policy, self.seeds.fetch_add(1, Ordering::Relaxed));
+                let mut run = Run::new(policy, self.seeds.next_seed());
                 let _first = run.start(now.map(|_| 0));
                 none.insert(run)
             }
