@@ -46,6 +46,10 @@
 //! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`).
 //! - `retry-policies`: `SeededRetryPolicy`, a `retry_policies::RetryPolicy` (retry-policies 0.5,
 //!   what `reqwest-retry` takes; implies `std`).
+//! - `http`: `Verdict::from_http`, the verdict and hint of an `http::Response` (http 1; implies
+//!   `std`); with `tower`, `mark_exhausted` marks a response whose retries ran out.
+//! - `reqwest`: `Verdict::from_reqwest`, the same for a `reqwest::Response` (reqwest 0.13;
+//!   implies `http`).
 //! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
 //!   HAL's hardware RNG (no_std).
 //!
@@ -66,6 +70,8 @@ mod error_enum;
 mod fingerprint;
 mod fleet;
 mod hint;
+#[cfg(feature = "http")]
+mod http_support;
 mod httpdate;
 mod jitter;
 mod pacer;
@@ -109,6 +115,8 @@ pub use hint::{
     parse_grpc_pushback, parse_retry_after, parse_retry_after_seconds, ServerHint,
     MAX_HEADER_VALUE_LEN,
 };
+#[cfg(all(feature = "http", feature = "tower"))]
+pub use http_support::mark_exhausted;
 pub use jitter::jitter_bounds;
 pub use pacer::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 pub use parse_error::ParseError;
@@ -135,7 +143,9 @@ pub use std_support::{random_seed, retry_blocking};
 #[cfg(feature = "tokio")]
 pub use tokio_support::retry_tokio;
 #[cfg(feature = "tower")]
-pub use tower_support::TowerPolicy;
+pub use tower_support::{
+    ByClone, CloneRequest, NoGiveUpHook, OnGiveUp, RetriesExhausted, TowerPolicy,
+};
 
 // Every Rust block of the crate's README.md and of the repository's compiles and runs as a doc test
 // (the blocks use the tokio, tower and retry-policies features and the dev-dependencies).

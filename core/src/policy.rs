@@ -83,18 +83,13 @@ impl PolicyError {
 /// ```
 /// use seeded_backoff::{Jitter, Policy};
 ///
-/// // A custom policy, validated at compile time.
-/// const MY_POLICY: Policy = match Policy::builder()
+/// // A custom policy, validated at compile time: a bad field stops the build with its name.
+/// const MY_POLICY: Policy = seeded_backoff::const_policy!(Policy::builder()
 ///     .initial_ms(250)
 ///     .multiplier(3, 2)
 ///     .max_backoff_ms(10_000)
 ///     .max_retries(8)
-///     .jitter(Jitter::Full)
-///     .build()
-/// {
-///     Ok(p) => p,
-///     Err(_) => panic!("invalid policy"),
-/// };
+///     .jitter(Jitter::Full));
 /// assert_eq!(MY_POLICY.base_delay_ms(1), 375);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -240,6 +235,33 @@ impl PolicyBuilder {
             paced: b.paced,
         })
     }
+}
+
+/// A [`Policy`] from a [`PolicyBuilder`] expression, checked when the program compiles: in a
+/// `const` (or `static`), a policy that fails [`PolicyBuilder::build`] stops the build with the
+/// check's message, which names the field and its range ("evaluation panicked: max_backoff_ms
+/// must be in initial_ms..=2147483647"). Outside a `const` it is checked when it runs, and panics
+/// with the same message: use [`PolicyBuilder::build`] there to handle the error instead.
+///
+/// ```
+/// use seeded_backoff::{const_policy, Jitter, Policy};
+/// const MOBILE: Policy = const_policy!(Policy::builder().initial_ms(500).jitter(Jitter::Full));
+/// assert_eq!(MOBILE.initial_ms(), 500);
+/// ```
+///
+/// ```compile_fail,E0080
+/// use seeded_backoff::{const_policy, Policy};
+/// // error[E0080]: evaluation panicked: max_backoff_ms must be in initial_ms..=2147483647
+/// const BAD: Policy = const_policy!(Policy::builder().initial_ms(5_000).max_backoff_ms(1_000));
+/// ```
+#[macro_export]
+macro_rules! const_policy {
+    ($builder:expr) => {
+        match $builder.build() {
+            ::core::result::Result::Ok(policy) => policy,
+            ::core::result::Result::Err(error) => ::core::panic!("{}", error.message()),
+        }
+    };
 }
 
 /// Unwraps a preset known to be valid; `const` evaluation turns a mistake into a compile error.

@@ -101,7 +101,20 @@ impl<E: fmt::Display> fmt::Display for RetryError<E> {
     }
 }
 
-impl<E: fmt::Debug + fmt::Display> core::error::Error for RetryError<E> {}
+/// The cause is the error's source, so an error report walks from the give-up to what the last
+/// attempt failed with.
+///
+/// ```
+/// use core::error::Error;
+/// use seeded_backoff::{GiveUpReason, PolicyError, RetryError};
+/// let e = RetryError { cause: PolicyError::InitialMs, attempts: 3, reason: Some(GiveUpReason::MaxRetries) };
+/// assert_eq!(e.source().map(|s| s.to_string()), Some(PolicyError::InitialMs.to_string()));
+/// ```
+impl<E: core::error::Error + 'static> core::error::Error for RetryError<E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        Some(&self.cause)
+    }
+}
 
 /// The budget of a [`Retry`] without one: it never refuses. A zero-sized, `Sync` stand-in, so a
 /// loop without a budget stays `Send`.
