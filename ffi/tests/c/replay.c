@@ -286,8 +286,14 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
         sb_backoff b;
         uint64_t seed = sb_call_seed(v->seed, v->index);
         uint32_t k;
+        int32_t rc;
         check(&st, fail, "call seed", "call-seeds", i, 0, seed, v->expect);
-        check(&st, fail, "call seed init", "call-seeds", i, 0, (uint64_t)sb_backoff_init(&b, &google, seed), SB_OK);
+        rc = sb_backoff_init(&b, &google, seed);
+        if (rc == SB_ERR_UNSUPPORTED) { /* a build without Google's jitter */
+            st.skipped++;
+            continue;
+        }
+        check(&st, fail, "call seed init", "call-seeds", i, 0, (uint64_t)rc, SB_OK);
         for (k = 0; k < 3; k++) {
             uint32_t delay = 0xFFFFFFFFu;
             int32_t rc = sb_backoff_next(&b, &delay);
