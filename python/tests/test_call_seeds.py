@@ -1,6 +1,7 @@
 """SPEC.md §14's seed rule in the Python loops: many concurrent calls of one seeded loop (the
-`retry` decorator, the tenacity adapter) each follow their own schedule, and together exactly the
-schedules of call_seed(seed, 0..n) by the independent model, whatever order the threads run in."""
+`retry` decorator, the tenacity adapter, the Google `Retry`) each follow their own schedule, and together exactly the
+schedules of call_seed(seed, 0..n) by the independent model, whatever order the threads run in.
+The Google `Retry` (one object passed as `retry=` to many calls) follows the same rule."""
 
 import threading
 
@@ -71,7 +72,16 @@ def tenacity_loop(seed):
     return make_call
 
 
-@pytest.mark.parametrize("loop", [decorator_loop, tenacity_loop])
+def google_loop(seed):
+    from seeded_backoff.google import Retry
+
+    def make_call(sleep):
+        # One Retry object passed as `retry=` to every call of a client method.
+        return Retry(seed=seed, sleep=sleep, retry_on=(ConnectionError,))(lambda f: f())
+    return make_call
+
+
+@pytest.mark.parametrize("loop", [decorator_loop, tenacity_loop, google_loop])
 def test_concurrent_calls_have_distinct_reproducible_schedules(loop):
     first = run_concurrently(loop(42))
     assert len(first) == CALLS and len(set(first)) == CALLS  # no two calls retry in step

@@ -33,7 +33,6 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-import secrets
 import time
 from typing import Any, Callable, Optional, Tuple, Type
 
@@ -46,6 +45,7 @@ from .http import classify_grpc_code, classify_status
 from .policy import Policy
 from .retry import _hint
 from .run import Run
+from .seeds import CallSeeds
 
 __all__ = ["Retry", "AsyncRetry", "classify", "server_hint"]
 
@@ -100,8 +100,7 @@ class _Run:
 
     def __init__(self, retry: "Retry") -> None:
         self.r = retry
-        seed = secrets.randbits(64) if retry.seed is None else retry.seed
-        self.run = Run(retry.policy, seed)
+        self.run = Run(retry.policy, retry._seeds.next_seed())
         self.start = retry.clock()
         self.run.start(0)
 
@@ -156,7 +155,9 @@ class Retry:
     retry=Retry(seed=7))`.
 
     - `policy`: a Policy (default: Google's preset, `Policy("google")`).
-    - `seed`: the same seed gives every call the same delays (tests); omitted, each call draws one.
+    - `seed`: call i made through this Retry runs with `call_seed(seed, i)` (SPEC.md section 14):
+      each call its own delays, the same calls in the same order the same delays (tests);
+      omitted, the seed is drawn from the OS.
     - `deadline`: seconds since the first attempt within which a retry must start (see the module's
       notes on `timeout=`); it lowers the policy's max_elapsed_ms.
     - `budget`: a RetryBudget shared by the calls to one service.
@@ -195,6 +196,7 @@ class Retry:
             raise TypeError(f"clock must be callable, got {show(clock)}")
         self.policy = policy
         self.seed = None if seed is None else u64("seed", seed)
+        self._seeds = CallSeeds(self.seed)
         self.budget = budget
         self.on_retry = _callable("on_retry", on_retry)
         self.sleep = _callable("sleep", sleep) or type(self)._sleep_default
