@@ -153,17 +153,83 @@ fn main() {
         "export const LENS_AT = {};",
         word(core::mem::offset_of!(Io, lens))
     );
+    println!(
+        "export const RUN_AT = {};",
+        word(core::mem::offset_of!(Io, run))
+    );
+    println!(
+        "export const ACTION_AT = {};",
+        word(core::mem::offset_of!(Io, action))
+    );
+    println!(
+        "export const RUN_WORDS = {};",
+        seeded_backoff_wasm::rt::RUN_WORDS
+    );
     assert_eq!(
         core::mem::offset_of!(Io, bytes),
-        128,
-        "engine.js maps the bytes at 128"
+        seeded_backoff_wasm::rt::WORDS * 4,
+        "the bytes follow the words"
     );
+    println!("export const WORDS = {};", seeded_backoff_wasm::rt::WORDS);
     println!("export const BYTES = {};", HEADER_VALUES * MAX_HEADER_VALUE);
     println!("export const MAX_HEADER_VALUE = {MAX_HEADER_VALUE};");
     println!(
         "export const IDEMPOTENT_METHODS = {};",
         list(seeded_backoff::IDEMPOTENT_METHODS.map(s))
     );
+    // The run's codes (SPEC.md §15): events, outcomes, pause reasons, actions, refusals.
+    use seeded_backoff_wasm::run::{action, event, outcome};
+    let codes = [
+        ("EVENT_START", event::START),
+        ("EVENT_OUTCOME", event::OUTCOME),
+        ("EVENT_WAKE", event::WAKE),
+        ("EVENT_PAUSE", event::PAUSE),
+        ("EVENT_RESUME", event::RESUME),
+        ("OUTCOME_SUCCESS", outcome::SUCCESS),
+        ("OUTCOME_RETRYABLE", outcome::RETRYABLE),
+        ("OUTCOME_PERMANENT", outcome::PERMANENT),
+        ("OUTCOME_OFFLINE", outcome::OFFLINE),
+        ("ACTION_ATTEMPT", action::ATTEMPT),
+        ("ACTION_RETRY", action::RETRY),
+        ("ACTION_WAIT", action::WAIT),
+        ("ACTION_PAUSED", action::PAUSED),
+        ("ACTION_DONE", action::DONE),
+        ("ACTION_GIVE_UP", action::GIVE_UP),
+        (
+            "PAUSE_HIDDEN",
+            u32::from(seeded_backoff::PauseReason::Hidden.code()),
+        ),
+        (
+            "PAUSE_OFFLINE",
+            u32::from(seeded_backoff::PauseReason::Offline.code()),
+        ),
+    ];
+    for (name, code) in codes {
+        println!("export const {name} = {code};");
+    }
+    println!(
+        "export const RUN_ERRORS = {};",
+        list(seeded_backoff::RunError::ALL.map(|e| pair(e.name(), e.message())))
+    );
+    // Budgets by the core's tables: each mode's options (JS names), each option's error index
+    // and whether it has a default.
+    use seeded_backoff::{BudgetMode, BudgetOption};
+    let modes = [BudgetMode::AwsQuota, BudgetMode::Grpc];
+    println!(
+        "export const BUDGET_MODES = {};",
+        list(modes.map(|m| s(m.name())))
+    );
+    let options = modes.map(|m| {
+        list(m.options().iter().map(|o: &BudgetOption| {
+            let at = errors::index(&errors::BUDGET, &o.error());
+            format!(
+                "[{}, {at}, {}]",
+                s(&camel(o.name())),
+                o.default_value().is_some()
+            )
+        }))
+    });
+    println!("export const BUDGET_OPTIONS = {};", list(options));
     use seeded_backoff_wasm::budget::op;
     println!("export const OP_RECORD_FAILURE = {};", op::RECORD_FAILURE);
     println!("export const OP_TRY_ACQUIRE = {};", op::TRY_ACQUIRE);

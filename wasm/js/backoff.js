@@ -1,18 +1,31 @@
-// Backoff: one request's schedule. Its 32-byte state lives in this object (see state.js): nothing
-// to free.
-import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, OPTIONS } from '../pkg/tables.js';
+// Backoff: one request's schedule. Its 32-byte state (8 words) lives in this object; each step
+// writes the policy's and the state's words to the engine and reads the state back.
+import { main } from '../pkg/main-part.js';
+import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, OPTIONS, STATE_AT } from '../pkg/tables.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
-import { STATE, STEP } from './internal.js';
-import { isPolicy, Policy, seedHalves } from './policy.js';
-import { adopt, enter, next, start, step, word, words } from './state.js';
+import { get } from './engine.js';
+import { asking, isBudget } from './gate.js';
+import { isPolicy, Policy, seedHalves, wordsOf } from './policy.js';
 
-const BACKOFF_KEYS = [...OPTIONS, 'seed'];
 const INPUT_KEYS = ['retryAfterMs', 'rateLimitMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
 
+export let stateOf;
+export let setState;
+
 export class Backoff {
-  #r; // the state record
+  #p; // the Policy
+  #s; // the state's 8 words: generator (4), retries, level, elapsed ms, give-up code
   #lo;
   #hi;
+
+  static {
+    stateOf = (b) => b.#s;
+    // A restored state: a snapshot holds the generator's state, not its seed.
+    setState = (b, s) => {
+      b.#s = s;
+      b.#lo = b.#hi = undefined;
+    };
+  }
 
   /**
    * `new Backoff(policy, seed?)`, or `new Backoff({ ...policy options, seed })`: a Policy is built
@@ -20,36 +33,43 @@ export class Backoff {
    */
   constructor(policy = {}, seed) {
     if (!isPolicy(policy)) {
-      const given = keys('Backoff options', policy, BACKOFF_KEYS).seed;
+      keys('Backoff options', policy, [...OPTIONS, 'seed']);
+      const options = {};
+      for (const k of OPTIONS) options[k] = policy[k];
+      const given = policy.seed;
       if (given !== undefined && seed !== undefined) {
         throw new TypeError('give the seed once: in the options or as the second argument');
       }
       seed ??= given;
-      policy = new Policy(policy, 'Backoff options', ['seed']);
+      policy = new Policy(options);
     }
     [this.#lo, this.#hi] = seedHalves(seed);
-    this.#r = start(policy, this.#lo, this.#hi);
+    const m = get(main);
+    m.u32.set(wordsOf(policy));
+    m.x.backoffInit(this.#lo, this.#hi);
+    this.#p = policy;
+    this.#s = m.u32.slice(STATE_AT, STATE_AT + 8);
   }
 
   get policy() {
-    return this.#r.policy;
-  }
-
-  /** The 8 state words, taken out of the slot; with `w` (a restored state), sets them. */
-  [STATE](w) {
-    if (w) {
-      adopt(this.#r, w);
-      this.#lo = this.#hi = undefined; // a snapshot holds the generator's state, not its seed
-    }
-    return words(this.#r);
+    return this.#p;
   }
 
   nextDelay(input) {
-    const d = input === undefined ? next(this.#r) : this.#step(input);
+    const d = input === undefined ? this.#step(HINT_NONE, 0, false, 0, 0, 0) : this.#input(input);
     return d < 0 ? null : d;
   }
 
-  #step(input) {
+  #step(kind, hintMs, hasElapsed, lo, hi, timeout, budget) {
+    const m = get(main);
+    m.u32.set(wordsOf(this.#p));
+    m.u32.set(this.#s, STATE_AT);
+    const d = asking(budget, () => m.x.backoffStep(kind, hintMs, hasElapsed, lo, hi, timeout, !!budget));
+    this.#s.set(m.u32.subarray(STATE_AT, STATE_AT + 8));
+    return d;
+  }
+
+  #input(input) {
     keys('nextDelay input', input, INPUT_KEYS);
     const { retryAfterMs, rateLimitMs, doNotRetry, elapsedMs, budget, failureKind } = input;
     if (retryAfterMs !== undefined) int('retryAfterMs', retryAfterMs, 0, U32_MAX);
@@ -60,16 +80,13 @@ export class Backoff {
     if (given.length > 1) {
       throw new TypeError(`give at most one of retryAfterMs, rateLimitMs and doNotRetry, not ${given.map(([k]) => k).join(' and ')}`);
     }
-    const h = retryAfterMs ?? rateLimitMs;
     const [lo, hi] = elapsedMs === undefined ? [0, 0] : u64('elapsedMs', elapsedMs);
-    const timeout = failureKind !== undefined && oneOf('failureKind', failureKind, ['error', 'timeout']) === 1;
-    if (budget !== undefined && typeof budget?.[STEP] !== 'function') {
-      fail(TypeError, 'budget', 'a RetryBudget', budget);
-    }
+    const timeout = failureKind !== undefined ? oneOf('failureKind', failureKind, ['error', 'timeout']) : 0;
+    if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
     const kind = stop ? HINT_DO_NOT_RETRY
       : retryAfterMs !== undefined ? HINT_RETRY_AFTER
         : rateLimitMs !== undefined ? HINT_RATE_LIMIT : HINT_NONE;
-    return step(this.#r, kind, h ?? 0, elapsedMs !== undefined, lo, hi, budget, timeout);
+    return this.#step(kind, retryAfterMs ?? rateLimitMs ?? 0, elapsedMs !== undefined, lo, hi, timeout, budget);
   }
 
   nextDelayWithHint(ms) {
@@ -85,19 +102,23 @@ export class Backoff {
   }
 
   get giveUpReason() {
-    return GIVE_UP[word(this.#r, 7)];
+    return GIVE_UP[this.#s[7]];
   }
 
   get retries() {
-    return word(this.#r, 4);
+    return this.#s[4];
   }
 
   get elapsedMs() {
-    return word(this.#r, 6);
+    return this.#s[6];
   }
 
   reset() {
-    enter(this.#r).backoffReset();
+    const m = get(main);
+    m.u32.set(wordsOf(this.#p));
+    m.u32.set(this.#s, STATE_AT);
+    m.x.backoffReset();
+    this.#s.set(m.u32.subarray(STATE_AT, STATE_AT + 8));
   }
 
   *[Symbol.iterator]() {

@@ -10,4 +10,5 @@ export { hintFromHeaders } from './hint.js';
 export { Policy } from './policy.js';
 export { fetchWithBackoff, retry, RetryError } from './retry.js';
 export { restore, snapshot } from './snapshot.js';
+export { Run } from './run.js';
 export { seedFromDevice, startupDelay } from './fleet.js';

@@ -1,8 +1,9 @@
-// retry()'s sleeps follow the page's life (SPEC.md §13). A sleep does not end while the page is
-// hidden or frozen (whenHidden 'pause') or the device is offline (offline 'wait'); when the page
-// comes back, the wait is re-drawn by the core, so that pages that come back together do not retry
-// together. Node has no document and no navigator.onLine: there a sleep is only a timer.
-import { main } from '../pkg/main-part.js';
+// The page's life, for retry()'s sleeps (SPEC.md §13): whether the run must pause (the page hidden
+// or frozen with whenHidden 'pause', the device offline with offline 'wait'), and a sleep that
+// ends early on the events that change it. The run decides what a pause does to the wait (the
+// core re-draws it when the page comes back); this module only watches. Node has no document and
+// no navigator.onLine: there a sleep is only a timer.
+import { PAUSE_HIDDEN, PAUSE_OFFLINE } from '../pkg/tables.js';
 
 // setTimeout's longest timer (a longer one fires at once): longer waits are slept in pieces.
 const MAX_TIMER = 2147483647;
@@ -36,20 +37,36 @@ export function onAbort(signal, f) {
 }
 
 /**
- * Waits `ms` (Infinity: no end) or for a lifecycle event run `o` listens to; rejects with the
- * signal's reason on abort. Resolves with true when the time is up, else with the event's type.
+ * What a run watches: `hide` (pause while hidden or frozen), `wait` (pause while offline), and
+ * `force`, set after an offline pause outlasted its limit (navigator.onLine can be wrong), so that
+ * the next attempt goes out anyway.
  */
-export function until(ms, o) {
+export const watch = (hide, wait) => ({ hide, wait, frozen: false, force: false });
+
+const hidden = (l) => l.hide && (l.frozen || g.document?.visibilityState === 'hidden');
+
+/** Whether the device says it is offline (and the run waits for it). */
+export const offline = (l) => l.wait && g.navigator?.onLine === false;
+
+/** The reason the run must pause now (PAUSE_HIDDEN, PAUSE_OFFLINE), or -1. */
+export const blocked = (l) => (hidden(l) ? PAUSE_HIDDEN : offline(l) && !l.force ? PAUSE_OFFLINE : -1);
+
+/**
+ * Waits `ms` (Infinity: no end) or for a lifecycle event `l` listens to; rejects with the signal's
+ * reason on abort. Resolves with true when the time is up, else with the event's type.
+ */
+export function until(ms, l, signal) {
   return new Promise((resolve, reject) => {
-    o.signal?.throwIfAborted();
+    signal?.throwIfAborted();
     // What to undo when the wait ends: its timer and its listeners (none where there is no page).
     const offs = [];
     const end = (f, v) => {
       clearTimeout(timer);
       for (const off of offs) off();
+      if (v === 'freeze' || v === 'resume') l.frozen = v === 'freeze';
       f(v);
     };
-    const on = (t, types, f) => {
+    const on = (t, types) => {
       if (!t?.addEventListener) return;
       for (const type of types) {
         const h = () => end(resolve, type);
@@ -62,37 +79,8 @@ export function until(ms, o) {
       timer = setTimeout(() => (left > MAX_TIMER ? piece(left - MAX_TIMER) : end(resolve, true)), Math.min(left, MAX_TIMER));
     };
     piece(ms);
-    if (o.signal) offs.push(onAbort(o.signal, () => end(reject, o.signal.reason)));
-    if (o.hide) on(g.document, ['visibilitychange', 'freeze', 'resume']);
-    if (o.wait) on(g, ['online', 'offline']);
+    if (signal) offs.push(onAbort(signal, () => end(reject, signal.reason)));
+    if (l.hide) on(g.document, ['visibilitychange', 'freeze', 'resume']);
+    if (l.wait) on(g, ['online', 'offline']);
   });
-}
-
-const hidden = (o) => o.hide && (o.frozen || g.document?.visibilityState === 'hidden');
-
-/** Whether the device says it is offline (and run `o` waits for it). */
-export const offline = (o) => o.wait && g.navigator?.onLine === false;
-
-// After maxBackoffMs offline, `o.force` lets the next attempt through.
-const blocked = (o) => hidden(o) || (offline(o) && !o.force);
-
-/**
- * Sleeps `ms` as the page allows. After a pause, or on `resume` from a freeze, the rest of the
- * wait is re-drawn uniformly in 0..=`windowMs` by the core's startup delay, seeded from the run's
- * seed XOR the run's count of re-draws. Offline and visible, `o.cap` ms (maxBackoffMs) end the
- * pause anyway: navigator.onLine can be wrong. Paused time is added to `o.paused`.
- */
-export async function rest(ms, windowMs, o) {
-  o.force = 0;
-  for (;;) {
-    const paused = blocked(o);
-    const t = performance.now();
-    const r = await until(paused ? (hidden(o) ? Infinity : o.cap) : ms, o);
-    if (r === 'freeze' || r === 'resume') o.frozen = r === 'freeze';
-    if (paused) {
-      o.paused += performance.now() - t;
-      o.force = r === true;
-    } else if (r === true) return;
-    if (!blocked(o)) ms = main.x.startupDelay(o.lo ^ ++o.k, o.hi, windowMs);
-  }
 }

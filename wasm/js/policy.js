@@ -1,58 +1,59 @@
 // Policy: options checked once. The core resolves the preset, the overrides and every range and
-// cross-field rule; this layer only checks types and names and reports the core's answer.
+// cross-field rule; this layer checks types and names, and reports the core's answer. A Policy
+// holds its option words (a word of presence bits, then one word per option) and every call that
+// needs it writes them to the engine: no policy is kept in the engine between calls.
 import { main } from '../pkg/main-part.js';
 import { DEADLINES, JITTERS, OPTIONS, POLICY_ERRORS, PRESETS, RULES } from '../pkg/tables.js';
 import { bool, failRule, int, keys, milli, oneOf, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';
-import { WORDS } from './internal.js';
 
-export { WORDS };
 const NAMES = { preset: PRESETS, jitter: JITTERS, deadline: DEADLINES };
 
-// The Policy whose words the main part has loaded.
-let active;
-
-export class Policy {
-  /** @param {object} [options] a preset and overrides: see index.d.ts. */
-  // `name` and `extra` (keys the caller reads itself) serve the package's own sugar.
-  constructor(options = {}, name = 'Policy options', extra = []) {
-    keys(name, options, [...OPTIONS, ...extra]);
-    // Each value is read once: a getter or proxy gets no second chance to differ.
-    const values = OPTIONS.map((k) => options[k]);
-    const { u32, x } = get(main);
-    let present = 0;
-    values.forEach((v, i) => {
-      if (v === undefined) return;
-      const k = OPTIONS[i];
-      present |= 1 << i;
-      if (k === 'paced') u32[1 + i] = Number(bool(k, v));
-      else u32[1 + i] = NAMES[k] ? oneOf(k, v, NAMES[k]) : k === 'multiplier' ? milli(v, RULES[i]) : int(k, v, 0, U32_MAX, RULES[i]);
-    });
-    u32[0] = present;
-    const e = x.policyResolve();
-    if (e) {
-      const [at, rule = RULES[at]] = POLICY_ERRORS[e - 1];
-      // The value at fault may be one the preset gave, not one in `options`.
-      if (values[at] === undefined) throw new RangeError(`${rule}, got the preset's value (set ${OPTIONS[at]} too)`);
-      failRule(RangeError, rule, values[at]);
-    }
-    this[WORDS] = u32.slice(0, 1 + OPTIONS.length);
-    active = this;
-  }
+/**
+ * The option words of `options`, each value read once (a getter or proxy gets no second chance to
+ * differ) and its type checked; `values` receives the values read, for the core's message.
+ */
+export function optionWords(options, values = []) {
+  const w = new Uint32Array(1 + OPTIONS.length);
+  OPTIONS.forEach((k, i) => {
+    const v = (values[i] = options[k]);
+    if (v === undefined) return;
+    w[0] |= 1 << i;
+    w[1 + i] = k === 'paced' ? +bool(k, v) : NAMES[k] ? oneOf(k, v, NAMES[k]) : k === 'multiplier' ? milli(v, RULES[i]) : int(k, v, 0, U32_MAX, RULES[i]);
+  });
+  return w;
 }
 
-/** Whether `v` is a Policy of this package (of either build: ESM or CommonJS). */
-export const isPolicy = (v) => v?.[WORDS] instanceof Uint32Array;
+/** Throws the core's RangeError if part `p` refuses the option words `w` (`values` as given). */
+export function check(p, w, values) {
+  p.u32.set(w);
+  const e = p.x.policyResolve();
+  if (!e) return;
+  const [at, rule = RULES[at]] = POLICY_ERRORS[e - 1];
+  // The value at fault may be one the preset gave, not one in the options.
+  if (values[at] === undefined) throw new RangeError(`${rule}, got the preset's value (set ${OPTIONS[at]} too)`);
+  failRule(RangeError, rule, values[at]);
+}
 
-/** Makes `policy` the main part's active one; returns the main part's exports. */
-export function activate(policy) {
-  const { u32, x } = get(main);
-  if (active !== policy) {
-    u32.set(policy[WORDS]);
-    x.policyResolve();
-    active = policy;
+export let isPolicy;
+export let wordsOf;
+
+export class Policy {
+  #w;
+
+  static {
+    isPolicy = (v) => v !== null && typeof v === 'object' && #w in v;
+    wordsOf = (p) => p.#w;
   }
-  return x;
+
+  /** @param {object} [options] a preset and overrides: see index.d.ts. */
+  constructor(options = {}) {
+    keys('Policy options', options, OPTIONS);
+    const values = [];
+    const w = optionWords(options, values);
+    check(get(main), w, values);
+    this.#w = w;
+  }
 }
 
 // Random seeds come from a pool, refilled 128 at a time: crypto.getRandomValues costs more than

@@ -1,22 +1,25 @@
-// retry() and fetchWithBackoff(): the async orchestration (call, classify, sleep, abort; pauses in
-// pause.js). Every delay, class and parsed header comes from the core. The first attempt is made in
-// the same tick as the call: the engine is loaded only when options must be checked or a delay
-// computed.
+// retry() and fetchWithBackoff(): a shell over the core's run (run.js, SPEC.md §15). This module
+// does the I/O (the call, its timeout and abort, the sleeps, the page's life in pause.js, reading
+// a response's headers) and reports each outcome to the run, which answers what to do next. The
+// first attempt is made in the same tick as the call, before the engine is loaded: the run is
+// started with the call's clock reading once it is there, and told the first outcome.
 import { main } from '../pkg/main-part.js';
-import { CLASSES, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS } from '../pkg/tables.js';
+import {
+  ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, CLASSES, EVENT_OUTCOME, EVENT_PAUSE,
+  EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS, OUTCOME_OFFLINE,
+  OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_OFFLINE,
+} from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
-import { get, load } from './engine.js';
-import { STEP } from './internal.js';
+import { load } from './engine.js';
+import { isBudget } from './gate.js';
 import { responseHint } from './hint.js';
-import { isPolicy, Policy, seedHalves } from './policy.js';
-import { offline, onAbort, rest } from './pause.js';
-import { start, step, word } from './state.js';
+import { blocked, offline, onAbort, until, watch } from './pause.js';
+import { check, isPolicy, optionWords, seedHalves, wordsOf } from './policy.js';
+import { event, runWords } from './run.js';
 
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'attemptTimeoutMs', 'offline',
   'whenHidden', 'countPausedTime'];
 const RETRY_KEYS = [...OPTIONS, ...OWN];
-// The policy of a retry() given no policy options: Google's.
-let google;
 
 /** Whether `v` is a `Response` (false for a value `instanceof` cannot ask, a revoked proxy). */
 function isResponse(v) {
@@ -40,14 +43,14 @@ function describe(e) {
 /** Why retry() stopped: `cause` is the last error (or the last retryable Response). */
 export class RetryError extends Error {
   constructor(cause, attempts, reason) {
-    super(`gave up after ${attempts} attempts (${reason}): ${describe(cause)}`, { cause });
+    super(`gave up after ${attempts} attempt${attempts === 1 ? '' : 's'} (${reason}): ${describe(cause)}`, { cause });
     this.name = 'RetryError';
     this.attempts = attempts;
     this.reason = reason;
   }
 }
 
-/** `fn`'s promise, rejected at once when `signal` aborts (an `fn` may ignore its signal). */
+/** `call`, rejected at once when `signal` aborts (an `fn` may ignore its signal). */
 function race(call, signal) {
   if (!signal) return call;
   let off;
@@ -56,65 +59,98 @@ function race(call, signal) {
   })]).finally(() => off());
 }
 
-// `idempotent` false (fetchWithBackoff, a POST without an Idempotency-Key): one attempt, no retry.
-export async function retry(fnToRetry, options = {}, idempotent = true) {
-  fn('fn', fnToRetry);
-  keys('retry options', options, RETRY_KEYS);
-  const { policy, seed, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime } = options;
+/** retry()'s options, checked: everything but the core's own check of the policy options. */
+function settings(options, name) {
+  keys(name, options, RETRY_KEYS);
+  const { policy, seed, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime = false } = options;
   for (const k of ['shouldRetry', 'onRetry']) if (options[k] !== undefined) fn(k, options[k]);
-  if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') {
-    fail(TypeError, 'signal', 'an AbortSignal', signal);
-  }
-  if (budget !== undefined && typeof budget?.[STEP] !== 'function') {
-    fail(TypeError, 'budget', 'a RetryBudget', budget);
-  }
+  if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') fail(TypeError, 'signal', 'an AbortSignal', signal);
+  if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
   if (attemptTimeoutMs !== undefined) int('attemptTimeoutMs', attemptTimeoutMs, 1, 2147483647);
-  if (countPausedTime !== undefined) bool('countPausedTime', countPausedTime);
-  // The run's pause state (pause.js).
-  const o = {
-    signal,
-    wait: options.offline === undefined || !oneOf('offline', options.offline, ['wait', 'ignore']),
-    hide: options.whenHidden === undefined || !oneOf('whenHidden', options.whenHidden, ['pause', 'continue']),
-    paused: 0,
-    k: 0,
-  };
-  [o.lo, o.hi] = seedHalves(seed);
-  let p = policy;
-  if (p !== undefined) {
-    if (!isPolicy(p)) fail(TypeError, 'policy', 'a Policy', p);
+  bool('countPausedTime', countPausedTime);
+  const life = watch(
+    options.whenHidden === undefined || !oneOf('whenHidden', options.whenHidden, ['pause', 'continue']),
+    options.offline === undefined || !oneOf('offline', options.offline, ['wait', 'ignore']),
+  );
+  const values = [];
+  let pw;
+  if (policy !== undefined) {
+    if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
     const both = OPTIONS.find((k) => options[k] !== undefined);
     if (both) throw new TypeError(`give either policy or policy options such as ${both}, not both`);
-  } else if (OPTIONS.some((k) => options[k] !== undefined)) {
-    // The core checks the options before the first attempt: synchronously where WebAssembly
-    // compiles, after loading the JS build where it does not.
-    try {
-      get(main);
-    } catch {
-      await load(main);
-    }
-    p = new Policy(options, 'retry options', OWN);
+    pw = wordsOf(policy);
+  } else {
+    pw = optionWords(options, values);
   }
-  // The schedule, made at the first failure (or at once when offline at the start).
-  let rec;
-  const schedule = async () => {
-    await load(main);
-    rec ??= start(p ?? (google ??= new Policy()), o.lo, o.hi);
-    o.cap = main.x.policyCapMs();
-    return rec;
+  // Checked by the core now where the engine is loaded; else once it is, before any retry.
+  if (main.x && !policy) check(main, pw, values);
+  return { pw, values, seed: seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life };
+}
+
+export async function retry(fnToRetry, options = {}) {
+  fn('fn', fnToRetry);
+  return loop(fnToRetry, settings(options, 'retry options'), true);
+}
+
+// `idempotent` false (fetchWithBackoff, a POST without an Idempotency-Key): every failure is
+// permanent, so the one attempt is the run.
+async function loop(fnToRetry, s, idempotent) {
+  const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life } = s;
+  const clock = () => Math.floor(performance.now());
+  const t0 = clock();
+  let m;
+  let rw;
+  // The run, made once the engine is there (loading it does not delay the first attempt).
+  const run = async (started) => {
+    if (!rw) {
+      m = await load(main);
+      check(m, pw, s.values);
+      rw = runWords(m, pw, s.seed[0], s.seed[1], s.countPausedTime);
+      if (started) ask(EVENT_START, 0, 0, 0, 0, t0);
+    }
   };
-  const t0 = performance.now();
-  // Offline at the start: the first attempt waits too (the window is the initial delay, SPEC §13).
-  if (offline(o)) await rest(0, word(await schedule(), 5), o);
-  // The kind of failure the last retry followed, for the budget's refund.
-  let retried;
-  for (let attempt = 1; ; attempt++) {
+  const ask = (e, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, now = clock()) =>
+    event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now);
+  // Sleeps through the actions after a failure, feeding the run the page's events, until it
+  // answers an attempt (or gives up: a run that only pauses and waits does not).
+  const sleep = async (a) => {
+    for (;;) {
+      const [k, , delayMs, maxMs] = a;
+      if (k !== ACTION_RETRY && k !== ACTION_WAIT && k !== ACTION_PAUSED) return a;
+      const reason = blocked(life);
+      if (k !== ACTION_PAUSED && reason >= 0) {
+        a = ask(EVENT_PAUSE, reason);
+        continue;
+      }
+      const r = await until(k === ACTION_PAUSED ? (reason === PAUSE_OFFLINE ? maxMs : reason < 0 ? 0 : Infinity) : delayMs, life, signal);
+      // An offline pause that outlasts its limit ends anyway: navigator.onLine can be wrong.
+      if (k === ACTION_PAUSED) life.force = r === true && reason === PAUSE_OFFLINE;
+      else life.force = false;
+      if (k === ACTION_PAUSED) {
+        if (blocked(life) < 0) a = ask(EVENT_RESUME);
+      } else if (r === true) {
+        a = ask(EVENT_WAKE);
+      } else {
+        const again = blocked(life);
+        a = again >= 0 ? ask(EVENT_PAUSE, again) : ask(EVENT_RESUME);
+      }
+    }
+  };
+  let attempt = 1;
+  // Offline at the start: the run begins paused, and the first attempt waits too (SPEC §13).
+  if (offline(life)) {
+    await run(false);
+    attempt = (await sleep(ask(EVENT_PAUSE, PAUSE_OFFLINE)))[1];
+  }
+  for (;;) {
     signal?.throwIfAborted();
+    let value;
     let error;
+    let outcome = OUTCOME_SUCCESS;
     let hint = [HINT_NONE, 0];
     let ac;
     let timer;
     let late;
-    let thrown;
     let off;
     try {
       if (attemptTimeoutMs) {
@@ -124,41 +160,42 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
         if (signal) off = onAbort(signal, () => ac.abort(signal.reason));
         timer = setTimeout(() => ac.abort((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError'))), attemptTimeoutMs);
       }
-      const value = await race(fnToRetry({ attempt, signal: ac ? ac.signal : signal }), ac ? ac.signal : signal);
-      // The engine classifies the status: compiled now where WebAssembly compiles, else the JS build
-      // (a page that refuses WebAssembly loads it here, after its first answer).
-      if (!idempotent || !isResponse(value) || CLASSES[(main.x ? main : await load(main)).x.classifyHttp(value.status)] !== 'retry') {
-        budget?.recordSuccess(retried);
-        return value;
+      value = await race(fnToRetry({ attempt, signal: ac ? ac.signal : signal }), ac ? ac.signal : signal);
+      if (idempotent && isResponse(value)) {
+        // The engine classifies the status (a page that refuses WebAssembly loads the JS build
+        // here, after its first answer).
+        m ??= await load(main);
+        if (CLASSES[m.x.classifyHttp(value.status)] === 'retry') {
+          error = value;
+          outcome = OUTCOME_RETRYABLE;
+          // Retry-After, else (on a 429) the rate-limit headers: the core's rule (hint.js).
+          hint = await responseHint(value);
+        }
       }
-      error = value;
-      // Retry-After, else (on a 429) the rate-limit headers: the core's rule (hint.js).
-      hint = await responseHint(value);
     } catch (e) {
       signal?.throwIfAborted();
-      if (!idempotent || (!(late && e === late) && shouldRetry && !(await shouldRetry(e)))) throw e;
       error = e;
-      thrown = 1;
+      outcome = !idempotent || (!(late && e === late) && shouldRetry && !(await shouldRetry(e))) ? OUTCOME_PERMANENT
+        // A failure while the device says it is offline spends no retry (SPEC §13).
+        : offline(life) ? OUTCOME_OFFLINE : OUTCOME_RETRYABLE;
     } finally {
       clearTimeout(timer);
       off?.();
     }
-    const r = await schedule();
-    // A failure while the device says it is offline spends no retry: wait to be online (SPEC §13).
-    if (thrown && offline(o)) {
-      await rest(0, word(r, 5), o);
-      continue;
+    await run(true);
+    let a = ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0);
+    if (a[0] === ACTION_DONE) return value;
+    if (a[0] === ACTION_GIVE_UP) {
+      if (!a[3]) throw error;
+      throw new RetryError(error, a[1], GIVE_UP[a[3]]);
     }
-    // Elapsed ms since the first attempt, by the monotonic clock (below 2^32 for 49 days), without
-    // the time spent paused unless countPausedTime.
-    const elapsedMs = Math.min(Math.floor(performance.now() - t0 - (countPausedTime ? 0 : o.paused)), 4294967295);
-    const delayMs = step(r, hint[0], hint[1], true, elapsedMs, 0, budget, !!late);
-    if (delayMs < 0) throw new RetryError(error, attempt, GIVE_UP[-delayMs]);
-    retried = late ? 'timeout' : 'error';
-    // Frees the connection of a response that will not be read.
-    if (isResponse(error)) error.body?.cancel().catch(() => {});
-    onRetry?.({ attempt, delayMs, error });
-    await rest(delayMs, delayMs, o);
+    if (a[0] === ACTION_RETRY) {
+      // Frees the connection of a response that will not be read.
+      if (isResponse(error)) error.body?.cancel().catch(() => {});
+      onRetry?.({ attempt: a[1], delayMs: a[2], error });
+    }
+    a = await sleep(a);
+    attempt = a[1];
   }
 }
 
@@ -167,8 +204,10 @@ export async function retry(fnToRetry, options = {}, idempotent = true) {
  * one of `retryMethods`), or one that carries an Idempotency-Key header; another is tried once.
  * A Request `input` is cloned for each attempt, so that its body can be sent again.
  */
-export async function fetchWithBackoff(input, init, all = {}) {
-  const { retryMethods = IDEMPOTENT_METHODS, ...options } = keys('fetchWithBackoff options', all, [...RETRY_KEYS, 'retryMethods']);
+export async function fetchWithBackoff(input, init, options = {}) {
+  const given = init === null || typeof init !== 'object' ? undefined : RETRY_KEYS.concat('retryMethods').find((k) => k in init && k !== 'signal');
+  if (given) throw new TypeError(`${given} is a retry option: give it in fetchWithBackoff's third argument (fetchWithBackoff(url, init, { ${given} })), not in fetch's init`);
+  const { retryMethods = IDEMPOTENT_METHODS, ...rest } = keys('fetchWithBackoff options', options, [...RETRY_KEYS, 'retryMethods']);
   if (!Array.isArray(retryMethods)) fail(TypeError, 'retryMethods', 'an array of HTTP method names', retryMethods);
   for (const m of retryMethods) {
     if (typeof m !== 'string') fail(TypeError, 'retryMethods', 'an array of HTTP method names', m);
@@ -177,6 +216,7 @@ export async function fetchWithBackoff(input, init, all = {}) {
   const method = String(init?.method ?? input?.method ?? 'GET').toUpperCase();
   const idempotent = retryMethods.some((m) => m.toUpperCase() === method) ||
     new Headers(init?.headers ?? input?.headers).has('idempotency-key');
-  const signal = options.signal ?? init?.signal ?? input?.signal;
-  return retry(({ signal: s }) => fetch(input?.clone?.() ?? input, { ...init, signal: s }), { ...options, signal }, idempotent);
+  const signal = rest.signal ?? init?.signal ?? input?.signal;
+  const s = settings({ ...rest, signal }, 'fetchWithBackoff options');
+  return loop(({ signal: sig }) => fetch(input?.clone?.() ?? input, { ...init, signal: sig }), s, idempotent);
 }

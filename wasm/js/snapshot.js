@@ -3,11 +3,9 @@
 import { snapshot as part } from '../pkg/snapshot-part.js';
 import { SNAPSHOT_ERRORS, STATE_AT } from '../pkg/tables.js';
 import { coded, fail, put } from './check.js';
-import { STATE } from './internal.js';
-import { Backoff } from './backoff.js';
-import { isPolicy, Policy, WORDS } from './policy.js';
+import { Backoff, setState, stateOf } from './backoff.js';
+import { isPolicy, Policy, wordsOf } from './policy.js';
 import { get } from './engine.js';
-
 
 function check(e) {
   if (e) throw coded(RangeError, SNAPSHOT_ERRORS[e - 1]);
@@ -15,10 +13,10 @@ function check(e) {
 
 /** The 40-byte snapshot of `backoff`. */
 export function snapshot(backoff) {
-  if (typeof backoff?.[STATE] !== 'function') fail(TypeError, 'backoff', 'a Backoff', backoff);
+  if (!(backoff instanceof Backoff)) fail(TypeError, 'backoff', 'a Backoff', backoff);
   const { u32, u8, x } = get(part);
-  u32.set(backoff.policy[WORDS], 0);
-  u32.set(backoff[STATE](), STATE_AT);
+  u32.set(wordsOf(backoff.policy), 0);
+  u32.set(stateOf(backoff), STATE_AT);
   check(x.snapshotTake());
   return u8.slice(0, 40);
 }
@@ -28,10 +26,10 @@ export function restore(policy, bytes) {
   if (!isPolicy(policy)) policy = new Policy(policy);
   if (!(bytes instanceof Uint8Array)) fail(TypeError, 'bytes', 'a Uint8Array (from snapshot())', bytes);
   const { u32, u8, x } = get(part);
-  u32.set(policy[WORDS], 0);
+  u32.set(wordsOf(policy), 0);
   const len = put('bytes', bytes, u8.subarray(0, 256));
   check(x.snapshotRestore(len));
   const b = new Backoff(policy, 0);
-  b[STATE](u32.slice(STATE_AT, STATE_AT + 8));
+  setState(b, u32.slice(STATE_AT, STATE_AT + 8));
   return b;
 }

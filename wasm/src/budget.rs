@@ -1,9 +1,8 @@
-//! The budget part: retry budgets whose words live in the JS `RetryBudget`, and the step that
-//! consults one.
+//! The budget part: retry budgets whose words live in the JS `RetryBudget`. A step or a run asks
+//! a budget through its methods (`crate::gate`), so only `RetryBudget` itself loads this part.
 
-use seeded_backoff::{BudgetConfig, BudgetError, FailureKind, RetryBudget, StepInput};
+use seeded_backoff::{BudgetConfig, BudgetError, FailureKind, RetryBudget};
 
-use crate::io::{self, encode, step_input};
 use crate::rt::{io as shared, Io};
 
 fn kind(timeout: bool) -> FailureKind {
@@ -116,36 +115,5 @@ pub extern "C" fn budget_op(op: u32, timeout: bool, retried: bool) -> u32 {
         };
         io.budget[5] = budget.tokens_milli();
         answer
-    })
-}
-
-/// The general step of the state at the shared state under the policy at the policy of the shared options with the budget
-/// at the shared budget words; updates the state and the budget's tokens. A state or policy that does not
-/// check gives `i32::MIN`.
-#[export_name = "budgetStep"]
-pub extern "C" fn budget_step(
-    hint_kind: u32,
-    hint_ms: u32,
-    has_elapsed: bool,
-    lo: u32,
-    hi: u32,
-    timeout: bool,
-) -> i32 {
-    shared(|io| {
-        let Ok(policy) = io::policy(&io.options) else {
-            return i32::MIN;
-        };
-        let Ok(mut state) = io::state(io, &policy) else {
-            return i32::MIN;
-        };
-        let budget = read(io);
-        let input = StepInput {
-            budget: Some((&budget, kind(timeout))),
-            ..step_input(hint_kind, hint_ms, has_elapsed, lo, hi)
-        };
-        let step = encode(state.next_delay_with(&policy, input));
-        io.state = state.to_raw();
-        io.budget[5] = budget.tokens_milli();
-        step
     })
 }

@@ -41,6 +41,10 @@ pub mod budget;
 pub mod date;
 #[cfg(feature = "fleet")]
 pub mod fleet;
+#[cfg(feature = "main")]
+pub mod gate;
+#[cfg(feature = "main")]
+pub mod run;
 #[cfg(feature = "snapshot")]
 pub mod snapshot;
 #[cfg(any(feature = "main", feature = "fleet"))]

@@ -5,7 +5,7 @@
 //! export, so at most one `&mut` to each static exists at a time: each access below is a short
 //! closure that cannot re-enter. Host builds (tests) use thread-locals instead.
 
-use seeded_backoff::{Backoff, Policy, RawBackoff};
+use seeded_backoff::RawBackoff;
 
 /// The longest header value the parts read (SPEC.md §8): a longer one is too long for every binding.
 pub const MAX_HEADER_VALUE: usize = seeded_backoff::MAX_HEADER_VALUE_LEN;
@@ -16,8 +16,16 @@ pub const HEADER_VALUES: usize = 1 + seeded_backoff::RATE_LIMIT_HEADERS.len();
 /// The option words: a word of presence bits, then one word per core `PolicyOption`.
 pub const OPTION_WORDS: usize = 1 + seeded_backoff::bindings::PolicyOption::NAMES.len();
 
-/// Numbers and bytes JS writes before a call and reads after it: 32 words, then the bytes. Its
-/// offsets reach JS through the generated tables (`examples/js_tables.rs`), not a copy.
+/// The words of a run ([`seeded_backoff::RawRun::to_words`]).
+pub const RUN_WORDS: usize = 22;
+
+/// The words before the bytes: the fields of [`Io`] up to `bytes`, rounded up.
+pub const WORDS: usize = 64;
+
+/// Numbers and bytes JS writes before a call and reads after it: 64 words, then the bytes. Its
+/// offsets reach JS through the generated tables (`examples/js_tables.rs`), not a copy. Every
+/// call reads the policy, state, run or budget it works on from here and writes it back: the JS
+/// objects own their words, and no export keeps any between calls.
 #[repr(C)]
 pub struct Io {
     /// A policy's options: a word of presence bits, then one word per option (`io::option`).
@@ -29,19 +37,15 @@ pub struct Io {
     /// The lengths of the header values in `bytes`, one after another: `Retry-After`, then the
     /// rate-limit headers in the core's order; `u32::MAX` for a header the response lacks.
     pub lens: [u32; HEADER_VALUES],
+    /// A run's state.
+    pub run: [u32; RUN_WORDS],
+    /// A run's answer: action code, attempt, delay in ms, and the give-up reason code (0 for a
+    /// permanent error) or the most a pause lasts (`u32::MAX`: no limit).
+    pub action: [u32; 4],
     /// Unused: the bytes start at a round offset.
-    pub pad: [u32; 32 - OPTION_WORDS - 8 - 6 - HEADER_VALUES],
+    pub pad: [u32; WORDS - OPTION_WORDS - 8 - 6 - HEADER_VALUES - RUN_WORDS - 4],
     /// Header values, a snapshot or a device id.
     pub bytes: [u8; HEADER_VALUES * MAX_HEADER_VALUE],
-}
-
-/// The policy and state the main part steps: JS loads a policy or a state here only when another
-/// one was used since, so a long-lived `Backoff` steps with no copying.
-pub struct Slot {
-    /// The active policy.
-    pub policy: Policy,
-    /// The state of the `Backoff` JS last stepped (none before the first).
-    pub state: Option<Backoff>,
 }
 
 const IO_INIT: Io = Io {
@@ -55,20 +59,14 @@ const IO_INIT: Io = Io {
     },
     budget: [0; 6],
     lens: [0; HEADER_VALUES],
-    pad: [0; 32 - OPTION_WORDS - 8 - 6 - HEADER_VALUES],
+    run: [0; RUN_WORDS],
+    action: [0; 4],
+    pad: [0; WORDS - OPTION_WORDS - 8 - 6 - HEADER_VALUES - RUN_WORDS - 4],
     bytes: [0; HEADER_VALUES * MAX_HEADER_VALUE],
-};
-
-const SLOT_INIT: Slot = Slot {
-    policy: Policy::google(),
-    state: None,
 };
 
 #[cfg(target_arch = "wasm32")]
 static mut IO: Io = IO_INIT;
-
-#[cfg(target_arch = "wasm32")]
-static mut SLOT: Slot = SLOT_INIT;
 
 /// Runs `f` on the shared numbers and bytes.
 #[cfg(target_arch = "wasm32")]
@@ -78,13 +76,6 @@ pub fn io<R>(f: impl FnOnce(&mut Io) -> R) -> R {
     f(unsafe { &mut *(&raw mut IO) })
 }
 
-/// Runs `f` on the slot.
-#[cfg(target_arch = "wasm32")]
-pub fn slot<R>(f: impl FnOnce(&mut Slot) -> R) -> R {
-    // SAFETY: as for `io`: no `f` calls `slot` again, so no other reference to SLOT exists.
-    f(unsafe { &mut *(&raw mut SLOT) })
-}
-
 /// The address JS reads and writes `Io` at: every part exports it as `io`.
 #[cfg(target_arch = "wasm32")]
 #[export_name = "io"]
@@ -92,11 +83,10 @@ pub extern "C" fn io_address() -> u32 {
     (&raw const IO) as usize as u32
 }
 
-// On a host (the tests), where threads exist, each thread has its own area and slot.
+// On a host (the tests), where threads exist, each thread has its own area.
 #[cfg(not(target_arch = "wasm32"))]
 std::thread_local! {
     static IO: core::cell::RefCell<Io> = const { core::cell::RefCell::new(IO_INIT) };
-    static SLOT: core::cell::RefCell<Slot> = const { core::cell::RefCell::new(SLOT_INIT) };
 }
 
 /// Runs `f` on the shared numbers and bytes.
@@ -105,16 +95,44 @@ pub fn io<R>(f: impl FnOnce(&mut Io) -> R) -> R {
     IO.with_borrow_mut(f)
 }
 
-/// Runs `f` on the slot.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn slot<R>(f: impl FnOnce(&mut Slot) -> R) -> R {
-    SLOT.with_borrow_mut(f)
-}
-
 /// On a host there is no linear memory for JS to address.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn io_address() -> u32 {
     0
+}
+
+// The budget a step consults lives in JS (any object with a `RetryBudget`'s methods): the npm
+// build asks it through one imported function, `env.gate(op, kind)` (ops in `crate::gate`).
+// Elsewhere (host tests, wasm-bindgen tests) a test installs a stand-in.
+#[cfg(all(feature = "rt", target_arch = "wasm32"))]
+#[link(wasm_import_module = "env")]
+extern "C" {
+    #[link_name = "gate"]
+    fn js_gate(op: u32, kind: u32) -> u32;
+}
+
+/// Asks the JS budget of the call in progress.
+#[cfg(all(feature = "rt", target_arch = "wasm32"))]
+pub fn gate(op: u32, kind: u32) -> u32 {
+    // SAFETY: an imported JS function of two numbers; it touches no memory of this module.
+    unsafe { js_gate(op, kind) }
+}
+
+#[cfg(not(all(feature = "rt", target_arch = "wasm32")))]
+std::thread_local! {
+    static GATE: core::cell::Cell<fn(u32, u32) -> u32> = const { core::cell::Cell::new(|_, _| 1) };
+}
+
+/// Asks the budget a test installed with [`set_gate`] (by default: always yes).
+#[cfg(not(all(feature = "rt", target_arch = "wasm32")))]
+pub fn gate(op: u32, kind: u32) -> u32 {
+    GATE.get()(op, kind)
+}
+
+/// Installs the stand-in for JS's `gate` (tests).
+#[cfg(not(all(feature = "rt", target_arch = "wasm32")))]
+pub fn set_gate(f: fn(u32, u32) -> u32) {
+    GATE.set(f);
 }
 
 #[cfg(all(feature = "rt", target_arch = "wasm32"))]

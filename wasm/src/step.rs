@@ -1,57 +1,49 @@
 //! The main part: what `Policy`, `Backoff`, `retry()` and `fetchWithBackoff()` need.
 //!
-//! One policy and one state are active at a time ([`crate::rt::Slot`]); JS loads another only
-//! when it steps another, so the common case (one `Backoff` stepped until it succeeds or gives up)
-//! is one call per delay with nothing copied.
+//! Each call reads the policy's option words and the state from the shared area and writes the
+//! state back: a JS `Backoff` owns its 8 words, and nothing is kept here between calls.
 
-use seeded_backoff::{Backoff, Classification};
+use seeded_backoff::{
+    Backoff, Classification, FailureKind, Policy, PolicyError, RetryGate, StepInput,
+};
+
+use crate::gate::JsGate;
 
 use crate::io::{self, encode, step_input};
-use crate::rt::{io as shared, slot};
+use crate::rt::{io as shared, Io};
 
-/// Resolves the options in the shared words (the core's preset + overrides + rules) and makes the
-/// policy active. Returns 0, or 1 + the index of the core's `PolicyError`.
+fn policy(io: &Io) -> Result<Policy, PolicyError> {
+    io::policy(&io.options)
+}
+
+/// Checks the options in the shared words (the core's preset + overrides + rules). Returns 0, or
+/// 1 + the index of the core's `PolicyError`.
 #[export_name = "policyResolve"]
 pub extern "C" fn policy_resolve() -> u32 {
-    let policy = shared(|io| io::policy(&io.options));
-    io::policy_status(policy.map(|p| slot(|s| s.policy = p)))
+    io::policy_status(shared(|io| policy(io)))
 }
 
-/// The active policy's `max_backoff_ms`: how long `retry()` waits, at most, for an `online` event
-/// before trying anyway (SPEC.md §13).
+/// The shared policy's `max_backoff_ms` (0 for options that do not check).
 #[export_name = "policyCapMs"]
 pub extern "C" fn policy_cap_ms() -> u32 {
-    slot(|s| s.policy.max_backoff_ms())
+    shared(|io| policy(io).map_or(0, |p| p.max_backoff_ms()))
 }
 
-/// A fresh state under the active policy, seeded from the u64 `hi:lo`.
+/// A fresh state under the shared policy, seeded from the u64 `hi:lo`, written to the shared
+/// state. Returns a status as [`policy_resolve`] does.
 #[export_name = "backoffInit"]
-pub extern "C" fn backoff_init(lo: u32, hi: u32) {
-    slot(|s| s.state = Some(Backoff::new(&s.policy, u64::from(hi) << 32 | u64::from(lo))));
+pub extern "C" fn backoff_init(lo: u32, hi: u32) -> u32 {
+    io::policy_status(shared(|io| {
+        let p = policy(io)?;
+        io.state = Backoff::new(&p, u64::from(hi) << 32 | u64::from(lo)).to_raw();
+        Ok(())
+    }))
 }
 
-/// Writes the active state to the shared words.
-#[export_name = "backoffSave"]
-pub extern "C" fn backoff_save() {
-    slot(|s| {
-        if let Some(state) = &s.state {
-            shared(|io| io.state = state.to_raw());
-        }
-    });
-}
-
-/// Makes the shared state active, checked against the active policy. Returns 0, or 1 + the
-/// index of the core's `SnapshotError` (`InvalidState` for a state the policy cannot reach).
-#[export_name = "backoffLoad"]
-pub extern "C" fn backoff_load() -> u32 {
-    slot(|s| {
-        let state = shared(|io| io::state(io, &s.policy));
-        io::snapshot_status(state.map(|b| s.state = Some(b)))
-    })
-}
-
-/// A step of the active state (SPEC.md §5) without a budget; see [`io::step_input`]. Answers a
-/// delay, or minus the give-up code.
+/// A step of the shared state (SPEC.md §5) under the shared policy; see [`io::step_input`]. With
+/// `with_budget`, the JS budget of [`crate::gate`] is consulted for a failure of kind `timeout`
+/// (1: a timeout, else an error). Answers a delay, or minus the give-up code; `i32::MIN` for a
+/// policy or state that does not check (the state is then unchanged).
 #[export_name = "backoffStep"]
 pub extern "C" fn backoff_step(
     hint_kind: u32,
@@ -59,22 +51,42 @@ pub extern "C" fn backoff_step(
     has_elapsed: bool,
     lo: u32,
     hi: u32,
+    timeout: u32,
+    with_budget: bool,
 ) -> i32 {
-    let input = step_input(hint_kind, hint_ms, has_elapsed, lo, hi);
-    slot(|s| match &mut s.state {
-        Some(state) => encode(state.next_delay_with(&s.policy, input)),
-        None => i32::MIN,
+    let kind = if timeout == 1 {
+        FailureKind::Timeout
+    } else {
+        FailureKind::Error
+    };
+    let input = StepInput {
+        budget: with_budget.then_some((&JsGate as &dyn RetryGate, kind)),
+        ..step_input(hint_kind, hint_ms, has_elapsed, lo, hi)
+    };
+    shared(|io| {
+        let Ok(p) = policy(io) else { return i32::MIN };
+        let Ok(mut state) = io::state(io, &p) else {
+            return i32::MIN;
+        };
+        let step = encode(state.next_delay_with(&p, input));
+        io.state = state.to_raw();
+        step
     })
 }
 
-/// Starts the active state over after a success (the random stream continues).
+/// Starts the shared state over after a success (the random stream continues). Returns 0, or 1
+/// for a policy or state that does not check (the state is then unchanged).
 #[export_name = "backoffReset"]
-pub extern "C" fn backoff_reset() {
-    slot(|s| {
-        if let Some(state) = &mut s.state {
-            state.reset(&s.policy);
-        }
-    });
+pub extern "C" fn backoff_reset() -> u32 {
+    shared(|io| {
+        let Ok(p) = policy(io) else { return 1 };
+        let Ok(mut state) = io::state(io, &p) else {
+            return 1;
+        };
+        state.reset(&p);
+        io.state = state.to_raw();
+        0
+    })
 }
 
 /// The core's code of a class (SPEC.md §7), the index in the generated `CLASSES`.

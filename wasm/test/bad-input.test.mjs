@@ -330,7 +330,7 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
       assert.equal(err.attempts, 3);
     }
     const err = await api.retry(() => { throw new TypeError('bad'); }, { ...fast, maxRetries: 0 }).catch((e) => e);
-    assert.equal(err.message, 'gave up after 1 attempts (max_retries): bad');
+    assert.equal(err.message, 'gave up after 1 attempt (max_retries): bad');
     assert.deepEqual(calls, []);
   });
 

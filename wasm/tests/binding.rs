@@ -52,7 +52,7 @@ fn options_words_resolve_to_the_cores_policy() {
     let mut b = Backoff::new(&core, 7);
     for _ in 0..12 {
         assert_eq!(
-            step::backoff_step(0, 0, false, 0, 0),
+            step::backoff_step(0, 0, false, 0, 0, 0, false),
             expect(b.next_delay(&core))
         );
     }
@@ -85,7 +85,7 @@ fn seed_halves_make_the_cores_u64_seed() {
         let mut b = Backoff::new(&p, seed);
         for _ in 0..11 {
             assert_eq!(
-                step::backoff_step(0, 0, false, 0, 0),
+                step::backoff_step(0, 0, false, 0, 0, 0, false),
                 expect(b.next_delay(&p)),
                 "seed {seed}"
             );
@@ -110,12 +110,12 @@ fn hints_clocks_and_give_ups_are_the_general_step() {
         elapsed_ms: elapsed,
         budget: None,
     };
-    let got = step::backoff_step(1, 2_500, true, 10, 0);
+    let got = step::backoff_step(1, 2_500, true, 10, 0, 0, false);
     assert_eq!(
         got,
         expect(b.next_delay_with(&p, input(Some(ServerHint::RetryAfterMs(2_500)), Some(10))))
     );
-    let got = step::backoff_step(3, 1_000, true, 20, 0);
+    let got = step::backoff_step(3, 1_000, true, 20, 0, 0, false);
     assert_eq!(
         got,
         expect(b.next_delay_with(
@@ -123,43 +123,38 @@ fn hints_clocks_and_give_ups_are_the_general_step() {
             input(Some(ServerHint::RateLimitResetMs(1_000)), Some(20))
         ))
     );
-    let got = step::backoff_step(0, 0, true, 4_000, 0);
+    let got = step::backoff_step(0, 0, true, 4_000, 0, 0, false);
     assert_eq!(got, expect(b.next_delay_with(&p, input(None, Some(4_000)))));
     assert_eq!(got, -2, "the deadline gives up");
     step::backoff_reset();
     assert_eq!(
-        step::backoff_step(2, 0, false, 0, 0),
+        step::backoff_step(2, 0, false, 0, 0, 0, false),
         -4,
         "do not retry: server_stop"
     );
 }
 
 #[test]
-fn a_state_saved_and_loaded_continues_the_same_schedule() {
+fn a_state_the_caller_holds_continues_the_same_schedule() {
     set_options(&[]);
-    step::policy_resolve();
     step::backoff_init(11, 0);
-    let first = step::backoff_step(0, 0, false, 0, 0);
-    step::backoff_save();
+    let first = step::backoff_step(0, 0, false, 0, 0, 0, false);
     let saved = io(|io| io.state);
-    step::backoff_init(99, 0); // another state takes the slot
-    step::backoff_step(0, 0, false, 0, 0);
+    step::backoff_init(99, 0); // another schedule's state in the shared words
+    step::backoff_step(0, 0, false, 0, 0, 0, false);
     io(|io| io.state = saved);
-    assert_eq!(step::backoff_load(), 0);
     let p = Policy::google();
     let mut b = Backoff::new(&p, 11);
     assert_eq!(first, expect(b.next_delay(&p)));
     assert_eq!(
-        step::backoff_step(0, 0, false, 0, 0),
+        step::backoff_step(0, 0, false, 0, 0, 0, false),
         expect(b.next_delay(&p))
     );
-    // A state the policy cannot reach is refused, and the slot keeps its state.
+    // A state the policy cannot reach is refused and left as it was.
     io(|io| io.state.level = 0);
-    assert_ne!(step::backoff_load(), 0);
-    assert_eq!(
-        step::backoff_step(0, 0, false, 0, 0),
-        expect(b.next_delay(&p))
-    );
+    let bad = io(|io| io.state);
+    assert_eq!(step::backoff_step(0, 0, false, 0, 0, 0, false), i32::MIN);
+    assert_eq!(io(|io| io.state), bad);
 }
 
 fn put_bytes(text: &[u8]) -> u32 {
@@ -250,21 +245,29 @@ fn budgets_are_the_cores() {
     assert_eq!(io(|io| io.budget[5]), 500_000);
 }
 
+std::thread_local! {
+    static ASKED: std::cell::RefCell<Vec<(u32, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn refusing_gate(op: u32, kind: u32) -> u32 {
+    ASKED.with_borrow_mut(|a| a.push((op, kind)));
+    0
+}
+
 #[test]
-fn the_budget_step_records_the_failure_and_charges_the_retry() {
+fn a_step_with_a_budget_asks_the_js_budget_and_gives_up_when_it_refuses() {
+    use seeded_backoff_wasm::gate::op;
     set_options(&[]);
     let p = Policy::google();
-    assert_eq!(budget::budget_new(true, 0, 0, 0, 0, 0), 0);
-    let b = Backoff::new(&p, 1);
-    io(|io| io.state = b.to_raw());
-    let d = budget::budget_step(0, 0, false, 0, 0, false);
-    let core = RetryBudget::aws_default();
-    let mut c = Backoff::new(&p, 1);
-    let expect_d =
-        expect(c.next_delay_with(&p, StepInput::default().budget(&core, FailureKind::Error)));
-    assert_eq!(d, expect_d);
-    assert_eq!(io(|io| io.budget[5]), core.tokens_milli());
-    assert_eq!(io(|io| io.state), c.to_raw());
+    io(|io| io.state = Backoff::new(&p, 1).to_raw());
+    seeded_backoff_wasm::rt::set_gate(refusing_gate);
+    // A timeout (kind 1) the budget refuses: the core's budget give-up, code 3 (SPEC.md §5).
+    assert_eq!(step::backoff_step(0, 0, false, 0, 0, 1, true), -3);
+    let asked = ASKED.with_borrow(|a| a.clone());
+    assert!(asked.contains(&(op::TRY_ACQUIRE, 1)), "asked {asked:?}");
+    // Without the budget the same schedule retries.
+    io(|io| io.state = Backoff::new(&p, 1).to_raw());
+    assert!(step::backoff_step(0, 0, false, 0, 0, 0, false) >= 0);
     assert!(matches!(p.jitter(), Jitter::Google { .. }));
 }
 

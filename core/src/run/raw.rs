@@ -42,6 +42,80 @@ pub struct RawRun {
 
 const _: () = assert!(core::mem::size_of::<RawRun>() == 88);
 
+impl RawRun {
+    /// The fields as 22 little-endian-ordered `u32` words (each `u64` low half first, the four
+    /// byte fields packed into the last word), for bindings whose memory is an array of words
+    /// (the wasm part's shared area, the C `sb_run`).
+    ///
+    /// ```
+    /// use seeded_backoff::{Policy, RawRun, Run};
+    /// let raw = Run::new(&Policy::google(), 3).to_raw();
+    /// assert_eq!(RawRun::from_words(raw.to_words()), raw);
+    /// ```
+    pub fn to_words(&self) -> [u32; 22] {
+        let split = |x: u64| [x as u32, (x >> 32) as u32];
+        let [s0, s1] = split(self.seed);
+        let [o0, o1] = split(self.origin_ms);
+        let [n0, n1] = split(self.now_ms);
+        let [p0, p1] = split(self.paused_ms);
+        let [q0, q1] = split(self.pause_since_ms);
+        let b = self.backoff;
+        let flags = u32::from_le_bytes([self.phase, self.clock, self.count_paused, self.retried]);
+        [
+            s0,
+            s1,
+            o0,
+            o1,
+            n0,
+            n1,
+            p0,
+            p1,
+            q0,
+            q1,
+            b.rng[0],
+            b.rng[1],
+            b.rng[2],
+            b.rng[3],
+            b.retries,
+            b.level,
+            b.elapsed_ms,
+            b.gave_up,
+            self.attempt,
+            self.redraws,
+            self.window_ms,
+            flags,
+        ]
+    }
+
+    /// The fields from [`RawRun::to_words`]; any words make a `RawRun`, which
+    /// [`Run::from_raw`] then checks.
+    pub fn from_words(w: [u32; 22]) -> RawRun {
+        let join = |lo: u32, hi: u32| u64::from(lo) | (u64::from(hi) << 32);
+        let [phase, clock, count_paused, retried] = w[21].to_le_bytes();
+        RawRun {
+            seed: join(w[0], w[1]),
+            origin_ms: join(w[2], w[3]),
+            now_ms: join(w[4], w[5]),
+            paused_ms: join(w[6], w[7]),
+            pause_since_ms: join(w[8], w[9]),
+            backoff: RawBackoff {
+                rng: [w[10], w[11], w[12], w[13]],
+                retries: w[14],
+                level: w[15],
+                elapsed_ms: w[16],
+                gave_up: w[17],
+            },
+            attempt: w[18],
+            redraws: w[19],
+            window_ms: w[20],
+            phase,
+            clock,
+            count_paused,
+            retried,
+        }
+    }
+}
+
 const PHASES: [Phase; 6] = [
     Phase::Ready,
     Phase::Attempting,

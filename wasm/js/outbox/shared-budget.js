@@ -6,10 +6,6 @@
 // localStorage) the last value heard on a BroadcastChannel is used.
 import { RetryBudget } from '../index.js';
 
-// The budget's tokens in thousandths (read and set): the hook budget.js provides for this.
-const TOKENS = Symbol.for('seeded-backoff.tokens');
-const STEP = Symbol.for('seeded-backoff.step');
-
 function storage() {
   try {
     return globalThis.localStorage ?? null;
@@ -33,7 +29,7 @@ export class SharedRetryBudget extends RetryBudget {
     super(options);
     this.#key = `seeded-backoff-budget:${name}`;
     this.#config = JSON.stringify(Object.keys(options).sort().map((k) => [k, options[k]]));
-    this.#full = this[TOKENS];
+    this.#full = super.tokensMilli;
     if (typeof BroadcastChannel === 'function') {
       this.#channel = new BroadcastChannel(this.#key);
       this.#channel.onmessage = (e) => {
@@ -58,7 +54,7 @@ export class SharedRetryBudget extends RetryBudget {
   }
 
   #write() {
-    const v = { c: this.#config, t: this[TOKENS] };
+    const v = { c: this.#config, t: super.tokensMilli };
     try {
       storage()?.setItem(this.#key, JSON.stringify(v));
     } catch {
@@ -69,7 +65,7 @@ export class SharedRetryBudget extends RetryBudget {
 
   #shared(op) {
     const t = this.#read();
-    if (t !== null) this[TOKENS] = t;
+    if (t !== null) super.tokensMilli = t;
     const r = op();
     this.#write();
     return r;
@@ -91,12 +87,14 @@ export class SharedRetryBudget extends RetryBudget {
     return this.#read() ?? super.tokensMilli;
   }
 
-  get tokens() {
-    return this.tokensMilli / 1000;
+  set tokensMilli(t) {
+    this.#shared(() => {
+      super.tokensMilli = t;
+    });
   }
 
-  [STEP](...args) {
-    return this.#shared(() => super[STEP](...args));
+  get tokens() {
+    return this.tokensMilli / 1000;
   }
 
   /** Stops listening to the other tabs. */

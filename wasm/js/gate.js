@@ -1,0 +1,25 @@
+// The budget the engine asks during one step or run event (wasm/src/gate.rs): any object with a
+// RetryBudget's three methods, set for the length of that one synchronous call. The engine imports
+// `gate` (the JS build of the engine imports it from this module).
+const KINDS = ['error', 'timeout'];
+let current = null;
+
+export function gate(op, kind) {
+  if (op === 1) return current.tryAcquire(KINDS[kind]) ? 1 : 0;
+  if (op === 0) current.recordFailure(KINDS[kind]);
+  else current.recordSuccess(kind ? KINDS[kind - 1] : undefined);
+  return 0;
+}
+
+/** `f()` with `budget` (or none) as the budget the engine asks. */
+export function asking(budget, f) {
+  current = budget;
+  try {
+    return f();
+  } finally {
+    current = null;
+  }
+}
+
+/** Whether `v` can serve as a budget: a RetryBudget, or an object with its methods. */
+export const isBudget = (v) => ['tryAcquire', 'recordFailure', 'recordSuccess'].every((m) => typeof v?.[m] === 'function');

@@ -1,0 +1,117 @@
+// Run: one call's whole retry run (SPEC.md §15), the core's state machine with its 22 words held
+// here. Each event writes the policy's and the run's words to the engine, which answers the next
+// action; retry() is a shell over it, and a program can write its own loop the same way.
+import { main } from '../pkg/main-part.js';
+import {
+  ACTION_AT, ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, EVENT_OUTCOME, EVENT_PAUSE,
+  EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER,
+  OUTCOME_OFFLINE, OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_HIDDEN, PAUSE_OFFLINE, RUN_AT,
+  RUN_ERRORS, RUN_WORDS,
+} from '../pkg/tables.js';
+import { bool, coded, fail, int, keys, oneOf, U32_MAX } from './check.js';
+import { get } from './engine.js';
+import { asking, isBudget } from './gate.js';
+import { isPolicy, seedHalves, wordsOf } from './policy.js';
+
+/** A new run's words under the option words `pw`, seeded from `lo:hi` (part `m`, loaded). */
+export function runWords(m, pw, lo, hi, countPaused) {
+  m.u32.set(pw);
+  m.x.runNew(lo, hi, countPaused);
+  return m.u32.slice(RUN_AT, RUN_AT + RUN_WORDS);
+}
+
+/**
+ * One event on the run words `rw` under option words `pw`, in part `m`: the action as its 4 words
+ * (kind, attempt, delay ms, give-up code or pause limit), or throws the core's refusal (the words
+ * are then unchanged). `now` is a monotonic ms reading, or -1 for none.
+ */
+export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now) {
+  m.u32.set(pw);
+  m.u32.set(rw, RUN_AT);
+  const r = asking(budget, () => m.x.runEvent(e, kind, hintKind, hintMs, timeout, now >= 0, now % 4294967296, Math.floor(now / 4294967296), !!budget));
+  if (r) throw coded(Error, RUN_ERRORS[r - 1] ?? ['bad_state', 'run words the engine did not make']);
+  rw.set(m.u32.subarray(RUN_AT, RUN_AT + RUN_WORDS));
+  return m.u32.slice(ACTION_AT, ACTION_AT + 4);
+}
+
+const TYPES = ['attempt', 'retry', 'wait', 'paused', 'done', 'give_up'];
+
+/** An action's words as the object `Run`'s methods answer. */
+function action([k, attempt, delayMs, extra]) {
+  const a = { type: TYPES[k] };
+  if (k === ACTION_RETRY || k < ACTION_WAIT) a.attempt = attempt;
+  if (k === ACTION_RETRY || k === ACTION_WAIT) a.delayMs = delayMs;
+  if (k === ACTION_PAUSED) a.maxMs = extra === U32_MAX ? null : extra;
+  if (k === ACTION_DONE || k === ACTION_GIVE_UP) a.attempts = attempt;
+  if (k === ACTION_GIVE_UP) a.reason = GIVE_UP[extra];
+  return a;
+}
+
+const now = (v) => (v === undefined ? -1 : int('nowMs', v, 0, Number.MAX_SAFE_INTEGER));
+const OUTCOMES = ['success', 'retryable', 'permanent', 'offline'];
+const HINTS = [['retryAfterMs', HINT_RETRY_AFTER], ['rateLimitMs', HINT_RATE_LIMIT]];
+
+export class Run {
+  #p;
+  #w;
+  #budget;
+
+  /** A run not yet started: see index.d.ts. */
+  constructor(policy, options = {}) {
+    if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
+    keys('Run options', options, ['seed', 'countPausedTime', 'budget']);
+    const { seed, countPausedTime = false, budget } = options;
+    bool('countPausedTime', countPausedTime);
+    if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
+    const [lo, hi] = seedHalves(seed);
+    this.#p = wordsOf(policy);
+    this.#w = runWords(get(main), this.#p, lo, hi, countPausedTime);
+    this.#budget = budget;
+  }
+
+  #event(e, kind, hintKind, hintMs, timeout, nowMs) {
+    return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs)));
+  }
+
+  start(nowMs) {
+    return this.#event(EVENT_START, 0, 0, 0, 0, nowMs);
+  }
+
+  /** `'success'`, `'permanent'`, `'offline'`, or a retryable failure `{ failureKind?, retryAfterMs? | rateLimitMs? | doNotRetry? }`. */
+  outcome(outcome, nowMs) {
+    if (typeof outcome === 'string') {
+      const k = oneOf('outcome', outcome, OUTCOMES);
+      if (k === 1) return this.outcome({}, nowMs);
+      return this.#event(EVENT_OUTCOME, [OUTCOME_SUCCESS, 0, OUTCOME_PERMANENT, OUTCOME_OFFLINE][k], 0, 0, 0, nowMs);
+    }
+    keys('retryable outcome', outcome, ['failureKind', 'retryAfterMs', 'rateLimitMs', 'doNotRetry']);
+    let hint = HINT_NONE;
+    let ms = 0;
+    for (const [k, code] of HINTS) {
+      if (outcome[k] === undefined) continue;
+      if (hint !== HINT_NONE) throw new TypeError('give at most one of retryAfterMs, rateLimitMs and doNotRetry');
+      ms = int(k, outcome[k], 0, U32_MAX);
+      hint = code;
+    }
+    if (outcome.doNotRetry !== undefined && bool('doNotRetry', outcome.doNotRetry)) {
+      if (hint !== HINT_NONE) throw new TypeError('give at most one of retryAfterMs, rateLimitMs and doNotRetry');
+      hint = HINT_DO_NOT_RETRY;
+    }
+    const timeout = outcome.failureKind === undefined ? 0 : oneOf('failureKind', outcome.failureKind, ['error', 'timeout']);
+    return this.#event(EVENT_OUTCOME, OUTCOME_RETRYABLE, hint, ms, timeout, nowMs);
+  }
+
+  wake(nowMs) {
+    return this.#event(EVENT_WAKE, 0, 0, 0, 0, nowMs);
+  }
+
+  /** `reason`: `'hidden'` or `'offline'`. */
+  pause(reason, nowMs) {
+    const code = [PAUSE_HIDDEN, PAUSE_OFFLINE][oneOf('reason', reason, ['hidden', 'offline'])];
+    return this.#event(EVENT_PAUSE, code, 0, 0, 0, nowMs);
+  }
+
+  resume(nowMs) {
+    return this.#event(EVENT_RESUME, 0, 0, 0, 0, nowMs);
+  }
+}
