@@ -183,3 +183,35 @@ async fn futures_join<F: std::future::Future + Unpin>(mut futures: Vec<F>) -> Ve
     .await;
     out.into_iter().map(|v| v.unwrap()).collect()
 }
+
+#[cfg(feature = "http")]
+#[tokio::test(start_paused = true)]
+async fn mark_exhausted_puts_the_give_up_in_the_last_responses_extensions() {
+    use seeded_backoff::{mark_exhausted, GiveUpReason, RetriesExhausted};
+    let answer = |status: u16| {
+        let service = service_fn(move |_req: &'static str| async move {
+            Ok::<_, &'static str>(http::Response::builder().status(status).body(()).unwrap())
+        });
+        let policy = TowerPolicy::new(
+            Policy::aws_standard(),
+            0,
+            |r: &Result<http::Response<()>, &str>| match r {
+                Ok(response) => Verdict::from_http(response),
+                Err(_) => Verdict::RETRY,
+            },
+        )
+        .on_give_up(mark_exhausted);
+        tower::retry::Retry::new(policy, service).oneshot("GET /")
+    };
+    let response = answer(503).await.unwrap();
+    assert_eq!(
+        response.extensions().get::<RetriesExhausted>(),
+        Some(&RetriesExhausted {
+            attempts: 3,
+            reason: GiveUpReason::MaxRetries
+        })
+    );
+    // A permanent answer, returned at once, is not marked: its retries did not run out.
+    let response = answer(404).await.unwrap();
+    assert_eq!(response.extensions().get::<RetriesExhausted>(), None);
+}
