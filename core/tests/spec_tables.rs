@@ -199,3 +199,34 @@ fn policy_errors_name_the_field_of_specs_table() {
     assert_eq!(E::SpreadNotApplicable.field(), "spread_per_mille");
     assert_eq!(E::UnknownJitter.field(), "jitter");
 }
+
+#[test]
+fn one_hint_limit_for_every_constructor() {
+    use seeded_backoff::bindings::PolicyOptions;
+    use seeded_backoff::{Policy, Preset, DEFAULT_MAX_HINT_MS};
+    // SPEC.md §1 and §2: 300 000 ms, whatever the cap and however the policy is made.
+    assert_eq!(DEFAULT_MAX_HINT_MS, 300_000);
+    let built = |b: seeded_backoff::PolicyBuilder| b.max_backoff_ms(1_000).build().unwrap();
+    assert_eq!(built(Policy::builder()).max_hint_ms(), 300_000);
+    assert_eq!(built(Policy::google().to_builder()).max_hint_ms(), 300_000);
+    for preset in [
+        Policy::google(),
+        Policy::google_64s(),
+        Policy::aws_standard(),
+        Policy::grpc(),
+    ] {
+        assert_eq!(preset.max_hint_ms(), 300_000, "{preset:?}");
+    }
+    for preset in Preset::ALL {
+        let options = PolicyOptions {
+            preset: Some(preset),
+            max_backoff_ms: Some(5_000),
+            ..PolicyOptions::default()
+        };
+        assert_eq!(
+            options.build().unwrap().max_hint_ms(),
+            300_000,
+            "{preset:?}"
+        );
+    }
+}
