@@ -7,6 +7,8 @@ mod policy_args;
 mod schedule_cmd;
 mod simulate;
 mod vectors;
+mod vectors_call_seed;
+mod vectors_hint_limit;
 mod vectors_pacer;
 mod vectors_rate_limit;
 mod vectors_retry_after;

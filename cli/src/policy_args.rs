@@ -144,7 +144,7 @@ pub struct PolicyArgs {
     ))]
     pub spread_per_mille: Option<u32>,
     #[arg(long, value_parser = u32_flag, allow_hyphen_values = true, help = help(
-        "Largest honoured Retry-After hint in ms; default the cap",
+        "Longest server wait (Retry-After, rate-limit reset) in ms; a longer one gives up (hint_exceeds_max); default 300000",
         &[PolicyError::MaxHintMs],
     ))]
     pub max_hint_ms: Option<u32>,
@@ -154,7 +154,7 @@ pub struct PolicyArgs {
     /// What a delay crossing the time budget does.
     #[arg(long, value_parser = one_of(deadline_names()))]
     pub deadline: Option<String>,
-    /// Follow a pacing server: a Retry-After is the wait itself (capped at --max-hint-ms), not a
+    /// Follow a pacing server: a Retry-After is the wait itself (up to --max-hint-ms), not a
     /// lower bound. Only for a server trusted to pace (SPEC.md §16).
     #[arg(long)]
     pub paced: bool,

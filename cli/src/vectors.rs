@@ -193,13 +193,13 @@ fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
         ),
         (
             "schedule-hints",
-            "Retry-After hints (lower bound, clamped to max_hint_ms 20 s), a server stop, resets",
+            "Retry-After hints (lower bound; beyond max_hint_ms 20 s gives up), a server stop, resets",
             build(Policy::builder().max_hint_ms(20_000)),
             ops("n h5000 h0 h120000 n r n h1500 x n r h3000 n n n n n n n n n n n r n"),
         ),
         (
             "schedule-paced",
-            "paced: a Retry-After is the wait itself (0, below and above the backoff, clamped to max_hint_ms 20 s), snapshots, resets",
+            "paced: a Retry-After is the wait itself (0, below and above the backoff; beyond max_hint_ms 20 s gives up), snapshots, resets",
             build(Policy::builder().max_hint_ms(20_000).paced(true)),
             ops("h0 h0 n h1500 h120000 s h3000 l2000 n r h0 x n r h250 n h0 h0 h0 h0 h0 h0 h0 h0 n"),
         ),
@@ -390,7 +390,10 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
             schedule_file(stem, description, &policy, &ops)?,
         ));
     }
-    for (stem, description, policy, ops) in crate::vectors_rate_limit::schedule_specs() {
+    for (stem, description, policy, ops) in crate::vectors_rate_limit::schedule_specs()
+        .into_iter()
+        .chain(crate::vectors_hint_limit::schedule_specs())
+    {
         files.push((
             stem.to_string(),
             schedule_file(stem, description, &policy, &ops)?,
@@ -406,6 +409,7 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
     files.push(("run-loop".to_string(), crate::vectors_run::file()?));
     files.push(("send-rate".to_string(), crate::vectors_send_rate::file()));
     files.push(("pacer".to_string(), crate::vectors_pacer::file()?));
+    files.push(("call-seeds".to_string(), crate::vectors_call_seed::file()));
     for (stem, value) in &files {
         let path = dir.join(format!("{stem}.json"));
         let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())? + "\n";

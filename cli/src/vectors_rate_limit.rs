@@ -15,9 +15,9 @@ pub fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)
     vec![
         (
             "schedule-rate-limit",
-            "rate-limit hints: reset + U[0, 1000 + h/10], one extra draw, clamped to max_hint_ms 60 s",
+            "rate-limit hints: reset + U[0, 1000 + h/10], one extra draw; beyond max_hint_ms 60 s gives up",
             build(Policy::builder().max_retries(12).max_hint_ms(60_000)),
-            ops("l30000 n l0 l1500 h2000 s l100000 n x r l4294967295 n l5000 s n n n n n n n n n"),
+            ops("l30000 n l0 l1500 h2000 s l60000 l60001 n x r l4294967295 r n l5000 s n n n n n n n n n"),
         ),
         (
             "schedule-rate-limit-none",
@@ -29,7 +29,7 @@ pub fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)
                     .max_backoff_ms(MAX_DELAY_MS)
                     .max_hint_ms(MAX_DELAY_MS),
             ),
-            ops("l10000 l0 n l4294967295 l2147483647 s l1 n n"),
+            ops("l10000 l0 n l4294967295 r l2147483647 s l1 n n"),
         ),
         (
             "schedule-rate-limit-deadline",

@@ -80,6 +80,16 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// An error, so the give-up's `RetryError` is one too, with this as its `source()`.
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Failure::Status(..) => None,
+            Failure::Io(e) => Some(e),
+        }
+    }
+}
+
 fn classify(failure: &Failure) -> Verdict {
     match failure {
         Failure::Status(_, Some(value)) => match parse_retry_after(value.as_bytes(), 0) {

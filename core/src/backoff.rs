@@ -23,6 +23,9 @@ coded_enum! {
         Budget = 3, "budget";
         /// The server said not to retry (e.g. a negative gRPC pushback).
         ServerStop = 4, "server_stop";
+        /// The server asked for a wait longer than the policy's `max_hint_ms`: coming back
+        /// earlier would be refused again, and waiting longer is more than the caller allows.
+        HintExceedsMax = 5, "hint_exceeds_max";
     }
 }
 
@@ -228,10 +231,11 @@ impl Backoff {
     /// The general step of SPEC.md §5, with any combination of a server hint, the caller's clock
     /// and a shared budget.
     ///
-    /// A `Retry-After` hint is a lower bound (clamped to `max_hint_ms`), or with [`Policy::paced`]
-    /// the delay itself, and takes no random draw; a
-    /// rate-limit reset takes one, for its upward jitter (SPEC.md §5 step 6); `DoNotRetry` gives
-    /// up with [`GiveUpReason::ServerStop`]. Neither hint changes the level, so later delays grow
+    /// A `Retry-After` hint is a lower bound, or with [`Policy::paced`] the delay itself, and
+    /// takes no random draw; a rate-limit reset takes one, for its upward jitter (SPEC.md §5
+    /// step 6); `DoNotRetry` gives up with [`GiveUpReason::ServerStop`], and a hint beyond the
+    /// policy's `max_hint_ms` with [`GiveUpReason::HintExceedsMax`] (never back before the server
+    /// allows). Neither hint changes the level, so later delays grow
     /// as without it. `elapsed_ms` is the caller's monotonic clock since the first attempt, so
     /// time spent in the requests counts against `max_elapsed_ms`. A budget records the failure,
     /// and gives up with [`GiveUpReason::Budget`] when it refuses the retry.
@@ -251,6 +255,10 @@ impl Backoff {
     /// let input = StepInput::default().budget(&budget, FailureKind::Error);
     /// assert!(matches!(b.next_delay_with(&p, input), Step::Retry { retry: 2, .. }));
     /// assert_eq!(budget.tokens_milli(), 9_000);
+    ///
+    /// // Told to come back in an hour, beyond the policy's 5-minute limit: give up, not return early.
+    /// let step = b.next_delay_with(&p, hint(ServerHint::RetryAfterMs(3_600_000)));
+    /// assert_eq!(step, Step::GiveUp(seeded_backoff::GiveUpReason::HintExceedsMax));
     /// ```
     #[inline]
     pub fn next_delay_with(&mut self, policy: &Policy, input: StepInput<'_>) -> Step {
@@ -266,21 +274,25 @@ impl Backoff {
         if self.retries >= policy.max_retries() {
             return self.give_up(GiveUpReason::MaxRetries);
         }
+        // Never back before the server allows: a wait beyond the caller's limit gives up rather
+        // than return early (SPEC.md §5 step 4).
+        if let Some(ServerHint::RetryAfterMs(hint_ms) | ServerHint::RateLimitResetMs(hint_ms)) =
+            input.hint
+        {
+            if hint_ms > policy.max_hint_ms() {
+                return self.give_up(GiveUpReason::HintExceedsMax);
+            }
+        }
         let mut rng = self.rng.clone();
         let (mut delay, level) = delay_and_next_level(policy, self.level, &mut rng);
         match input.hint {
             // A paced server's `Retry-After` is the client's own return time (SPEC.md §16): the
             // wait itself, not a floor under the client's backoff.
-            Some(ServerHint::RetryAfterMs(hint_ms)) if policy.paced() => {
-                delay = hint_ms.min(policy.max_hint_ms());
-            }
-            Some(ServerHint::RetryAfterMs(hint_ms)) => {
-                delay = delay.max(hint_ms.min(policy.max_hint_ms()));
-            }
+            Some(ServerHint::RetryAfterMs(hint_ms)) if policy.paced() => delay = hint_ms,
+            Some(ServerHint::RetryAfterMs(hint_ms)) => delay = delay.max(hint_ms),
             Some(ServerHint::RateLimitResetMs(hint_ms)) => {
                 // Upward jitter: clients told the same reset time spread over the 1 s + 10 % after
                 // it instead of returning at that instant; never earlier than the reset.
-                let hint_ms = hint_ms.min(policy.max_hint_ms());
                 let spread = rng.uniform(1000 + hint_ms / 10);
                 delay = delay.max(hint_ms.saturating_add(spread).min(MAX_DELAY_MS));
             }

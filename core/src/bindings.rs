@@ -79,7 +79,7 @@ const DEFAULT_SPREAD_PER_MILLE: u32 = 200;
 /// };
 /// let policy = options.build().unwrap();
 /// assert_eq!(policy.multiplier(), (3, 2)); // reduced: the same policy as 3/2
-/// assert_eq!(policy.max_hint_ms(), 60_000); // follows the overridden cap
+/// assert_eq!(policy.max_hint_ms(), 300_000); // the one default, whatever the cap
 ///
 /// let full_with_width = PolicyOptions {
 ///     jitter: Some(Jitter::Full.code()),
@@ -211,10 +211,9 @@ impl PolicyOptions {
             b = b.paced(paced);
         }
         b = b.jitter(self.jitter(base.jitter())?);
-        b = b.max_hint_ms(match (self.max_hint_ms, self.max_backoff_ms) {
-            (Some(ms), _) | (None, Some(ms)) => ms,
-            (None, None) => base.max_hint_ms(),
-        });
+        if let Some(ms) = self.max_hint_ms {
+            b = b.max_hint_ms(ms);
+        }
         b.build()
     }
 
@@ -295,9 +294,9 @@ mod tests {
     }
 
     #[test]
-    fn the_hint_limit_follows_an_overridden_cap_unless_given() {
+    fn the_hint_limit_is_the_default_unless_given() {
         let p = build(|o| o.max_backoff_ms = Some(60_000)).unwrap();
-        assert_eq!(p.max_hint_ms(), 60_000);
+        assert_eq!(p.max_hint_ms(), crate::DEFAULT_MAX_HINT_MS);
         let p = build(|o| {
             o.max_backoff_ms = Some(60_000);
             o.max_hint_ms = Some(5);
@@ -305,7 +304,7 @@ mod tests {
         .unwrap();
         assert_eq!(p.max_hint_ms(), 5);
         let p = build(|o| o.preset = Some(Preset::Google64s)).unwrap();
-        assert_eq!(p.max_hint_ms(), 64_000);
+        assert_eq!(p.max_hint_ms(), crate::DEFAULT_MAX_HINT_MS);
     }
 
     #[test]

@@ -46,6 +46,10 @@
 //! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`).
 //! - `retry-policies`: `SeededRetryPolicy`, a `retry_policies::RetryPolicy` (retry-policies 0.5,
 //!   what `reqwest-retry` takes; implies `std`).
+//! - `http`: `Verdict::from_http`, the verdict and hint of an `http::Response` (http 1; implies
+//!   `std`); with `tower`, `mark_exhausted` marks a response whose retries ran out.
+//! - `reqwest`: `Verdict::from_reqwest`, the same for a `reqwest::Response` (reqwest 0.13;
+//!   implies `http`).
 //! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
 //!   HAL's hardware RNG (no_std).
 //!
@@ -58,6 +62,7 @@
 mod backoff;
 pub mod bindings;
 mod budget;
+mod call_seed;
 mod classify;
 mod coded_enum;
 mod decimal;
@@ -65,6 +70,8 @@ mod error_enum;
 mod fingerprint;
 mod fleet;
 mod hint;
+#[cfg(feature = "http")]
+mod http_support;
 mod httpdate;
 mod jitter;
 mod pacer;
@@ -94,18 +101,23 @@ pub use backoff::{Backoff, GiveUpReason, Step, StepInput};
 #[cfg(target_has_atomic = "32")]
 pub use budget::AtomicRetryBudget;
 pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
+pub use call_seed::call_seed;
+#[cfg(target_has_atomic = "64")]
+pub use call_seed::CallSeeds;
 pub use classify::{
     classify_grpc, classify_http, is_idempotent_method, is_retryable_http, request_may_retry,
     Classification, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS,
 };
 pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
 pub use hint::{parse_grpc_pushback, parse_retry_after, ServerHint, MAX_HEADER_VALUE_LEN};
+#[cfg(all(feature = "http", feature = "tower"))]
+pub use http_support::mark_exhausted;
 pub use jitter::jitter_bounds;
 pub use pacer::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 pub use parse_error::ParseError;
 pub use policy::{
-    DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, MAX_DELAY_MS, MAX_MULTIPLIER,
-    MAX_MULTIPLIER_DEN,
+    DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, DEFAULT_MAX_HINT_MS, MAX_DELAY_MS,
+    MAX_MULTIPLIER, MAX_MULTIPLIER_DEN,
 };
 pub use preset::Preset;
 pub use rate_limit::{
@@ -126,7 +138,9 @@ pub use std_support::{random_seed, retry_blocking};
 #[cfg(feature = "tokio")]
 pub use tokio_support::retry_tokio;
 #[cfg(feature = "tower")]
-pub use tower_support::TowerPolicy;
+pub use tower_support::{
+    ByClone, CloneRequest, NoGiveUpHook, OnGiveUp, RetriesExhausted, TowerPolicy,
+};
 
 // Every Rust block of the crate's README.md and of the repository's compiles and runs as a doc test
 // (the blocks use the tokio, tower and retry-policies features and the dev-dependencies).

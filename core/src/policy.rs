@@ -8,6 +8,15 @@ use crate::error_enum::error_enum;
 /// lets every sum in the algorithm fit a `u32` without saturating.
 pub const MAX_DELAY_MS: u32 = 2_147_483_647;
 
+/// The default `max_hint_ms` of every policy, preset and builder, in ms: five minutes.
+///
+/// Long enough for the waits servers commonly ask (a minute's quota window, a restart's
+/// `Retry-After: 120`); a server that asks for longer makes the step give up with
+/// [`GiveUpReason::HintExceedsMax`](crate::GiveUpReason::HintExceedsMax), so the caller hears of
+/// it instead of holding the call for an hour. It does not follow `max_backoff_ms`: the cap bounds
+/// the client's own backoff, the hint limit how long it lets a server hold it.
+pub const DEFAULT_MAX_HINT_MS: u32 = 300_000;
+
 /// The largest multiplier denominator: three decimal places (gRPC's 1.6 is 8/5).
 pub const MAX_MULTIPLIER_DEN: u32 = 1000;
 
@@ -74,18 +83,13 @@ impl PolicyError {
 /// ```
 /// use seeded_backoff::{Jitter, Policy};
 ///
-/// // A custom policy, validated at compile time.
-/// const MY_POLICY: Policy = match Policy::builder()
+/// // A custom policy, validated at compile time: a bad field stops the build with its name.
+/// const MY_POLICY: Policy = seeded_backoff::const_policy!(Policy::builder()
 ///     .initial_ms(250)
 ///     .multiplier(3, 2)
 ///     .max_backoff_ms(10_000)
 ///     .max_retries(8)
-///     .jitter(Jitter::Full)
-///     .build()
-/// {
-///     Ok(p) => p,
-///     Err(_) => panic!("invalid policy"),
-/// };
+///     .jitter(Jitter::Full));
 /// assert_eq!(MY_POLICY.base_delay_ms(1), 375);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,7 +115,7 @@ pub struct PolicyBuilder {
     multiplier_den: u32,
     max_backoff_ms: u32,
     max_retries: u32,
-    max_hint_ms: Option<u32>,
+    max_hint_ms: u32,
     max_elapsed_ms: u32,
     jitter: Jitter,
     deadline: DeadlineMode,
@@ -145,9 +149,12 @@ impl PolicyBuilder {
         self.jitter = jitter;
         self
     }
-    /// Sets the largest server hint honoured, in ms. Unset, it follows `max_backoff_ms`.
+    /// Sets the longest wait a server may ask, in ms (0 ..= [`MAX_DELAY_MS`]; default
+    /// [`DEFAULT_MAX_HINT_MS`]). A `Retry-After` or rate-limit reset beyond it gives up with
+    /// [`GiveUpReason::HintExceedsMax`](crate::GiveUpReason::HintExceedsMax) rather than come back
+    /// before the server allows.
     pub const fn max_hint_ms(mut self, ms: u32) -> Self {
-        self.max_hint_ms = Some(ms);
+        self.max_hint_ms = ms;
         self
     }
     /// Sets the time budget in ms since the first attempt; 0 disables it.
@@ -211,10 +218,7 @@ impl PolicyBuilder {
             }
             _ => {}
         }
-        let max_hint_ms = match b.max_hint_ms {
-            Some(ms) => ms,
-            None => b.max_backoff_ms,
-        };
+        let max_hint_ms = b.max_hint_ms;
         if max_hint_ms > MAX_DELAY_MS {
             return Err(PolicyError::MaxHintMs);
         }
@@ -231,6 +235,33 @@ impl PolicyBuilder {
             paced: b.paced,
         })
     }
+}
+
+/// A [`Policy`] from a [`PolicyBuilder`] expression, checked when the program compiles: in a
+/// `const` (or `static`), a policy that fails [`PolicyBuilder::build`] stops the build with the
+/// check's message, which names the field and its range ("evaluation panicked: max_backoff_ms
+/// must be in initial_ms..=2147483647"). Outside a `const` it is checked when it runs, and panics
+/// with the same message: use [`PolicyBuilder::build`] there to handle the error instead.
+///
+/// ```
+/// use seeded_backoff::{const_policy, Jitter, Policy};
+/// const MOBILE: Policy = const_policy!(Policy::builder().initial_ms(500).jitter(Jitter::Full));
+/// assert_eq!(MOBILE.initial_ms(), 500);
+/// ```
+///
+/// ```compile_fail,E0080
+/// use seeded_backoff::{const_policy, Policy};
+/// // error[E0080]: evaluation panicked: max_backoff_ms must be in initial_ms..=2147483647
+/// const BAD: Policy = const_policy!(Policy::builder().initial_ms(5_000).max_backoff_ms(1_000));
+/// ```
+#[macro_export]
+macro_rules! const_policy {
+    ($builder:expr) => {
+        match $builder.build() {
+            ::core::result::Result::Ok(policy) => policy,
+            ::core::result::Result::Err(error) => ::core::panic!("{}", error.message()),
+        }
+    };
 }
 
 /// Unwraps a preset known to be valid; `const` evaluation turns a mistake into a compile error.
@@ -252,12 +283,7 @@ const GOOGLE: Policy = preset(
 
 // Presets are `const` items, not `preset(...)` calls in the functions: a call at run time keeps
 // `preset`'s panic branch in builds that do not inline it (opt-level "s"/"z" firmware).
-const GOOGLE_64S: Policy = preset(
-    GOOGLE
-        .to_builder()
-        .max_backoff_ms(64_000)
-        .max_hint_ms(64_000),
-);
+const GOOGLE_64S: Policy = preset(GOOGLE.to_builder().max_backoff_ms(64_000));
 
 const AWS_STANDARD: Policy = preset(
     Policy::builder()
@@ -281,7 +307,7 @@ const GRPC: Policy = preset(
 
 impl Policy {
     /// A builder with Google's defaults (1 s, ×2, 32 s cap, 10 retries, 0–1000 ms additive jitter),
-    /// no time budget, and hints capped at the cap.
+    /// no time budget, and server waits up to [`DEFAULT_MAX_HINT_MS`].
     pub const fn builder() -> PolicyBuilder {
         PolicyBuilder {
             initial_ms: 1000,
@@ -289,7 +315,7 @@ impl Policy {
             multiplier_den: 1,
             max_backoff_ms: 32_000,
             max_retries: 10,
-            max_hint_ms: None,
+            max_hint_ms: DEFAULT_MAX_HINT_MS,
             max_elapsed_ms: 0,
             jitter: Jitter::Google { jitter_ms: 1000 },
             deadline: DeadlineMode::GiveUp,
@@ -311,7 +337,7 @@ impl Policy {
             multiplier_den: self.multiplier_den,
             max_backoff_ms: self.max_backoff_ms,
             max_retries: self.max_retries,
-            max_hint_ms: Some(self.max_hint_ms),
+            max_hint_ms: self.max_hint_ms,
             max_elapsed_ms: self.max_elapsed_ms,
             jitter: self.jitter,
             deadline: self.deadline,
@@ -372,7 +398,7 @@ impl Policy {
     pub const fn jitter(&self) -> Jitter {
         self.jitter
     }
-    /// The largest honoured server hint, in ms.
+    /// The longest wait a server may ask, in ms: a longer hint gives up.
     pub const fn max_hint_ms(&self) -> u32 {
         self.max_hint_ms
     }

@@ -101,7 +101,20 @@ impl<E: fmt::Display> fmt::Display for RetryError<E> {
     }
 }
 
-impl<E: fmt::Debug + fmt::Display> core::error::Error for RetryError<E> {}
+/// The cause is the error's source, so an error report walks from the give-up to what the last
+/// attempt failed with.
+///
+/// ```
+/// use core::error::Error;
+/// use seeded_backoff::{GiveUpReason, PolicyError, RetryError};
+/// let e = RetryError { cause: PolicyError::InitialMs, attempts: 3, reason: Some(GiveUpReason::MaxRetries) };
+/// assert_eq!(e.source().map(|s| s.to_string()), Some(PolicyError::InitialMs.to_string()));
+/// ```
+impl<E: core::error::Error + 'static> core::error::Error for RetryError<E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        Some(&self.cause)
+    }
+}
 
 /// The budget of a [`Retry`] without one: it never refuses. A zero-sized, `Sync` stand-in, so a
 /// loop without a budget stays `Send`.
@@ -156,6 +169,11 @@ pub struct Retry<'a, G = NoBudget, C = fn() -> u64, H = NoCallback> {
 
 impl<'a> Retry<'a> {
     /// A loop with a fresh [`Backoff`] seeded from `seed`, no clock and no budget.
+    ///
+    /// One `Retry` is one call, and `seed` is that call's seed: call 0 of a loop seeded `seed`
+    /// (SPEC.md §14). Code that makes many calls from one seed takes each call's seed from a
+    /// shared [`CallSeeds`](crate::CallSeeds) (`Retry::new(&policy, seeds.next_seed())`), so that
+    /// calls made together retry apart and a run replays call for call.
     pub fn new(policy: &'a Policy, seed: u64) -> Self {
         Retry::from_run(policy, Run::new(policy, seed))
     }
@@ -348,7 +366,8 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
     }
 }
 
-/// [`Retry::run`] with a fresh backoff, no clock and no budget: the loop most callers need.
+/// [`Retry::run`] with a fresh backoff, no clock and no budget: the loop most callers need. `seed`
+/// is this call's (see [`Retry::new`]; for many calls, [`CallSeeds`](crate::CallSeeds)).
 ///
 /// ```
 /// # async fn demo() {

@@ -16,7 +16,7 @@ use core::num::NonZeroU32;
 pub(crate) struct SpecRng([u32; 4]);
 
 /// SplitMix64's increment (the golden ratio in 64 bits).
-const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The SplitMix64 output (S. Vigna, <https://prng.di.unimi.it/splitmix64.c>) that follows state
 /// `x`: the next state is `x + GOLDEN_GAMMA`. A bijection of `x` (SPEC.md §3.1); the fleet seeder

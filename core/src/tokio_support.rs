@@ -6,7 +6,8 @@ use crate::{Policy, Retry, RetryError, Verdict};
 
 /// [`Retry::run`] on Tokio: sleeps with `tokio::time::sleep` and counts time spent in attempts
 /// against the policy's `max_elapsed_ms` with `tokio::time::Instant` (so a paused test runtime
-/// runs it on virtual time).
+/// runs it on virtual time). `seed` is this call's: for many calls from one seed, take each from
+/// a shared [`CallSeeds`](crate::CallSeeds) (SPEC.md §14).
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]

@@ -3,20 +3,78 @@
 extern crate std;
 
 use core::time::Duration;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::{Action, AtomicRetryBudget, Backoff, Outcome, Policy, RetryGate, Run, Verdict};
+use crate::{
+    Action, AtomicRetryBudget, Backoff, CallSeeds, GiveUpReason, Outcome, Policy, RetryGate, Run,
+    Verdict,
+};
+
+/// How a [`TowerPolicy`] makes the copy of a request that each retry sends.
+pub trait CloneRequest<Req> {
+    /// A copy to send again, or `None` if this request cannot be sent twice (then tower sends
+    /// it once and returns its result).
+    fn clone_request(&mut self, req: &Req) -> Option<Req>;
+}
+
+/// Copies a `Clone` request: the default of [`TowerPolicy::new`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByClone;
+
+impl<Req: Clone> CloneRequest<Req> for ByClone {
+    fn clone_request(&mut self, req: &Req) -> Option<Req> {
+        Some(req.clone())
+    }
+}
+
+/// Any `FnMut(&Req) -> Option<Req>`, such as `reqwest::Request::try_clone` for a request that is
+/// not `Clone`.
+impl<Req, F: FnMut(&Req) -> Option<Req>> CloneRequest<Req> for F {
+    fn clone_request(&mut self, req: &Req) -> Option<Req> {
+        self(req)
+    }
+}
+
+/// What a [`TowerPolicy`] tells its give-up hook when a request's retries run out (the result
+/// tower returns is the last attempt's, which the classifier still called retryable): `Clone`,
+/// `Send`, `Sync` and `'static`, so a hook can put it in an `http::Response`'s extensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RetriesExhausted {
+    /// Attempts made, the first one included.
+    pub attempts: u32,
+    /// Why the run gave up.
+    pub reason: GiveUpReason,
+}
+
+/// Told, with the result tower is about to return, that a request's retries ran out.
+pub trait OnGiveUp<Res, E> {
+    /// The request's last result (mutable: a hook may mark a response) and why it stopped.
+    fn on_give_up(&mut self, result: &mut Result<Res, E>, exhausted: RetriesExhausted);
+}
+
+/// No give-up hook: the default of [`TowerPolicy::new`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoGiveUpHook;
+
+impl<Res, E> OnGiveUp<Res, E> for NoGiveUpHook {
+    fn on_give_up(&mut self, _result: &mut Result<Res, E>, _exhausted: RetriesExhausted) {}
+}
+
+impl<Res, E, F: FnMut(&mut Result<Res, E>, RetriesExhausted)> OnGiveUp<Res, E> for F {
+    fn on_give_up(&mut self, result: &mut Result<Res, E>, exhausted: RetriesExhausted) {
+        self(result, exhausted)
+    }
+}
 
 /// A `tower::retry::Policy` for `tower::retry::Retry` (or `ServiceBuilder::retry`): each request
 /// gets its own [`Run`] (which decides every retry, as in every other loop), optionally all share an [`AtomicRetryBudget`], and `classify` decides
 /// from the whole result, so a `503` response can be retried as well as an error.
 ///
 /// Tower clones the policy for every request, and each clone starts its own run when the request's
-/// first attempt ends, seeded from a counter the clones share: the first request to get there
-/// uses `seed`, the next `seed + 1`, and so on, so concurrent requests jitter apart while a test
-/// stays reproducible. The clone also starts the request's clock, so time spent in attempts
-/// counts against `max_elapsed_ms`.
+/// first attempt ends, seeded from a [`CallSeeds`] the clones share: request `i` to get there runs
+/// with [`call_seed`](crate::call_seed)`(seed, i)` (SPEC.md §14), so concurrent requests jitter
+/// apart while a test stays reproducible. The clone also starts the request's clock, so time
+/// spent in attempts counts against `max_elapsed_ms`.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -41,26 +99,65 @@ use crate::{Action, AtomicRetryBudget, Backoff, Outcome, Policy, RetryGate, Run,
 /// # }
 /// ```
 #[derive(Debug)]
-pub struct TowerPolicy<K> {
+pub struct TowerPolicy<K, C = ByClone, H = NoGiveUpHook> {
     policy: Policy,
     run: Option<Run>,
-    seeds: Arc<AtomicU64>,
+    seeds: Arc<CallSeeds>,
     budget: Option<Arc<AtomicRetryBudget>>,
     classify: K,
+    clone_request: C,
+    on_give_up: H,
     start: Option<tokio::time::Instant>,
 }
 
 impl<K> TowerPolicy<K> {
-    /// A policy whose first failing request is seeded with `seed`, the next with `seed + 1`, and
-    /// so on.
+    /// A policy whose `i`-th failing request is seeded with
+    /// [`call_seed`](crate::call_seed)`(seed, i)`: the first with `seed` itself.
     pub fn new(policy: Policy, seed: u64, classify: K) -> Self {
         TowerPolicy {
             policy,
             run: None,
-            seeds: Arc::new(AtomicU64::new(seed)),
+            seeds: Arc::new(CallSeeds::new(seed)),
             budget: None,
             classify,
+            clone_request: ByClone,
+            on_give_up: NoGiveUpHook,
             start: None,
+        }
+    }
+}
+
+impl<K, C, H> TowerPolicy<K, C, H> {
+    /// Copies each request for its retries with `clone_request` instead of `Clone`: for a request
+    /// that is not `Clone`, such as a `reqwest::Request` (`|r: &reqwest::Request| r.try_clone()`,
+    /// `None` for a streaming body, which is then sent once).
+    pub fn clone_request_with<C2>(self, clone_request: C2) -> TowerPolicy<K, C2, H> {
+        TowerPolicy {
+            policy: self.policy,
+            run: self.run,
+            seeds: self.seeds,
+            budget: self.budget,
+            classify: self.classify,
+            clone_request,
+            on_give_up: self.on_give_up,
+            start: self.start,
+        }
+    }
+
+    /// Tells `hook` when a request's retries run out, with the result tower then returns (for a
+    /// response, the last one, which the classifier still called retryable) and a
+    /// [`RetriesExhausted`]: so a caller can tell "the server said 503 and retries ran out" from
+    /// "the server said 503 once" (put it in the response's extensions, count it, log it).
+    pub fn on_give_up<H2>(self, hook: H2) -> TowerPolicy<K, C, H2> {
+        TowerPolicy {
+            policy: self.policy,
+            run: self.run,
+            seeds: self.seeds,
+            budget: self.budget,
+            classify: self.classify,
+            clone_request: self.clone_request,
+            on_give_up: hook,
+            start: self.start,
         }
     }
 
@@ -81,7 +178,7 @@ impl<K> TowerPolicy<K> {
     }
 }
 
-impl<K: Clone> Clone for TowerPolicy<K> {
+impl<K: Clone, C: Clone, H: Clone> Clone for TowerPolicy<K, C, H> {
     /// A policy for a new request: no run until its first attempt ends, its clock started now.
     fn clone(&self) -> Self {
         TowerPolicy {
@@ -90,15 +187,18 @@ impl<K: Clone> Clone for TowerPolicy<K> {
             seeds: Arc::clone(&self.seeds),
             budget: self.budget.clone(),
             classify: self.classify.clone(),
+            clone_request: self.clone_request.clone(),
+            on_give_up: self.on_give_up.clone(),
             start: Some(tokio::time::Instant::now()),
         }
     }
 }
 
-impl<Req, Res, E, K> tower::retry::Policy<Req, Res, E> for TowerPolicy<K>
+impl<Req, Res, E, K, C, H> tower::retry::Policy<Req, Res, E> for TowerPolicy<K, C, H>
 where
-    Req: Clone,
     K: FnMut(&Result<Res, E>) -> Verdict,
+    C: CloneRequest<Req>,
+    H: OnGiveUp<Res, E>,
 {
     type Future = tokio::time::Sleep;
 
@@ -113,7 +213,7 @@ where
         let run = match &mut self.run {
             Some(run) => run,
             none => {
-                let mut run = Run::new(policy, self.seeds.fetch_add(1, Ordering::Relaxed));
+                let mut run = Run::new(policy, self.seeds.next_seed());
                 let _first = run.start(now.map(|_| 0));
                 none.insert(run)
             }
@@ -124,11 +224,19 @@ where
                 let _next = run.wake(None);
                 Some(tokio::time::sleep(Duration::from_millis(delay_ms.into())))
             }
+            Ok(Action::GiveUp {
+                attempts,
+                reason: Some(reason),
+            }) => {
+                let exhausted = RetriesExhausted { attempts, reason };
+                self.on_give_up.on_give_up(result, exhausted);
+                None
+            }
             _ => None,
         }
     }
 
     fn clone_request(&mut self, req: &Req) -> Option<Req> {
-        Some(req.clone())
+        self.clone_request.clone_request(req)
     }
 }

@@ -181,10 +181,8 @@ fn policy_extreme_valid_values_run_in_bounds() {
                 .unwrap();
             let mut b = Backoff::new(&p, u64::MAX);
             for i in 0..64 {
-                match b.next_delay_with(
-                    &p,
-                    StepInput::default().hint(ServerHint::RetryAfterMs(u32::MAX)),
-                ) {
+                match b.next_delay_with(&p, StepInput::default().hint(ServerHint::RetryAfterMs(M)))
+                {
                     Step::Retry { delay_ms, retry } => {
                         assert_eq!(retry, i);
                         assert!(delay_ms <= M);
@@ -353,7 +351,7 @@ fn elapsed_near_u64_max() {
 }
 
 #[test]
-fn huge_hints_are_clamped_to_max_hint() {
+fn huge_hints_give_up_rather_than_return_early() {
     let p = Policy::google()
         .to_builder()
         .max_hint_ms(60_000)
@@ -365,11 +363,9 @@ fn huge_hints_are_clamped_to_max_hint() {
             &p,
             StepInput::default().hint(ServerHint::RetryAfterMs(u32::MAX))
         ),
-        Step::Retry {
-            delay_ms: 60_000,
-            retry: 0
-        }
+        Step::GiveUp(GiveUpReason::HintExceedsMax)
     );
+    assert_eq!(b.retries(), 0);
     let zero = Policy::google()
         .to_builder()
         .max_hint_ms(0)
@@ -379,13 +375,18 @@ fn huge_hints_are_clamped_to_max_hint() {
     let d = z
         .next_delay_with(
             &zero,
-            StepInput::default().hint(ServerHint::RetryAfterMs(u32::MAX)),
+            StepInput::default().hint(ServerHint::RetryAfterMs(0)),
         )
         .delay_ms()
         .unwrap();
-    assert!(
-        (1000..=2000).contains(&d),
-        "a zero max_hint ignores hints: {d}"
+    assert!((1000..=2000).contains(&d), "a zero wait is honoured: {d}");
+    assert_eq!(
+        z.next_delay_with(
+            &zero,
+            StepInput::default().hint(ServerHint::RetryAfterMs(1))
+        ),
+        Step::GiveUp(GiveUpReason::HintExceedsMax),
+        "a zero max_hint takes no server wait"
     );
 }
 
@@ -477,7 +478,7 @@ fn snapshot_forged_garbage_fields() {
             },
             SnapshotError::ZeroRngState,
         ),
-        (|s| s[1] = 5, SnapshotError::InvalidState),
+        (|s| s[1] = 6, SnapshotError::InvalidState),
         (|s| s[3] = 1, SnapshotError::InvalidState),
         (
             |s| s[20..24].copy_from_slice(&11u32.to_le_bytes()),
@@ -497,13 +498,13 @@ fn snapshot_forged_garbage_fields() {
     }
     // The largest reachable values are accepted.
     let edge = forged(&p, |s| {
-        s[1] = 4;
+        s[1] = 5;
         s[20..24].copy_from_slice(&10u32.to_le_bytes());
         s[24..28].copy_from_slice(&32_000u32.to_le_bytes());
         s[28..32].copy_from_slice(&u32::MAX.to_le_bytes());
     });
     let mut b = Backoff::restore(&p, &edge).unwrap();
-    assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::ServerStop));
+    assert_eq!(b.next_delay(&p), Step::GiveUp(GiveUpReason::HintExceedsMax));
 }
 
 #[test]
@@ -519,7 +520,7 @@ fn raw_state_garbage() {
             SnapshotError::ZeroRngState,
         ),
         (
-            RawBackoff { gave_up: 5, ..good },
+            RawBackoff { gave_up: 6, ..good },
             SnapshotError::InvalidState,
         ),
         (
@@ -577,7 +578,7 @@ fn unknown_codes_and_names() {
     assert_eq!(Jitter::from_name("", 0), None);
     assert_eq!(DeadlineMode::from_code(2), None);
     assert_eq!(GiveUpReason::from_code(0), None);
-    assert_eq!(GiveUpReason::from_code(5), None);
+    assert_eq!(GiveUpReason::from_code(6), None);
 }
 
 #[test]

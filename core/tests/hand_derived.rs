@@ -326,7 +326,7 @@ fn each_snapshot_defect_has_its_own_error() {
         Err(SnapshotError::InvalidState)
     );
     let mut v = good;
-    v[1] = 5;
+    v[1] = 6;
     assert_eq!(
         Backoff::restore(&p, &with_crc(v)),
         Err(SnapshotError::InvalidState)

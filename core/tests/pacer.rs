@@ -114,7 +114,8 @@ fn a_paced_hint_below_the_backoff_is_the_wait_and_an_unpaced_one_is_a_floor() {
     let paced = plain.to_builder().paced(true).build().unwrap();
     let hint = |ms| StepInput::default().hint(ServerHint::RetryAfterMs(ms));
     let (mut a, mut b) = (Backoff::new(&plain, 1), Backoff::new(&paced, 1));
-    // Backoff 1000 ms then 2000 ms (no jitter); the server says 200 ms, then 90 s (cap 32 s).
+    // Backoff 1000 ms then 2000 ms (no jitter); the server says 200 ms, then 90 s (above the
+    // 32 s cap, within the 300 s hint limit: both wait it).
     assert_eq!(
         a.next_delay_with(&plain, hint(200)),
         Step::Retry {
@@ -132,14 +133,14 @@ fn a_paced_hint_below_the_backoff_is_the_wait_and_an_unpaced_one_is_a_floor() {
     assert_eq!(
         a.next_delay_with(&plain, hint(90_000)),
         Step::Retry {
-            delay_ms: 32_000,
+            delay_ms: 90_000,
             retry: 1
         }
     );
     assert_eq!(
         b.next_delay_with(&paced, hint(90_000)),
         Step::Retry {
-            delay_ms: 32_000,
+            delay_ms: 90_000,
             retry: 1
         }
     );

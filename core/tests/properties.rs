@@ -249,7 +249,7 @@ proptest! {
     }
 
     #[test]
-    fn a_hint_is_a_clamped_lower_bound_and_changes_nothing_later(
+    fn a_hint_is_a_lower_bound_up_to_max_hint_and_changes_nothing_later(
         p in policy(), seed in any::<u64>(), hint in any::<u32>(), at in 0u32..10,
     ) {
         let p = no_time_budget(p);
@@ -260,7 +260,14 @@ proptest! {
             let b = if n == at { hinted.next_delay_with(&p, StepInput::default().hint(ServerHint::RetryAfterMs(hint))) } else { hinted.next_delay(&p) };
             match (a, b) {
                 (Step::Retry { delay_ms: d, .. }, Step::Retry { delay_ms: h, .. }) if n == at => {
-                    prop_assert_eq!(h, d.max(hint.min(p.max_hint_ms())));
+                    prop_assert!(hint <= p.max_hint_ms());
+                    prop_assert_eq!(h, d.max(hint));
+                }
+                // Beyond the limit: a give-up of its own, never an early return.
+                (Step::Retry { .. }, Step::GiveUp(reason)) if n == at => {
+                    prop_assert!(hint > p.max_hint_ms());
+                    prop_assert_eq!(reason, GiveUpReason::HintExceedsMax);
+                    break;
                 }
                 (a, b) => prop_assert_eq!(a, b),
             }

@@ -241,14 +241,27 @@ fn the_step_jitters_upward_by_hand() {
 }
 
 #[test]
-fn the_hint_is_clamped_before_jittering() {
-    // max_hint_ms 500: h_c = 500, w = 1050; 0x4653DAA3 * 1051 >> 32 = 288; 788 < base 1000.
+fn a_reset_beyond_max_hint_gives_up_and_one_at_it_is_jittered() {
     let p = none_policy().to_builder().max_hint_ms(500).build().unwrap();
     let mut b = Backoff::new(&p, 0);
     assert_eq!(
         b.next_delay_with(
             &p,
-            StepInput::default().hint(ServerHint::RateLimitResetMs(u32::MAX))
+            StepInput::default().hint(ServerHint::RateLimitResetMs(501))
+        ),
+        Step::GiveUp(GiveUpReason::HintExceedsMax)
+    );
+    let raw = seeded_backoff::RawBackoff {
+        gave_up: 0,
+        ..b.to_raw()
+    };
+    assert_eq!(raw, Backoff::new(&p, 0).to_raw(), "no draw consumed");
+    // At the limit: w = 1000 + 500 / 10 = 1050; 0x4653DAA3 * 1051 >> 32 = 288; 788 < base 1000.
+    let mut b = Backoff::new(&p, 0);
+    assert_eq!(
+        b.next_delay_with(
+            &p,
+            StepInput::default().hint(ServerHint::RateLimitResetMs(500))
         )
         .delay_ms(),
         Some(1000)
@@ -266,13 +279,14 @@ fn the_sum_is_capped_at_max_delay() {
         .max_backoff_ms(MAX_DELAY_MS)
         .jitter(Jitter::None)
         .max_retries(1)
+        .max_hint_ms(MAX_DELAY_MS)
         .build()
         .unwrap();
     let mut b = Backoff::new(&p, 0);
     assert_eq!(
         b.next_delay_with(
             &p,
-            StepInput::default().hint(ServerHint::RateLimitResetMs(u32::MAX))
+            StepInput::default().hint(ServerHint::RateLimitResetMs(MAX_DELAY_MS))
         )
         .delay_ms(),
         Some(MAX_DELAY_MS)

@@ -76,3 +76,89 @@ fn the_repository_readme_is_a_short_entry() {
         .count();
     assert!(lines <= 200, "README.md has {lines} lines, over 200");
 }
+
+/// Every name the crate's README calls in its prose (`name(` or `name!(` inside a code span)
+/// is a function, macro or variant of the crate, or one of the few outside names it shows with
+/// them: the README cannot promise a method that does not exist.
+#[test]
+fn every_method_the_crate_readme_names_exists() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let mut source = String::new();
+    let mut dirs = vec![std::path::PathBuf::from(format!("{root}/src"))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                source.push_str(&std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
+    // What the README calls that is not the crate's: http's and reqwest's methods on a response
+    // or request, std's `Ok`, and the stand-ins for the reader's own functions.
+    const OUTSIDE: [&str; 7] = [
+        "Ok",
+        "Some",
+        "as_u16",
+        "status",
+        "try_clone",
+        "header",
+        "op",
+    ];
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let defined = |name: &str| {
+        let ends = |rest: &str| !rest.starts_with(is_ident);
+        [format!("fn {name}"), format!("macro_rules! {name}")]
+            .iter()
+            .any(|def| {
+                source
+                    .match_indices(def.as_str())
+                    .any(|(i, _)| ends(&source[i + def.len()..]))
+            })
+            || source.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with(&format!("{name}(")) || l.starts_with(&format!("{name} {{"))
+            })
+    };
+    let mut prose = String::new();
+    let mut fenced = false;
+    for line in readme.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            prose.push_str(line);
+            prose.push('\n');
+        }
+    }
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for span in prose.split('`').skip(1).step_by(2) {
+        let chars: Vec<char> = span.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            if is_ident(chars[i]) && (i == 0 || !is_ident(chars[i - 1])) {
+                let start = i;
+                while i < chars.len() && is_ident(chars[i]) {
+                    i += 1;
+                }
+                let name: String = chars[start..i].iter().collect();
+                let called = chars[i..].starts_with(&['(']) || chars[i..].starts_with(&['!', '(']);
+                if called && !name.starts_with(|c: char| c.is_ascii_digit()) {
+                    checked += 1;
+                    if !OUTSIDE.contains(&name.as_str()) && !defined(&name) {
+                        missing.push(name);
+                    }
+                }
+            } else {
+                i += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "only {checked} names checked");
+    assert!(
+        missing.is_empty(),
+        "README.md names what the crate does not have: {missing:?}"
+    );
+}

@@ -13,7 +13,9 @@ use std::time::{Duration, SystemTime};
 use reqwest_middleware::ClientBuilder;
 use reqwest_retry::RetryTransientMiddleware;
 use retry_policies::{RetryDecision, RetryPolicy};
-use seeded_backoff::{Policy, SeededRetryPolicy};
+use seeded_backoff::{
+    call_seed, classify_http, Backoff, Classification, Policy, SeededRetryPolicy,
+};
 use seeded_backoff_test_support::{seed_of, vectors_dir};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -141,15 +143,128 @@ fn the_time_budget_counts_from_the_request_start() {
         .build()
         .unwrap();
     let retry = SeededRetryPolicy::new(policy, 0);
-    // 1274 ms fits in 5 s from now, not in what is left 4.5 s after the start.
+    // 1274 ms fits in 5 s from now; the next request's first delay (at least 1 s) does not fit
+    // in what is left 4.5 s after its start.
     assert_eq!(retry.delay_ms(SystemTime::now(), 0), Some(1274));
     let started = SystemTime::now() - Duration::from_millis(4_500);
     assert_eq!(retry.delay_ms(started, 0), None);
+    // The third request: call_seed(0, 2)'s first delay, less the time since its start.
+    let third = Backoff::new(&policy, call_seed(0, 2))
+        .next_delay(&policy)
+        .delay_ms()
+        .unwrap();
     match retry.should_retry(SystemTime::now(), 0) {
         RetryDecision::Retry { execute_after } => {
             let wait = execute_after.duration_since(SystemTime::now()).unwrap();
-            assert!(wait <= Duration::from_millis(1274) && wait > Duration::from_millis(1200));
+            let third = Duration::from_millis(third.into());
+            assert!(wait <= third && wait > third - Duration::from_millis(74));
         }
         RetryDecision::DoNotRetry => panic!("gave up"),
     }
+}
+
+/// A server on 127.0.0.1:0 answering 503 to every request, recording each request's path and
+/// arrival (virtual ms), one connection per request.
+async fn serve_503_by_path() -> (String, Arc<Mutex<Vec<(String, u64)>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let arrivals = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&arrivals);
+    let start = tokio::time::Instant::now();
+    tokio::spawn(async move {
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let seen = Arc::clone(&seen);
+            tokio::spawn(async move {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    let n = socket.read(&mut buf).await.unwrap();
+                    if n == 0 {
+                        return;
+                    }
+                    request.extend_from_slice(&buf[..n]);
+                }
+                let text = String::from_utf8_lossy(&request);
+                let path = text.split(' ').nth(1).unwrap_or("").to_string();
+                seen.lock()
+                    .unwrap()
+                    .push((path, start.elapsed().as_millis() as u64));
+                let response = "HTTP/1.1 503 X\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+                socket.write_all(response.as_bytes()).await.unwrap();
+                socket.shutdown().await.unwrap();
+            });
+        }
+    });
+    (url, arrivals)
+}
+
+/// The schedules (first `retries` delays) of calls 0..n of a loop seeded `seed`, SPEC.md §14.
+fn call_schedules(policy: &Policy, seed: u64, n: u64, retries: usize) -> Vec<Vec<u64>> {
+    let mut out: Vec<Vec<u64>> = (0..n)
+        .map(|i| {
+            let mut b = Backoff::new(policy, call_seed(seed, i));
+            (0..retries)
+                .map(|_| u64::from(b.next_delay(policy).delay_ms().unwrap()))
+                .collect()
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Sends `n` requests at once through one client and returns each one's waits, sorted.
+async fn concurrent_waits(policy: Policy, seed: u64, n: usize) -> (Vec<Vec<u64>>, u64) {
+    let (url, arrivals) = serve_503_by_path().await;
+    let retry = SeededRetryPolicy::new(policy, seed);
+    let client = client(retry.clone());
+    let sends: Vec<_> = (0..n)
+        .map(|k| {
+            let (client, url) = (client.clone(), format!("{url}/items/{k}"));
+            tokio::spawn(async move { client.get(&url).send().await.unwrap() })
+        })
+        .collect();
+    for send in sends {
+        let response = send.await.unwrap();
+        // The retries ran out: the last response comes back as `Ok`, still retryable.
+        assert_eq!(
+            classify_http(response.status().as_u16()),
+            Classification::Retry
+        );
+    }
+    let arrivals = arrivals.lock().unwrap().clone();
+    let mut waits: Vec<Vec<u64>> = (0..n)
+        .map(|k| {
+            let path = format!("/items/{k}");
+            let at: Vec<u64> = arrivals
+                .iter()
+                .filter(|(p, _)| *p == path)
+                .map(|&(_, t)| t)
+                .collect();
+            at.windows(2).map(|w| w[1] - w[0]).collect()
+        })
+        .collect();
+    waits.sort();
+    (waits, retry.gave_up())
+}
+
+#[tokio::test(start_paused = true)]
+async fn concurrent_requests_each_follow_their_own_call_seed() {
+    let policy = Policy::google()
+        .to_builder()
+        .max_retries(2)
+        .build()
+        .unwrap();
+    let (waits, gave_up) = concurrent_waits(policy, 42, 16).await;
+    assert_eq!(
+        gave_up, 16,
+        "every request ran out of retries, and the policy says so"
+    );
+    // Together, exactly the schedules of call_seed(42, 0..16), whatever order they ran in: each
+    // its own (no two alike), and the same again on a second run.
+    assert_eq!(waits, call_schedules(&policy, 42, 16, 2));
+    let mut distinct = waits.clone();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 16);
+    assert_eq!(concurrent_waits(policy, 42, 16).await.0, waits);
 }

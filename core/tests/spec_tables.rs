@@ -14,6 +14,7 @@ fn give_up_reasons_have_the_specs_codes_and_names() {
         (2, "deadline"),
         (3, "budget"),
         (4, "server_stop"),
+        (5, "hint_exceeds_max"),
     ];
     for (code, name) in spec {
         let reason = GiveUpReason::from_code(code).unwrap_or_else(|| panic!("code {code}"));
@@ -22,7 +23,7 @@ fn give_up_reasons_have_the_specs_codes_and_names() {
         assert_eq!(GiveUpReason::from_name(name), Some(reason));
         assert_eq!(GiveUpReason::NAMES[usize::from(code) - 1], name);
     }
-    for code in [0, 5, 6, 255] {
+    for code in [0, 6, 7, 255] {
         assert_eq!(GiveUpReason::from_code(code), None, "code {code}");
     }
 }
@@ -197,4 +198,35 @@ fn policy_errors_name_the_field_of_specs_table() {
     assert_eq!(E::JitterMsNotApplicable.field(), "jitter_ms");
     assert_eq!(E::SpreadNotApplicable.field(), "spread_per_mille");
     assert_eq!(E::UnknownJitter.field(), "jitter");
+}
+
+#[test]
+fn one_hint_limit_for_every_constructor() {
+    use seeded_backoff::bindings::PolicyOptions;
+    use seeded_backoff::{Policy, Preset, DEFAULT_MAX_HINT_MS};
+    // SPEC.md §1 and §2: 300 000 ms, whatever the cap and however the policy is made.
+    assert_eq!(DEFAULT_MAX_HINT_MS, 300_000);
+    let built = |b: seeded_backoff::PolicyBuilder| b.max_backoff_ms(1_000).build().unwrap();
+    assert_eq!(built(Policy::builder()).max_hint_ms(), 300_000);
+    assert_eq!(built(Policy::google().to_builder()).max_hint_ms(), 300_000);
+    for preset in [
+        Policy::google(),
+        Policy::google_64s(),
+        Policy::aws_standard(),
+        Policy::grpc(),
+    ] {
+        assert_eq!(preset.max_hint_ms(), 300_000, "{preset:?}");
+    }
+    for preset in Preset::ALL {
+        let options = PolicyOptions {
+            preset: Some(preset),
+            max_backoff_ms: Some(5_000),
+            ..PolicyOptions::default()
+        };
+        assert_eq!(
+            options.build().unwrap().max_hint_ms(),
+            300_000,
+            "{preset:?}"
+        );
+    }
 }

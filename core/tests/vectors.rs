@@ -4,8 +4,9 @@
 //! op language is the one the CLI records with (`seeded-backoff-test-support`).
 
 use seeded_backoff::{
-    classify_grpc, classify_http, parse_rate_limit, parse_retry_after, Backoff, Classification,
-    Pacer, RateLimitHeader, RetryBudget, Run, RATE_LIMIT_HEADERS,
+    call_seed, classify_grpc, classify_http, parse_rate_limit, parse_retry_after, Backoff,
+    CallSeeds, Classification, Pacer, Policy, RateLimitHeader, RetryBudget, Run,
+    RATE_LIMIT_HEADERS,
 };
 use seeded_backoff_test_support::{
     budget_config_from_json, policy_from_json, run_budget_op, run_event, run_op, seed_of,
@@ -17,6 +18,30 @@ fn hex_bytes(hex: &str) -> Vec<u8> {
         .step_by(2)
         .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
         .collect()
+}
+
+/// SPEC.md §14: each case's call seed, by `call_seed` and by a `CallSeeds` counter brought to the
+/// case's index (small indexes only: the counter counts up), and the call's first Google delays.
+fn replay_call_seeds(file: &serde_json::Value) -> usize {
+    let mut checks = 0;
+    let google = Policy::google();
+    for case in file["cases"].as_array().unwrap() {
+        let u64_of = |k: &str| case[k].as_str().unwrap().parse::<u64>().unwrap();
+        let (seed, index, expect) = (u64_of("seed"), u64_of("index"), u64_of("expect"));
+        assert_eq!(call_seed(seed, index), expect, "call_seed({seed}, {index})");
+        if index < 100 {
+            let seeds = CallSeeds::new(seed);
+            let taken = (0..=index).map(|_| seeds.next_seed()).last();
+            assert_eq!(taken, Some(expect), "CallSeeds({seed}) call {index}");
+        }
+        let mut b = Backoff::new(&google, expect);
+        for want in case["google_delays"].as_array().unwrap() {
+            let got = b.next_delay(&google).delay_ms().map(u64::from);
+            assert_eq!(got, want.as_u64(), "call {index} of seed {seed}");
+        }
+        checks += 1;
+    }
+    checks
 }
 
 /// SPEC.md §16.5: each case's configuration, then its ops in order on one pacer.
@@ -197,6 +222,7 @@ fn every_vector_file_replays_bit_identically() {
             // Replayed, with the shared form, by tests/send_rate.rs.
             "send_rate" => {}
             "pacer" => checks += replay_pacer(&file),
+            "call_seed" => checks += replay_call_seeds(&file),
             other => panic!("{name}: unknown kind {other}"),
         }
     }

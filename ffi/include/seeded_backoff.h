@@ -241,6 +241,12 @@
 #define SB_MAX_DELAY_MS 2147483647
 
 /**
+ * Every preset's `max_hint_ms`, in ms (5 minutes; SPEC.md section 2): the longest wait a server
+ * may ask before a step gives up with `SB_GIVE_UP_HINT_EXCEEDS_MAX`. It does not follow the cap.
+ */
+#define SB_DEFAULT_MAX_HINT_MS 300000
+
+/**
  * `max_retries` for a device that never stops trying (a reconnect loop): the largest count,
  * 4294967295 retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at
  * the cap (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
@@ -380,6 +386,10 @@ enum sb_status
    * Give up: the server said not to retry.
    */
   SB_GIVE_UP_SERVER_STOP = 14,
+  /**
+   * Give up: the server asked for a wait longer than the policy's `max_hint_ms`.
+   */
+  SB_GIVE_UP_HINT_EXCEEDS_MAX = 15,
   /**
    * A pointer argument is NULL.
    */
@@ -1019,6 +1029,19 @@ sb_class sb_classify_grpc(uint32_t code);
 bool sb_request_may_retry(const char *method, uintptr_t method_len, bool has_idempotency_key);
 
 /**
+ * The seed of call `index` (0, 1, 2, … in the order the calls start) of a loop seeded with `seed`
+ * (SPEC.md section 14): `seed` itself for call 0, and a different seed for every other index, so
+ * that calls made together retry apart. A loop written over `sb_run_*` that serves many calls
+ * seeds call `i`'s run with it, counting its calls from 0.
+ *
+ * ```c
+ * static uint64_t calls; // this loop's call counter
+ * sb_run_init(&run, &policy, sb_call_seed(device_seed, calls++), 0);
+ * ```
+ */
+uint64_t sb_call_seed(uint64_t seed, uint64_t index);
+
+/**
  * Writes to `*seed` a seed for `sb_backoff_init` made from the device's unique id (`len` bytes at
  * `id`: a serial number, MAC address or chip UID) and a counter the device increments on every
  * boot and keeps (e.g. in flash): the same inputs give the same seed on every platform, and each
@@ -1223,7 +1246,7 @@ const char *sb_class_name(int32_t class_);
  * a status that stands for no core variant (`SB_OK`, `SB_ERR_NULL`, ...) and for unknown codes.
  *
  * ```c
- * if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_SERVER_STOP) log("gave up: %s", sb_status_name(rc));
+ * if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_HINT_EXCEEDS_MAX) log("gave up: %s", sb_status_name(rc));
  * ```
  */
 const char *sb_status_name(int32_t code);

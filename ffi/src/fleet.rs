@@ -1,10 +1,24 @@
 //! Fleet helpers (SPEC.md section 12): per-device seeds, and the startup delay that spreads a
 //! fleet's first connections after a power restore.
 
-use seeded_backoff::{seed_from_device, startup_delay_ms};
+use seeded_backoff::{call_seed, seed_from_device, startup_delay_ms};
 
 use crate::ptr;
 use crate::status::{require_feature, sb_status};
+
+/// The seed of call `index` (0, 1, 2, … in the order the calls start) of a loop seeded with `seed`
+/// (SPEC.md section 14): `seed` itself for call 0, and a different seed for every other index, so
+/// that calls made together retry apart. A loop written over `sb_run_*` that serves many calls
+/// seeds call `i`'s run with it, counting its calls from 0.
+///
+/// ```c
+/// static uint64_t calls; // this loop's call counter
+/// sb_run_init(&run, &policy, sb_call_seed(device_seed, calls++), 0);
+/// ```
+#[no_mangle]
+pub extern "C" fn sb_call_seed(seed: u64, index: u64) -> u64 {
+    call_seed(seed, index)
+}
 
 /// Writes to `*seed` a seed for `sb_backoff_init` made from the device's unique id (`len` bytes at
 /// `id`: a serial number, MAC address or chip UID) and a counter the device increments on every

@@ -100,8 +100,8 @@ pub use options::{
 pub use policy::{
     sb_policy, sb_policy_aws, sb_policy_google, sb_policy_google_64s, sb_policy_grpc,
     sb_policy_validate, sb_policy_with_options, SB_DEADLINE_CLAMP, SB_DEADLINE_GIVE_UP,
-    SB_JITTER_DECORRELATED, SB_JITTER_EQUAL, SB_JITTER_FULL, SB_JITTER_GOOGLE, SB_JITTER_NONE,
-    SB_JITTER_PROPORTIONAL, SB_MAX_DELAY_MS,
+    SB_DEFAULT_MAX_HINT_MS, SB_JITTER_DECORRELATED, SB_JITTER_EQUAL, SB_JITTER_FULL,
+    SB_JITTER_GOOGLE, SB_JITTER_NONE, SB_JITTER_PROPORTIONAL, SB_MAX_DELAY_MS,
 };
 pub use run::{
     sb_action, sb_outcome, sb_run, sb_run_attempts, sb_run_init, sb_run_outcome, sb_run_pause,

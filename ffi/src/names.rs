@@ -93,7 +93,7 @@ pub extern "C" fn sb_class_name(class: i32) -> *const c_char {
 /// a status that stands for no core variant (`SB_OK`, `SB_ERR_NULL`, ...) and for unknown codes.
 ///
 /// ```c
-/// if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_SERVER_STOP) log("gave up: %s", sb_status_name(rc));
+/// if (rc >= SB_GIVE_UP_MAX_RETRIES && rc <= SB_GIVE_UP_HINT_EXCEEDS_MAX) log("gave up: %s", sb_status_name(rc));
 /// ```
 #[no_mangle]
 pub extern "C" fn sb_status_name(code: i32) -> *const c_char {

@@ -242,7 +242,7 @@ mod tests {
         let p = from(SB_PRESET_GOOGLE, SB_OPTION_MAX_BACKOFF_MS, |v| {
             v.max_backoff_ms = 60_000
         });
-        assert_eq!(p.unwrap().max_hint_ms, 60_000);
+        assert_eq!(p.unwrap().max_hint_ms, crate::SB_DEFAULT_MAX_HINT_MS);
         let p = from(SB_PRESET_GOOGLE, SB_OPTION_MULTIPLIER, |v| {
             (v.multiplier_num, v.multiplier_den) = (1600, 1000);
         });

@@ -27,6 +27,10 @@ pub const SB_DEADLINE_CLAMP: u32 = 1;
 /// The largest delay any policy can produce, in ms (2^31 - 1).
 pub const SB_MAX_DELAY_MS: u32 = 2_147_483_647;
 
+/// Every preset's `max_hint_ms`, in ms (5 minutes; SPEC.md section 2): the longest wait a server
+/// may ask before a step gives up with `SB_GIVE_UP_HINT_EXCEEDS_MAX`. It does not follow the cap.
+pub const SB_DEFAULT_MAX_HINT_MS: u32 = 300_000;
+
 /// `max_retries` for a device that never stops trying (a reconnect loop): the largest count,
 /// 4294967295 retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at
 /// the cap (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
@@ -57,6 +61,7 @@ const _: () = {
     assert!(SB_DEADLINE_GIVE_UP == DeadlineMode::GiveUp.code() as u32);
     assert!(SB_DEADLINE_CLAMP == DeadlineMode::Clamp.code() as u32);
     assert!(SB_MAX_DELAY_MS == MAX_DELAY_MS);
+    assert!(SB_DEFAULT_MAX_HINT_MS == seeded_backoff::DEFAULT_MAX_HINT_MS);
 };
 
 /// Whether this build supports everything a validated policy uses (its strategy, a time budget).

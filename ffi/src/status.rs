@@ -3,7 +3,7 @@
 //! stands for a core error or give-up reason, that variant. The enum, the list of every code, the
 //! message lookup and the conversions from the core's types are all generated from the rows.
 //!
-//! Codes never change meaning once released: `0` OK, `1` retry, `11..=14` give-up reasons
+//! Codes never change meaning once released: `0` OK, `1` retry, `11..=15` give-up reasons
 //! (10 + the SPEC.md section 5 reason code), `100` and up errors, grouped by decades.
 
 use core::ffi::c_char;
@@ -119,6 +119,8 @@ statuses! {
         SB_GIVE_UP_BUDGET = 13 if Budget => "gave up: the retry budget refused another retry";
         /// Give up: the server said not to retry.
         SB_GIVE_UP_SERVER_STOP = 14 if ServerStop => "gave up: the server said not to retry";
+        /// Give up: the server asked for a wait longer than the policy's `max_hint_ms`.
+        SB_GIVE_UP_HINT_EXCEEDS_MAX = 15 if HintExceedsMax => "gave up: the server asked for a wait longer than max_hint_ms";
     }
     _ {
         /// A pointer argument is NULL.
@@ -333,7 +335,7 @@ mod tests {
 
     #[test]
     fn unknown_codes_have_a_message_too() {
-        for code in [-1, 2, 10, 15, 99, 109, 145, 200, i32::MIN, i32::MAX] {
+        for code in [-1, 2, 10, 16, 99, 109, 145, 200, i32::MIN, i32::MAX] {
             // SAFETY: as above.
             let text = unsafe { CStr::from_ptr(sb_strerror(code)) }
                 .to_str()
@@ -357,6 +359,7 @@ mod tests {
             SB_GIVE_UP_DEADLINE,
             SB_GIVE_UP_BUDGET,
             SB_GIVE_UP_SERVER_STOP,
+            SB_GIVE_UP_HINT_EXCEEDS_MAX,
         ] {
             let t = text(s).to_ascii_lowercase();
             let count = t.matches("give up").count() + t.matches("gave up").count();

@@ -253,13 +253,18 @@ impl ModelBackoff {
             self.gave_up = 1;
             return ModelStep::GiveUp(1);
         }
+        if let Some(ModelHint::RetryAfter(h) | ModelHint::RateLimit(h)) = hint {
+            if h > p.max_hint {
+                self.gave_up = 5;
+                return ModelStep::GiveUp(5);
+            }
+        }
         let (mut d, next_level, mut rng) = self.compute(p);
         match hint {
-            Some(ModelHint::RetryAfter(h)) => d = d.max(h.min(p.max_hint)),
+            Some(ModelHint::RetryAfter(h)) => d = d.max(h),
             Some(ModelHint::RateLimit(h)) => {
-                let h_c = h.min(p.max_hint);
-                let x = rng.uniform(1000 + h_c / 10);
-                d = d.max((h_c as u64 + x as u64).min(MAX_DELAY_MS as u64) as u32);
+                let x = rng.uniform(1000 + h / 10);
+                d = d.max((h as u64 + x as u64).min(MAX_DELAY_MS as u64) as u32);
             }
             _ => {}
         }
@@ -350,7 +355,7 @@ impl ModelBackoff {
         let (retries, level) = (word(20), word(24));
         if bytes[2] != 0
             || bytes[3] != 0
-            || bytes[1] > 4
+            || bytes[1] > 5
             || retries > p.max_retries
             || level < p.initial
             || level > p.cap

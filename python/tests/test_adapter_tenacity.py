@@ -32,11 +32,11 @@ def test_waits_are_the_models_and_each_call_takes_the_next_seed():
         assert retrying(get, url) == 200
         assert server.count == 4
     assert [round(s * 1000) for s in slept] == model_waits(SEED, [None] * 3)
-    # A second call of the same Retrying is a new request: the next seed.
+    # A second call of the same Retrying is a new request: call 1, call_seed(SEED, 1) (SPEC §14).
     slept.clear()
     with serve([(503, {}), (200, {})]) as (url, _):
         assert retrying(get, url) == 200
-    assert [round(s * 1000) for s in slept] == model_waits(SEED + 1, [None])
+    assert [round(s * 1000) for s in slept] == model_waits(m.call_seed(SEED, 1), [None])
 
 
 def test_retry_after_and_rate_limit_headers_are_read_by_the_core():

@@ -37,7 +37,7 @@ def test_presets_are_the_specs(name):
 def test_names_come_from_the_library():
     assert seeded_backoff.PRESETS == tuple(m.PRESETS)
     assert set(seeded_backoff.JITTERS) == set(m.JITTER_CODES)
-    assert seeded_backoff.GIVE_UP_REASONS == ("max_retries", "deadline", "budget", "server_stop")
+    assert seeded_backoff.GIVE_UP_REASONS == ("max_retries", "deadline", "budget", "server_stop", "hint_exceeds_max")
 
 
 def test_a_random_seed_is_readable_and_replays():
@@ -88,7 +88,8 @@ def test_policy_value_semantics():
     assert Policy(multiplier=(1600, 1000)).multiplier == Fraction(8, 5)
     assert "jitter='full'" in repr(Policy(jitter="full"))
     assert Policy(jitter="proportional").spread_per_mille == 200  # gRPC's reference spread
-    assert Policy(max_backoff_ms=60_000).max_hint_ms == 60_000  # the hint limit follows the cap
+    assert Policy(max_backoff_ms=1_000).max_hint_ms == 300_000  # one hint limit, whatever the cap
+    assert Policy("grpc").max_hint_ms == Policy("google_64s").max_hint_ms == 300_000
 
 
 def test_version_is_the_crates():
@@ -153,15 +154,22 @@ class FakeResponse:
 
 
 @pytest.mark.parametrize("retry_after,first_delay", [
-    ("Fri, 31 Dec 9999 23:59:59 GMT", 32_000),   # IMF-fixdate far ahead: clamped to max_hint_ms
+    ("Fri, 31 Dec 9999 23:59:59 GMT", "hint_exceeds_max"),  # far ahead: beyond max_hint_ms, give up
     ("Friday, 31-Dec-99 23:59:59 GMT", None),     # RFC 850 (1999): in the past, no lower bound
     ("Sun Nov  6 08:49:37 1994", None),           # asctime, in the past
     ("soon", None),                               # not a Retry-After: ignored
-    ("40", 32_000),                               # delta-seconds above the hint limit: clamped
+    ("40", 40_000),                               # delta-seconds above the cap: waited in full
+    ("301", "hint_exceeds_max"),                  # above the 300 s hint limit: give up, never early
 ])
 def test_retry_after_forms_in_responses(retry_after, first_delay):
     responses = [FakeResponse(503, retry_after), FakeResponse(200)]
     sleeps = []
+    if isinstance(first_delay, str):
+        with pytest.raises(RetryError) as info:
+            retry(seed=9, sleep=sleeps.append)(lambda: responses.pop(0))()
+        assert (info.value.reason, info.value.attempts, sleeps) == (first_delay, 1, [])
+        assert info.value.cause.status_code == 503
+        return
     result = retry(seed=9, sleep=sleeps.append)(lambda: responses.pop(0))()
     assert result.status_code == 200
     model = m.Backoff(m.preset("google"), 9).next()

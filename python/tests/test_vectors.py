@@ -11,7 +11,7 @@ import pytest
 from conftest import VECTORS
 from seeded_backoff import (RATE_LIMIT_HEADERS, Backoff, CoreError, Policy, RateLimitError, RetryAfterError,
                             RetryBudget, Run, classify_grpc_code, classify_status, parse_rate_limit, parse_retry_after,
-                            seed_from_device, startup_delay)
+                            CallSeeds, call_seed, seed_from_device, startup_delay)
 
 # The server pacer's vectors (SPEC.md §16) are replayed by the Rust core and its model: the package
 # has no pacer to replay them with.
@@ -217,7 +217,24 @@ def replay_run(doc):
     return checks
 
 
-REPLAY = {"run": replay_run, "schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
+def replay_call_seed(doc):
+    # SPEC.md §14: call_seed, a CallSeeds counter brought to the index (small ones), and the call's
+    # first Google delays.
+    checks = 0
+    google = Policy("google")
+    for case in doc["cases"]:
+        seed, index, want = int(case["seed"]), int(case["index"]), int(case["expect"])
+        assert call_seed(seed, index) == want, case
+        if index < 100:
+            seeds = CallSeeds(seed)
+            assert [seeds.next_seed() for _ in range(index + 1)][-1] == want, case
+        b = Backoff(google, seed=want)
+        assert [b.next_delay() for _ in case["google_delays"]] == case["google_delays"], case
+        checks += 1
+    return checks
+
+
+REPLAY = {"call_seed": replay_call_seed, "run": replay_run, "schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
           "classify": replay_classify, "fleet": replay_fleet, "rate_limit": replay_rate_limit,
           "resume": replay_resume}
 

@@ -204,7 +204,21 @@ def check_pacer(doc, c):
             c.check("pacer %s %s" % (case["config"], op), expect, pacer_model.run_op(pacer, op))
 
 
-KINDS = {"send_rate": check_send_rate, "run": check_run, "pacer": check_pacer, "schedule": check_schedule,
+def check_call_seed(doc, c):
+    google = m.preset("google")
+    for case in doc["cases"]:
+        seed, index = _int(case["seed"]), _int(case["index"])
+        call = m.call_seed(seed, index)
+        c.check("call_seed(%d, %d)" % (seed, index), case["expect"], str(call))
+        b = m.Backoff(google, call)
+        got = []
+        for _ in case["google_delays"]:
+            step = b.next()
+            got.append(step.delay_ms if isinstance(step, m.Retry) else None)
+        c.check("google delays of call %d of seed %d" % (index, seed), case["google_delays"], got)
+
+
+KINDS = {"call_seed": check_call_seed, "send_rate": check_send_rate, "run": check_run, "pacer": check_pacer, "schedule": check_schedule,
          "retry_after": check_retry_after, "budget": check_budget, "classify": check_classify,
          "rate_limit": check_rate_limit}
 

@@ -17,6 +17,7 @@ MASK32 = 0xFFFFFFFF
 MASK64 = 0xFFFFFFFFFFFFFFFF
 U32_MAX = MASK32
 MAX_DELAY_MS = 2**31 - 1
+DEFAULT_MAX_HINT_MS = 300_000  # §1, §2: one default, whatever the cap
 MAX_MULTIPLIER_DEN = 1000
 MAX_MULTIPLIER = 1000
 SNAPSHOT_LEN = 40
@@ -50,6 +51,15 @@ class SplitMix64:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
+
+
+def call_seed(seed, index):
+    """§14: the seed of call `index` of a loop seeded `seed`: seed XOR output number `index` of a
+    SplitMix64 started from 0 (none for call 0). After k outputs its state is k * gamma, so output
+    `index` is the one that follows state (index - 1) * gamma."""
+    if index == 0:
+        return seed & MASK64
+    return (seed ^ SplitMix64(((index - 1) * 0x9E3779B97F4A7C15) & MASK64).next()) & MASK64
 
 
 def xoshiro_state_from_seed(seed):
@@ -128,7 +138,7 @@ def make_policy(initial_ms, max_backoff_ms, multiplier_num=2, multiplier_den=1, 
     if deadline not in DEADLINE_CODES:
         raise ValueError("unknown deadline mode %r" % (deadline,))
     if max_hint_ms is None:
-        max_hint_ms = max_backoff_ms  # default = the cap
+        max_hint_ms = DEFAULT_MAX_HINT_MS  # one default, never the cap
     if not 1 <= initial_ms <= MAX_DELAY_MS:
         raise SpecError("initial_ms")
     if not initial_ms <= max_backoff_ms <= MAX_DELAY_MS:
@@ -167,7 +177,7 @@ def policy_error(**fields):
     return None
 
 
-# §2 Presets: max_hint_ms = cap, max_elapsed_ms = 0, deadline = give_up (the make_policy defaults).
+# §2 Presets: max_hint_ms = DEFAULT_MAX_HINT_MS, max_elapsed_ms = 0, deadline = give_up (the make_policy defaults).
 PRESETS = {
     "google": dict(initial_ms=1000, multiplier_num=2, multiplier_den=1, max_backoff_ms=32000,
                    max_retries=10, jitter="google", jitter_ms=1000),
@@ -234,7 +244,7 @@ def policy_fingerprint(policy):
 
 # --- §4, §5 The per-request state and the step ------------------------------------------------------
 
-GIVE_UP_CODES = {"max_retries": 1, "deadline": 2, "budget": 3, "server_stop": 4}
+GIVE_UP_CODES = {"max_retries": 1, "deadline": 2, "budget": 3, "server_stop": 4, "hint_exceeds_max": 5}
 GIVE_UP_NAMES = {v: k for k, v in GIVE_UP_CODES.items()}
 
 Retry = namedtuple("Retry", "delay_ms retry")  # a retry: wait delay_ms; retry = 0-based index
@@ -298,6 +308,9 @@ class Backoff:
         # 4. Retry count.
         if self.retries >= p.max_retries:
             return self._give_up("max_retries")
+        # ...and a server wait beyond the caller's limit: give up, never come back early.
+        if isinstance(hint, (RetryAfter, RateLimit)) and hint.ms > p.max_hint_ms:
+            return self._give_up("hint_exceeds_max")
         # 5. Delay and new level, on a copy of the rng.
         rng = self.rng.copy()
         d, new_level = self._delay(rng)
@@ -305,13 +318,12 @@ class Backoff:
         # same copy, after step 5's, for an upward jitter of up to 1 s + 10 %.
         # With `paced` the Retry-After is the wait itself.
         if isinstance(hint, RetryAfter) and p.paced:
-            d = min(hint.ms, p.max_hint_ms)
+            d = hint.ms
         elif isinstance(hint, RetryAfter):
-            d = max(d, min(hint.ms, p.max_hint_ms))
+            d = max(d, hint.ms)
         elif isinstance(hint, RateLimit):
-            h_c = min(hint.ms, p.max_hint_ms)
-            x = rng.uniform(1000 + h_c // 10)
-            d = max(d, min(h_c + x, MAX_DELAY_MS))
+            x = rng.uniform(1000 + hint.ms // 10)
+            d = max(d, min(hint.ms + x, MAX_DELAY_MS))
         # 7. Time budget.
         e = sat32(elapsed) if elapsed is not None else self.elapsed_ms
         if p.max_elapsed_ms > 0:
@@ -377,7 +389,7 @@ class Backoff:
         if words == [0, 0, 0, 0]:
             raise SpecError("zero_rng_state")
         code, retries, level, elapsed = data[1], u32(20), u32(24), u32(28)
-        if (data[2] != 0 or data[3] != 0 or code > 4 or retries > policy.max_retries
+        if (data[2] != 0 or data[3] != 0 or code > max(GIVE_UP_NAMES) or retries > policy.max_retries
                 or not policy.initial_ms <= level <= policy.max_backoff_ms):
             raise SpecError("invalid_state")
         b = cls(policy, 0)

@@ -101,11 +101,15 @@ class Step(unittest.TestCase):
         b = m.Backoff(self.policy(), 0)
         self.assertEqual(b.next(hint=m.RateLimit(10_000)), m.Retry(10_549, 0))
         self.assertEqual(b.level, 2000)  # the level grows as without the hint
-        # Clamped to max_hint_ms first: h_c = 500, w = 1050; the same draw gives
-        # 0x4653DAA3 * 1051 >> 32 = 288; but the base delay 2000 is larger.
+        # Beyond max_hint_ms (500): a give-up of its own, no draw; 500 itself is honoured:
+        # w = 1000 + 50 = 1050, the same first draw gives 0x4653DAA3 * 1051 >> 32 = 288.
         b2 = m.Backoff(self.policy(max_hint_ms=500), 0)
-        b2.next()
-        self.assertEqual(b2.next(hint=m.RateLimit(10_000)), m.Retry(2000, 1))
+        self.assertEqual(b2.next(hint=m.RateLimit(501)), m.GiveUp("hint_exceeds_max"))
+        self.assertEqual(b2.rng.s, m.Rng.from_seed(0).s)
+        b2.reset()
+        self.assertEqual(b2.next(hint=m.RateLimit(500)), m.Retry(1000, 0))
+        b3 = m.make_policy(initial_ms=1, max_backoff_ms=1, jitter="none", max_hint_ms=500)
+        self.assertEqual(m.Backoff(b3, 0).next(hint=m.RateLimit(500)), m.Retry(788, 0))
 
     def test_give_up_consumes_no_draw(self):
         p = self.policy(max_elapsed_ms=5000)
@@ -114,9 +118,10 @@ class Step(unittest.TestCase):
         self.assertEqual(b.rng.s, m.Rng.from_seed(0).s)
 
     def test_saturates_at_max_delay(self):
-        p = m.make_policy(initial_ms=1, max_backoff_ms=m.MAX_DELAY_MS, jitter="none", max_retries=1)
-        b = m.Backoff(p, 0)
-        self.assertEqual(b.next(hint=m.RateLimit(2**32 - 1)), m.Retry(m.MAX_DELAY_MS, 0))
+        p = m.make_policy(initial_ms=1, max_backoff_ms=m.MAX_DELAY_MS, jitter="none", max_retries=1,
+                          max_hint_ms=m.MAX_DELAY_MS)
+        self.assertEqual(m.Backoff(p, 0).next(hint=m.RateLimit(m.MAX_DELAY_MS)), m.Retry(m.MAX_DELAY_MS, 0))
+        self.assertEqual(m.Backoff(p, 0).next(hint=m.RateLimit(2**32 - 1)), m.GiveUp("hint_exceeds_max"))
 
 
 if __name__ == "__main__":

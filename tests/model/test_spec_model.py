@@ -40,6 +40,13 @@ class Randomness(unittest.TestCase):  # §3
         self.assertEqual(sm.next(), 0xE220A8397B1DCDAF)  # the well-known first output
         self.assertEqual(sm.next(), 0x6E789E6AA1B965F4)  # and the second
 
+    def test_call_seed(self):  # §14: seed XOR SplitMix64's outputs from 0, none for call 0
+        self.assertEqual(m.call_seed(42, 0), 42)
+        self.assertEqual(m.call_seed(42, 1), 42 ^ 0xE220A8397B1DCDAF)
+        self.assertEqual(m.call_seed(0, 2), 0x6E789E6AA1B965F4)
+        seeds = {m.call_seed(7, i) for i in range(1000)}
+        self.assertEqual(len(seeds), 1000)
+
     def test_xoshiro_state_split(self):
         # s0 = low half of a, s1 = high half of a, s2/s3 likewise of b.
         self.assertEqual(m.xoshiro_state_from_seed(0),
@@ -110,7 +117,7 @@ class Validation(unittest.TestCase):  # §2
     def test_presets(self):
         g = m.preset("grpc")
         self.assertEqual((g.multiplier_num, g.multiplier_den, g.max_hint_ms, g.max_elapsed_ms,
-                          g.deadline), (8, 5, 120000, 0, "give_up"))
+                          g.deadline), (8, 5, 300000, 0, "give_up"))
 
 
 class Schedules(unittest.TestCase):  # §4, §5, §6
@@ -178,7 +185,10 @@ class Schedules(unittest.TestCase):  # §4, §5, §6
         self.assertEqual(b.next().delay_ms, 2000)  # the level ignores the hint
         self.assertEqual(b.next(hint=m.RetryAfter(10)).delay_ms, 4000)
         b = m.Backoff(none_policy(max_hint_ms=3000), 0)
-        self.assertEqual(b.next(hint=m.RetryAfter(5000)).delay_ms, 3000)
+        self.assertEqual(b.next(hint=m.RetryAfter(3000)).delay_ms, 3000)
+        self.assertEqual(b.next(hint=m.RetryAfter(3001)), m.GiveUp("hint_exceeds_max"))
+        self.assertEqual(b.next(), m.GiveUp("hint_exceeds_max"))  # sticky until reset
+        self.assertEqual(none_policy().max_hint_ms, 300_000)  # one default, not the cap
 
     def test_hint_consumes_no_draw(self):
         a, b = m.Backoff(none_policy(jitter="full"), 3), m.Backoff(none_policy(jitter="full"), 3)
@@ -248,9 +258,9 @@ class Snapshot(unittest.TestCase):  # §9
 
     def test_policy_encoding(self):
         enc = m.policy_encoding(m.preset("google"))
-        self.assertEqual(enc, struct.pack("<8I2B", 1000, 2, 1, 32000, 10, 1000, 32000, 0, 1, 0))
+        self.assertEqual(enc, struct.pack("<8I2B", 1000, 2, 1, 32000, 10, 1000, 300000, 0, 1, 0))
         enc = m.policy_encoding(m.preset("grpc", deadline="clamp"))
-        self.assertEqual(enc, struct.pack("<8I2B", 1000, 8, 5, 120000, 10, 200, 120000, 0, 5, 1))
+        self.assertEqual(enc, struct.pack("<8I2B", 1000, 8, 5, 120000, 10, 200, 300000, 0, 5, 1))
 
     def test_layout(self):
         p = none_policy()
@@ -294,7 +304,7 @@ class Snapshot(unittest.TestCase):  # §9
         self.assertEqual(err(good, none_policy(max_retries=11)), "policy_mismatch")
         self.assertEqual(err(patch(4, bytes(16))), "zero_rng_state")
         self.assertEqual(err(patch(2, b"\x01")), "invalid_state")
-        self.assertEqual(err(patch(1, b"\x05")), "invalid_state")
+        self.assertEqual(err(patch(1, b"\x06")), "invalid_state")
         self.assertEqual(err(patch(20, struct.pack("<I", 11))), "invalid_state")
         self.assertEqual(err(patch(24, struct.pack("<I", 999))), "invalid_state")
         self.assertEqual(err(patch(24, struct.pack("<I", 32001))), "invalid_state")

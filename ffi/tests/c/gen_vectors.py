@@ -80,7 +80,7 @@ def main(vector_dir, header_path, out_path):
     schedules, cases, ops, snapshots = [], [], [], []
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
     rate_limits = []
-    fleet_seeds, startup_delays = [], []
+    fleet_seeds, startup_delays, call_seeds = [], [], []
     run_cases, run_events = [], []
     for path in files:
         doc = json.loads(path.read_text())
@@ -219,6 +219,13 @@ def main(vector_dir, header_path, out_path):
                     status, ms = "SB_OK", u32(case["expect_ms"])
                 startup_delays.append(f"{{{u64(int(case['seed']))}, {u32(case['window_ms'])}, "
                                       f"{status}, {ms}}}")
+        elif kind == "call_seed":
+            for case in doc["cases"]:
+                delays = [u32(0xFFFFFFFF if d is None else d) for d in case["google_delays"]]
+                if len(delays) != 3:
+                    sys.exit(f"gen_vectors: {path.name}: {len(delays)} delays, not 3")
+                call_seeds.append(f"{{{u64(int(case['seed']))}, {u64(int(case['index']))}, "
+                                  f"{u64(int(case['expect']))}, {{{', '.join(delays)}}}}}")
         elif kind == "send_rate":
             continue  # SPEC.md section 17's send rate has no C functions yet: the Rust tests replay it
         else:
@@ -248,6 +255,7 @@ def main(vector_dir, header_path, out_path):
            table("vec_class", "vec_grpc", grpc),
            table("vec_fleet_seed", "vec_fleet_seeds", fleet_seeds),
            table("vec_startup_delay", "vec_startup_delays", startup_delays),
+           table("vec_call_seed", "vec_call_seeds", call_seeds),
            table("int32_t", "vec_all_status", h.status),
            "/* Every function the header declares, so a firmware that takes this table links all of",
            " * them (the no-panic link proof covers the whole API). */",
@@ -260,6 +268,7 @@ def main(vector_dir, header_path, out_path):
           f"{len(budget_cases)} budgets with {len(budget_ops)} ops, "
           f"{len(http)} HTTP + {len(grpc)} gRPC classifications, "
           f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays, "
+          f"{len(call_seeds)} call seeds, "
           f"{len(run_cases)} runs with {len(run_events)} events")
 
 

@@ -285,6 +285,27 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
         check(&st, fail, "startup delay", "fleet", i, v->window_ms, ms,
               v->status == SB_OK ? v->ms : 0xFFFFFFFFu);
     }
+    for (i = 0; i < VEC_CALL_SEEDS_COUNT; i++) {
+        const vec_call_seed *v = &vec_call_seeds[i];
+        sb_policy google = sb_policy_google();
+        sb_backoff b;
+        uint64_t seed = sb_call_seed(v->seed, v->index);
+        uint32_t k;
+        int32_t rc;
+        check(&st, fail, "call seed", "call-seeds", i, 0, seed, v->expect);
+        rc = sb_backoff_init(&b, &google, seed);
+        if (rc == SB_ERR_UNSUPPORTED) { /* a build without Google's jitter */
+            st.skipped++;
+            continue;
+        }
+        check(&st, fail, "call seed init", "call-seeds", i, 0, (uint64_t)rc, SB_OK);
+        for (k = 0; k < 3; k++) {
+            uint32_t delay = 0xFFFFFFFFu;
+            int32_t rc = sb_backoff_next(&b, &delay);
+            check(&st, fail, "call seed delay", "call-seeds", i, k, rc == SB_RETRY ? delay : 0xFFFFFFFFu,
+                  v->google_delays[k]);
+        }
+    }
     for (i = 0; i < VEC_HTTP_COUNT; i++) {
         check(&st, fail, "classify http", "http", i, vec_http[i].code,
               (uint64_t)sb_classify_http(vec_http[i].code), (uint64_t)vec_http[i].cls);

@@ -196,7 +196,10 @@ static void test_invalid_policies(void) {
     CHECK(presets[0].initial_ms == 1000u && presets[0].max_backoff_ms == 32000u &&
           presets[0].jitter == SB_JITTER_GOOGLE && presets[0].jitter_ms == 1000u &&
           presets[0].max_retries == 10u);
-    CHECK(presets[1].max_backoff_ms == 64000u && presets[1].max_hint_ms == 64000u);
+    CHECK(presets[1].max_backoff_ms == 64000u && presets[1].max_hint_ms == SB_DEFAULT_MAX_HINT_MS);
+    for (i = 0; i < 4; i++) {
+        CHECK(presets[i].max_hint_ms == 300000u); /* one hint limit, whatever the cap */
+    }
     CHECK(presets[2].jitter == SB_JITTER_FULL && presets[2].initial_ms == 100u);
     CHECK(presets[3].multiplier_num == 8u && presets[3].multiplier_den == 5u &&
           presets[3].spread_per_mille == 200u);
@@ -271,7 +274,7 @@ static void test_snapshots(void) {
     reseal(bad);
     CHECK_RC(sb_backoff_restore(&restored, &p, bad, SB_SNAPSHOT_SIZE), SB_ERR_SNAPSHOT_INVALID_STATE);
     memcpy(bad, snap, SB_SNAPSHOT_SIZE);
-    bad[1] = 5;
+    bad[1] = 6; /* give-up codes stop at 5 */
     reseal(bad);
     CHECK_RC(sb_backoff_restore(&restored, &p, bad, SB_SNAPSHOT_SIZE), SB_ERR_SNAPSHOT_INVALID_STATE);
     memcpy(bad, snap, SB_SNAPSHOT_SIZE);
@@ -353,8 +356,13 @@ static void test_steps(void) {
     CHECK(retries == 0u);
     CHECK_RC(step_hint(&b, 20000, &d), SB_RETRY);
     CHECK(d == 20000u);
-    CHECK_RC(step_hint(&b, 4000000000u, &d), SB_RETRY);
-    CHECK(d == p.max_hint_ms); /* clamped to max_hint_ms */
+    d = 7;
+    CHECK_RC(step_hint(&b, p.max_hint_ms + 1u, &d), SB_GIVE_UP_HINT_EXCEEDS_MAX);
+    CHECK(d == 7u); /* beyond max_hint_ms: a give-up, never an early return */
+    CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_HINT_EXCEEDS_MAX); /* sticky */
+    CHECK_RC(sb_backoff_reset(&b), SB_OK);
+    CHECK_RC(step_hint(&b, p.max_hint_ms, &d), SB_RETRY);
+    CHECK(d == p.max_hint_ms); /* at the limit: honoured */
     CHECK_RC(step_stop(&b), SB_GIVE_UP_SERVER_STOP);
 
     p = sb_policy_google();
@@ -440,12 +448,13 @@ static void test_zero_values(void) {
     CHECK_RC(sb_backoff_init(&b, &p, 1), SB_OK);
     CHECK_RC(sb_backoff_next(&b, &d), SB_GIVE_UP_MAX_RETRIES);
     p = sb_policy_google();
-    p.max_hint_ms = 0; /* hints ignored: the same delay as without one */
+    p.max_hint_ms = 0; /* only a zero wait is taken: the same delay as without one */
     CHECK_RC(sb_backoff_init(&b, &p, 1), SB_OK);
     twin = b;
-    CHECK_RC(step_hint(&b, 20000, &d), SB_RETRY);
+    CHECK_RC(step_hint(&b, 0, &d), SB_RETRY);
     CHECK_RC(sb_backoff_next(&twin, &e), SB_RETRY);
     CHECK(d == e && d <= 2000u);
+    CHECK_RC(step_hint(&b, 1, &d), SB_GIVE_UP_HINT_EXCEEDS_MAX);
     p = sb_policy_google();
     p.jitter_ms = 0; /* Google jitter of width 0: the plain exponential bases */
     CHECK_RC(sb_backoff_init(&b, &p, 1), SB_OK);

@@ -54,13 +54,13 @@ static void test_options(void) {
     values.jitter = SB_JITTER_GOOGLE;
     CHECK(sb_policy_from_options(&out, SB_PRESET_AWS, &values, SB_OPTION_JITTER) == SB_OK);
     CHECK(out.jitter == SB_JITTER_GOOGLE && out.jitter_ms == 1000 && out.initial_ms == 100);
-    /* The hint limit follows an overridden cap; the multiplier is reduced. */
+    /* The hint limit keeps its one default over an overridden cap; the multiplier is reduced. */
     values.max_backoff_ms = 60000;
     values.multiplier_num = 1600;
     values.multiplier_den = 1000;
     CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values,
                                    SB_OPTION_MAX_BACKOFF_MS | SB_OPTION_MULTIPLIER) == SB_OK);
-    CHECK(out.max_hint_ms == 60000 && out.multiplier_num == 8 && out.multiplier_den == 5);
+    CHECK(out.max_hint_ms == SB_DEFAULT_MAX_HINT_MS && out.multiplier_num == 8 && out.multiplier_den == 5);
     /* Errors name the field and leave *out alone. */
     before = out;
     values.jitter = SB_JITTER_FULL;
@@ -197,6 +197,44 @@ static void test_hint_from_headers(void) {
     CHECK(!sb_request_may_retry("get", 3, false) && !sb_request_may_retry(NULL, 0, true));
 }
 
+/* SPEC.md section 14: 64 runs of one loop, seeded sb_call_seed(seed, i) and stepped interleaved
+ * (each fails twice, round robin, as concurrent calls would), wait 64 different schedules, and
+ * run 0 waits the schedule of the loop's seed itself. */
+static void test_call_seeds(void) {
+    enum { CALLS = 64 };
+    static sb_run runs[CALLS];
+    static uint32_t waits[CALLS][2];
+    sb_policy p = sb_policy_google();
+    sb_backoff b;
+    sb_action act;
+    sb_outcome fail = {SB_OUTCOME_RETRYABLE, SB_FAILURE_ERROR, 0, 0};
+    uint32_t i, j, k, distinct = 0, d0 = 0, d1 = 0;
+    for (i = 0; i < CALLS; i++) {
+        CHECK(sb_run_init(&runs[i], &p, sb_call_seed(42, i), 0) == SB_OK);
+        CHECK(sb_run_start(&runs[i], SB_NO_CLOCK, &act) == SB_OK && act.kind == SB_ACTION_ATTEMPT);
+    }
+    for (k = 0; k < 2; k++) {
+        for (i = 0; i < CALLS; i++) {
+            CHECK(sb_run_outcome(&runs[i], &fail, SB_NO_CLOCK, NULL, &act) == SB_OK);
+            CHECK(act.kind == SB_ACTION_RETRY);
+            waits[i][k] = act.delay_ms;
+            CHECK(sb_run_wake(&runs[i], SB_NO_CLOCK, &act) == SB_OK);
+        }
+    }
+    for (i = 0; i < CALLS; i++) {
+        uint32_t unique = 1;
+        for (j = 0; j < i; j++) {
+            if (waits[i][0] == waits[j][0] && waits[i][1] == waits[j][1]) unique = 0;
+        }
+        distinct += unique;
+    }
+    CHECK(distinct == CALLS);
+    CHECK(sb_call_seed(42, 0) == 42u);
+    CHECK(sb_backoff_init(&b, &p, 42) == SB_OK);
+    CHECK(sb_backoff_next(&b, &d0) == SB_RETRY && sb_backoff_next(&b, &d1) == SB_RETRY);
+    CHECK(waits[0][0] == d0 && waits[0][1] == d1);
+}
+
 void test_names_and_options(void) {
     unsigned before = checks;
     test_tables();
@@ -204,5 +242,6 @@ void test_names_and_options(void) {
     test_step_with();
     test_step_with_rate_limit();
     test_hint_from_headers();
+    test_call_seeds();
     printf("names, options and combined steps: %u checks\n", checks - before);
 }

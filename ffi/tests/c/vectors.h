@@ -75,6 +75,13 @@ typedef struct {
     uint64_t seed;
 } vec_fleet_seed;
 
+/* SPEC.md section 14: the seed of call `index` of a loop, and the call's first Google delays
+   (0xFFFFFFFF where the backoff gives up). */
+typedef struct {
+    uint64_t seed, index, expect;
+    uint32_t google_delays[3];
+} vec_call_seed;
+
 typedef struct {
     uint64_t seed;
     uint32_t window_ms;

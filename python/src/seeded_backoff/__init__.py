@@ -17,6 +17,7 @@ from .budget import FAILURE_KINDS, RetryBudget
 from .errors import BudgetError, CoreError, PolicyError, RateLimitError, RetryAfterError, RetryError, SnapshotError
 from .events import RetryEvent
 from .fleet import seed_from_device, startup_delay
+from .seeds import CallSeeds, call_seed
 from .http import (RATE_LIMIT_HEADERS, classify_grpc_code, classify_status, hint_from_headers, is_retryable_status,
                    parse_rate_limit, parse_retry_after, rate_limit_applies, request_may_retry)
 from .policy import Policy
@@ -33,12 +34,12 @@ DEADLINES = Policy.DEADLINES
 GIVE_UP_REASONS = tuple(
     _text(_lib.sb_status_name(code)) for name, code in sorted(_ffi.typeof("enum sb_status").relements.items(), key=lambda kv: kv[1])
     if name.startswith("SB_GIVE_UP_"))
-"""'max_retries', 'deadline', 'budget', 'server_stop'."""
+"""'max_retries', 'deadline', 'budget', 'server_stop', 'hint_exceeds_max'."""
 
 __all__ = [
     "Backoff", "Policy", "RetryBudget", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
     "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError", "hint_from_headers", "request_may_retry",
-    "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device",
+    "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device", "call_seed", "CallSeeds",
     "startup_delay", "is_transport_error", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
     "PRESETS", "JITTERS", "DEADLINES", "GIVE_UP_REASONS", "FAILURE_KINDS", "SNAPSHOT_SIZE",
     "__version__",

@@ -68,7 +68,7 @@ class Backoff:
 
     @property
     def give_up_reason(self) -> Optional[str]:
-        """None while retrying, else 'max_retries', 'deadline', 'budget' or 'server_stop'."""
+        """None while retrying, else 'max_retries', 'deadline', 'budget', 'server_stop' or 'hint_exceeds_max'."""
         if self._c.gave_up == 0:
             return None
         # A given-up state answers its reason again and changes nothing: ask a copy.
@@ -82,11 +82,12 @@ class Backoff:
         why, and every later call answers None until reset()). Any combination of inputs:
 
         - `retry_after_ms`: the server's Retry-After (see parse_retry_after), a lower bound on
-          the delay, clamped to the policy's max_hint_ms;
+          the delay; one beyond the policy's max_hint_ms gives up with 'hint_exceeds_max'
+          (never back before the server allows);
         - `elapsed_ms`: ms since the first attempt by your monotonic clock, so time spent in the
           requests counts against max_elapsed_ms (without it, the sum of the delays does);
         - `rate_limit_ms`: a 429's rate-limit reset (see parse_rate_limit): the delay is at
-          least that (clamped to max_hint_ms) plus an upward jitter of up to 1 s + 10 %, so
+          least that (beyond max_hint_ms: 'hint_exceeds_max') plus an upward jitter of up to 1 s + 10 %, so
           clients told the same reset do not return together; not with `retry_after_ms` or
           `do_not_retry` (one server hint per step);
         - `do_not_retry=True`: the server said stop (gives up with 'server_stop');

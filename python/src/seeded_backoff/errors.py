@@ -49,7 +49,7 @@ class BudgetError(CoreError):
 
 class RetryError(Exception):
     """`retry` gave up. `attempts` calls were made; `reason` is the core's give-up reason
-    ('max_retries', 'deadline', 'budget' or 'server_stop'); `cause` is the last exception raised or
+    ('max_retries', 'deadline', 'budget', 'server_stop' or 'hint_exceeds_max'); `cause` is the last exception raised or
     response returned (an exception is also `__cause__`: the error is raised from it)."""
 
     attempts: int

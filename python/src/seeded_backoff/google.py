@@ -42,7 +42,6 @@ import copy
 import functools
 import inspect
 import math
-import secrets
 import time
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, cast
 
@@ -59,6 +58,7 @@ from .http import classify_grpc_code, classify_status
 from .policy import Policy
 from .run import Run
 from .transport import failure_of, is_transport_error
+from .seeds import CallSeeds
 
 __all__ = ["Retry", "AsyncRetry", "RetryError", "classify", "server_hint"]
 
@@ -128,8 +128,7 @@ class _Run:
 
     def __init__(self, retry: "_Seeded") -> None:
         self.r = retry
-        seed = secrets.randbits(64) if retry.seed is None else retry.seed
-        self.call = Call(Run(retry.policy, seed), retry.clock)
+        self.call = Call(Run(retry.policy, retry._seeds.next_seed()), retry.clock)
 
     @staticmethod
     def worth(r: "_Seeded", exc: BaseException) -> Optional[Dict[str, Any]]:
@@ -219,6 +218,7 @@ class _Seeded:
             raise TypeError(f"clock must be callable, got {show(clock)}")
         self.policy = policy
         self.seed = None if seed is None else u64("seed", seed)
+        self._seeds = CallSeeds(self.seed)
         self.budget = budget
         self.on_retry = _callable("on_retry", on_retry)
         self.sleep = _callable("sleep", sleep) or self._default_sleep

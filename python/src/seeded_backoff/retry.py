@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import secrets
 import time
 from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, cast,
                     overload)
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
         """What `retry(...)` with options returns: a decorator that keeps the signature."""
 
         def __call__(self, fn: Callable[P, R], /) -> Callable[P, R]: ...
+from .seeds import CallSeeds
 
 __all__ = ["retry"]
 
@@ -51,8 +51,7 @@ class _Attempts:
 
     def __init__(self, options: "_Options") -> None:
         self.o = options
-        seed = secrets.randbits(64) if options.seed is None else options.seed
-        self.call = Call(Run(options.policy, seed), options.clock)
+        self.call = Call(Run(options.policy, options.seeds.next_seed()), options.clock)
 
     def returned(self, result: Any) -> Optional[int]:
         """The delay in ms before retrying the returned `result`, None when it is final (a
@@ -85,6 +84,7 @@ class _Options:
 
     policy: Policy
     seed: Optional[int]
+    seeds: CallSeeds
     retry_on: Optional[Exceptions]
     retry_if_result: Optional[Callable[[Any], bool]]
     budget: Optional[RetryBudget]
@@ -131,7 +131,9 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
       valid one waits for the first rate-limit header of RATE_LIMIT_HEADERS that parses (a 5xx's
       are not read). A raised error carrying any other status is not retried.
       `retry_if_result(result)` may ask to retry other results.
-    - `seed`: the same seed gives every call the same delays (tests); omitted, each call draws one.
+    - `seed`: call i of the decorated function runs with `call_seed(seed, i)` (SPEC.md section 14):
+      each call its own delays, and the same calls in the same order the same delays (tests);
+      omitted, the seed is drawn from the OS.
     - `sleep(seconds)`: time.sleep or asyncio.sleep by default; an async function's `sleep` may
       return an awaitable. `clock()`: monotonic seconds (time spent in calls counts against
       max_elapsed_ms).
@@ -158,6 +160,7 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
     o = _Options()
     o.policy = policy
     o.seed = None if seed is None else u64("seed", seed)
+    o.seeds = CallSeeds(o.seed)
     o.retry_on = exceptions("retry_on", retry_on)
     o.retry_if_result = _callable("retry_if_result", retry_if_result)
     if budget is not None and not isinstance(budget, RetryBudget):

@@ -2,8 +2,8 @@
 `retry` arguments of `tenacity.retry` / `Retrying` / `AsyncRetrying`.
 
 tenacity asks its `wait` for each delay with the call's `RetryCallState` (one per call), so each
-call is its own run of the core (`seeded_backoff.Run`), seeded: the first call that fails uses
-`seed`, the next `seed + 1`. The run numbers the attempts and decides each delay, with the
+call is its own run of the core (`seeded_backoff.Run`), seeded: call i (in the order the calls
+first fail) uses `call_seed(seed, i)` (SPEC.md section 14), so calls made together retry apart. The run numbers the attempts and decides each delay, with the
 `Retry-After` (or a 429's rate-limit headers) of the response the attempt returned or its error
 carries (`requests.HTTPError`, `httpx.HTTPStatusError`), and the time since the call started (by
 tenacity's clock) counted against `max_elapsed_ms`. tenacity runs `wait` before `stop`, so when

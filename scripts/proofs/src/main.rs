@@ -279,6 +279,7 @@ fn hints_and_classes() {
     sink(crc32(black_box(b"123456789")));
     sink(seeded_backoff::VERSION);
     let seed = seeded_backoff::seed_from_device(black_box(&b"device-0042"[..]), u32_in());
+    sink(seeded_backoff::call_seed(seed, u64_in()));
     match seeded_backoff::startup_delay_ms(seed, u32_in()) {
         Ok(ms) => sink(ms),
         Err(e) => sink((e.name(), e.message())),
