@@ -50,6 +50,8 @@ fn the_rust_column_of_the_spec_table_is_the_crates_names() {
         } = error;
         let retries = b.retries();
         let _ = Retry::new(p, 0).on_retry(|_: RetryEvent<'_, u8>| {});
+        let _ = seeded_backoff::call_seed(0, 1);
+        let _ = seeded_backoff::CallSeeds::new(0);
         (attempt, delay_ms, *failed, cause, attempts, reason, retries)
     };
     let want: Vec<(&str, Vec<&str>)> = vec![
@@ -63,6 +65,7 @@ fn the_rust_column_of_the_spec_table_is_the_crates_names() {
         ("attempts made", vec!["attempts"]),
         ("give-up reason", vec!["reason"]),
         ("retries issued so far", vec!["retries"]),
+        ("the seed of call i of a loop (rule above)", vec!["call_seed", "CallSeeds"]),
     ];
     let got = spec_column("Rust");
     let got: Vec<(&str, Vec<&str>)> = got

@@ -21,7 +21,8 @@ for row in rows[2:]:
 # What the table must say for C, each checked against the header below.
 want = {"callback payload": ["sb_action"], "attempt that just failed, from 1": ["attempt"],
         "delay before the next attempt, ms": ["delay_ms"], "attempts made": ["sb_run_attempts"],
-        "give-up reason": ["reason", "sb_status_name"], "retries issued so far": ["sb_backoff_retries"]}
+        "give-up reason": ["reason", "sb_status_name"], "retries issued so far": ["sb_backoff_retries"],
+        "the seed of call i of a loop (rule above)": ["sb_call_seed"]}
 problems = [f"{concept}: SPEC says {names}, the C binding has {want.get(concept, [])}"
             for concept, names in column.items() if names != want.get(concept, [])]
 next_decl = re.search(r"sb_status sb_backoff_next\(([^)]*)\);", header)
@@ -32,7 +33,7 @@ fields = re.findall(r"uint32_t (\w+);", action.group(1)) if action else []
 for field in ("attempt", "delay_ms", "reason"):
     if field not in fields:
         problems.append(f"sb_action has no field {field} (it has {fields})")
-for function in ("sb_status_name", "sb_backoff_retries", "sb_run_attempts"):
+for function in ("sb_status_name", "sb_backoff_retries", "sb_run_attempts", "sb_call_seed"):
     if not re.search(rf"\b{function}\(", header):
         problems.append(f"{function} is not declared in the header")
 for p in problems:

@@ -7,7 +7,7 @@ export { ready } from './engine.js';
 export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
 export { parseRateLimit, parseRetryAfter } from './headers.js';
 export { hintFromHeaders } from './hint.js';
-export { Policy } from './policy.js';
+export { callSeed, Policy } from './policy.js';
 export { fetchWithBackoff, IDEMPOTENT_METHODS, retry, RetryError } from './retry.js';
 export { restore, snapshot } from './snapshot.js';
 export { Run } from './run.js';

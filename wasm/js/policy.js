@@ -4,7 +4,7 @@
 // needs it writes them to the engine: no policy is kept in the engine between calls.
 import { main } from '../pkg/main-part.js';
 import { OPTIONS } from '../pkg/tables.js';
-import { keys } from './check.js';
+import { keys, u64 } from './check.js';
 import { get } from './engine.js';
 import { check, optionWords } from './options.js';
 import { isPolicy, policyWords } from './words.js';
@@ -24,4 +24,18 @@ export class Policy {
     check(get(main), w, values);
     policyWords.set(this, w);
   }
+}
+
+/**
+ * The seed of call `index` (0, 1, 2, … in the order a loop's calls start) of a loop seeded `seed`
+ * (SPEC.md §14): call 0 keeps `seed`, every other call gets one of its own, so calls made
+ * together retry apart and the same calls in the same order replay.
+ */
+export function callSeed(seed, index) {
+  const [lo, hi] = u64('seed', seed);
+  const [ilo, ihi] = u64('index', index);
+  const m = get(main);
+  m.owner = null;
+  m.x.callSeed(lo, hi, ilo, ihi);
+  return (BigInt(m.u32[1]) << 32n) | BigInt(m.u32[0]);
 }

@@ -2,10 +2,10 @@
 // core per connection (SPEC.md §15). Their default, min(times × 50, 2000) ms, has no randomness:
 // every client that lost the same server reconnects in step. The client calls retryStrategy with
 // times = 1, 2, ... after each failed (re)connection and counts from 1 again once it is ready: a
-// new run begins there, its random stream continuing. When the run gives up, null ends the
+// new run begins there, with the next call's seed. When the run gives up, null ends the
 // client's reconnecting ('end'). The callbacks speak SPEC.md §14: `onRetry({ attempt, delayMs,
 // error })`, and `onGiveUp(error)` with a RetryError.
-import { Policy, RetryError, Run } from './index.js';
+import { callSeed, Policy, RetryError, Run } from './index.js';
 
 const KEYS = ['policy', 'seed', 'onRetry', 'onGiveUp'];
 
@@ -24,8 +24,10 @@ export function retryStrategy(options = {}) {
     }
   }
   const policy = options.policy ?? new Policy({ preset: 'google' });
-  // The seed is checked here, once; each run after a ready connection takes the next one.
-  let seed = new Run(policy, { seed: options.seed }).seed;
+  // The seed is checked here, once; outage i of the connection runs with callSeed(seed, i)
+  // (SPEC.md §14).
+  const seed = new Run(policy, { seed: options.seed }).seed;
+  let outages = 0;
   let run;
   const clock = () => Math.floor(performance.now());
   return function strategy(times) {
@@ -33,8 +35,7 @@ export function retryStrategy(options = {}) {
       throw new RangeError(`times must be an integer >= 1 (the reconnection attempt), got ${String(times)}`);
     }
     if (times === 1 || !run) {
-      run = new Run(policy, { seed });
-      seed = (seed + 1n) & 0xffffffffffffffffn;
+      run = new Run(policy, { seed: callSeed(seed, outages++) });
       run.start(clock());
     } else {
       run.wake(clock());

@@ -140,3 +140,16 @@ pub extern "C" fn retry_after_seconds(len: u32) -> f64 {
         io::encode_parse(seeded_backoff::bindings::parse_retry_after_seconds(bytes))
     })
 }
+
+/// The seed of call `index` of a loop seeded `seed` (SPEC.md §14's `call_seed`), both u64 halves,
+/// written as halves (low, high) to the first two option words.
+#[export_name = "callSeed"]
+pub extern "C" fn call_seed(lo: u32, hi: u32, index_lo: u32, index_hi: u32) {
+    let seed = u64::from(hi) << 32 | u64::from(lo);
+    let index = u64::from(index_hi) << 32 | u64::from(index_lo);
+    let out = seeded_backoff::call_seed(seed, index);
+    shared(|io| {
+        io.options[0] = out as u32;
+        io.options[1] = (out >> 32) as u32;
+    });
+}

@@ -36,9 +36,11 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const none = new Backoff({ maxRetries: 0, seed: 1 });
     assert.equal(none.nextDelay(), null);
     assert.equal(none.giveUpReason, 'max_retries');
-    // maxHintMs 0: hints are ignored, the delay is the one without a hint.
-    const ignoring = new Backoff({ maxHintMs: 0, seed: 1 });
-    assert.equal(ignoring.nextDelayWithHint(20000), new Backoff({ maxHintMs: 0, seed: 1 }).nextDelay());
+    // maxHintMs 0: only a zero hint is taken; any longer server wait gives up (SPEC §5 step 4).
+    assert.equal(new Backoff({ maxHintMs: 0, seed: 1 }).nextDelayWithHint(0), new Backoff({ maxHintMs: 0, seed: 1 }).nextDelay());
+    const refusing = new Backoff({ maxHintMs: 0, seed: 1 });
+    assert.equal(refusing.nextDelayWithHint(20000), null);
+    assert.equal(refusing.giveUpReason, 'hint_exceeds_max');
     // jitterMs 0: Google's jitter of width 0 is the plain exponential base.
     assert.deepEqual([...new Backoff({ jitter: 'google', jitterMs: 0, maxRetries: 5, seed: 1 })], [1000, 2000, 4000, 8000, 16000]);
     // maxElapsedMs 0: no time budget, even for the largest clock.
@@ -121,10 +123,15 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     assert.deepEqual(snapshot(b), before);
   });
 
-  test(`${how}: huge hints are clamped to maxHintMs (0: ignored)`, () => {
-    assert.equal(new Backoff({ seed: 1 }).nextDelayWithHint(2 ** 32 - 1), 32000);
-    assert.equal(new Backoff({ seed: 1, maxHintMs: 90000 }).nextDelay({ retryAfterMs: 2 ** 32 - 1 }), 90000);
-    assert.equal(new Backoff({ seed: 1, maxHintMs: 0 }).nextDelayWithHint(2 ** 32 - 1), new Backoff({ seed: 1 }).nextDelay());
+  test(`${how}: a hint beyond maxHintMs gives up, never back before the server allows (SPEC §5 step 4)`, () => {
+    const huge = new Backoff({ seed: 1 });
+    assert.equal(huge.nextDelayWithHint(2 ** 32 - 1), null);
+    assert.equal(huge.giveUpReason, 'hint_exceeds_max');
+    // The default limit is 300000 ms whatever the cap; at the limit the hint is honoured.
+    assert.equal(new Backoff({ seed: 1 }).nextDelayWithHint(300000), 300000);
+    assert.equal(new Backoff({ seed: 1, maxBackoffMs: 1000 }).nextDelayWithHint(2000), 2000);
+    assert.equal(new Backoff({ seed: 1, maxHintMs: 90000 }).nextDelay({ retryAfterMs: 90000 }), 90000);
+    assert.equal(new Backoff({ seed: 1, maxHintMs: 90000 }).nextDelay({ retryAfterMs: 90001 }), null);
     assert.throws(() => new Backoff().nextDelayWithHint(2 ** 32), refusedWith(RangeError, /^retryAfterMs must be an integer in 0\.\.=4294967295, got 4294967296$/));
   });
 

@@ -128,9 +128,9 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const reserved = snap.slice();
     reserved[2] = 1;
     refused(forge(reserved), 'invalid_state', /./);
-    const code5 = snap.slice();
-    code5[1] = 5;
-    refused(forge(code5), 'invalid_state', /./);
+    const code6 = snap.slice();
+    code6[1] = 6; // give-up codes are 1..=5
+    refused(forge(code6), 'invalid_state', /./);
     refused(forge(snap, { 20: 11 }), 'invalid_state', /./);
     refused(forge(snap, { 24: 999 }), 'invalid_state', /./);
     refused(forge(snap, { 24: 32001 }), 'invalid_state', /./);

@@ -211,6 +211,20 @@ function run(api, file) {
   return checks;
 }
 
+/** The call seeds (SPEC.md §14): each call's seed, and the first Google delays it gives. */
+function callSeeds(api, file) {
+  let checks = 0;
+  const google = new api.Policy({ preset: 'google' });
+  for (const c of file.cases) {
+    const seed = api.callSeed(BigInt(c.seed), BigInt(c.index));
+    same(seed, BigInt(c.expect), `call_seed(${c.seed}, ${c.index})`);
+    const b = new api.Backoff(google, seed);
+    c.google_delays.forEach((d, i) => same(b.nextDelay(), d, `call_seed(${c.seed}, ${c.index}) delay ${i}`));
+    checks += 1 + c.google_delays.length;
+  }
+  return checks;
+}
+
 function classify(api, file) {
   for (const [status, cls] of file.http) same(api.classifyStatus(status), cls, `http ${status}`);
   for (const [code, cls] of file.grpc) same(api.classifyGrpcCode(code), cls, `grpc ${code}`);
@@ -238,6 +252,8 @@ export function replayFile(api, file) {
       return classify(api, file);
     case 'run':
       return run(api, file);
+    case 'call_seed':
+      return callSeeds(api, file);
     default:
       throw new Error(`unknown vector kind ${file.kind}`);
   }
@@ -257,6 +273,8 @@ export function expectedChecks(file) {
       return file.http.length + file.grpc.length;
     case 'run':
       return file.cases.reduce((n, c) => n + c.events.length + (c.expect_tokens_milli === undefined ? 0 : 1), 0);
+    case 'call_seed':
+      return file.cases.reduce((n, c) => n + 1 + c.google_delays.length, 0);
     default:
       return NaN;
   }

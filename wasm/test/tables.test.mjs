@@ -64,4 +64,8 @@ test('retry() speaks SPEC.md §14\'s JavaScript names: attempts from 1, onRetry(
   const b = new api.Backoff({ seed: 1 });
   b.nextDelay();
   assert.equal(b[names['retries issued so far'][0]], 1);
+  // Call 0 keeps the seed; call 1 gets SplitMix64's first output from 0 mixed in (SPEC.md §14).
+  const callSeed = api[names['the seed of call i of a loop (rule above)'][0]];
+  assert.equal(callSeed(42, 0), 42n);
+  assert.equal(callSeed(42, 1), 42n ^ 0xe220a8397b1dcdafn);
 });

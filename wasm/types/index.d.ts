@@ -23,7 +23,23 @@ export type Jitter =
   | 'proportional';
 
 /** Why a Backoff stopped. */
-export type GiveUpReason = 'max_retries' | 'deadline' | 'budget' | 'server_stop';
+export type GiveUpReason = 'max_retries' | 'deadline' | 'budget' | 'server_stop' | 'hint_exceeds_max';
+
+/**
+ * The seed of call `index` (0, 1, 2, … in the order a loop's calls start) of a loop seeded `seed`
+ * (SPEC.md §14, the same as Rust's `call_seed` and C's `sb_call_seed`): call 0 keeps `seed`, every
+ * other call gets one of its own, so calls made together retry apart and the same calls in the
+ * same order replay. The adapters and the Valkey strategy seed their calls so.
+ *
+ * @example
+ * ```
+ * import { Backoff, callSeed, Policy } from 'seeded-backoff';
+ *
+ * const policy = new Policy();
+ * const schedules = [0, 1, 2].map((i) => new Backoff(policy, callSeed(42, i)));
+ * ```
+ */
+export function callSeed(seed: Seed, index: number | bigint): bigint;
 
 /** A seed: a non-negative safe integer, or a bigint up to 2^64 − 1. */
 export type Seed = number | bigint;
@@ -53,15 +69,18 @@ export interface PolicyOptions {
   jitterMs?: number;
   /** Half-width of `'proportional'` jitter in thousandths, 0..=1000 (default 200); only with it. */
   spreadPerMille?: number;
-  /** The largest Retry-After honoured, in ms, 0..=2147483647 (default: maxBackoffMs); 0 ignores hints. */
+  /**
+   * The longest server wait (Retry-After, a 429's rate-limit reset) the client accepts, in ms,
+   * 0..=2147483647 (default 300000, whatever the cap): a longer one gives up with
+   * `'hint_exceeds_max'` rather than coming back before the server allows.
+   */
   maxHintMs?: number;
   /** Time budget in ms since the first attempt, 0..=4294967295; 0 = none. */
   maxElapsedMs?: number;
   /** A delay that would cross `maxElapsedMs`: give up (default) or shorten it to fit. */
   deadline?: 'give_up' | 'clamp';
   /**
-   * Follow a pacing server (SPEC.md §16): a Retry-After is the wait itself, capped at maxHintMs,
-   * not a lower bound. Only for a server trusted to pace: one that sends 0 pulls clients in at once.
+   * Follow a pacing server (SPEC.md §16): a Retry-After is the wait itself, not a lower bound. Only for a server trusted to pace: one that sends 0 pulls clients in at once.
    */
   paced?: boolean;
 }
@@ -99,11 +118,11 @@ export class Policy {
 
 /** What one step can be told besides "the last attempt failed". */
 export interface StepInput {
-  /** The server's Retry-After in ms, 0..=4294967295: a lower bound on the delay (clamped to maxHintMs). */
+  /** The server's Retry-After in ms, 0..=4294967295: a lower bound on the delay (beyond maxHintMs: a give-up). */
   retryAfterMs?: number;
   /**
    * A rate-limit quota resets in this many ms, 0..=4294967295 (from {@link parseRateLimit}): the
-   * delay is at least that (clamped to maxHintMs) plus an upward jitter of up to 1 s + 10 %, so
+   * delay is at least that (beyond maxHintMs: a give-up) plus an upward jitter of up to 1 s + 10 %, so
    * clients told the same reset time do not return together. Takes one random draw.
    */
   rateLimitMs?: number;

@@ -1,7 +1,7 @@
 // What the ky, axios-retry and got adapters share: one seeded run per request (the core's Run,
 // SPEC.md §15), and a response's hint read by the core. Only the package's public API: the build
 // points '../index.js' at the package itself, so an adapter and its user share one copy of it.
-import { Backoff, hintFromHeaders, Run } from '../index.js';
+import { Backoff, callSeed, hintFromHeaders, Run } from '../index.js';
 
 const clock = () => Math.floor(performance.now());
 
@@ -40,13 +40,13 @@ class Request {
 }
 
 /**
- * A function giving each new request its Request: the first request that fails uses `seed`, the
- * next `seed + 1`, and so on (as the Rust TowerPolicy does), so that concurrent requests jitter
- * apart while a test stays reproducible. Omitted, the seeds start at a random one. A bad policy or
+ * A function giving each new request its Request: request i (in the order they start) runs with
+ * `callSeed(seed, i)` (SPEC.md §14, as every loop of every binding), so that concurrent requests
+ * jitter apart while a test stays reproducible. Omitted, the seed is a random one. A bad policy or
  * seed throws here, once, with the package's usual TypeError or RangeError.
  */
 export function requests(policy, seed) {
   const { policy: p, seed: base } = new Backoff(policy, seed);
-  let k = 0n;
-  return () => new Request(p, (base + k++) & 0xffffffffffffffffn);
+  let i = 0;
+  return () => new Request(p, callSeed(base, i++));
 }
