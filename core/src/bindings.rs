@@ -386,8 +386,9 @@ mod tests {
         assert_eq!(p.to_builder().max_elapsed_ms(0).build(), Ok(base));
         // The preset field is not read: the base is the starting point.
         assert_eq!(over(|o| o.preset = Some(Preset::AwsStandard)), Ok(base));
+        // The hint limit never follows the cap (SPEC.md §2: one hint limit): the base's stays.
         let p = over(|o| o.max_backoff_ms = Some(20_000)).unwrap();
-        assert_eq!((p.max_hint_ms(), p.initial_ms()), (20_000, 300));
+        assert_eq!((p.max_hint_ms(), p.initial_ms()), (4_000, 300));
         let p = over(|o| o.jitter = Some(1)).unwrap();
         assert_eq!(p.jitter(), Jitter::Google { jitter_ms: 1000 });
         assert_eq!(

@@ -251,7 +251,7 @@ fn a_reset_beyond_max_hint_gives_up_and_one_at_it_is_jittered() {
         ),
         Step::GiveUp(GiveUpReason::HintExceedsMax)
     );
-    let raw = seeded_backoff::RawBackoff {
+    let raw = seeded_backoff::bindings::RawBackoff {
         gave_up: 0,
         ..b.to_raw()
     };
