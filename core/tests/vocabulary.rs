@@ -65,7 +65,10 @@ fn the_rust_column_of_the_spec_table_is_the_crates_names() {
         ("attempts made", vec!["attempts"]),
         ("give-up reason", vec!["reason"]),
         ("retries issued so far", vec!["retries"]),
-        ("the seed of call i of a loop (rule above)", vec!["call_seed", "CallSeeds"]),
+        (
+            "the seed of call i of a loop (rule above)",
+            vec!["call_seed", "CallSeeds"],
+        ),
     ];
     let got = spec_column("Rust");
     let got: Vec<(&str, Vec<&str>)> = got
