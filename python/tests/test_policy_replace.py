@@ -12,9 +12,9 @@ def test_the_other_fields_and_the_strategys_parameter_are_kept():
         "grpc", spread_per_mille=50, max_elapsed_ms=5000)
     p = Policy(jitter_ms=250, max_retries=3).replace(deadline="clamp", max_elapsed_ms=9000)
     assert (p.jitter_ms, p.max_retries, p.deadline, p.max_elapsed_ms) == (250, 3, "clamp", 9000)
-    # The hint limit follows a changed cap unless given.
+    # The hint limit never follows the cap (SPEC.md section 2: one hint limit).
     assert Policy(jitter_ms=250).replace(max_backoff_ms=60_000) == Policy(jitter_ms=250, max_backoff_ms=60_000)
-    assert Policy(jitter_ms=250).replace(max_backoff_ms=60_000).max_hint_ms == 60_000
+    assert Policy(jitter_ms=250, max_hint_ms=4_000).replace(max_backoff_ms=60_000).max_hint_ms == 4_000
     assert Policy().replace(max_backoff_ms=60_000, max_hint_ms=5).max_hint_ms == 5
     # A newly chosen strategy's parameter is the reference value.
     assert Policy("aws_standard").replace(jitter="google").jitter_ms == 1000
