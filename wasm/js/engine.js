@@ -14,6 +14,12 @@ import { gate } from './gate.js';
 
 const parts = [];
 
+/**
+ * What retry() needs beside the main part, registered by its modules when the program imports
+ * them statically (a module service worker, which may not `import()`, imports the index).
+ */
+export const registry = {};
+
 /** The part `name` if the program imported it statically, else undefined. */
 export const imported = (name) => parts.find((p) => p.name === name);
 

@@ -4,7 +4,7 @@
 // the first time such a value arrives).
 import { main } from '../pkg/main-part.js';
 import { HINT_ASK_DATE_PART, LENS_AT, MAX_HEADER_VALUE, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
-import { imported, load } from './engine.js';
+import { imported, load, registry } from './engine.js';
 
 /**
  * The date part, loaded: the program's own where it imports it statically (a module service worker
@@ -53,3 +53,5 @@ export async function hintOf(status, values, nowMs) {
 export const responseHint = (response) =>
   hintOf(response.status, HEADERS.map((name) => response.headers.get(name)), Date.now());
 
+
+registry.responseHint = responseHint;

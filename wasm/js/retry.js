@@ -10,17 +10,24 @@ import {
 } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
 import { isBudget } from './gate.js';
-import { optionWords, seedHalves } from './options.js';
+import { imported, load, registry } from './engine.js';
+import { check, optionWords, seedHalves } from './options.js';
 import { blocked, offline, onAbort, until, watch } from './pause.js';
 import { isPolicy, policyWords } from './words.js';
 
 // The engine and the run, loaded (once) when the first call is made, beside its first attempt.
 let engine;
 let loaded;
-const engineReady = () => (engine ??= import('./retry-engine.js').then(async (e) => {
-  await e.load(e.main);
-  return (loaded = e);
-}));
+const engineReady = () => (engine ??= (async () => {
+  // A program that imported the engine statically (a module service worker: no import() there)
+  // has its modules registered; any other loads them as a chunk of their own.
+  const main = imported('main');
+  const e = main && registry.run && registry.responseHint
+    ? { main, check, responseHint: registry.responseHint, ...registry.run }
+    : await import('./retry-engine.js');
+  await load(e.main);
+  return (loaded = { ...e, check });
+})());
 
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'attemptTimeoutMs', 'offline',
   'whenHidden', 'countPausedTime'];
@@ -106,7 +113,9 @@ async function loop(fnToRetry, s, idempotent) {
   const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life } = s;
   const clock = () => Math.floor(performance.now());
   const t0 = clock();
-  const ready = engineReady();
+  // Loaded from the next task: the first attempt's request leaves before the engine's compile
+  // (or, under a strict CSP, its JS build's evaluation) holds the thread.
+  const ready = loaded ? Promise.resolve(loaded) : new Promise((resolve) => setTimeout(resolve, 0)).then(engineReady);
   let e;
   let rw;
   // The run, made once the engine is there (loading it does not delay the first attempt).

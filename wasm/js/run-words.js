@@ -1,6 +1,7 @@
 // A run's words and its events on the engine (SPEC.md §15): what `Run` and retry() share.
 import { ACTION_AT, RUN_AT, RUN_ERRORS, RUN_WORDS } from '../pkg/tables.js';
 import { coded } from './check.js';
+import { registry } from './engine.js';
 import { asking } from './gate.js';
 
 /** A new run's words under the option words `pw`, seeded from `lo:hi` (part `m`, loaded). */
@@ -26,3 +27,5 @@ export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now
   return m.u32.slice(ACTION_AT, ACTION_AT + 4);
 }
 
+
+registry.run = { event, runWords };

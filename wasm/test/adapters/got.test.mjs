@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import got from 'got';
 import { Policy } from 'seeded-backoff';
 import { gotRetry } from 'seeded-backoff/got';
-import { modelDelays, recordWaits, startServer } from './helpers.mjs';
+import { modelDelays, secondCallSeed, recordWaits, startServer } from './helpers.mjs';
 
 const SEED = 20261201;
 let server;
@@ -27,7 +27,7 @@ test('got waits the model delays; each request takes the next seed', async () =>
   assert.equal(first.value, '200 #4');
   assert.deepEqual(first.waits, modelDelays(SEED, [null, null, null]));
   const second = await recordWaits('got', () => api.get(`${server.url}/once`).text());
-  assert.deepEqual(second.waits, modelDelays(SEED + 1, [null]));
+  assert.deepEqual(second.waits, modelDelays(secondCallSeed(SEED), [null]));
 });
 
 test('Retry-After, a 429 rate-limit header and any 5xx are the core\'s', async () => {
@@ -61,14 +61,14 @@ test('bad arguments: the TypeError or RangeError of new Backoff()', () => {
   assert.throws(() => gotRetry({}, -1n), RangeError);
 });
 
-test('a request timeout shorter than Retry-After: got waits the core\'s delay, clamped to maxHintMs', async () => {
+test('a request timeout shorter than Retry-After: got waits the core\'s delay; a wait beyond maxHintMs gives up', async () => {
   // got caps a server's wait at its request timeout unless told otherwise; the core's hint decides.
   const api = got.extend(gotRetry({ preset: 'google' }, SEED));
   const timed = await recordWaits('got', () => api.get(`${server.url}/slow-hint`, { timeout: { request: 500 } }).text());
   assert.equal(timed.value, '200 #2');
   assert.deepEqual(timed.waits, modelDelays(SEED, [{ retryAfter: 2000 }]));
-  const clamped = got.extend(gotRetry({ preset: 'google', maxHintMs: 300 }, SEED));
-  const short = await recordWaits('got', () => clamped.get(`${server.url}/slow-hint-clamped`, { timeout: { request: 500 } }).text());
-  assert.equal(short.value, '200 #2');
-  assert.deepEqual(short.waits, modelDelays(SEED, [{ retryAfter: 2000 }], { max_hint_ms: 300 }));
+  // Never back before the server allows (SPEC §5 step 4): the request ends with the server's 503.
+  const limited = got.extend(gotRetry({ preset: 'google', maxHintMs: 300 }, SEED));
+  await assert.rejects(limited.get(`${server.url}/slow-hint-clamped`, { timeout: { request: 500 } }).text(),
+    (e) => e.response?.statusCode === 503);
 });

@@ -13,13 +13,19 @@ const modelDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..',
  * `fields` (snake_case), one per hint: null, { retryAfter: ms } or { rateLimit: ms }. A give-up
  * is null.
  */
+/**
+ * The seed of a loop's second call (SPEC.md §14: call 1 mixes in SplitMix64's first output from 0,
+ * 0xE220A8397B1DCDAF), as a decimal string for the model.
+ */
+export const secondCallSeed = (seed) => String(BigInt(seed) ^ 0xe220a8397b1dcdafn);
+
 export function modelDelays(seed, hints, fields = {}) {
   const script = `
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import spec_model as m
 seed, hints, fields = json.loads(sys.argv[2])
-b = m.Backoff(m.preset("google", **fields), seed)
+b = m.Backoff(m.preset("google", **fields), int(seed))
 def hint(h):
     if h is None: return None
     return m.RetryAfter(h["retryAfter"]) if "retryAfter" in h else m.RateLimit(h["rateLimit"])
