@@ -66,7 +66,9 @@ fuzz_target!(|input: Input| {
             assert_eq!(e.name(), name, "config ({cap}, {reserve}, {wait})");
             return;
         }
-        (core, model) => panic!("config ({cap}, {reserve}, {wait}): core {core:?}, model {model:?}"),
+        (core, model) => {
+            panic!("config ({cap}, {reserve}, {wait}): core {core:?}, model {model:?}")
+        }
     };
     assert_eq!(pacer.retry_rate() as u64, model.rate);
     let rate = model.rate;
@@ -115,9 +117,16 @@ fuzz_target!(|input: Input| {
                 "assign({now})"
             );
             assert!((1..=max_wait).contains(&ra), "retry_after_s {ra}");
-            assert!((1..=max_wait * 1000 + 999).contains(&reset), "reset_ms {reset}");
+            assert!(
+                (1..=max_wait * 1000 + 999).contains(&reset),
+                "reset_ms {reset}"
+            );
             let second = (clock + reset) / 1000;
-            assert_eq!((clock + ra * 1000) / 1000, second, "Retry-After and reset apart");
+            assert_eq!(
+                (clock + ra * 1000) / 1000,
+                second,
+                "Retry-After and reset apart"
+            );
             if !full {
                 let c = per_second.entry(second).or_default();
                 *c += 1;

@@ -37,10 +37,7 @@ enum Clock {
 #[derive(Arbitrary, Debug, Clone, Copy)]
 enum Fate {
     Success,
-    Fail {
-        hint: Option<Hint>,
-        timeout: bool,
-    },
+    Fail { hint: Option<Hint>, timeout: bool },
     Permanent,
     Offline,
 }
@@ -158,7 +155,14 @@ fn check_state(run: &Run, m: &ModelRun, event: &Event) {
     );
     let retried = m.retried.map_or(0, |t| 1 + t as u8);
     assert_eq!(
-        (raw.seed, raw.phase, raw.attempt, raw.redraws, raw.window_ms, raw.retried),
+        (
+            raw.seed,
+            raw.phase,
+            raw.attempt,
+            raw.redraws,
+            raw.window_ms,
+            raw.retried
+        ),
         (m.seed, m.phase, m.attempt, m.redraws, m.window_ms, retried),
         "run after {event:?}"
     );
@@ -171,7 +175,14 @@ fn check_state(run: &Run, m: &ModelRun, event: &Event) {
             raw.pause_since_ms,
             raw.count_paused == 1
         ),
-        (m.clock, m.origin, m.now, m.paused_ms, m.pause_since, m.count_paused),
+        (
+            m.clock,
+            m.origin,
+            m.now,
+            m.paused_ms,
+            m.pause_since,
+            m.count_paused
+        ),
         "clock after {event:?}"
     );
     assert!(raw.window_ms <= MAX_DELAY_MS);
@@ -382,7 +393,11 @@ fuzz_target!(|input: Input| {
         };
         if let ModelAnswer::Refused(_) = answer {
             assert_eq!(run, before, "a refused {event:?} changed the run");
-            assert_eq!(tokens(), tokens_before, "a refused {event:?} touched the budget");
+            assert_eq!(
+                tokens(),
+                tokens_before,
+                "a refused {event:?} touched the budget"
+            );
         } else {
             last = answer;
         }

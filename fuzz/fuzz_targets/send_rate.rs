@@ -115,14 +115,22 @@ struct Harness {
 impl Harness {
     fn ask(&mut self, now: u64) -> ModelPace {
         let got = pace_of(self.one.before_attempt(now));
-        assert_eq!(pace_of(self.shared.before_attempt(now)), got, "atomic ask({now})");
+        assert_eq!(
+            pace_of(self.shared.before_attempt(now)),
+            got,
+            "atomic ask({now})"
+        );
         let clock = now.max(self.model.now);
         assert_eq!(got, self.model.ask(now), "ask({now})");
         match got {
             None => {
                 // In µs a clock past u64::MAX / 1000 ms saturates (§17), and every hold with it.
                 if self.config.burst == 1 && self.hold_until <= u64::MAX / 1000 {
-                    assert!(clock >= self.hold_until, "sent at {clock}, held to {}", self.hold_until);
+                    assert!(
+                        clock >= self.hold_until,
+                        "sent at {clock}, held to {}",
+                        self.hold_until
+                    );
                 }
             }
             Some((refuse, ms)) => {
@@ -131,7 +139,10 @@ impl Harness {
                 // Nothing is reserved: asking again at once answers the same and changes nothing.
                 let mut again = self.one;
                 assert_eq!(pace_of(again.before_attempt(now)), got, "second ask({now})");
-                assert_eq!(again, self.one, "an ask that did not send changed the state");
+                assert_eq!(
+                    again, self.one,
+                    "an ask that did not send changed the state"
+                );
             }
         }
         self.check();
@@ -155,13 +166,24 @@ impl Harness {
                 self.hold_until = self.hold_until.max(clock.saturating_add(hold));
             }
         }
-        assert_eq!(self.one.rate_milli(), self.model.rate_milli(), "rate after {a:?} at {now}");
-        assert!(!was_on || self.one.rate_milli() > 0, "the rate went off again");
+        assert_eq!(
+            self.one.rate_milli(),
+            self.model.rate_milli(),
+            "rate after {a:?} at {now}"
+        );
+        assert!(
+            !was_on || self.one.rate_milli() > 0,
+            "the rate went off again"
+        );
         self.check();
     }
 
     fn check(&self) {
-        assert_eq!(self.shared.load(), self.one, "atomic and single states differ");
+        assert_eq!(
+            self.shared.load(),
+            self.one,
+            "atomic and single states differ"
+        );
         let r = self.one.rate_milli();
         assert!(
             r == 0 || (self.config.min_rate_milli..=self.config.max_rate_milli).contains(&r),
@@ -194,7 +216,10 @@ fuzz_target!(|input: Input| {
             assert_eq!(b.name(), name, "{config:?}");
             return;
         }
-        _ => panic!("{config:?}: core {one:?} / {:?}, model {expected:?}", shared.is_ok()),
+        _ => panic!(
+            "{config:?}: core {one:?} / {:?}, model {expected:?}",
+            shared.is_ok()
+        ),
     }
     let (Ok(one), Ok(shared)) = (one, shared) else {
         return;
@@ -214,7 +239,9 @@ fuzz_target!(|input: Input| {
                 h.ask(read(&mut wall, c));
             }
             Op::Accepted(c) => h.answer(read(&mut wall, c), ModelAnswerKind::Accepted),
-            Op::Throttled(hint, c) => h.answer(read(&mut wall, c), ModelAnswerKind::Throttled(spread(hint))),
+            Op::Throttled(hint, c) => {
+                h.answer(read(&mut wall, c), ModelAnswerKind::Throttled(spread(hint)))
+            }
             Op::NoAnswer(c) => h.answer(read(&mut wall, c), ModelAnswerKind::NoAnswer),
             Op::Loop {
                 rounds,

@@ -16,7 +16,10 @@ const STARTUP_DOMAIN: u64 = u64::from_be_bytes(*b"startup!");
 
 /// §13: re-draw `k` of a run seeded `seed`, uniform in `0 ..= window_ms`.
 pub fn resume_delay(seed: u64, k: u32, window_ms: u32) -> u32 {
-    assert!(window_ms <= super::MAX_DELAY_MS, "window {window_ms} beyond §12.2's range");
+    assert!(
+        window_ms <= super::MAX_DELAY_MS,
+        "window {window_ms} beyond §12.2's range"
+    );
     ModelRng::from_seed(seed ^ k as u64 ^ STARTUP_DOMAIN).uniform(window_ms)
 }
 

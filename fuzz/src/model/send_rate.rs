@@ -26,15 +26,24 @@ impl ModelSendConfig {
     pub fn error(&self) -> Option<&'static str> {
         let c = self;
         let checks: [(&'static str, bool); 9] = [
-            ("max_rate_milli", (1..=1_000_000_000).contains(&c.max_rate_milli)),
-            ("min_rate_milli", (1..=c.max_rate_milli).contains(&c.min_rate_milli)),
+            (
+                "max_rate_milli",
+                (1..=1_000_000_000).contains(&c.max_rate_milli),
+            ),
+            (
+                "min_rate_milli",
+                (1..=c.max_rate_milli).contains(&c.min_rate_milli),
+            ),
             ("margin_permille", (1..=500).contains(&c.margin_permille)),
             ("probe_ms", (10..=60_000).contains(&c.probe_ms)),
             (
                 "probe_first_permille",
                 (1..=c.probe_max_permille).contains(&c.probe_first_permille),
             ),
-            ("probe_max_permille", (1..=1000).contains(&c.probe_max_permille)),
+            (
+                "probe_max_permille",
+                (1..=1000).contains(&c.probe_max_permille),
+            ),
             ("guard_ms", c.guard_ms <= 60_000),
             ("burst", (1..=1000).contains(&c.burst)),
             ("max_hold_ms", c.max_hold_ms <= 3_600_000),
@@ -163,11 +172,8 @@ impl ModelSendRate {
     pub fn ask(&mut self, now: u64) -> ModelPace {
         let now = self.tick(now);
         self.probe(now);
-        let interval = if self.rate == 0 {
-            0
-        } else {
-            1_000_000_000 / self.rate
-        };
+        // `interval = 0` while off (rate 0), else 10^9 ÷ rate.
+        let interval = 1_000_000_000u128.checked_div(self.rate).unwrap_or(0);
         let tolerance = interval * (self.c.burst as u128 - 1);
         let allowed = self.next_us.saturating_sub(tolerance);
         let now_us = (now as u128 * 1000).min(U64);
