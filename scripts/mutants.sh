@@ -14,14 +14,16 @@ command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked --ve
 
 files=()
 if [[ " $* " != *" --file "* ]]; then
-  for f in backoff jitter hint classify snapshot fleet budget rate_limit policy httpdate; do
+  for f in backoff jitter hint classify snapshot fleet budget rate_limit policy httpdate run pacer send_rate; do
     files+=(--file "core/src/$f.rs")
   done
+  # The run's and the send rate's parts (raw form, window, configuration, shared form).
+  files+=(--file "core/src/run/*.rs" --file "core/src/send_rate/*.rs")
 fi
 output=()
 [[ " $* " == *" --output "* ]] || output=(--output target)
 # The rule tests (core/tests/<name>.rs); ./test.sh checks that each one exists.
-RULE_TESTS="bad_input budget_transitions extreme_values fleet from_rng hand_derived properties rate_limit retry_after rule_boundaries spec_tables tables vectors"
+RULE_TESTS="bad_input budget_transitions extreme_values fleet from_rng hand_derived pacer properties rate_limit retry_after rule_boundaries run_rules send_rate spec_tables tables vectors"
 tests=(--lib)
 for t in $RULE_TESTS; do
   tests+=(--test "$t")
