@@ -89,7 +89,7 @@ fuzz_target!(|input: Input| {
     let (mut last_second, mut in_last) = (0u64, 0u64);
     let mut total = 0usize;
 
-    for op in input.ops.iter().take(1024) {
+    for op in input.ops.iter().take(512) {
         let (now, n) = match *op {
             Op::Pending(c) => {
                 let now = read(c);
@@ -103,7 +103,7 @@ fuzz_target!(|input: Input| {
         };
         for _ in 0..n {
             total += 1;
-            if total > 4096 {
+            if total > 1024 {
                 return;
             }
             let clock = now.max(model.latest).min(1 << 63);

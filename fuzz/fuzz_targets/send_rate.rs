@@ -232,8 +232,8 @@ fuzz_target!(|input: Input| {
         hold_until: 0,
     };
     let mut wall = input.wall;
-    let mut budget = 4096usize;
-    for op in input.ops.iter().take(1024) {
+    let mut budget = 1024usize;
+    for op in input.ops.iter().take(512) {
         match *op {
             Op::Ask(c) => {
                 h.ask(read(&mut wall, c));
