@@ -1,5 +1,5 @@
 //! The adaptive send rate (SPEC.md §17): every tests/vectors/send-rate*.json case replayed through
-//! `SendRate` and `AtomicSendRate`, and the shared form under many threads.
+//! `SendRate` and `AtomicSendRate`, the shared form under many threads, and the configuration kept.
 
 use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError};
 use seeded_backoff_test_support::vector_files;
@@ -153,4 +153,24 @@ fn shared_rate_counts_every_answer_from_threads() {
                                            // 1001 accepted over the 500 ms since the first reading (at 500), less 2 %.
     shared.on_answer(1000, Answer::Throttled { hint_ms: 0 });
     assert_eq!(shared.rate_milli(), 1001 * 1_000_000 / 500 * 98 / 100);
+}
+
+#[test]
+fn both_forms_keep_the_configuration_they_were_given() {
+    // §17.1: every field as given (none of them the default), in the plain and the shared form.
+    let given = SendRateConfig {
+        min_rate_milli: 2,
+        max_rate_milli: 5_000,
+        margin_permille: 30,
+        probe_ms: 250,
+        probe_first_permille: 20,
+        probe_max_permille: 200,
+        guard_ms: 100,
+        burst: 3,
+        max_hold_ms: 1_000,
+        fail_fast: true,
+    };
+    assert_eq!(SendRate::new(given).unwrap().config(), given);
+    assert_eq!(AtomicSendRate::new(given).unwrap().config(), given);
+    assert_eq!(SendRateConfig::default(), SendRateConfig::DEFAULT);
 }
