@@ -1,7 +1,10 @@
 //! The adaptive send rate (SPEC.md §17): every tests/vectors/send-rate*.json case replayed through
-//! `SendRate` and `AtomicSendRate`, the shared form under many threads, and the configuration kept.
+//! `SendRate` and `AtomicSendRate`, the shared form under many threads, the configuration kept, and
+//! the answer an HTTP status denotes.
 
-use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError};
+use seeded_backoff::{
+    Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError, ServerHint,
+};
 use seeded_backoff_test_support::vector_files;
 use serde_json::{json, Value};
 
@@ -173,4 +176,30 @@ fn both_forms_keep_the_configuration_they_were_given() {
     assert_eq!(SendRate::new(given).unwrap().config(), given);
     assert_eq!(AtomicSendRate::new(given).unwrap().config(), given);
     assert_eq!(SendRateConfig::default(), SendRateConfig::DEFAULT);
+}
+
+#[test]
+fn a_429_or_a_hinted_503_is_a_throttle_and_anything_else_accepted() {
+    // §17.3: a 429, or a 503 with a Retry-After or rate-limit hint, is throttled with that hint
+    // (0 if none); every other response spent quota.
+    let after = |ms| Some(ServerHint::RetryAfterMs(ms));
+    let reset = |ms| Some(ServerHint::RateLimitResetMs(ms));
+    let throttled = |hint_ms| Answer::Throttled { hint_ms };
+    let cases = [
+        (429, None, throttled(0)),
+        (429, after(2_000), throttled(2_000)),
+        (429, reset(1_500), throttled(1_500)),
+        (429, Some(ServerHint::DoNotRetry), throttled(0)),
+        (503, None, Answer::Accepted),
+        (503, after(3_000), throttled(3_000)),
+        (503, reset(700), throttled(700)),
+        (503, Some(ServerHint::DoNotRetry), Answer::Accepted),
+        (200, None, Answer::Accepted),
+        (200, after(5_000), Answer::Accepted),
+        (500, reset(100), Answer::Accepted),
+        (502, None, Answer::Accepted),
+    ];
+    for (status, hint, want) in cases {
+        assert_eq!(Answer::from_http(status, hint), want, "{status} {hint:?}");
+    }
 }
