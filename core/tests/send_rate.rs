@@ -203,3 +203,101 @@ fn a_429_or_a_hinted_503_is_a_throttle_and_anything_else_accepted() {
         assert_eq!(Answer::from_http(status, hint), want, "{status} {hint:?}");
     }
 }
+
+#[test]
+fn every_field_is_accepted_at_both_edges_of_its_range() {
+    // §17.1's ranges, each field alone at its lowest and highest allowed value, then one past.
+    let d = SendRateConfig::DEFAULT;
+    let edges = [
+        SendRateConfig {
+            max_rate_milli: 1,
+            min_rate_milli: 1,
+            ..d
+        },
+        SendRateConfig {
+            max_rate_milli: 1_000_000_000,
+            ..d
+        },
+        SendRateConfig {
+            min_rate_milli: 1_000_000_000,
+            ..d
+        },
+        SendRateConfig {
+            margin_permille: 1,
+            ..d
+        },
+        SendRateConfig {
+            margin_permille: 500,
+            ..d
+        },
+        SendRateConfig { probe_ms: 10, ..d },
+        SendRateConfig {
+            probe_ms: 60_000,
+            ..d
+        },
+        SendRateConfig {
+            probe_first_permille: 1,
+            ..d
+        },
+        SendRateConfig {
+            probe_first_permille: 250,
+            ..d
+        },
+        SendRateConfig {
+            probe_first_permille: 1,
+            probe_max_permille: 1,
+            ..d
+        },
+        SendRateConfig {
+            probe_max_permille: 1000,
+            ..d
+        },
+        SendRateConfig {
+            guard_ms: 60_000,
+            ..d
+        },
+        SendRateConfig { burst: 1000, ..d },
+        SendRateConfig {
+            max_hold_ms: 0,
+            ..d
+        },
+        SendRateConfig {
+            max_hold_ms: 3_600_000,
+            ..d
+        },
+    ];
+    for config in edges {
+        assert_eq!(config.check(), Ok(config), "{config:?}");
+        assert!(SendRate::new(config).is_ok());
+    }
+    let beyond = [
+        (
+            SendRateConfig {
+                min_rate_milli: 2,
+                max_rate_milli: 1,
+                ..d
+            },
+            SendRateError::MinRate,
+        ),
+        (SendRateConfig { probe_ms: 9, ..d }, SendRateError::ProbeMs),
+        (
+            SendRateConfig {
+                probe_max_permille: 1001,
+                probe_first_permille: 1,
+                ..d
+            },
+            SendRateError::ProbeMax,
+        ),
+        (
+            SendRateConfig {
+                guard_ms: 60_001,
+                ..d
+            },
+            SendRateError::GuardMs,
+        ),
+        (SendRateConfig { burst: 1001, ..d }, SendRateError::Burst),
+    ];
+    for (config, error) in beyond {
+        assert_eq!(config.check(), Err(error), "{config:?}");
+    }
+}
