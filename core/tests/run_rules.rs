@@ -175,3 +175,20 @@ fn each_restore_check_holds_at_its_edge_and_fails_past_it() {
     );
     assert_eq!(restored(&p, raw, |r| r.backoff.retries = 6), bad);
 }
+
+#[test]
+fn a_run_that_starts_without_a_clock_ignores_later_readings() {
+    // §15 "Clock": the first event fixes whether the run has a clock; without one, later readings
+    // are ignored, so no time passes and none is paused.
+    let p = policy();
+    let mut run = Run::new(&p, 7);
+    run.start(None).unwrap();
+    run.outcome(&p, fail(FailureKind::Error), Some(5_000), None)
+        .unwrap();
+    run.pause(&p, PauseReason::Hidden, Some(6_000)).unwrap();
+    run.resume(Some(9_000)).unwrap();
+    run.wake(Some(10_000)).unwrap();
+    let raw = run.to_raw();
+    assert_eq!((raw.clock, raw.origin_ms, raw.now_ms), (0, 0, 0));
+    assert_eq!((raw.pause_since_ms, run.paused_ms()), (0, 0));
+}
