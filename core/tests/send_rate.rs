@@ -301,3 +301,22 @@ fn every_field_is_accepted_at_both_edges_of_its_range() {
         assert_eq!(config.check(), Err(error), "{config:?}");
     }
 }
+
+#[test]
+fn a_probe_comes_exactly_probe_ms_after_the_last() {
+    // §17.5 step P: `now ≥ last_probe + probe_ms`, equality included. 100 accepted in a second,
+    // a throttle at 1000 ms (rate 98/s, last_probe 1000), then asks at 1499 and 1500 ms; expected
+    // values from tests/model/send_rate_model.py.
+    let mut rate = SendRate::new(SendRateConfig::DEFAULT).unwrap();
+    for t in (0..1000).step_by(10) {
+        assert_eq!(rate.before_attempt(t), Pace::Send);
+        rate.on_answer(t, Answer::Accepted);
+    }
+    rate.on_answer(1000, Answer::Throttled { hint_ms: 0 });
+    assert_eq!(rate.rate_milli(), 98_000);
+    assert_eq!(rate.before_attempt(1499), Pace::Send);
+    assert_eq!(rate.rate_milli(), 98_000);
+    // 51 sent in the last second (500 to 1499 ms) ≥ 98/s ÷ 2: one step of 1 %.
+    assert_eq!(rate.before_attempt(1500), Pace::Wait { ms: 10 });
+    assert_eq!(rate.rate_milli(), 98_980);
+}
