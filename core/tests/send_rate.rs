@@ -320,3 +320,24 @@ fn a_probe_comes_exactly_probe_ms_after_the_last() {
     assert_eq!(rate.before_attempt(1500), Pace::Wait { ms: 10 });
     assert_eq!(rate.rate_milli(), 98_980);
 }
+
+#[test]
+fn a_client_sending_exactly_half_the_rate_still_grows_it() {
+    // §17.5 step P grows the rate when `sent_rate ≥ rate ÷ 2`, equality included. One send at 0,
+    // a throttle at 1000 ms sets the floor of 20/s; ten sends 50 ms apart, then the probe at
+    // 1500 ms sees 10 sends in 1 s: 10/s, half the rate. Values from send_rate_model.py.
+    let config = SendRateConfig {
+        min_rate_milli: 20_000,
+        ..SendRateConfig::DEFAULT
+    };
+    let mut rate = SendRate::new(config).unwrap();
+    assert_eq!(rate.before_attempt(0), Pace::Send);
+    rate.on_answer(1000, Answer::Throttled { hint_ms: 0 });
+    assert_eq!(rate.rate_milli(), 20_000);
+    for t in (1000..1500).step_by(50) {
+        assert_eq!(rate.before_attempt(t), Pace::Send, "{t}");
+    }
+    assert_eq!(rate.rate_milli(), 20_000);
+    assert_eq!(rate.before_attempt(1500), Pace::Send);
+    assert_eq!(rate.rate_milli(), 20_200);
+}
