@@ -6,8 +6,8 @@
 #   c        the C SDKs: the Cortex-M targets, gcc, pkg-config, cmake, the ARM toolchain
 #   python   the wheel: python3-venv and .venv (maturin, cffi and the test tools)
 # With no audience (as ./test.sh runs it) it also installs what every test needs: headless
-# Chromium, QEMU, valgrind, g++, nginx, librsvg, Miri, cbindgen, cargo-fuzz, and npm ci for every
-# committed package-lock.json.
+# Chromium, QEMU, valgrind, g++, nginx, librsvg, Miri, cbindgen, cargo-fuzz, cargo-mutants, and
+# npm ci for every committed package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -80,6 +80,10 @@ if [ "$all" = 1 ]; then
   fi
   if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz
+  fi
+  # The mutation check (scripts/mutants.sh; BENCHMARKS.md has its score) needs this version.
+  if ! cargo mutants --version 2>/dev/null | grep -q "27.1.0"; then
+    cargo install cargo-mutants --locked --version 27.1.0
   fi
 fi
 

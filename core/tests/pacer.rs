@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use seeded_backoff::{Pacer, PacerError, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
+use seeded_backoff::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 
 #[test]
 fn each_field_is_refused_by_name_at_its_edges() {
@@ -152,4 +152,38 @@ fn a_paced_hint_below_the_backoff_is_the_wait_and_an_unpaced_one_is_a_floor() {
             retry: 2
         }
     );
+}
+
+#[test]
+fn the_reset_header_is_seconds_with_three_decimals() {
+    // §16.4: `reset_ms / 1000`, `.`, `reset_ms mod 1000` as three digits.
+    let cases = [
+        (0, "0.000"),
+        (1, "0.001"),
+        (10, "0.010"),
+        (999, "0.999"),
+        (1000, "1.000"),
+        (2350, "2.350"),
+        (60_999, "60.999"),
+        (86_400_999, "86400.999"),
+        (u32::MAX, "4294967.295"),
+    ];
+    let mut buf = [0u8; 12];
+    for (reset_ms, want) in cases {
+        let slot = Slot {
+            retry_after_s: 1,
+            reset_ms,
+            full: false,
+        };
+        assert_eq!(slot.reset_seconds(&mut buf), want, "{reset_ms}");
+    }
+    for reset_ms in (0..200_000).step_by(7) {
+        let slot = Slot {
+            retry_after_s: 1,
+            reset_ms,
+            full: false,
+        };
+        let want = format!("{}.{:03}", reset_ms / 1000, reset_ms % 1000);
+        assert_eq!(slot.reset_seconds(&mut buf), want);
+    }
 }

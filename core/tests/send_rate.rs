@@ -1,7 +1,10 @@
 //! The adaptive send rate (SPEC.md §17): every tests/vectors/send-rate*.json case replayed through
-//! `SendRate` and `AtomicSendRate`, and the shared form under many threads.
+//! `SendRate` and `AtomicSendRate`, the shared form under many threads, the configuration kept, and
+//! the answer an HTTP status denotes.
 
-use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError};
+use seeded_backoff::{
+    Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError, ServerHint,
+};
 use seeded_backoff_test_support::vector_files;
 use serde_json::{json, Value};
 
@@ -153,4 +156,188 @@ fn shared_rate_counts_every_answer_from_threads() {
                                            // 1001 accepted over the 500 ms since the first reading (at 500), less 2 %.
     shared.on_answer(1000, Answer::Throttled { hint_ms: 0 });
     assert_eq!(shared.rate_milli(), 1001 * 1_000_000 / 500 * 98 / 100);
+}
+
+#[test]
+fn both_forms_keep_the_configuration_they_were_given() {
+    // §17.1: every field as given (none of them the default), in the plain and the shared form.
+    let given = SendRateConfig {
+        min_rate_milli: 2,
+        max_rate_milli: 5_000,
+        margin_permille: 30,
+        probe_ms: 250,
+        probe_first_permille: 20,
+        probe_max_permille: 200,
+        guard_ms: 100,
+        burst: 3,
+        max_hold_ms: 1_000,
+        fail_fast: true,
+    };
+    assert_eq!(SendRate::new(given).unwrap().config(), given);
+    assert_eq!(AtomicSendRate::new(given).unwrap().config(), given);
+    assert_eq!(SendRateConfig::default(), SendRateConfig::DEFAULT);
+}
+
+#[test]
+fn a_429_or_a_hinted_503_is_a_throttle_and_anything_else_accepted() {
+    // §17.3: a 429, or a 503 with a Retry-After or rate-limit hint, is throttled with that hint
+    // (0 if none); every other response spent quota.
+    let after = |ms| Some(ServerHint::RetryAfterMs(ms));
+    let reset = |ms| Some(ServerHint::RateLimitResetMs(ms));
+    let throttled = |hint_ms| Answer::Throttled { hint_ms };
+    let cases = [
+        (429, None, throttled(0)),
+        (429, after(2_000), throttled(2_000)),
+        (429, reset(1_500), throttled(1_500)),
+        (429, Some(ServerHint::DoNotRetry), throttled(0)),
+        (503, None, Answer::Accepted),
+        (503, after(3_000), throttled(3_000)),
+        (503, reset(700), throttled(700)),
+        (503, Some(ServerHint::DoNotRetry), Answer::Accepted),
+        (200, None, Answer::Accepted),
+        (200, after(5_000), Answer::Accepted),
+        (500, reset(100), Answer::Accepted),
+        (502, None, Answer::Accepted),
+    ];
+    for (status, hint, want) in cases {
+        assert_eq!(Answer::from_http(status, hint), want, "{status} {hint:?}");
+    }
+}
+
+#[test]
+fn every_field_is_accepted_at_both_edges_of_its_range() {
+    // §17.1's ranges, each field alone at its lowest and highest allowed value, then one past.
+    let d = SendRateConfig::DEFAULT;
+    let edges = [
+        SendRateConfig {
+            max_rate_milli: 1,
+            min_rate_milli: 1,
+            ..d
+        },
+        SendRateConfig {
+            max_rate_milli: 1_000_000_000,
+            ..d
+        },
+        SendRateConfig {
+            min_rate_milli: 1_000_000_000,
+            ..d
+        },
+        SendRateConfig {
+            margin_permille: 1,
+            ..d
+        },
+        SendRateConfig {
+            margin_permille: 500,
+            ..d
+        },
+        SendRateConfig { probe_ms: 10, ..d },
+        SendRateConfig {
+            probe_ms: 60_000,
+            ..d
+        },
+        SendRateConfig {
+            probe_first_permille: 1,
+            ..d
+        },
+        SendRateConfig {
+            probe_first_permille: 250,
+            ..d
+        },
+        SendRateConfig {
+            probe_first_permille: 1,
+            probe_max_permille: 1,
+            ..d
+        },
+        SendRateConfig {
+            probe_max_permille: 1000,
+            ..d
+        },
+        SendRateConfig {
+            guard_ms: 60_000,
+            ..d
+        },
+        SendRateConfig { burst: 1000, ..d },
+        SendRateConfig {
+            max_hold_ms: 0,
+            ..d
+        },
+        SendRateConfig {
+            max_hold_ms: 3_600_000,
+            ..d
+        },
+    ];
+    for config in edges {
+        assert_eq!(config.check(), Ok(config), "{config:?}");
+        assert!(SendRate::new(config).is_ok());
+    }
+    let beyond = [
+        (
+            SendRateConfig {
+                min_rate_milli: 2,
+                max_rate_milli: 1,
+                ..d
+            },
+            SendRateError::MinRate,
+        ),
+        (SendRateConfig { probe_ms: 9, ..d }, SendRateError::ProbeMs),
+        (
+            SendRateConfig {
+                probe_max_permille: 1001,
+                probe_first_permille: 1,
+                ..d
+            },
+            SendRateError::ProbeMax,
+        ),
+        (
+            SendRateConfig {
+                guard_ms: 60_001,
+                ..d
+            },
+            SendRateError::GuardMs,
+        ),
+        (SendRateConfig { burst: 1001, ..d }, SendRateError::Burst),
+    ];
+    for (config, error) in beyond {
+        assert_eq!(config.check(), Err(error), "{config:?}");
+    }
+}
+
+#[test]
+fn a_probe_comes_exactly_probe_ms_after_the_last() {
+    // §17.5 step P: `now ≥ last_probe + probe_ms`, equality included. 100 accepted in a second,
+    // a throttle at 1000 ms (rate 98/s, last_probe 1000), then asks at 1499 and 1500 ms; expected
+    // values from tests/model/send_rate_model.py.
+    let mut rate = SendRate::new(SendRateConfig::DEFAULT).unwrap();
+    for t in (0..1000).step_by(10) {
+        assert_eq!(rate.before_attempt(t), Pace::Send);
+        rate.on_answer(t, Answer::Accepted);
+    }
+    rate.on_answer(1000, Answer::Throttled { hint_ms: 0 });
+    assert_eq!(rate.rate_milli(), 98_000);
+    assert_eq!(rate.before_attempt(1499), Pace::Send);
+    assert_eq!(rate.rate_milli(), 98_000);
+    // 51 sent in the last second (500 to 1499 ms) ≥ 98/s ÷ 2: one step of 1 %.
+    assert_eq!(rate.before_attempt(1500), Pace::Wait { ms: 10 });
+    assert_eq!(rate.rate_milli(), 98_980);
+}
+
+#[test]
+fn a_client_sending_exactly_half_the_rate_still_grows_it() {
+    // §17.5 step P grows the rate when `sent_rate ≥ rate ÷ 2`, equality included. One send at 0,
+    // a throttle at 1000 ms sets the floor of 20/s; ten sends 50 ms apart, then the probe at
+    // 1500 ms sees 10 sends in 1 s: 10/s, half the rate. Values from send_rate_model.py.
+    let config = SendRateConfig {
+        min_rate_milli: 20_000,
+        ..SendRateConfig::DEFAULT
+    };
+    let mut rate = SendRate::new(config).unwrap();
+    assert_eq!(rate.before_attempt(0), Pace::Send);
+    rate.on_answer(1000, Answer::Throttled { hint_ms: 0 });
+    assert_eq!(rate.rate_milli(), 20_000);
+    for t in (1000..1500).step_by(50) {
+        assert_eq!(rate.before_attempt(t), Pace::Send, "{t}");
+    }
+    assert_eq!(rate.rate_milli(), 20_000);
+    assert_eq!(rate.before_attempt(1500), Pace::Send);
+    assert_eq!(rate.rate_milli(), 20_200);
 }

@@ -189,7 +189,8 @@ fuzz_target!(|input: Input| {
                 stepped = Some((s, None, Some(e)));
             }
             Op::NextWithBudget { timeout } => {
-                let s = b.next_delay_with(&policy, StepInput::default().budget(budget, kind(timeout)));
+                let s =
+                    b.next_delay_with(&policy, StepInput::default().budget(budget, kind(timeout)));
                 assert_eq!(
                     model_step(s),
                     m.step(&mp, None, None, Some((&mut mb, timeout)))

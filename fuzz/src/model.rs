@@ -1,5 +1,6 @@
-//! A reference model of SPEC.md §3–§5, §9 and §10, written from the text alone: it shares no code
-//! with the core (no `rand_xoshiro`, no core helper), only the policy's field values.
+//! A reference model of SPEC.md §3–§5, §9 and §10, and in `run`, `pacer` and `send_rate` of
+//! §13 and §15–§17, written from the text alone: it shares no code with the core (no
+//! `rand_xoshiro`, no core helper), only the policy's field values.
 //! Arithmetic is done in u64 wherever the spec writes a sum or product, so any saturation the core
 //! needs but lacks shows up as a disagreement.
 
@@ -162,6 +163,9 @@ impl ModelRng {
 }
 
 mod budget;
+pub mod pacer;
+pub mod run;
+pub mod send_rate;
 pub use budget::ModelBudget;
 
 /// §5's result: a retry `(delay, index)` or a give-up code 1–4.

@@ -78,7 +78,8 @@ class SendRate:
         return self.now
 
     def probe(self, now):
-        if self.rate == 0 or now < self.last_probe + self.c["probe_ms"]:
+        # Sums saturate at the type's maximum (§17): at u64::MAX every interval has passed.
+        if self.rate == 0 or now < min(U64, self.last_probe + self.c["probe_ms"]):
             return
         self.last_probe = now
         if self.w.rate(self.w.sent, now) < self.rate // 2:
@@ -109,7 +110,7 @@ class SendRate:
             hold = min(hint_ms, self.c["max_hold_ms"])
             if hold > 0:
                 self.next_us = max(self.next_us, min(U64, (now + hold) * 1000))
-            if self.last_decrease is not None and now < self.last_decrease + self.c["guard_ms"]:
+            if self.last_decrease is not None and now < min(U64, self.last_decrease + self.c["guard_ms"]):
                 return {"rate_milli": self.rate}
             accepted = self.w.rate(self.w.accepted, now)
             current = self.rate or max(self.w.rate(self.w.sent, now), accepted)
