@@ -43,7 +43,7 @@ fn expected_error(f: &PolicyFields) -> Option<&'static str> {
         5 if f.jitter_param > 1000 => return Some("spread_per_mille"),
         _ => {}
     }
-    if f.max_hint_ms.unwrap_or(f.max_backoff_ms) as u64 > max {
+    if f.max_hint_ms.unwrap_or(seeded_backoff::DEFAULT_MAX_HINT_MS) as u64 > max {
         return Some("max_hint_ms");
     }
     None
@@ -107,7 +107,7 @@ fuzz_target!(|input: Input| {
             f.multiplier_den
         )
     );
-    assert_eq!(m.max_hint, f.max_hint_ms.unwrap_or(f.max_backoff_ms));
+    assert_eq!(m.max_hint, f.max_hint_ms.unwrap_or(seeded_backoff::DEFAULT_MAX_HINT_MS));
     assert_eq!(
         (m.max_retries, m.max_elapsed),
         (f.max_retries, f.max_elapsed_ms)
