@@ -129,8 +129,8 @@ echo "installed CLI: $out"
 step "C SDK for $host: its README's lines, with only the SDK's files"
 bash "$root/scripts/release/test-c-sdk.sh" "$root/dist" "$version" "$tmp/c" "$expected"
 
-step "ffi/README.md 'Install from the SDK archive'"
-out=$(run_block '## Install from the SDK archive' "$root" ffi/README.md 2>&1 | grep -oE 'retrying in [0-9]+' | grep -oE '[0-9]+$' | paste -sd' ')
+step "ffi/README.md 'Install'"
+out=$(run_block '## Install' "$root" ffi/README.md 2>&1 | grep -oE 'retrying in [0-9]+' | grep -oE '[0-9]+$' | paste -sd' ')
 # The C example honours its first 503's Retry-After: 3: the model's delays for that step and the next.
 c_two=$(PYTHONPATH="$root/tests/model" python3 -c 'import spec_model as m
 b = m.Backoff(m.preset("google"), 42)
