@@ -14,8 +14,8 @@
 
 pub use crate::budget::{BudgetMode, BudgetOption};
 use crate::coded_enum::coded_enum;
+pub use crate::crc32::crc32;
 use crate::error_enum::error_enum;
-pub use crate::fingerprint::crc32;
 pub use crate::hint::parse_retry_after_seconds;
 use crate::hint::ServerHint;
 use crate::policy::{DeadlineMode, Jitter, Policy, PolicyError};

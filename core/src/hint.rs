@@ -1,8 +1,12 @@
 //! Server hints: `Retry-After` (RFC 9110 §10.2.3) and gRPC's `grpc-retry-pushback-ms`, parsed
-//! without allocation (SPEC.md §8); the rate-limit headers are in `rate_limit.rs`.
+//! without allocation (SPEC.md §8), and a response's hint from its headers (§8.3); the rate-limit
+//! headers' parsers are in `rate_limit.rs`.
 
 use crate::decimal::{digits, sat32, seconds_to_ms};
 use crate::parse_error::ParseError;
+use crate::rate_limit::{
+    parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS, RETRY_AFTER,
+};
 
 /// What the server said about retrying.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -131,5 +135,92 @@ pub fn parse_grpc_pushback(value: &[u8]) -> Result<u32, ParseError> {
         None => Err(ParseError::Empty),
         Some(b'-') => Err(ParseError::Negative),
         _ => digits(value).map(sat32).ok_or(ParseError::InvalidFormat),
+    }
+}
+
+impl ServerHint {
+    /// The hint a response's headers give (SPEC.md §8.3 step 1): a valid `Retry-After` (any status);
+    /// else, for a 429 only, the first rate-limit header of [`RATE_LIMIT_HEADERS`] that is present
+    /// and parses; else none. `header` looks a rate-limit header up in the response.
+    ///
+    /// ```
+    /// use seeded_backoff::{RateLimitHeader, ServerHint};
+    /// let headers = |h: RateLimitHeader| (h == RateLimitHeader::XRateLimitReset).then_some(&b"30"[..]);
+    /// assert_eq!(ServerHint::from_http_headers(429, None, headers, 0), Some(ServerHint::RateLimitResetMs(30_000)));
+    /// assert_eq!(ServerHint::from_http_headers(503, None, headers, 0), None);
+    /// assert_eq!(ServerHint::from_http_headers(429, Some(b"5"), headers, 0), Some(ServerHint::RetryAfterMs(5_000)));
+    /// ```
+    pub fn from_http_headers<'a>(
+        status: u16,
+        retry_after: Option<&[u8]>,
+        mut header: impl FnMut(RateLimitHeader) -> Option<&'a [u8]>,
+        now_unix_s: u64,
+    ) -> Option<ServerHint> {
+        if let Some(Ok(ms)) = retry_after.map(|v| parse_retry_after(v, now_unix_s)) {
+            return Some(ServerHint::RetryAfterMs(ms));
+        }
+        if !rate_limit_applies(status) {
+            return None;
+        }
+        RATE_LIMIT_HEADERS.into_iter().find_map(|h| {
+            let value = header(h)?;
+            parse_rate_limit(h, value, now_unix_s)
+                .ok()
+                .map(ServerHint::RateLimitResetMs)
+        })
+    }
+}
+
+impl ServerHint {
+    /// [`ServerHint::from_http_headers`] where it needs neither the HTTP-date nor the rate-limit
+    /// parser, for a binding that keeps those in a part loaded on demand (the npm package's date
+    /// part): `Some(hint)` is the rule's answer; `None` means only the full rule can tell (a
+    /// `Retry-After` that is not delta-seconds, or a rate-limit header on a response it applies
+    /// to). A `status` beyond HTTP's u16 is no status.
+    ///
+    /// ```
+    /// use seeded_backoff::ServerHint;
+    /// assert_eq!(ServerHint::without_dates(503, Some(b"120"), false), Some(Some(ServerHint::RetryAfterMs(120_000))));
+    /// assert_eq!(ServerHint::without_dates(503, None, true), Some(None)); // rate limits are a 429's
+    /// assert_eq!(ServerHint::without_dates(429, None, true), None);       // the date part parses them
+    /// assert_eq!(ServerHint::without_dates(503, Some(b"Sun, 06 Nov 1994 08:49:37 GMT"), false), None);
+    /// ```
+    pub fn without_dates(
+        status: u32,
+        retry_after: Option<&[u8]>,
+        any_rate_limit_header: bool,
+    ) -> Option<Option<ServerHint>> {
+        match retry_after.map(parse_retry_after_seconds) {
+            Some(Ok(ms)) => return Some(Some(ServerHint::RetryAfterMs(ms))),
+            Some(Err(crate::ParseError::InvalidFormat)) => return None,
+            _ => {}
+        }
+        let applies = u16::try_from(status).is_ok_and(rate_limit_applies);
+        (!applies || !any_rate_limit_header).then_some(None)
+    }
+
+    /// [`ServerHint::from_http_headers`] over a response's headers as name/value pairs, in the
+    /// order received: names match ignoring ASCII case, and of a name given twice the first
+    /// counts. The form a binding has at hand (a C array, a Python mapping's items, JS `Headers`).
+    ///
+    /// ```
+    /// use seeded_backoff::ServerHint;
+    /// let headers: [(&[u8], &[u8]); 2] = [(b"Content-Type", b"text/plain"), (b"X-RateLimit-Reset", b"30")];
+    /// assert_eq!(ServerHint::from_header_list(429, headers, 0), Some(ServerHint::RateLimitResetMs(30_000)));
+    /// let headers: [(&[u8], &[u8]); 2] = [(b"Retry-After", b"soon"), (b"RETRY-AFTER", b"5")];
+    /// assert_eq!(ServerHint::from_header_list(503, headers, 0), None); // the first one counts
+    /// ```
+    pub fn from_header_list<'a, I>(status: u16, headers: I, now_unix_s: u64) -> Option<ServerHint>
+    where
+        I: IntoIterator<Item = (&'a [u8], &'a [u8])> + Clone,
+    {
+        let find = |name: &str| {
+            headers
+                .clone()
+                .into_iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes()))
+                .map(|(_, v)| v)
+        };
+        ServerHint::from_http_headers(status, find(RETRY_AFTER), |h| find(h.name()), now_unix_s)
     }
 }

@@ -65,9 +65,9 @@ mod budget;
 mod call_seed;
 mod classify;
 mod coded_enum;
+mod crc32;
 mod decimal;
 mod error_enum;
-mod fingerprint;
 mod fleet;
 mod hint;
 #[cfg(feature = "http")]

@@ -2,8 +2,8 @@
 //! very same schedule (SPEC.md §9).
 
 use crate::backoff::{Backoff, GiveUpReason};
+use crate::crc32::crc32;
 use crate::error_enum::error_enum;
-use crate::fingerprint::crc32;
 use crate::policy::Policy;
 use crate::rng::SpecRng;
 

@@ -5,7 +5,7 @@ export { Backoff } from './backoff.js';
 export { RetryBudget } from './budget.js';
 export { ready } from './engine.js';
 export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
-export { parseRateLimit, parseRetryAfter } from './headers.js';
+export { parseRateLimit, parseRetryAfter } from './retry-after.js';
 export { hintFromHeaders } from './hint.js';
 export { callSeed, Policy } from './policy.js';
 export { fetchWithBackoff, IDEMPOTENT_METHODS, retry, RetryError } from './retry.js';

@@ -4,7 +4,7 @@
 //   <part>-part.js  the module's bytes inlined (hex), compiled on first use (js/engine.js)
 //   <part>.asm.js   the same module compiled to JS by wasm2js, for pages whose Content-Security-Policy
 //                   refuses WebAssembly (imported only there)
-//   tables.js       names, messages and layout generated from the core (examples/js_tables.rs)
+//   tables.js       names, messages and layout generated from the core (examples/gen_js_tables.rs)
 // -> dist/:
 //   *.js               ESM, js/ and pkg/ side by side, unbundled: a bundler keeps only the modules
 //                      (and engine parts) the program uses; Node imports them as they are
@@ -29,7 +29,7 @@ export const PARTS = ['main', 'date', 'snapshot', 'budget', 'fleet'];
 export const ENTRIES = {
   index: 'index.js',
   retry: 'retry.js',
-  'retry-after': 'headers.js',
+  'retry-after': 'retry-after.js',
   snapshot: 'snapshot.js',
   budget: 'budget.js',
   fleet: 'fleet.js',
@@ -48,7 +48,7 @@ const target = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(pkg);
 writeFileSync(join(pkg, 'tables.js'),
-  run('cargo', ['run', '-q', '-p', 'seeded-backoff-wasm', '--example', 'js_tables'], { capture: true }));
+  run('cargo', ['run', '-q', '-p', 'seeded-backoff-wasm', '--example', 'gen_js_tables'], { capture: true }));
 
 // The features rustc enables by default for wasm32-unknown-unknown that wasm-opt and wasm2js must
 // accept (the exports use no reference types: one function table).

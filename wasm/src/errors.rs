@@ -1,5 +1,5 @@
 //! The core's errors in the order their indexes cross to JS: the core's own `ALL` lists. The JS
-//! tables are generated from the same lists (`examples/js_tables.rs`), so an index means the same
+//! tables are generated from the same lists (`examples/gen_js_tables.rs`), so an index means the same
 //! error on both sides.
 
 use seeded_backoff::{BudgetError, ParseError, PolicyError, SnapshotError};

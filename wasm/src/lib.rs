@@ -13,7 +13,7 @@
 //! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`] and [`fleet`]; [`startup`]
 //! (the core's startup delay) is built into both `main` and `fleet`. Errors cross as an index into
 //! the core's list of them ([`errors`]); the JS layer holds the names and messages, generated from
-//! the same lists by `examples/js_tables.rs`.
+//! the same lists by `examples/gen_js_tables.rs`.
 //!
 //! ```
 //! use seeded_backoff::bindings::PolicyOption;

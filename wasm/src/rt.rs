@@ -24,7 +24,7 @@ pub const RUN_WORDS: usize = 22;
 pub const WORDS: usize = 64;
 
 /// Numbers and bytes JS writes before a call and reads after it: 64 words, then the bytes. Its
-/// offsets reach JS through the generated tables (`examples/js_tables.rs`), not a copy. Every
+/// offsets reach JS through the generated tables (`examples/gen_js_tables.rs`), not a copy. Every
 /// call reads the policy, state, run or budget it works on from here and writes it back: the JS
 /// objects own their words, and no export keeps any between calls.
 #[repr(C)]

@@ -1,5 +1,5 @@
-//! The policy fingerprint and the CRC-32 behind it and behind snapshots (SPEC.md §9): its own
-//! module, so the policy and the snapshot code each depend on it rather than on each other.
+//! The CRC-32 (IEEE) and the policy fingerprint computed with it, also used by snapshots (SPEC.md §9):
+//! its own module, so the policy and the snapshot code each depend on it rather than on each other.
 
 use crate::policy::Policy;
 
