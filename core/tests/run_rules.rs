@@ -2,9 +2,9 @@
 //! reports between events, every field of `RawRun` after a known sequence, and each check of the
 //! restore at the edge of its range. The re-drawn waits come from tests/model/pause_model.py.
 
+use seeded_backoff::bindings::RawRun;
 use seeded_backoff::{
-    Action, FailureKind, Jitter, Outcome, PauseReason, Policy, RawRun, Run, SnapshotError,
-    MAX_DELAY_MS,
+    Action, FailureKind, Jitter, Outcome, PauseReason, Policy, Run, SnapshotError, MAX_DELAY_MS,
 };
 
 /// 100 ms doubling to 1 s, no jitter, five retries: every delay is the level.
