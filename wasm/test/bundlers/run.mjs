@@ -123,9 +123,9 @@ function checkVisit(label, build, v, apiCalls) {
  * against retry().
  */
 const REPEAT = 5;
-async function leastOf(measure) {
+async function leastOf(measure, limit = FIRST_MS) {
   let best = NaN;
-  for (let i = 0; i < REPEAT && !(best <= FIRST_MS); i++) {
+  for (let i = 0; i < REPEAT && !(best <= limit); i++) {
     const t = await measure();
     if (!(t >= best)) best = t;
   }
@@ -172,7 +172,14 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   console.log(`  fetchWithBackoff(): first /api ${r.fetchHappy.first.toFixed(1)} ms; ${r.fetchHappy.gz} B happy, ${r.fetchFailing.gz} B with 503 -> 200`);
   console.log(`  CSP ${csp}: first /api ${r.cspHappy.first.toFixed(1)} ms; ${r.cspHappy.gz} B happy; 503 -> 200 fetched ${r.cspFailing.paths.join(' ')}: ${r.cspFailing.gz} B`);
   // A phone under the strict CSP: the first request must not wait for the JS build of the engine.
-  const slow = await visit(builds.retry, { csp, cpu: 4 });
+  // The least of up to REPEAT cold pages, as for the times without DevTools.
+  let slow;
+  await leastOf(async () => {
+    const v = await visit(builds.retry, { csp, cpu: 4 });
+    // An error on any page stays the result; it ends the tries.
+    if (!slow?.result.error && (!slow || v.result.error || !(v.first >= slow.first))) slow = v;
+    return slow.result.error ? -1 : v.first;
+  }, CSP_SLOW_MS);
   // The goal is the code-split builds'; esbuild's default single file is one large function, whose
   // fetch() DevTools slows by recording its stack (bare.mjs), so its figure is printed only.
   check(!slow.result.error && (name === 'esbuild' || slow.first <= CSP_SLOW_MS), `${name} CSP at 4x CPU: first /api ${slow.first?.toFixed(1)} ms after the call, above ${CSP_SLOW_MS} ms`);
