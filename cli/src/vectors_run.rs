@@ -2,7 +2,9 @@
 //! budgets, hints, timeouts, pauses, clocks and deadlines. Every binding replays them; the
 //! independent model recomputes them.
 
+use seeded_backoff::bindings::crc32;
 use seeded_backoff::{BudgetConfig, DeadlineMode, Jitter, Policy, RetryBudget, Run};
+use seeded_backoff_test_support::{hex, run_event};
 use serde_json::{json, Value};
 
 use crate::ops::{budget_config_json, policy_json};
@@ -100,7 +102,42 @@ fn specs() -> Result<Vec<Spec>, String> {
           "wake resume start start pause:reason=hidden wake fail fail wake pause:reason=offline success wake"),
         s("a finished run refuses every event", google, 19,
           "start success start fail wake pause:reason=hidden resume"),
+        Spec {
+            budget: Some(aws),
+            ..s("a restored run continues its schedule, its clock and its refund kind", timed, 20,
+                "snapshot start@500 fail@600:kind=timeout snapshot wake@2000 fail@2100:hint=retry_after,hint_ms=3000 \
+                 snapshot pause@2200:reason=hidden snapshot resume@9000 snapshot wake@9100 success@9200 snapshot")
+        },
+        s("a damaged, foreign or unreachable run snapshot is refused and the run stays", google, 21,
+          "start@0 fail@10 restore:damage=length restore:damage=version restore:damage=crc \
+           restore:damage=policy restore:damage=rng restore:damage=phase restore:damage=reserved \
+           wake@3000 restore:damage=none wake@3100 success@3200"),
     ])
+}
+
+/// `run`'s snapshot damaged as `how` names, its CRC made right again where the damage is to be
+/// found by a later check (SPEC.md §15's restore order).
+fn damaged(policy: &Policy, run: &Run, how: &str) -> Result<Vec<u8>, String> {
+    let mut b = run.snapshot(policy).to_vec();
+    let refit = |b: &mut Vec<u8>| {
+        let crc = crc32(&b[..96]).to_le_bytes();
+        b[96..].copy_from_slice(&crc);
+    };
+    match how {
+        "none" => {}
+        "length" => b.truncate(99),
+        "crc" => b[50] ^= 1,
+        "version" => b[0] = 2,
+        "policy" => b[92..96].copy_from_slice(&Policy::aws_standard().fingerprint().to_le_bytes()),
+        "rng" => b[44..60].fill(0),
+        "phase" => b[88] = 9,
+        "reserved" => b[1] = 1,
+        other => return Err(format!("unknown damage {other:?}")),
+    }
+    if !matches!(how, "none" | "length" | "crc") {
+        refit(&mut b);
+    }
+    Ok(b)
 }
 
 /// The `run-loop.json` vector file.
@@ -109,13 +146,17 @@ pub fn file() -> Result<Value, String> {
     for spec in specs()? {
         let budget = spec.budget.map(RetryBudget::new);
         let mut run = Run::new(&spec.policy, spec.seed).count_paused_time(spec.count_paused);
-        let events: Vec<Value> = spec.events.split_whitespace().map(event_json).collect();
-        let expect = events
-            .iter()
-            .map(|e| {
-                seeded_backoff_test_support::run_event(&spec.policy, &mut run, budget.as_ref(), e)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut events = Vec::new();
+        let mut expect = Vec::new();
+        for word in spec.events.split_whitespace() {
+            let mut e = event_json(word);
+            if let Some(how) = e["damage"].as_str() {
+                e = json!({ "e": "restore", "bytes": hex(&damaged(&spec.policy, &run, how)?) });
+            }
+            let answer = run_event(&spec.policy, &mut run, budget.as_ref(), &e)?;
+            events.push(e);
+            expect.push(answer);
+        }
         let mut case = json!({
             "name": spec.name,
             "policy": policy_json(&spec.policy),

@@ -127,7 +127,9 @@ pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 #[cfg(feature = "retry-policies")]
 pub use retry_policies_support::SeededRetryPolicy;
-pub use run::{Action, Outcome, PauseReason, Run, RunError};
+pub use run::{
+    Action, Outcome, PauseReason, Run, RunError, RUN_SNAPSHOT_LEN, RUN_SNAPSHOT_VERSION,
+};
 pub use schedule::Schedule;
 #[cfg(target_has_atomic = "64")]
 pub use send_rate::AtomicSendRate;

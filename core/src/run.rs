@@ -14,9 +14,11 @@
 
 mod event;
 mod raw;
+mod snapshot;
 
 pub use event::{Action, Outcome, PauseReason, RunError};
 pub use raw::RawRun;
+pub use snapshot::{RUN_SNAPSHOT_LEN, RUN_SNAPSHOT_VERSION};
 
 use crate::backoff::{Backoff, Step, StepInput};
 use crate::budget::{FailureKind, RetryGate};

@@ -16,8 +16,8 @@ pub const SNAPSHOT_VERSION: u8 = 1;
 error_enum! {
     /// Why a snapshot was refused. Each check of SPEC.md §9 has its own variant.
     pub enum SnapshotError {
-        /// Not exactly [`SNAPSHOT_LEN`] bytes.
-        WrongLength => "wrong_length", "snapshot must be exactly 40 bytes";
+        /// Not exactly [`SNAPSHOT_LEN`] bytes (a run snapshot: [`RUN_SNAPSHOT_LEN`](crate::RUN_SNAPSHOT_LEN)).
+        WrongLength => "wrong_length", "snapshot must be exactly 40 bytes (a run snapshot 100)";
         /// A format version this crate does not know.
         UnknownVersion => "unknown_version", "snapshot format version must be 1";
         /// The CRC-32 does not match: the bytes were damaged.
@@ -32,7 +32,7 @@ error_enum! {
     }
 }
 
-fn read_u32(bytes: &[u8; SNAPSHOT_LEN], at: usize) -> u32 {
+pub(crate) fn read_u32(bytes: &[u8], at: usize) -> u32 {
     match bytes.get(at..at + 4) {
         Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
         _ => 0,
@@ -41,13 +41,13 @@ fn read_u32(bytes: &[u8; SNAPSHOT_LEN], at: usize) -> u32 {
 
 /// Copies `src` to the start of `dst`, byte by byte: unlike `copy_from_slice` it has no length
 /// check that could panic where the optimiser does not inline (size-optimised firmware).
-fn copy_bytes(dst: &mut [u8], src: impl IntoIterator<Item = u8>) {
+pub(crate) fn copy_bytes(dst: &mut [u8], src: impl IntoIterator<Item = u8>) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d = s;
     }
 }
 
-fn write_u32(bytes: &mut [u8; SNAPSHOT_LEN], at: usize, value: u32) {
+pub(crate) fn write_u32(bytes: &mut [u8], at: usize, value: u32) {
     if let Some(dst) = bytes.get_mut(at..at + 4) {
         copy_bytes(dst, value.to_le_bytes());
     }

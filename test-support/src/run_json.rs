@@ -39,8 +39,27 @@ pub fn action_json(action: Action) -> Value {
     }
 }
 
+/// Decodes lower-case or upper-case hex.
+pub fn unhex(text: &str) -> Result<Vec<u8>, String> {
+    let digits = text.as_bytes();
+    if digits.len() % 2 != 0 {
+        return Err(format!("odd-length hex {text:?}"));
+    }
+    digits
+        .chunks(2)
+        .map(|pair| {
+            core::str::from_utf8(pair)
+                .ok()
+                .and_then(|p| u8::from_str_radix(p, 16).ok())
+                .ok_or_else(|| format!("bad hex {text:?}"))
+        })
+        .collect()
+}
+
 /// Feeds one event object (`{"e": "start" | "success" | "fail" | "permanent" | "offline" |
-/// "wake" | "pause" | "resume", "now"?, ...}`) to `run` and returns what it answers.
+/// "wake" | "pause" | "resume", "now"?, ...}`, or `snapshot` / `restore` with `bytes`) to `run`
+/// and returns what it answers. `snapshot` goes on with the run restored from its bytes, so that
+/// a replay checks the restored run too.
 pub fn run_event(
     policy: &Policy,
     run: &mut Run,
@@ -50,6 +69,22 @@ pub fn run_event(
     let now = event["now"].as_u64();
     let budget = budget.map(|b| b as &dyn RetryGate);
     let answer = match event["e"].as_str() {
+        Some("snapshot") => {
+            let bytes = run.snapshot(policy);
+            *run =
+                Run::restore(policy, &bytes).map_err(|e| format!("own snapshot refused: {e}"))?;
+            return Ok(json!({ "a": "snapshot", "bytes": crate::hex(&bytes) }));
+        }
+        Some("restore") => {
+            let bytes = unhex(event["bytes"].as_str().ok_or("restore needs bytes")?)?;
+            return Ok(match Run::restore(policy, &bytes) {
+                Ok(restored) => {
+                    *run = restored;
+                    json!({ "a": "restored" })
+                }
+                Err(e) => json!({ "a": "error", "error": e.name() }),
+            });
+        }
         Some("start") => run.start(now),
         Some("wake") => run.wake(now),
         Some("resume") => run.resume(now),

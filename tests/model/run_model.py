@@ -107,6 +107,62 @@ class Run:
         return {"a": "wait", "delay_ms": pm.resume_delay_ms(self.seed, self.redraws, self.window_ms)}
 
 
+PHASES = ["ready", "attempting", "sleeping", "paused", "done", "gave_up"]
+RETRIED = [None, "error", "timeout"]
+RUN_SNAPSHOT_LEN = 100
+
+
+def snapshot(run):
+    """§15 run snapshot: version, reserved, the raw form's 22 words, fingerprint, CRC-32."""
+    halves = []
+    for x in (run.seed, run.origin, run.now, run.paused_ms, run.pause_since):
+        halves += [x & m.MASK32, x >> 32]
+    b = run.backoff
+    words = halves + list(b.rng.s) + [b.retries, b.level, b.elapsed_ms,
+                                     m.GIVE_UP_CODES.get(b.gave_up, 0),
+                                     run.attempt, run.redraws, run.window_ms]
+    flags = bytes([PHASES.index(run.phase), int(run.clock), int(run.count_paused),
+                   RETRIED.index(run.retried)])
+    body = bytes([1, 0, 0, 0]) + b"".join(w.to_bytes(4, "little") for w in words) + flags
+    body += m.policy_fingerprint(run.policy).to_bytes(4, "little")
+    assert len(body) == 96
+    return body + m.crc32(body).to_bytes(4, "little")
+
+
+def restore(run, data):
+    """§15: restores `data` into `run` in place, or raises Refused with the §9 name (run unchanged)."""
+    if len(data) != RUN_SNAPSHOT_LEN:
+        raise Refused("wrong_length")
+    if data[0] != 1:
+        raise Refused("unknown_version")
+    u32 = lambda off: int.from_bytes(data[off:off + 4], "little")  # noqa: E731
+    if u32(96) != m.crc32(data[:96]):
+        raise Refused("bad_checksum")
+    if u32(92) != m.policy_fingerprint(run.policy):
+        raise Refused("policy_mismatch")
+    w = [u32(4 + 4 * i) for i in range(22)]
+    # The raw backoff's checks, by way of §9's restore of the same fields.
+    backoff_bytes = (bytes([m.SNAPSHOT_VERSION, w[17] if w[17] <= 255 else 255, 0, 0])
+                     + b"".join(x.to_bytes(4, "little") for x in w[10:17])
+                     + m.policy_fingerprint(run.policy).to_bytes(4, "little"))
+    backoff_bytes += m.crc32(backoff_bytes).to_bytes(4, "little")
+    try:
+        backoff = m.Backoff.restore(run.policy, backoff_bytes)
+    except m.SpecError as e:
+        raise Refused(str(e.args[0])) from None
+    phase, clock, count_paused, retried = data[88:92]
+    j = lambda i: w[2 * i] | (w[2 * i + 1] << 32)  # noqa: E731
+    seed, origin, now, paused_ms, pause_since = (j(i) for i in range(5))
+    if (phase >= len(PHASES) or clock > 1 or count_paused > 1 or retried >= len(RETRIED)
+            or w[20] > m.MAX_DELAY_MS or now < origin or pause_since > now or data[1:4] != b"\0\0\0"):
+        raise Refused("invalid_state")
+    run.seed, run.origin, run.now, run.paused_ms, run.pause_since = seed, origin, now, paused_ms, pause_since
+    run.backoff = backoff
+    run.attempt, run.redraws, run.window_ms = w[18], w[19], w[20]
+    run.phase, run.clock, run.count_paused, run.retried = (
+        PHASES[phase], bool(clock), bool(count_paused), RETRIED[retried])
+
+
 def hint_of(event):
     h = event.get("hint")
     if h is None:
@@ -119,6 +175,16 @@ def hint_of(event):
 def feed(run, event, budget=None):
     """One vector event into the model run: the expectation object it answers."""
     e, now = event["e"], event.get("now")
+    if e == "snapshot":
+        data = snapshot(run)
+        restore(run, data)
+        return {"a": "snapshot", "bytes": data.hex()}
+    if e == "restore":
+        try:
+            restore(run, bytes.fromhex(event["bytes"]))
+        except Refused as r:
+            return {"a": "error", "error": r.name}
+        return {"a": "restored"}
     try:
         if e == "start":
             return run.start(now)
