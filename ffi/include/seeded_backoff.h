@@ -333,6 +333,11 @@
 #define SB_PAUSE_HIDDEN 0
 
 /**
+ * The length of a run snapshot in bytes.
+ */
+#define SB_RUN_SNAPSHOT_SIZE 100
+
+/**
  * The length of a snapshot in bytes.
  */
 #define SB_SNAPSHOT_SIZE 40
@@ -1447,6 +1452,44 @@ sb_status sb_run_resume(struct sb_run *r, uint64_t now_ms, struct sb_action *out
  * `r` is NULL or readable.
  */
 uint32_t sb_run_attempts(const struct sb_run *r);
+
+/**
+ * Writes the run's snapshot (`SB_RUN_SNAPSHOT_SIZE` bytes, versioned, under its policy's
+ * fingerprint and a CRC-32) to `out`. Returns `SB_OK`, `SB_ERR_NULL` or `SB_ERR_BAD_STATE`;
+ * both run snapshot functions return `SB_ERR_UNSUPPORTED` in a build without the `run` and
+ * `snapshot` features.
+ *
+ * ```c
+ * static uint8_t flash_page[SB_RUN_SNAPSHOT_SIZE];
+ * sb_run_snapshot(&run, flash_page); // before the reboot, in the middle of a retry's sleep
+ * ```
+ *
+ * # Safety
+ * `r` is NULL or readable; `out` is NULL or valid for writes of `SB_RUN_SNAPSHOT_SIZE` bytes.
+ */
+sb_status sb_run_snapshot(const struct sb_run *r, uint8_t *out);
+
+/**
+ * Rebuilds a run in `*r` from `len` snapshot bytes taken under `policy`. Returns `SB_OK`,
+ * `SB_ERR_NULL`, the policy's `SB_ERR_POLICY_*` code, or the `SB_ERR_SNAPSHOT_*` code of the first
+ * failed check (length, version, checksum, policy fingerprint, random state, reachability).
+ * `*r` is written only on `SB_OK`; the restored run answers every later event as the
+ * snapshotted one would have.
+ *
+ * ```c
+ * sb_run run;
+ * if (sb_run_restore(&run, &policy, flash_page, SB_RUN_SNAPSHOT_SIZE) != SB_OK)
+ *     sb_run_init(&run, &policy, seed, 0); // nothing valid saved: a new run
+ * ```
+ *
+ * # Safety
+ * `r` is NULL or writable; `policy` is NULL or readable; `bytes` is NULL or valid for reads of
+ * `len` bytes.
+ */
+sb_status sb_run_restore(struct sb_run *r,
+                         const struct sb_policy *policy,
+                         const uint8_t *bytes,
+                         uintptr_t len);
 
 /**
  * Writes the state's snapshot (`SB_SNAPSHOT_SIZE` bytes, versioned and CRC-protected) to `out`.

@@ -59,6 +59,7 @@ mod panic_handler;
 mod policy;
 mod ptr;
 mod run;
+mod run_snapshot;
 mod snapshot;
 mod status;
 mod version;
@@ -110,6 +111,7 @@ pub use run::{
     SB_OUTCOME_PERMANENT, SB_OUTCOME_RETRYABLE, SB_OUTCOME_SUCCESS, SB_PAUSE_HIDDEN,
     SB_PAUSE_OFFLINE, SB_RUN_COUNT_PAUSED,
 };
+pub use run_snapshot::{sb_run_restore, sb_run_snapshot, SB_RUN_SNAPSHOT_SIZE};
 pub use snapshot::{sb_backoff_restore, sb_backoff_snapshot, SB_SNAPSHOT_SIZE};
 pub use status::{sb_status, sb_strerror};
 pub use version::{sb_version, SB_VERSION_MAJOR, SB_VERSION_MINOR, SB_VERSION_PATCH};

@@ -189,8 +189,14 @@ def main(vector_dir, header_path, out_path):
                             "rate_limit": "SB_INPUT_RATE_LIMIT", "do_not_retry": "SB_INPUT_DO_NOT_RETRY"}[hint]
                     now = u64(ev["now"]) if "now" in ev else "SB_NO_CLOCK"
                     a = want["a"]
+                    # A snapshot's bytes to compare, or a restore's bytes to restore from.
+                    raw = bytes.fromhex(want["bytes"] if a == "snapshot" else ev.get("bytes", ""))
+                    data = f"(const uint8_t *){c_bytes(raw)}, {len(raw)}u" if raw else "0, 0u"
                     if a == "error":
-                        status, act = h.const("SB_ERR_RUN_", want["error"]), "{0u, 0u, 0u, 0u}"
+                        prefix = "SB_ERR_SNAPSHOT_" if e == "restore" else "SB_ERR_RUN_"
+                        status, act = h.const(prefix, want["error"]), "{0u, 0u, 0u, 0u}"
+                    elif a in ("snapshot", "restored"):
+                        status, act = "SB_OK", "{99u, 99u, 99u, 99u}"  # no action is written
                     else:
                         status = "SB_OK"
                         max_ms = want.get("max_ms")
@@ -199,7 +205,7 @@ def main(vector_dir, header_path, out_path):
                                f"{u32(want.get('delay_ms', 0xFFFFFFFF if a == 'paused' and max_ms is None else max_ms or 0))}, "
                                f"{h.const('SB_GIVE_UP_', reason) if reason else '0u'}}}")
                     run_events.append(f"{{{'VEC_R_' + e.upper()}, {arg}, {flag}, "
-                                      f"{u32(ev.get('hint_ms', 0))}, {now}, {status}, {act}}}")
+                                      f"{u32(ev.get('hint_ms', 0))}, {now}, {status}, {act}, {data}}}")
                 run_cases.append(f'{{"{case["name"]}", {{{", ".join(values)}}}, {u64(int(case["seed"]))}, '
                                  f'{"SB_RUN_COUNT_PAUSED" if case["count_paused"] else "0u"}, {budget}, '
                                  f"{first}u, {len(run_events) - first}u}}")

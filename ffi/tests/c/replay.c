@@ -154,9 +154,21 @@ static void replay_budget(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     }
 }
 
-static int32_t run_event(sb_run *r, sb_budget *budget, const vec_run_event *e, sb_action *out) {
+/* `*same` is set to whether a snapshot's bytes are the vector's; the run then goes on restored
+   from them, so that the rest of the case checks the restored run. */
+static int32_t run_event(sb_run *r, const sb_policy *policy, sb_budget *budget, const vec_run_event *e,
+                         sb_action *out, uint32_t *same) {
     sb_outcome o = {SB_OUTCOME_RETRYABLE, e->arg, e->hint_flag, e->hint_ms};
+    uint8_t buf[SB_RUN_SNAPSHOT_SIZE];
+    int32_t rc;
     switch (e->event) {
+    case VEC_R_SNAPSHOT:
+        rc = sb_run_snapshot(r, buf);
+        if (rc != SB_OK) return rc;
+        *same = e->len == sizeof buf && memcmp(buf, e->bytes, sizeof buf) == 0;
+        return sb_run_restore(r, policy, buf, sizeof buf);
+    case VEC_R_RESTORE:
+        return sb_run_restore(r, policy, e->bytes, e->len);
     case VEC_R_START:
         return sb_run_start(r, e->now, out);
     case VEC_R_WAKE:
@@ -202,7 +214,8 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
         const vec_run_event *e = &vec_run_events[c->first_event + i];
         sb_action got = {99u, 99u, 99u, 99u};
         sb_run before = r;
-        rc = run_event(&r, c->has_budget ? &budget : NULL, e, &got);
+        uint32_t same = 1u;
+        rc = run_event(&r, &policy, c->has_budget ? &budget : NULL, e, &got, &same);
         if (rc == SB_ERR_UNSUPPORTED && e->status != SB_ERR_UNSUPPORTED) { /* a hint left out */
             st->skipped++;
             return;
@@ -214,6 +227,7 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
             check(st, fail, "refused action unwritten", c->name, ci, i, got.kind, 99u);
             continue;
         }
+        check(st, fail, "run snapshot bytes", c->name, ci, i, same, 1u);
         check(st, fail, "run action", c->name, ci, i, got.kind, e->want.kind);
         check(st, fail, "run attempt", c->name, ci, i, got.attempt, e->want.attempt);
         check(st, fail, "run delay", c->name, ci, i, got.delay_ms, e->want.delay_ms);

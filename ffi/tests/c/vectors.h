@@ -109,15 +109,20 @@ typedef struct {
 } vec_class;
 
 /* A run vector's events (SPEC.md section 15): one row per event, the action (or error) it answers. */
-enum { VEC_R_START, VEC_R_SUCCESS, VEC_R_FAIL, VEC_R_PERMANENT, VEC_R_OFFLINE, VEC_R_WAKE, VEC_R_PAUSE, VEC_R_RESUME };
+enum {
+    VEC_R_START, VEC_R_SUCCESS, VEC_R_FAIL, VEC_R_PERMANENT, VEC_R_OFFLINE, VEC_R_WAKE, VEC_R_PAUSE, VEC_R_RESUME,
+    VEC_R_SNAPSHOT, VEC_R_RESTORE
+};
 
 typedef struct {
     uint8_t event;
     uint32_t arg; /* the pause reason, or the failure kind */
     uint32_t hint_flag, hint_ms;
     uint64_t now; /* SB_NO_CLOCK for none */
-    int32_t status; /* SB_OK, or the SB_ERR_RUN_* the event is refused with */
-    sb_action want;
+    int32_t status; /* SB_OK, or the SB_ERR_RUN_* (SB_ERR_SNAPSHOT_* for a restore) it is refused with */
+    sb_action want; /* all 99: a snapshot or a restore, which write no action */
+    const uint8_t *bytes; /* a snapshot's expected bytes, or a restore's input */
+    uint32_t len;
 } vec_run_event;
 
 typedef struct {

@@ -1,0 +1,92 @@
+//! Run snapshots: SPEC.md section 15's 100 bytes, for a run that outlives its process (a retry
+//! loop carried across a reboot or a deep sleep, kept in flash or RTC memory).
+
+use seeded_backoff::bindings::RawRun;
+use seeded_backoff::{Run, RUN_SNAPSHOT_LEN};
+
+use crate::policy::sb_policy;
+use crate::ptr;
+use crate::run::sb_run;
+use crate::status::{require_feature, sb_status};
+
+/// The length of a run snapshot in bytes.
+pub const SB_RUN_SNAPSHOT_SIZE: usize = 100;
+
+const _: () = assert!(SB_RUN_SNAPSHOT_SIZE == RUN_SNAPSHOT_LEN);
+
+/// Writes the run's snapshot (`SB_RUN_SNAPSHOT_SIZE` bytes, versioned, under its policy's
+/// fingerprint and a CRC-32) to `out`. Returns `SB_OK`, `SB_ERR_NULL` or `SB_ERR_BAD_STATE`;
+/// both run snapshot functions return `SB_ERR_UNSUPPORTED` in a build without the `run` and
+/// `snapshot` features.
+///
+/// ```c
+/// static uint8_t flash_page[SB_RUN_SNAPSHOT_SIZE];
+/// sb_run_snapshot(&run, flash_page); // before the reboot, in the middle of a retry's sleep
+/// ```
+///
+/// # Safety
+/// `r` is NULL or readable; `out` is NULL or valid for writes of `SB_RUN_SNAPSHOT_SIZE` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_snapshot(r: *const sb_run, out: *mut u8) -> sb_status {
+    require_feature!("run");
+    require_feature!("snapshot");
+    ptr::status((|| {
+        if out.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s
+        // bytes, and every bit pattern of them is a `RawRun`.
+        let raw: RawRun = unsafe { ptr::read_prefix(r) }?;
+        // SAFETY: `r` is non-NULL (just read) and readable by this function's contract.
+        let c_policy = unsafe { ptr::read(&raw const (*r).policy) }?;
+        let policy = c_policy
+            .to_core()
+            .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        let run = Run::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        // SAFETY: forwarded from this function's contract; a byte array needs no alignment.
+        unsafe { ptr::write(out.cast::<[u8; RUN_SNAPSHOT_LEN]>(), run.snapshot(&policy)) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
+
+/// Rebuilds a run in `*r` from `len` snapshot bytes taken under `policy`. Returns `SB_OK`,
+/// `SB_ERR_NULL`, the policy's `SB_ERR_POLICY_*` code, or the `SB_ERR_SNAPSHOT_*` code of the first
+/// failed check (length, version, checksum, policy fingerprint, random state, reachability).
+/// `*r` is written only on `SB_OK`; the restored run answers every later event as the
+/// snapshotted one would have.
+///
+/// ```c
+/// sb_run run;
+/// if (sb_run_restore(&run, &policy, flash_page, SB_RUN_SNAPSHOT_SIZE) != SB_OK)
+///     sb_run_init(&run, &policy, seed, 0); // nothing valid saved: a new run
+/// ```
+///
+/// # Safety
+/// `r` is NULL or writable; `policy` is NULL or readable; `bytes` is NULL or valid for reads of
+/// `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sb_run_restore(
+    r: *mut sb_run,
+    policy: *const sb_policy,
+    bytes: *const u8,
+    len: usize,
+) -> sb_status {
+    require_feature!("run");
+    require_feature!("snapshot");
+    ptr::status((|| {
+        if r.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        // SAFETY: forwarded from this function's contract.
+        let c_policy = unsafe { ptr::read(policy) }?;
+        // SAFETY: forwarded from this function's contract.
+        let bytes = unsafe { ptr::bytes(bytes, len) }?;
+        let core_policy = c_policy.to_core()?;
+        let run = Run::restore(&core_policy, bytes)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { ptr::write(&raw mut (*r).policy, c_policy) }?;
+        // SAFETY: as above; `sb_run` begins with a `RawRun`'s bytes.
+        unsafe { ptr::write_prefix(r, run.to_raw()) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
