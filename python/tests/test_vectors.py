@@ -10,6 +10,7 @@ import pytest
 
 from conftest import VECTORS
 from seeded_backoff import (RATE_LIMIT_HEADERS, Backoff, CoreError, Policy, RateLimitError, RetryAfterError,
+                            SnapshotError,
                             RetryBudget, Run, classify_grpc_code, classify_status, parse_rate_limit, parse_retry_after,
                             CallSeeds, call_seed, seed_from_device, startup_delay)
 
@@ -170,9 +171,19 @@ def budget_of(spec):
     return RetryBudget.aws_quota(**spec)
 
 
-def run_answer(run, event, budget):
-    """One event of a run vector through the package's Run, as the vector writes the answer."""
+def run_answer(run, event, budget, policy=None):
+    """One event of a run vector through the package's Run, as the vector writes the answer.
+    A snapshot or a restore answers (answer, the run to go on with)."""
     e, now = event["e"], event.get("now")
+    if e == "snapshot":
+        data = run.snapshot()
+        return {"a": "snapshot", "bytes": data.hex()}, Run.restore(policy, data)
+    if e == "restore":
+        try:
+            restored = Run.restore(policy, bytes.fromhex(event["bytes"]))
+        except SnapshotError as err:
+            return {"a": "error", "error": err.code}, run
+        return {"a": "restored"}, restored
     try:
         if e == "start":
             a = run.start(now)
@@ -208,9 +219,13 @@ def replay_run(doc):
     checks = 0
     for case in doc["cases"]:
         budget = budget_of(case["budget"]) if "budget" in case else None
-        run = Run(policy_of(case["policy"]), int(case["seed"]), count_paused_time=case["count_paused"])
+        policy = policy_of(case["policy"])
+        run = Run(policy, int(case["seed"]), count_paused_time=case["count_paused"])
         for event, want in zip(case["events"], case["expect"], strict=True):
-            assert run_answer(run, event, budget) == want, (case["name"], event)
+            got = run_answer(run, event, budget, policy)
+            if isinstance(got, tuple):
+                got, run = got
+            assert got == want, (case["name"], event)
             checks += 1
         if budget is not None:
             assert budget.tokens_milli == case["expect_tokens_milli"], case["name"]

@@ -7,12 +7,12 @@ refund, the give-up). A loop of your own can use it the same way.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Union
 
 from ._check import integer, one_of, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_kind
-from .errors import CoreError
+from .errors import CoreError, SnapshotError
 from .policy import Policy
 
 __all__ = ["Run", "Action"]
@@ -146,3 +146,38 @@ class Run:
         """The pause has ended (or the app was resumed during a sleep): a re-drawn wait."""
         out = ffi.new("sb_action *")
         return self._answer(lib.sb_run_resume(self._c, self._now(now_ms), out), out[0])
+
+    def snapshot(self) -> bytes:
+        """The run as SB_RUN_SNAPSHOT_SIZE (100) bytes: versioned, CRC-protected, tied to the
+        policy, for a run that outlives its process (a job queue's row, a file).
+
+        >>> run = Run(Policy("google"), seed=42)
+        >>> _ = run.start(now_ms=0), run.outcome("retryable", now_ms=80)
+        >>> Run.restore(Policy("google"), run.snapshot()).wake(now_ms=1700).attempt
+        2
+        """
+        out = ffi.new("uint8_t[]", int(lib.SB_RUN_SNAPSHOT_SIZE))
+        status = lib.sb_run_snapshot(self._c, out)
+        if status != lib.SB_OK:
+            raise CoreError(status)
+        return bytes(ffi.buffer(out))
+
+    @classmethod
+    def restore(cls, policy: Policy, data: Union[bytes, bytearray, memoryview]) -> "Run":
+        """A run rebuilt from `snapshot()` bytes taken under `policy`; it answers every later
+        event as the snapshotted run would have. Raises SnapshotError (with `.code`) for damaged
+        bytes, another policy's snapshot or another format; TypeError for a non-Policy or
+        non-bytes argument."""
+        if not isinstance(policy, Policy):
+            raise TypeError(f"policy must be a Policy, got {show(policy)} ({type(policy).__name__})")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"data must be bytes, got {show(data)} ({type(data).__name__})")
+        data = bytes(data)
+        c = ffi.new("sb_run *")
+        status = lib.sb_run_restore(c, ffi.new("sb_policy *", policy._c), data, len(data))
+        if status != lib.SB_OK:
+            raise SnapshotError(status, f", got {len(data)} bytes")
+        self: Run = object.__new__(cls)
+        # The seed is the restored run's own (its first 8 bytes after the header, SPEC.md §15).
+        self._c, self._policy, self._seed = c, policy, int.from_bytes(data[4:12], "little")
+        return self
