@@ -9,6 +9,6 @@ export { parseRateLimit, parseRetryAfter } from './retry-after.js';
 export { hintFromHeaders } from './hint.js';
 export { callSeed, Policy } from './policy.js';
 export { fetchWithBackoff, IDEMPOTENT_METHODS, retry, RetryError } from './retry.js';
-export { restore, snapshot } from './snapshot.js';
+export { restore, restoreRun, snapshot } from './snapshot.js';
 export { Run } from './run.js';
 export { seedFromDevice, startupDelay } from './fleet.js';

@@ -16,6 +16,9 @@ import { event, runWords } from './run-words.js';
 
 export { event, runWords };
 
+// The seed is the run words' first two (SPEC.md §15's raw form, low half first).
+const RUN_AT_SEED = 0;
+const PHASES = ['ready', 'attempting', 'sleeping', 'paused', 'done', 'gave_up'];
 const TYPES = ['attempt', 'retry', 'wait', 'paused', 'done', 'give_up'];
 
 /** An action's words as the object `Run`'s methods answer. */
@@ -33,11 +36,24 @@ const now = (v) => (v === undefined ? -1 : int('nowMs', v, 0, Number.MAX_SAFE_IN
 const OUTCOMES = ['success', 'retryable', 'permanent', 'offline'];
 const HINTS = [['retryAfterMs', HINT_RETRY_AFTER], ['rateLimitMs', HINT_RATE_LIMIT]];
 
+/** A run's policy words and its 22 run words, for the snapshot module. */
+export let runState;
+/** `run` given the run words `w` (checked by the engine), its seed read back from them. */
+export let setRunState;
+
 export class Run {
   #p;
   #w;
   #budget;
   #seed;
+
+  static {
+    runState = (r) => [r.#p, r.#w];
+    setRunState = (r, w) => {
+      r.#w = w;
+      r.#seed = (BigInt(w[RUN_AT_SEED + 1]) << 32n) | BigInt(w[RUN_AT_SEED]);
+    };
+  }
 
   /** A run not yet started: see index.d.ts. */
   constructor(policy, options = {}) {
@@ -55,6 +71,11 @@ export class Run {
 
   #event(e, kind, hintKind, hintMs, timeout, nowMs) {
     return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs)));
+  }
+
+  /** The phase (SPEC.md §15): 'ready', 'attempting', 'sleeping', 'paused', 'done' or 'gave_up'. */
+  get phase() {
+    return PHASES[this.#w[RUN_WORDS - 1] & 0xff];
   }
 
   /** The seed of this run's jitter and re-drawn waits (a bigint), so a random-seeded run can be replayed. */

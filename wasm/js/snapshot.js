@@ -1,20 +1,28 @@
-// Snapshots: a Backoff as 40 bytes (SPEC.md §9) for storage across a reload or a deep sleep, and
-// back. The snapshot part is its own wasm file, loaded only by programs that import this.
+// Snapshots: a Backoff as 40 bytes (SPEC.md §9), a Run as 100 (§15), for storage across a reload
+// or a deep sleep, and back. The snapshot part is its own wasm file, loaded only by programs that import this.
 import { snapshot as part } from '../pkg/snapshot-part.js';
-import { SNAPSHOT_ERRORS, STATE_AT } from '../pkg/tables.js';
+import { RUN_AT, RUN_WORDS, SNAPSHOT_ERRORS, STATE_AT } from '../pkg/tables.js';
 import { coded, fail, put } from './check.js';
 import { Backoff, setState, stateOf } from './backoff.js';
 import { isPolicy, Policy, wordsOf } from './policy.js';
 import { get } from './engine.js';
+import { Run, runState, setRunState } from './run.js';
 
 function check(e) {
   if (e) throw coded(RangeError, SNAPSHOT_ERRORS[e - 1]);
 }
 
-/** The 40-byte snapshot of `backoff`. */
+/** The 40-byte snapshot of `backoff`, or the 100-byte snapshot of a Run. */
 export function snapshot(backoff) {
-  if (!(backoff instanceof Backoff)) fail(TypeError, 'backoff', 'a Backoff', backoff);
   const { u32, u8, x } = get(part);
+  if (backoff instanceof Run) {
+    const [pw, rw] = runState(backoff);
+    u32.set(pw, 0);
+    u32.set(rw, RUN_AT);
+    check(x.runSnapshotTake());
+    return u8.slice(0, 100);
+  }
+  if (!(backoff instanceof Backoff)) fail(TypeError, 'backoff', 'a Backoff or a Run', backoff);
   u32.set(wordsOf(backoff.policy), 0);
   u32.set(stateOf(backoff), STATE_AT);
   check(x.snapshotTake());
@@ -32,4 +40,21 @@ export function restore(policy, bytes) {
   const b = new Backoff(policy, 0);
   setState(b, u32.slice(STATE_AT, STATE_AT + 8));
   return b;
+}
+
+/**
+ * A Run restored from `bytes` (from `snapshot(run)`), under the policy it was taken with;
+ * `options.budget` as for `new Run`. It answers every later event as the snapshotted run would.
+ */
+export function restoreRun(policy, bytes, options = {}) {
+  if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
+  if (!(bytes instanceof Uint8Array)) fail(TypeError, 'bytes', 'a Uint8Array (from snapshot(run))', bytes);
+  // The options are checked by the constructor before the engine is asked.
+  const run = new Run(policy, { ...options, seed: 1n });
+  const { u32, u8, x } = get(part);
+  u32.set(wordsOf(policy), 0);
+  const len = put('bytes', bytes, u8.subarray(0, 256));
+  check(x.runSnapshotRestore(len));
+  setRunState(run, u32.slice(RUN_AT, RUN_AT + RUN_WORDS));
+  return run;
 }

@@ -96,10 +96,29 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     assert.deepEqual(snapshot(restore({}, snap)), snap);
   });
 
-  test(`${how}: snapshot() takes a Backoff, and nothing else`, () => {
+  test(`${how}: snapshot() takes a Backoff or a Run, and nothing else`, () => {
     for (const [v, shown] of [[{}, 'an object'], [null, 'null'], [new Policy(), 'an object'], [snapshot, 'a function']]) {
-      assert.throws(() => snapshot(v), refusedWith(TypeError, new RegExp(`^backoff must be a Backoff, got ${shown}$`)));
+      assert.throws(() => snapshot(v), refusedWith(TypeError, new RegExp(`^backoff must be a Backoff or a Run, got ${shown}$`)));
     }
+  });
+
+  test(`${how}: restoreRun() refuses a non-Policy, non-bytes, a Backoff's snapshot and damaged bytes, naming why`, () => {
+    const policy = new Policy();
+    const run = new api.Run(policy, { seed: 5 });
+    run.start(0);
+    const bytes = snapshot(run);
+    assert.equal(bytes.length, 100);
+    assert.throws(() => api.restoreRun({ preset: 'google' }, bytes), refusedWith(TypeError, /^policy must be a Policy, got an object$/));
+    assert.throws(() => api.restoreRun(policy, [...bytes]), refusedWith(TypeError, /^bytes must be a Uint8Array/));
+    assert.throws(() => api.restoreRun(policy, snapshot(new Backoff({ seed: 1 }))), (e) => e instanceof RangeError && e.code === 'wrong_length');
+    const damaged = bytes.slice();
+    damaged[40] ^= 1;
+    assert.throws(() => api.restoreRun(policy, damaged), (e) => e instanceof RangeError && e.code === 'bad_checksum');
+    assert.throws(() => api.restoreRun(new Policy({ preset: 'aws_standard' }), bytes), (e) => e instanceof RangeError && e.code === 'policy_mismatch');
+    assert.throws(() => api.restoreRun(policy, bytes, { budget: 3 }), refusedWith(TypeError, /^budget must be/));
+    const again = api.restoreRun(policy, bytes);
+    assert.equal(again.phase, 'attempting');
+    assert.equal(again.seed, 5n);
   });
 
   test(`${how}: foreign and forged snapshots are refused with the core's reason`, () => {

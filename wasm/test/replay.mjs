@@ -174,16 +174,26 @@ function budgetOf(api, cfg) {
 function run(api, file) {
   let checks = 0;
   const hints = { retry_after: 'retryAfterMs', rate_limit: 'rateLimitMs' };
-  const snake = { attempt: 'attempt', delayMs: 'delay_ms', maxMs: 'max_ms', attempts: 'attempts', reason: 'reason' };
+  const snake = { attempt: 'attempt', delayMs: 'delay_ms', maxMs: 'max_ms', attempts: 'attempts', reason: 'reason', bytes: 'bytes' };
   file.cases.forEach((c, ci) => {
     const budget = c.budget ? budgetOf(api, c.budget) : undefined;
-    const r = new api.Run(new api.Policy(optionsOf(c.policy)), { seed: BigInt(c.seed), countPausedTime: c.count_paused, budget });
+    const policy = new api.Policy(optionsOf(c.policy));
+    let r = new api.Run(policy, { seed: BigInt(c.seed), countPausedTime: c.count_paused, budget });
+    const hex = (b) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
     c.events.forEach((e, i) => {
       const now = e.now === undefined ? undefined : Number(e.now);
       let got;
       try {
         let a;
-        if (e.e === 'start') a = r.start(now);
+        if (e.e === 'snapshot') {
+          // The run goes on restored from its bytes, so the rest of the case checks the restore.
+          const bytes = api.snapshot(r);
+          r = api.restoreRun(policy, bytes, { budget });
+          a = { type: 'snapshot', bytes: hex(bytes) };
+        } else if (e.e === 'restore') {
+          r = api.restoreRun(policy, Uint8Array.from(e.bytes.match(/../g), (h) => parseInt(h, 16)), { budget });
+          a = { type: 'restored' };
+        } else if (e.e === 'start') a = r.start(now);
         else if (e.e === 'wake') a = r.wake(now);
         else if (e.e === 'resume') a = r.resume(now);
         else if (e.e === 'pause') a = r.pause(e.reason, now);

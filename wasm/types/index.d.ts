@@ -217,6 +217,29 @@ export type SnapshotErrorCode =
  * ```
  */
 export function snapshot(backoff: Backoff): Uint8Array;
+/**
+ * The 100-byte snapshot of a Run (SPEC.md §15): the whole retry run (attempt, clock, pauses,
+ * re-draws, the refund kind), e.g. for IndexedDB so that the next page load continues it.
+ */
+export function snapshot(run: Run): Uint8Array;
+
+/**
+ * A Run rebuilt from `snapshot(run)` bytes, under the Policy it was taken with; `options.budget`
+ * as for `new Run`. It answers every later event as the snapshotted run would have.
+ *
+ * @throws RangeError with `code` (a {@link SnapshotErrorCode}); TypeError if `policy` is not a
+ * Policy or `bytes` not a Uint8Array.
+ *
+ * @example
+ * ```
+ * import { restoreRun, snapshot } from 'seeded-backoff/snapshot';
+ *
+ * const saved = snapshot(run); // in the middle of a retry's sleep
+ * const again = restoreRun(policy, saved);
+ * again.wake(Date.now()); // { type: 'attempt', attempt: 2 }
+ * ```
+ */
+export function restoreRun(policy: Policy, bytes: Uint8Array, options?: { budget?: BudgetLike }): Run;
 
 /**
  * A Backoff rebuilt from `snapshot()` bytes, under the policy it was taken with (a Policy, or the
@@ -618,6 +641,8 @@ export class Run {
   constructor(policy: Policy, options?: { seed?: Seed; countPausedTime?: boolean; budget?: BudgetLike });
   /** The seed of the run's jitter and re-drawn waits. */
   readonly seed: bigint;
+  /** Where the run is between events (SPEC.md §15). */
+  readonly phase: 'ready' | 'attempting' | 'sleeping' | 'paused' | 'done' | 'gave_up';
   /** Begins the run: answers attempt 1. */
   start(nowMs?: number): RunAction;
   /** How the attempt in flight ended. */

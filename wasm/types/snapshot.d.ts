@@ -1,3 +1,3 @@
-// `seeded-backoff/snapshot`: snapshot() and restore() alone (the snapshot wasm part). The
+// `seeded-backoff/snapshot`: snapshot(), restore() and restoreRun() alone (the snapshot wasm part). The
 // documentation of each export is in index.d.ts.
-export { restore, snapshot, type SnapshotErrorCode } from './index.js';
+export { restore, restoreRun, snapshot, type SnapshotErrorCode } from './index.js';
