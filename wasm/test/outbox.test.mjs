@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
-import { snapshot, Backoff } from 'seeded-backoff';
+import { Backoff, Policy, Run, snapshot } from 'seeded-backoff';
 import { Outbox, OutboxError, SharedRetryBudget } from 'seeded-backoff/outbox';
 
 const model = (q) => JSON.parse(execFileSync('python3', [new URL('../../tests/model/outbox_expect.py', import.meta.url).pathname], { input: JSON.stringify(q) }));
@@ -143,36 +143,44 @@ test('damaged and foreign records are skipped and reported; the good one is deli
   const sender = new Outbox({ name: 'f', policy: FAST, drive: false });
   const { id, done } = await sender.queue(`${base}/f`, { method: 'POST' });
   const [rec] = await getAll('f');
-  const flipped = rec.snap.slice();
+  const flipped = rec.run.slice();
   flipped[9] ^= 0x10;
-  await putRaw('f', 'crc', { ...rec, id: 'crc', snap: flipped });
+  await putRaw('f', 'crc', { ...rec, id: 'crc', run: flipped });
   await putRaw('f', 'v9', { ...rec, id: 'v9', v: 9 });
   await putRaw('f', 'junk', 42);
-  await putRaw('f', 'policy', { ...rec, id: 'policy', snap: snapshot(new Backoff({ initialMs: 7 }, 1)) });
+  const other = new Policy({ initialMs: 7 });
+  await putRaw('f', 'policy', { ...rec, id: 'policy', run: snapshot(new Run(other, { seed: 1 })) });
+  const finished = new Run(new Policy(FAST), { seed: 1 });
+  finished.start(0);
+  finished.outcome('success', 1);
+  await putRaw('f', 'done', { ...rec, id: 'done', run: snapshot(finished) });
+  await putRaw('f', 'backoff', { ...rec, id: 'backoff', run: snapshot(new Backoff(FAST, 1)) });
   const driver = new Outbox({ name: 'f', policy: FAST });
   const skipped = [];
   driver.addEventListener('skip', (e) => skipped.push(`${e.id}: ${e.reason}`));
   assert.equal((await done).status, 201);
-  assert.deepEqual(skipped.sort(), ['crc: snapshot refused: bad_checksum', 'junk: not a record',
-    'policy: snapshot refused: policy_mismatch', 'v9: record format 9, this outbox reads 1']);
-  assert.equal((await getAll('f')).length, 4, 'the skipped records are left as stored');
+  assert.deepEqual(skipped.sort(), ['backoff: run snapshot refused: wrong_length', 'crc: run snapshot refused: bad_checksum',
+    'done: run snapshot in phase done', 'junk: not a record',
+    'policy: run snapshot refused: policy_mismatch', 'v9: record format 9, this outbox reads 1']);
+  assert.equal((await getAll('f')).length, 6, 'the skipped records are left as stored');
   assert.ok(id);
   sender.close();
   driver.close();
 });
 
-test('an overdue record is re-drawn as the model says (SPEC.md §13)', async () => {
+test('an overdue record not yet tried is re-drawn in the schedule\'s first window, as the model says (SPEC.md §13)', async () => {
   const sender = new Outbox({ name: 'g', policy: { ...FAST, initialMs: 400, maxBackoffMs: 400 }, drive: false });
   const { done } = await sender.queue(`${base}/g`, { method: 'POST' }, { seed: 77 });
   const [rec] = await getAll('g');
-  await putRaw('g', rec.id, { ...rec, due: rec.due - 5000, wait: 300 });
+  await putRaw('g', rec.id, { ...rec, due: rec.due - 5000 });
   const t0 = Date.now();
   const driver = new Outbox({ name: 'g', policy: { ...FAST, initialMs: 400, maxBackoffMs: 400 } });
   await event(driver, 'drive');
   const t1 = Date.now();
   const [r] = await getAll('g');
-  const [wait] = model({ policy: { initial_ms: 1, max_backoff_ms: 1 }, seed: '0', resumes: [['77', 1, 300]] }).resumes;
-  assert.equal(r.k, 1);
+  // The run's first re-draw (k = 1) in the window of a run not yet tried: initial_ms.
+  const [wait] = model({ policy: { initial_ms: 1, max_backoff_ms: 1 }, seed: '0', resumes: [['77', 1, 400]] }).resumes;
+  assert.equal(r.wait, wait);
   assert.ok(r.due - wait >= t0 && r.due - wait <= t1, `due ${r.due - t0} ms after the start, the model's wait ${wait} ms`);
   assert.equal((await done).status, 201);
   sender.close();

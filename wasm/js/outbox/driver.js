@@ -1,10 +1,12 @@
 // The driver: the one context of an origin (a tab or the service worker) that delivers the
-// outbox's requests. It keeps the records in memory, sleeps until the earliest is due, makes the
-// attempt, and writes the new snapshot and due time back before it sleeps again, so that whoever
-// drives next (after a reload, a crash, the tab closing) continues the same schedule.
+// outbox's requests. It is a shell over each request's run (SPEC.md §15), as retry() is: it keeps
+// the records in memory, sleeps until the earliest is due, makes the attempt, reports what
+// happened to the run, and writes the run's snapshot and the due time back before it sleeps
+// again, so that whoever drives next (after a reload, a crash, the tab closing) continues the same
+// run. The clock is Date.now(): a run outlives the page, and performance.now() does not.
 import * as sb from '../index.js';
 import { OutboxError } from './error.js';
-import { fault, level } from './record.js';
+import { fault } from './record.js';
 
 // setTimeout's longest timer (a longer one fires at once).
 const MAX_TIMER = 2147483647;
@@ -64,22 +66,29 @@ export class Driver {
 
   #refused(rec) {
     try {
-      sb.restore(this.#o.policy, rec.snap);
-      return null;
+      // A stored run is between attempts: the driver writes one back only after an outcome.
+      const { phase } = this.#run(rec);
+      return ['ready', 'sleeping', 'paused'].includes(phase) ? null : `run snapshot in phase ${phase}`;
     } catch (e) {
-      return `snapshot refused: ${e.code ?? e.message}`;
+      return `run snapshot refused: ${e.code ?? e.message}`;
     }
   }
 
+  /** `rec`'s run, restored from its snapshot under the outbox's policy and budget. */
+  #run(rec) {
+    return sb.restoreRun(this.#o.policy, rec.run, { budget: this.#o.budget });
+  }
+
   /**
-   * Re-draws `rec`'s wait as after a pause: uniform in 0..=window by the core's startup delay,
-   * seeded from the request's seed XOR its count of re-draws. The window is the sleep that was
-   * stopped, or the schedule's level where none was (a request not yet tried).
+   * Re-draws `rec`'s wait as after a pause (SPEC.md §13): the run resumes, and its answer is the
+   * wait. A request not yet tried is first paused, so that its window is the schedule's level.
    */
   async #redraw(rec) {
-    const k = (rec.k + 1) >>> 0;
-    const ms = sb.startupDelay(BigInt(rec.seed) ^ BigInt(k), rec.wait || level(rec.snap));
-    await this.#save({ ...rec, k, due: Date.now() + ms });
+    const run = this.#run(rec);
+    const now = Date.now();
+    if (run.phase === 'ready') run.pause('hidden', now);
+    const a = run.resume(now);
+    await this.#save({ ...rec, run: sb.snapshot(run), wait: a.delayMs, due: now + a.delayMs });
   }
 
   async #redrawAll() {
@@ -114,6 +123,14 @@ export class Driver {
         await this.#end(rec, { error: new OutboxError('gave-up', `gave up: older than maxAgeMs ${o.maxAgeMs}`, { reason: 'max-age' }) });
         return;
       }
+      const run = this.#run(rec);
+      // A pause that reached its longest (offline past max_backoff_ms): the run re-draws the wait.
+      if (run.phase === 'paused') {
+        await this.#redraw(rec);
+        return;
+      }
+      if (run.phase === 'ready') run.start(Date.now());
+      else run.wake(Date.now());
       let res;
       let err;
       try {
@@ -121,37 +138,41 @@ export class Driver {
       } catch (e) {
         err = e;
       }
-      // Stopped meanwhile: the next driver continues from the record (the same Idempotency-Key).
+      // Stopped meanwhile: the next driver continues from the stored run (the same Idempotency-Key).
       if (this.#ac.signal.aborted) return;
-      // A failure while offline spends no retry: the wait is re-drawn when the device is back.
-      if (err && offline()) return;
+      // A failure while offline spends no retry: the run pauses, and the wait is re-drawn when the
+      // device is back (or after the run's longest pause).
+      if (err && offline()) {
+        const a = run.outcome('offline', Date.now());
+        await this.#save({ ...rec, run: sb.snapshot(run), due: Date.now() + a.maxMs });
+        return;
+      }
       const cls = res ? sb.classifyStatus(res.status) : 'retry';
       if (cls !== 'retry') {
+        // The run settles the budget's refund of a success.
+        run.outcome(cls === 'success' ? 'success' : 'permanent', Date.now());
         const body = NULL_BODY.includes(res.status) ? null : await res.arrayBuffer();
         await this.#end(rec, { response: { status: res.status, statusText: res.statusText, headers: [...res.headers], body } });
         return;
       }
-      const b = sb.restore(o.policy, rec.snap);
       // The server's hint by the rule retry() follows: Retry-After, else a 429's rate-limit header.
       // Where the date part cannot load (a bundled module service worker refuses import()), the
       // schedule's own wait stands rather than the request stalling.
-      const input = res ? await sb.hintFromHeaders(res.status, res.headers).catch(() => ({})) : {};
+      const hint = res ? await sb.hintFromHeaders(res.status, res.headers).catch(() => ({})) : {};
       // The hint may have loaded the date part: stopped meanwhile, the next driver continues.
       if (this.#ac.signal.aborted) return;
-      if (o.budget) input.budget = o.budget;
-      const d = b.nextDelay(input);
       res?.body?.cancel().catch(() => {});
-      const attempts = rec.attempts + 1;
-      if (d === null) {
+      const a = run.outcome(hint, Date.now());
+      if (a.type === 'give_up') {
         const what = res ? `HTTP ${res.status}` : String(err?.message ?? err);
-        await this.#end(rec, { error: new OutboxError('gave-up', `gave up after ${attempts} attempts (${b.giveUpReason}): ${what}`, { reason: b.giveUpReason, status: res?.status }) });
+        await this.#end(rec, { error: new OutboxError('gave-up', `gave up after ${a.attempts} attempts (${a.reason}): ${what}`, { reason: a.reason, status: res?.status }) });
         return;
       }
-      await this.#save({ ...rec, snap: sb.snapshot(b), wait: d, due: Date.now() + d, attempts });
+      await this.#save({ ...rec, run: sb.snapshot(run), wait: a.delayMs, due: Date.now() + a.delayMs, attempts: a.attempt });
     } catch (e) {
       // Storage failed: the record stays as stored, and is tried again after its wait.
       o.error(e);
-      rec.due = Date.now() + (rec.wait || level(rec.snap));
+      rec.due = Date.now() + (rec.wait || OVERDUE_MS);
     } finally {
       this.#busy.delete(rec.id);
       this.#schedule();

@@ -1,5 +1,5 @@
-// Outbox: requests that outlive the page. send() stores the request, its seeded schedule (a
-// 40-byte snapshot) and the time of its next attempt in IndexedDB, then one driver per origin
+// Outbox: requests that outlive the page. send() stores the request, its seeded run (a 100-byte
+// run snapshot, SPEC.md §15) and the time of its next attempt in IndexedDB, then one driver per origin
 // (driver.js, elected in elect.js) delivers it. Every tab, and the service worker, hears each
 // outcome on a BroadcastChannel: the tab that sent the request settles its promise, the others
 // (and a page loaded after the one that sent it) get an 'outcome' event.
@@ -114,8 +114,8 @@ export class Outbox extends EventTarget {
     if (this.#closed.signal.aborted) throw new OutboxError('closed', 'the outbox is closed');
     const req = new Request(input, init);
     const body = req.method === 'GET' || req.method === 'HEAD' ? null : await req.arrayBuffer();
-    const snap = sb.snapshot(new sb.Backoff(this.#policy, BigInt(s)));
-    const rec = makeRecord(req, body, s, snap, this.#tab);
+    const run = sb.snapshot(new sb.Run(this.#policy, { seed: BigInt(s) }));
+    const rec = makeRecord(req, body, s, run, this.#tab);
     const w = {};
     const done = new Promise((resolve, reject) => Object.assign(w, { resolve, reject }));
     this.#waiting.set(rec.id, Object.assign(w, { done }));

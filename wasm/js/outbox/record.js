@@ -1,5 +1,6 @@
-// An outbox record: one request, its schedule and when its next attempt is due, as stored in
-// IndexedDB. Only plain values (structured clone): a record written by one tab, worker or page
+// An outbox record: one request, its run (SPEC.md §15, as a run snapshot) and when its next
+// attempt is due, as stored in IndexedDB; `attempts` and `wait` repeat what the run last answered,
+// for `pending()` and for a retry after a storage failure. Only plain values (structured clone): a record written by one tab, worker or page
 // load is read by another. `v` names the format; a record of another format, or one whose fields
 // are not what this format says, is skipped and reported, never guessed at.
 // A request whose method is not one of RFC 9110 §9.2.2's idempotent methods (the core's list) gets
@@ -23,8 +24,11 @@ export function randomSeed() {
   return String((BigInt(hi) << 32n) | BigInt(lo));
 }
 
-/** A new record for `req` (a Request) with its body `body` (an ArrayBuffer or null). */
-export function makeRecord(req, body, seed, snap, owner) {
+/**
+ * A new record for `req` (a Request) with its body `body` (an ArrayBuffer or null) and `run`, the
+ * 100-byte snapshot of its run not yet started (SPEC.md §15).
+ */
+export function makeRecord(req, body, seed, run, owner) {
   const headers = [...req.headers];
   let key = req.headers.get('idempotency-key');
   if (key === null && !IDEMPOTENT_METHODS.includes(req.method)) {
@@ -35,7 +39,7 @@ export function makeRecord(req, body, seed, snap, owner) {
   const bytes = req.url.length + headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + (body?.byteLength ?? 0);
   return {
     v: RECORD_VERSION, id: uuid(), method: req.method, url: req.url, headers, body, key,
-    seed, snap, created: now, due: now, wait: 0, k: 0, attempts: 0, bytes, owner,
+    seed, run, created: now, due: now, wait: 0, attempts: 0, bytes, owner,
   };
 }
 
@@ -51,10 +55,7 @@ export function fault(key, rec) {
   if (!Array.isArray(rec.headers) || !rec.headers.every((h) => Array.isArray(h) && h.length === 2 && h.every(isStr))) return 'headers malformed';
   if (rec.body !== null && !(rec.body instanceof ArrayBuffer)) return 'body malformed';
   if (rec.key !== null && !isStr(rec.key)) return 'idempotency key malformed';
-  if (!(rec.snap instanceof Uint8Array) || rec.snap.length !== 40) return 'snapshot is not 40 bytes';
-  for (const k of ['created', 'due', 'wait', 'k', 'attempts', 'bytes']) if (!isInt(rec[k])) return `${k} malformed`;
+  if (!(rec.run instanceof Uint8Array)) return 'run snapshot missing';
+  for (const k of ['created', 'due', 'wait', 'attempts', 'bytes']) if (!isInt(rec[k])) return `${k} malformed`;
   return null;
 }
-
-/** The snapshot's level (SPEC.md §9: u32 LE at offset 24): the window of a re-draw where no sleep was. */
-export const level = (snap) => new DataView(snap.buffer, snap.byteOffset, 40).getUint32(24, true);

@@ -127,16 +127,16 @@ export async function badStorage(context, server, errors) {
   const good = await d.evaluate(() => sendLogged('/ob/good', { method: 'POST', body: 'good' }, { seed: 3 }));
   await d.evaluate(async (id) => {
     const [rec] = await raw.all('bad');
-    delete rec.snapHex;
+    delete rec.runHex;
     const sb = await import('/dist/index.js');
-    const flipped = rec.snap.slice();
+    const flipped = rec.run.slice();
     flipped[5] ^= 1;
     const put = (key, v) => raw.put('bad', key, v);
-    await put('crc', { ...rec, id: 'crc', snap: flipped });
+    await put('crc', { ...rec, id: 'crc', run: flipped });
     await put('v2', { ...rec, id: 'v2', v: 2 });
     await put('junk', 'garbage');
     await put('fields', { ...rec, id: 'fields', url: 42 });
-    await put('policy', { ...rec, id: 'policy', snap: sb.snapshot(new sb.Backoff({ initialMs: 500, maxBackoffMs: 4000 }, 1)) });
+    await put('policy', { ...rec, id: 'policy', run: sb.snapshot(new sb.Run(new sb.Policy({ initialMs: 500, maxBackoffMs: 4000 }), { seed: 1 })) });
     return id;
   }, good);
   const driver = await openPage(context, at('name=bad'), errors);

@@ -54,22 +54,25 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
     await page.waitForFunction(() => window.ready);
     await until('four attempts', () => server.seen('/ob/reload').length >= 4, 20000);
     const s = server.seen('/ob/reload');
-    const m = await expect({ policy: MODEL_POLICY, seed: '99', steps: 3, snapshots: [rec.snapHex] });
+    const m = await expect({ policy: MODEL_POLICY, seed: '99', steps: 3, runs: [rec.runHex] });
+    const [stored] = m.runs;
     assert.equal(rec.attempts, 2);
-    assert.equal(rec.snapHex, m.snapshots[1], 'the stored snapshot is the model\'s after two failures');
+    assert.equal(stored.attempt, 2, 'the stored run made two attempts');
+    assert.equal(stored.phase, 'sleeping');
+    assert.equal(stored.backoff, m.snapshots[1], 'the stored run\'s backoff is the model\'s after two failures');
     assert.equal(rec.wait, m.delays[1]);
     assert.ok(s[1].t < reloadedAt && reloadedAt < s[2].t, 'the reload came between the second and third attempts');
     near('first to second attempt', s[1].t - s[0].t, m.delays[0]);
     near('third attempt after the stored time', s[2].t - rec.due, 0);
     near('second to third attempt (across the reload)', s[2].t - s[1].t, m.delays[1]);
-    near('third to fourth attempt (the model, from the stored snapshot)', s[3].t - s[2].t, m.next[0]);
+    near('third to fourth attempt (the model, from the stored run)', s[3].t - s[2].t, stored.next);
     assert.ok(s.every((e) => e.key === s[0].key && e.key), 'one generated Idempotency-Key on every attempt');
     assert.deepEqual(s.map((e) => e.status), [503, 503, 503, 200]);
     assert.equal(server.applied(s[0].key), 1);
     await until('the outcome event', () => page.evaluate((id) => events.some((e) => e.t === 'outcome' && e.id === id && e.status === 200), rec.id), 3000);
     assert.deepEqual(await page.evaluate(() => raw.all('reload')), []);
     console.log(`outbox: reload between attempts 2 and 3; attempts at +0, +${s[1].t - s[0].t}, +${s[2].t - s[0].t}, +${s[3].t - s[0].t} ms `
-      + `(model delays ${m.delays.join(', ')}; from the stored snapshot ${m.next[0]}); third attempt ${s[2].t - rec.due} ms after the stored time; applied once; the reloaded page got the outcome`);
+      + `(model delays ${m.delays.join(', ')}; from the stored run ${stored.next}); third attempt ${s[2].t - rec.due} ms after the stored time; applied once; the reloaded page got the outcome`);
 
     // 2. Closed past the stored time, opened again: the wait is re-drawn.
     server.fail('/ob/reopen', 1);
@@ -85,8 +88,10 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
     await b.waitForFunction(() => events.some((e) => e.t === 'drive'));
     const drove = await b.evaluate(() => events.find((e) => e.t === 'drive').at);
     const [r2] = await b.evaluate(() => raw.all('reopen'));
-    const [wait] = (await expect({ policy: MODEL_POLICY, seed: '7', resumes: [['7', 1, r1.wait]] })).resumes;
-    assert.equal(r2.k, 1, 'one re-draw');
+    const m2 = await expect({ policy: MODEL_POLICY, seed: '7', resumes: [['7', 1, r1.wait]], runs: [r2.runHex] });
+    const [wait] = m2.resumes;
+    assert.equal(m2.runs[0].redraws, 1, 'one re-draw');
+    assert.equal(r2.wait, wait, 'the re-drawn wait is the model\'s');
     assert.ok(r2.due - wait >= openedAt - 5 && r2.due - wait <= drove + 5,
       `re-drawn due ${r2.due} is the model's ${wait} ms from the load (${openedAt}..${drove})`);
     await until('the second attempt', () => server.seen('/ob/reopen').length >= 2, 10000);
