@@ -16,6 +16,9 @@ use core::num::NonZeroU64;
 
 use crate::rng::SpecRng;
 
+mod headers;
+pub use headers::{PacerHeaders, PACER_HEADER_NAMES};
+
 /// The pacer's generator is seeded with `seed` XOR this (the ASCII bytes of `pacing!!`), so its
 /// draws are not those of a [`Backoff`](crate::Backoff) or a startup delay with the same seed.
 const PACER_DOMAIN: u64 = 0x7061_6369_6E67_2121;
