@@ -1,6 +1,7 @@
 //! What the language bindings and the CLI build on, kept out of the typed API a Rust program uses:
 //! options coded as numbers, as they cross a C or wasm boundary, the raw forms of the per-request
-//! state and of the run for memory a binding owns ([`RawBackoff`], [`RawRun`]), the budget's
+//! state, of the run and of a server's pacer for memory a binding owns ([`RawBackoff`], [`RawRun`],
+//! [`RawPacer`]), the budget's
 //! coded modes and options ([`BudgetMode`], [`BudgetOption`]), the delta-seconds fast path of the
 //! `Retry-After` parser, and the snapshot format's CRC-32.
 //!
@@ -18,6 +19,7 @@ pub use crate::crc32::crc32;
 use crate::error_enum::error_enum;
 pub use crate::hint::parse_retry_after_seconds;
 use crate::hint::ServerHint;
+pub use crate::pacer::RawPacer;
 use crate::policy::{DeadlineMode, Jitter, Policy, PolicyError};
 use crate::preset::Preset;
 pub use crate::run::RawRun;

@@ -47,7 +47,8 @@
 //! - `retry-policies`: `SeededRetryPolicy`, a `retry_policies::RetryPolicy` (retry-policies 0.5,
 //!   what `reqwest-retry` takes; implies `std`).
 //! - `http`: `Verdict::from_http`, the verdict and hint of an `http::Response` (http 1; implies
-//!   `std`); with `tower`, `mark_exhausted` marks a response whose retries ran out.
+//!   `std`); with `tower`, `mark_exhausted` marks a response whose retries ran out, and
+//!   `PaceLayer` sets a [`Pacer`]'s headers on the 429 and 503 responses of a server.
 //! - `reqwest`: `Verdict::from_reqwest`, the same for a `reqwest::Response` (reqwest 0.13;
 //!   implies `http`).
 //! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
@@ -74,6 +75,8 @@ mod hint;
 mod http_support;
 mod httpdate;
 mod jitter;
+#[cfg(all(feature = "http", feature = "tower"))]
+mod pace_layer;
 mod pacer;
 mod parse_error;
 mod policy;
@@ -113,7 +116,11 @@ pub use hint::{parse_grpc_pushback, parse_retry_after, ServerHint, MAX_HEADER_VA
 #[cfg(all(feature = "http", feature = "tower"))]
 pub use http_support::mark_exhausted;
 pub use jitter::jitter_bounds;
-pub use pacer::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
+#[cfg(all(feature = "http", feature = "tower"))]
+pub use pace_layer::{pace_headers, PaceLayer, PacedService};
+pub use pacer::{
+    Pacer, PacerError, PacerHeaders, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S, PACER_HEADER_NAMES,
+};
 pub use parse_error::ParseError;
 pub use policy::{
     DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, DEFAULT_MAX_HINT_MS, MAX_DELAY_MS,
@@ -146,7 +153,12 @@ pub use tower_support::{
 
 // Every Rust block of the crate's README.md and of the repository's compiles and runs as a doc test
 // (the blocks use the tokio, tower and retry-policies features and the dev-dependencies).
-#[cfg(all(doctest, feature = "tower", feature = "retry-policies"))]
+#[cfg(all(
+    doctest,
+    feature = "tower",
+    feature = "retry-policies",
+    feature = "http"
+))]
 #[doc = include_str!("../README.md")]
 struct CrateReadmeDoctests;
 #[cfg(all(doctest, feature = "tower"))]

@@ -16,6 +16,9 @@ use core::num::NonZeroU64;
 
 use crate::rng::SpecRng;
 
+mod headers;
+pub use headers::{PacerHeaders, PACER_HEADER_NAMES};
+
 /// The pacer's generator is seeded with `seed` XOR this (the ASCII bytes of `pacing!!`), so its
 /// draws are not those of a [`Backoff`](crate::Backoff) or a startup delay with the same seed.
 const PACER_DOMAIN: u64 = 0x7061_6369_6E67_2121;
@@ -224,6 +227,59 @@ impl Pacer {
     }
 }
 
+/// A [`Pacer`]'s fields as plain integers (`#[repr(C)]`, 48 bytes), for caller-allocated state in
+/// the C ABI. Only [`Pacer::from_raw`] turns it back into a pacer, after validating it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RawPacer {
+    /// The latest `now` seen, in ms.
+    pub latest_ms: u64,
+    /// The earliest second that may still have room.
+    pub tail_s: u64,
+    /// The xoshiro128++ state words s0..s3.
+    pub rng: [u32; 4],
+    /// Returns a second holds ([`Pacer::retry_rate`]).
+    pub rate: u32,
+    /// The longest wait told, in seconds.
+    pub max_wait_s: u32,
+    /// Returns already assigned to `tail_s`.
+    pub tail_count: u32,
+}
+
+impl Pacer {
+    /// This pacer as plain integers.
+    pub fn to_raw(&self) -> RawPacer {
+        RawPacer {
+            latest_ms: self.latest_ms,
+            tail_s: self.tail_s,
+            rng: self.rng.words(),
+            rate: self.retry_rate(),
+            max_wait_s: self.max_wait_s,
+            tail_count: self.tail_count,
+        }
+    }
+
+    /// Rebuilds a pacer from [`Pacer::to_raw`]; `None` for a state no pacer reaches (a zero
+    /// generator, a rate or wait out of range, a tail past `latest_ms`'s schedule).
+    pub fn from_raw(raw: RawPacer) -> Option<Pacer> {
+        let rng = SpecRng::from_words(raw.rng)?;
+        let rate = NonZeroU64::new(u64::from(raw.rate))
+            .filter(|r| r.get() <= u64::from(MAX_PACER_CAPACITY))?;
+        let reachable = (1..=MAX_PACER_WAIT_S).contains(&raw.max_wait_s)
+            && raw.latest_ms <= MAX_NOW_MS
+            && raw.tail_s <= raw.latest_ms / 1000 + u64::from(raw.max_wait_s) + 1
+            && u64::from(raw.tail_count) < rate.get();
+        reachable.then_some(Pacer {
+            rng,
+            rate,
+            max_wait_s: raw.max_wait_s,
+            latest_ms: raw.latest_ms,
+            tail_s: raw.tail_s,
+            tail_count: raw.tail_count,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,6 +291,37 @@ mod tests {
         let b = pacer.assign(2_000);
         assert_eq!((a.retry_after_s, b.retry_after_s), (1, 1));
         assert!(b.reset_ms > a.reset_ms);
+    }
+
+    #[test]
+    fn the_raw_form_round_trips_and_refuses_what_no_pacer_reaches() {
+        let mut pacer = Pacer::new(3, 0, 2, 5).unwrap();
+        for _ in 0..4 {
+            pacer.assign(1_200);
+        }
+        let raw = pacer.to_raw();
+        assert_eq!((raw.rate, raw.tail_s, raw.tail_count), (3, 3, 1));
+        let mut back = Pacer::from_raw(raw).unwrap();
+        assert_eq!(back.assign(1_300), pacer.clone().assign(1_300));
+        for bad in [
+            RawPacer { rng: [0; 4], ..raw },
+            RawPacer { rate: 0, ..raw },
+            RawPacer {
+                max_wait_s: 0,
+                ..raw
+            },
+            RawPacer {
+                tail_count: 3,
+                ..raw
+            },
+            RawPacer { tail_s: 5, ..raw },
+            RawPacer {
+                latest_ms: u64::MAX,
+                ..raw
+            },
+        ] {
+            assert_eq!(Pacer::from_raw(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -21,7 +21,8 @@
  * sb_backoff_next_with, sb_parse_grpc_pushback), retry-after (sb_parse_retry_after,
  * sb_parse_rate_limit, sb_hint_from_headers), budget (sb_budget_*, and a budget given to
  * sb_run_outcome or sb_backoff_next_with), snapshot (sb_backoff_snapshot/_restore), fleet
- * (sb_seed_from_device, sb_startup_delay), long-messages (sb_strerror's sentences; without it,
+ * (sb_seed_from_device, sb_startup_delay), pacer (sb_pacer_*, a server's Retry-After
+ * schedule), long-messages (sb_strerror's sentences; without it,
  * the status's name) and bindings (what language bindings use: sb_policy_from_options and the
  * sb_*_name tables). Every function links in every build; one whose part is left out returns
  * SB_ERR_UNSUPPORTED (the name tables: NULL), and so does every function given a policy the build
@@ -400,8 +401,8 @@ enum sb_status
    */
   SB_ERR_NULL = 100,
   /**
-   * An `sb_backoff` or `sb_budget` holds values no init function produces (uninitialised or
-   * corrupted memory).
+   * An `sb_backoff`, `sb_budget` or `sb_pacer` holds values no init function produces
+   * (uninitialised or corrupted memory).
    */
   SB_ERR_BAD_STATE = 101,
   /**
@@ -606,6 +607,18 @@ enum sb_status
    */
   SB_ERR_RUN_PAUSE_REASON = 188,
   /**
+   * Pacer: `capacity_per_s` must be in 1..=1000000.
+   */
+  SB_ERR_PACER_CAPACITY_PER_S = 190,
+  /**
+   * Pacer: `reserve_per_mille` must be in 0..=999.
+   */
+  SB_ERR_PACER_RESERVE_PER_MILLE = 191,
+  /**
+   * Pacer: `max_wait_s` must be in 1..=86400.
+   */
+  SB_ERR_PACER_MAX_WAIT_S = 192,
+  /**
    * An error this version of the C layer has no code for (a newer core).
    */
   SB_ERR_OTHER = 199,
@@ -804,6 +817,76 @@ typedef struct sb_step_input {
    */
   uint32_t rate_limit_ms;
 } sb_step_input;
+
+/**
+ * A server's pacer: one per server (or per quota), fed the server's monotonic clock in
+ * milliseconds. Allocate it anywhere, set it up with `sb_pacer_init`, and treat the fields as
+ * private: every call validates them and returns `SB_ERR_BAD_STATE` if they were corrupted. Not
+ * thread-safe: guard it with a lock if several threads share it. In a build without the `pacer`
+ * feature every `sb_pacer_*` function returns `SB_ERR_UNSUPPORTED`.
+ */
+typedef struct sb_pacer {
+  /**
+   * The latest clock reading seen, in ms.
+   */
+  uint64_t latest_ms;
+  /**
+   * The earliest second of the schedule that may still have room.
+   */
+  uint64_t tail_s;
+  /**
+   * Random generator state (xoshiro128++ words s0..s3).
+   */
+  uint32_t rng[4];
+  /**
+   * Returns one second of the schedule holds.
+   */
+  uint32_t rate;
+  /**
+   * The longest wait the pacer tells, in seconds.
+   */
+  uint32_t max_wait_s;
+  /**
+   * Returns already assigned to `tail_s`.
+   */
+  uint32_t tail_count;
+  /**
+   * Always 0: the struct has no padding, so every byte of it is set (a copy compares equal).
+   */
+  uint32_t reserved;
+} sb_pacer;
+
+/**
+ * Where a refused request is told to come back (SPEC.md section 16.2), with the text of the
+ * headers to send with the 429 or 503 (section 16.4), each NUL-terminated: `retry-after`,
+ * `ratelimit-reset` and `ratelimit`.
+ */
+typedef struct sb_pacer_slot {
+  /**
+   * The `Retry-After` value, whole seconds, in 1..=max_wait_s.
+   */
+  uint32_t retry_after_s;
+  /**
+   * The return time in ms from now, in 1..=max_wait_s*1000+999.
+   */
+  uint32_t reset_ms;
+  /**
+   * The schedule was full up to `max_wait_s`: the server may answer something else instead.
+   */
+  bool full;
+  /**
+   * The `retry-after` header's value (`"2"`).
+   */
+  char retry_after[12];
+  /**
+   * The `ratelimit-reset` header's value (`"1.350"`).
+   */
+  char ratelimit_reset[12];
+  /**
+   * The `ratelimit` header's value (`"\"pacer\";r=0;t=2"`).
+   */
+  char ratelimit[28];
+} sb_pacer_slot;
 
 /**
  * One call's retry run: the core's run as integers plus a copy of its policy. Place it anywhere,
@@ -1291,6 +1374,62 @@ sb_status sb_policy_from_options(struct sb_policy *out,
                                  uint32_t preset,
                                  const struct sb_policy *values,
                                  uint32_t given);
+
+/**
+ * Sets up `*p` for a server of `capacity_per_s` requests a second (1..=1000000) that keeps
+ * `reserve_per_mille` thousandths of it for first attempts (0..=999) and tells no request to wait
+ * longer than `max_wait_s` (1..=86400); `seed` makes the spread inside each second reproducible.
+ * Returns `SB_OK`, `SB_ERR_NULL`, `SB_ERR_PACER_CAPACITY_PER_S`, `SB_ERR_PACER_RESERVE_PER_MILLE`
+ * or `SB_ERR_PACER_MAX_WAIT_S` (checked in that order; `*p` is unchanged on error).
+ *
+ * ```c
+ * static sb_pacer pacer; // one per server
+ * sb_pacer_init(&pacer, 100, 100, 60, seed); // 100 requests/s, a tenth kept for first attempts
+ * ```
+ *
+ * # Safety
+ * `p` is NULL or valid for writes of an `sb_pacer`.
+ */
+sb_status sb_pacer_init(struct sb_pacer *p,
+                        uint32_t capacity_per_s,
+                        uint32_t reserve_per_mille,
+                        uint32_t max_wait_s,
+                        uint64_t seed);
+
+/**
+ * Assigns a request refused at `now_ms` (the server's monotonic clock; an earlier reading than
+ * one seen before counts as that one) its return, written to `*out` with its header text.
+ * Returns `SB_OK`, `SB_ERR_NULL` or `SB_ERR_BAD_STATE`; on error neither struct is changed.
+ *
+ * ```c
+ * sb_pacer_slot slot;
+ * sb_pacer_assign(&pacer, monotonic_ms(), &slot);
+ * add_header("retry-after", slot.retry_after);
+ * add_header("ratelimit-reset", slot.ratelimit_reset);
+ * add_header("ratelimit", slot.ratelimit);
+ * ```
+ *
+ * # Safety
+ * `p` is NULL or valid for reads and writes of an `sb_pacer`; `out` is NULL or writable.
+ */
+sb_status sb_pacer_assign(struct sb_pacer *p, uint64_t now_ms, struct sb_pacer_slot *out);
+
+/**
+ * Stores in `*out` the returns still scheduled after `now_ms` (a queue length a server may report,
+ * or use to refuse first attempts while it drains). Changes nothing. Returns `SB_OK`,
+ * `SB_ERR_NULL` or `SB_ERR_BAD_STATE`.
+ *
+ * # Safety
+ * `p` is NULL or readable; `out` is NULL or writable.
+ */
+sb_status sb_pacer_pending(const struct sb_pacer *p, uint64_t now_ms, uint64_t *out);
+
+/**
+ * The name of header `index` of a paced refusal (SPEC.md section 16.4), in `sb_pacer_slot`'s
+ * order: 0 `"retry-after"`, 1 `"ratelimit-reset"`, 2 `"ratelimit"`; NULL past the last. A static
+ * string, never to be freed.
+ */
+const char *sb_pacer_header_name(uint32_t index);
 
 /**
  * Google Cloud's reference: 1 s, x2, jitter 0..1000 ms, cap 32 s, 10 retries.

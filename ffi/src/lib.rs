@@ -54,6 +54,7 @@ mod hint;
 mod input;
 mod names;
 mod options;
+mod pacer;
 #[cfg(all(target_os = "none", not(test)))]
 mod panic_handler;
 mod policy;
@@ -97,6 +98,9 @@ pub use options::{
     SB_OPTION_JITTER_MS, SB_OPTION_MAX_BACKOFF_MS, SB_OPTION_MAX_ELAPSED_MS, SB_OPTION_MAX_HINT_MS,
     SB_OPTION_MAX_RETRIES, SB_OPTION_MULTIPLIER, SB_OPTION_PACED, SB_OPTION_SPREAD_PER_MILLE,
     SB_PRESET_AWS, SB_PRESET_GOOGLE, SB_PRESET_GOOGLE_64S, SB_PRESET_GRPC,
+};
+pub use pacer::{
+    sb_pacer, sb_pacer_assign, sb_pacer_header_name, sb_pacer_init, sb_pacer_pending, sb_pacer_slot,
 };
 pub use policy::{
     sb_policy, sb_policy_aws, sb_policy_google, sb_policy_google_64s, sb_policy_grpc,

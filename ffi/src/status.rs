@@ -10,7 +10,8 @@ use core::ffi::c_char;
 
 use seeded_backoff::bindings::StepInputError;
 use seeded_backoff::{
-    BudgetError, FleetError, GiveUpReason, ParseError, PolicyError, RunError, SnapshotError,
+    BudgetError, FleetError, GiveUpReason, PacerError, ParseError, PolicyError, RunError,
+    SnapshotError,
 };
 
 use crate::cstr::{c_str, packed_len, Packed};
@@ -125,9 +126,9 @@ statuses! {
     _ {
         /// A pointer argument is NULL.
         SB_ERR_NULL = 100 => "a pointer argument is NULL";
-        /// An `sb_backoff` or `sb_budget` holds values no init function produces (uninitialised or
-        /// corrupted memory).
-        SB_ERR_BAD_STATE = 101 => "the sb_backoff or sb_budget was not initialised or has been corrupted";
+        /// An `sb_backoff`, `sb_budget` or `sb_pacer` holds values no init function produces
+        /// (uninitialised or corrupted memory).
+        SB_ERR_BAD_STATE = 101 => "the sb_backoff, sb_budget or sb_pacer was not initialised or has been corrupted";
         /// A failure kind other than `SB_FAILURE_ERROR` or `SB_FAILURE_TIMEOUT`.
         SB_ERR_FAILURE_KIND = 102 => "failure kind must be SB_FAILURE_ERROR (0) or SB_FAILURE_TIMEOUT (1)";
         /// The function, or the jitter strategy the policy names, is not compiled into this build
@@ -249,6 +250,14 @@ statuses! {
         SB_ERR_RUN_OUTCOME_KIND = 187 => "outcome kind must be an SB_OUTCOME_* code in 0..=3";
         /// Run: a pause reason other than `SB_PAUSE_HIDDEN` or `SB_PAUSE_OFFLINE`.
         SB_ERR_RUN_PAUSE_REASON = 188 => "pause reason must be SB_PAUSE_HIDDEN (0) or SB_PAUSE_OFFLINE (1)";
+    }
+    PacerError {
+        /// Pacer: `capacity_per_s` must be in 1..=1000000.
+        SB_ERR_PACER_CAPACITY_PER_S = 190 if CapacityPerS => core;
+        /// Pacer: `reserve_per_mille` must be in 0..=999.
+        SB_ERR_PACER_RESERVE_PER_MILLE = 191 if ReservePerMille => core;
+        /// Pacer: `max_wait_s` must be in 1..=86400.
+        SB_ERR_PACER_MAX_WAIT_S = 192 if MaxWaitS => core;
     }
     _ {
         /// An error this version of the C layer has no code for (a newer core).

@@ -10,14 +10,11 @@ import pytest
 
 from conftest import VECTORS
 from seeded_backoff import (RATE_LIMIT_HEADERS, Backoff, CoreError, Policy, RateLimitError, RetryAfterError,
-                            SnapshotError,
-                            RetryBudget, Run, classify_grpc_code, classify_status, parse_rate_limit, parse_retry_after,
+                            PacerError, Pacer, RetryBudget, Run, SnapshotError, classify_grpc_code, classify_status,
+                            parse_rate_limit, parse_retry_after,
                             CallSeeds, call_seed, seed_from_device, startup_delay)
 
-# The server pacer's vectors (SPEC.md §16) are replayed by the Rust core and its model: the package
-# has no pacer to replay them with.
-FILES = sorted(p for p in glob.glob(os.path.join(VECTORS, "**", "*.json"), recursive=True)
-               if os.path.basename(p) != "pacer.json")
+FILES = sorted(glob.glob(os.path.join(VECTORS, "**", "*.json"), recursive=True))
 
 
 def load(path):
@@ -249,7 +246,36 @@ def replay_call_seed(doc):
     return checks
 
 
-REPLAY = {"call_seed": replay_call_seed, "run": replay_run, "schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
+def replay_pacer(doc):
+    checks = 0
+    for case in doc["cases"]:
+        c = case["config"]
+        args = (c["capacity_per_s"],)
+        kw = dict(reserve_per_mille=c["reserve_per_mille"], max_wait_s=c["max_wait_s"], seed=int(c["seed"]))
+        if "error" in case:
+            with pytest.raises(PacerError) as e:
+                Pacer(*args, **kw)
+            assert e.value.field == case["error"] and case["error"] in str(e.value)
+            checks += 1
+            continue
+        pacer = Pacer(*args, **kw)
+        for i, (op, want) in enumerate(zip(case["ops"], case["expect"], strict=True)):
+            now = int(op[1:])
+            if op[0] == "a":
+                slot = pacer.assign(now_ms=now)
+                assert [slot.retry_after_s, slot.reset_ms, int(slot.full)] == want, f"{c} op {i} {op}"
+                # SPEC.md §16.4's text, formatted here from the expected numbers.
+                assert slot.headers() == {"retry-after": str(want[0]),
+                                          "ratelimit-reset": f"{want[1] // 1000}.{want[1] % 1000:03d}",
+                                          "ratelimit": f'"pacer";r=0;t={want[0]}'}
+            else:
+                assert op[0] == "p", op
+                assert pacer.pending(now_ms=now) == want, f"{c} op {i} {op}"
+            checks += 1
+    return checks
+
+
+REPLAY = {"pacer": replay_pacer, "call_seed": replay_call_seed, "run": replay_run, "schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
           "classify": replay_classify, "fleet": replay_fleet, "rate_limit": replay_rate_limit,
           "resume": replay_resume}
 

@@ -49,7 +49,8 @@ read -r -a pc_cflags <<<"$(pkg-config --cflags seeded-backoff)"
 read -r -a pc_libs <<<"$(pkg-config --libs seeded-backoff)"
 read -r -a static_libs <<<"$(pkg-config --libs-only-l --static seeded-backoff | sed 's/-lseeded_backoff_ffi//')"
 echo "pkg-config: ${pc_cflags[*]} ${pc_libs[*]} (static extras: ${static_libs[*]})"
-srcs=(ffi/tests/c/test_ffi.c ffi/tests/c/test_names.c ffi/tests/c/test_rate_limit.c ffi/tests/c/replay.c)
+srcs=(ffi/tests/c/test_ffi.c ffi/tests/c/test_names.c ffi/tests/c/test_rate_limit.c ffi/tests/c/test_pacer.c
+  ffi/tests/c/replay.c)
 inc=(-I ffi/tests/c -I "$out")
 
 step "C99 -Wall -Wextra -Werror -pedantic, static library"
@@ -108,6 +109,38 @@ built_size=$(wc -c <"$target_dir/release/libseeded_backoff_ffi.a")
 echo "static library: $built_size B as Cargo builds it, $a_size B installed (debug info stripped);" \
   "the C99 example links to $(wc -c <"$out/example-c99") B"
 
+step "ffi/examples/pacer.c (ffi/README.md's server pacer): C99 static, C++11; its slot from the model"
+# The expected output: the 91st refusal at 5 s of SPEC.md §16's pacer (100/s, 100 per mille kept,
+# 60 s, seed 7), recomputed by the independent model, in §16.4's header forms.
+PYTHONPATH=tests/model python3 - >"$out/pacer.expected" <<'PY'
+import pacer_model as pm
+p = pm.Pacer(100, 100, 60, 7)
+for _ in range(90):
+    p.assign(5000)
+after, reset, full = p.assign(5000)
+print("HTTP/1.1 " + ("503 Service Unavailable" if full else "429 Too Many Requests"))
+print(f"retry-after: {after}\nratelimit-reset: {reset // 1000}.{reset % 1000:03d}\nratelimit: \"pacer\";r=0;t={after}")
+print(f"pending: {p.pending(5000)}")
+print("capacity_per_s must be in 1..=1000000")
+PY
+gcc -std=c99 -Wall -Wextra -Werror -pedantic "${pc_cflags[@]}" ffi/examples/pacer.c "$lib_a" \
+  "${static_libs[@]}" -o "$out/pacer-c99"
+g++ -std=c++11 -Wall -Wextra -Werror -x c++ ffi/examples/pacer.c -x none "${pc_cflags[@]}" \
+  "${pc_libs[@]}" -Wl,-rpath,"$out/prefix/lib" -o "$out/pacer-cxx"
+for program in pacer-c99 pacer-cxx; do
+  "$out/$program" >"$out/$program.out" || fail "$program exited with $?"
+  diff -u "$out/pacer.expected" "$out/$program.out" || fail "$program printed another slot than the model"
+done
+python3 - "$out/pacer-c99.out" <<'PY' || fail "ffi/README.md's pacer program or its output differ from ffi/examples/pacer.c's"
+import sys
+section = open("ffi/README.md").read().split("## A server that paces its clients", 1)[1]
+program = section.split("```c\n", 1)[1].split("```", 1)[0]
+output = section.split("```text\n", 1)[1].split("```", 1)[0]
+same = program == open("ffi/examples/pacer.c").read() and output == open(sys.argv[1]).read()
+raise SystemExit(0 if same else 1)
+PY
+cat "$out/pacer-c99.out"
+
 step "ASan + UBSan"
 gcc -std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -fno-omit-frame-pointer \
   -fsanitize=address,undefined -fno-sanitize-recover=all "${pc_cflags[@]}" "${inc[@]}" \
@@ -163,8 +196,12 @@ staticlib() {
   # bare-metal target cannot produce.
   cargo build "${args[@]}" 2>&1 | grep -v "dropping unsupported crate type .cdylib." >&2 || true
   # The file keeps its name: the size report finds the library's parts in the map by it.
-  local copy
-  copy="$out/libs/$target-$profile-${RUSTFLAGS:+$(tr -dc 'a-z0-9' <<<"$RUSTFLAGS")-}$(tr ',' '+' <<<"$features")"
+  # The directory is named by the features, or by their checksum where the list would pass the
+  # 255 bytes a file name may have.
+  local copy name
+  name=$(tr ',' '+' <<<"$features")
+  [ "${#name}" -le 160 ] || name="features-$(cksum <<<"$features" | cut -d' ' -f1)"
+  copy="$out/libs/$target-$profile-${RUSTFLAGS:+$(tr -dc 'a-z0-9' <<<"$RUSTFLAGS")-}$name"
   mkdir -p "$copy"
   cp "$target_dir/$target/$profile/libseeded_backoff_ffi.a" "$copy/"
   echo "$copy/libseeded_backoff_ffi.a"
@@ -195,9 +232,8 @@ v7m=$(staticlib thumbv7m-none-eabi)
 firmware vectors cortex-m3 "$v7m" "$fw/main_vectors.c" ffi/tests/c/replay.c
 run_qemu "$out/vectors.elf" "$out/qemu.log" || fail "the firmware exited with status $?"
 linked_functions=$(sed -n 's/^API functions linked: //p' "$out/qemu.log")
-# Every vector file but pause/ (SPEC.md §13, the page-lifecycle waits of the npm package's retry())
-# and the server pacer's (§16, not in the C ABI).
-n_files=$(find tests/vectors -name '*.json' -not -path '*/pause/*' -not -name pacer.json | wc -l)
+# Every vector file but pause/ (SPEC.md §13, the page-lifecycle waits of the npm package's retry()).
+n_files=$(find tests/vectors -name '*.json' -not -path '*/pause/*' | wc -l)
 grep -Eq "^PASS: ([0-9]+) of \1 vector checks matched \($n_files vector files\) on Cortex-M3, 0 cases skipped as not compiled in$" "$out/qemu.log" ||
   fail "the firmware did not report every vector matched"
 

@@ -71,9 +71,7 @@ def c_bytes(data):
 def main(vector_dir, header_path, out_path):
     h = Header(header_path)
     # The CLI writes *.json; the fleet vectors (SPEC.md section 12) come from the Python model.
-    # The server pacer's (SPEC.md section 16) are replayed by the Rust core and its model: the C ABI
-    # has no pacer to replay them with.
-    files = sorted(p for p in pathlib.Path(vector_dir).glob("*.json") if p.name != "pacer.json")
+    files = sorted(pathlib.Path(vector_dir).glob("*.json"))
     files += sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
     if not files:
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
@@ -82,6 +80,7 @@ def main(vector_dir, header_path, out_path):
     rate_limits = []
     fleet_seeds, startup_delays, call_seeds = [], [], []
     run_cases, run_events = [], []
+    pacer_cases, pacer_ops = [], []
     for path in files:
         doc = json.loads(path.read_text())
         kind = doc["kind"]
@@ -232,6 +231,31 @@ def main(vector_dir, header_path, out_path):
                     sys.exit(f"gen_vectors: {path.name}: {len(delays)} delays, not 3")
                 call_seeds.append(f"{{{u64(int(case['seed']))}, {u64(int(case['index']))}, "
                                   f"{u64(int(case['expect']))}, {{{', '.join(delays)}}}}}")
+        elif kind == "pacer":
+            for case in doc["cases"]:
+                c = case["config"]
+                config = ", ".join(u32(c[f]) for f in ("capacity_per_s", "reserve_per_mille", "max_wait_s"))
+                first = len(pacer_ops)
+                if "error" in case:
+                    status = h.const("SB_ERR_PACER_", case["error"])
+                else:
+                    status = "SB_OK"
+                    for op, want in zip(case["ops"], case["expect"], strict=True):
+                        code = op[0]
+                        u64(int(op[1:]))
+                        # Packed as vectors.h's vec_pacer_op says.
+                        now_c = f"{u32(int(op[1:]) & 0xFFFFFFFF)}, {u32(int(op[1:]) >> 32)}"
+                        if (code == "a" and isinstance(want, list) and len(want) == 3 and want[2] in (0, 1)
+                                and 0 <= want[0] < 2**30):
+                            flags = " | VEC_P_FULL" if want[2] else ""
+                            pacer_ops.append(f"{{{now_c}, {u32(want[0])}{flags}, {u32(want[1])}}}")
+                        elif code == "p" and isinstance(want, int) and 0 <= want < 2**48:
+                            pacer_ops.append(f"{{{now_c}, VEC_P_PENDING | {u32(want >> 32)}, "
+                                             f"{u32(want & 0xFFFFFFFF)}}}")
+                        else:
+                            sys.exit(f"gen_vectors: {path.name}: pacer op {op!r} with expectation {want!r}")
+                pacer_cases.append(f"{{{config}, {u64(int(c['seed']))}, {status}, {first}u, "
+                                   f"{len(pacer_ops) - first}u}}")
         elif kind == "send_rate":
             continue  # SPEC.md section 17's send rate has no C functions yet: the Rust tests replay it
         else:
@@ -262,6 +286,8 @@ def main(vector_dir, header_path, out_path):
            table("vec_fleet_seed", "vec_fleet_seeds", fleet_seeds),
            table("vec_startup_delay", "vec_startup_delays", startup_delays),
            table("vec_call_seed", "vec_call_seeds", call_seeds),
+           table("vec_pacer_case", "vec_pacer_cases", pacer_cases),
+           table("vec_pacer_op", "vec_pacer_ops", pacer_ops),
            table("int32_t", "vec_all_status", h.status),
            "/* Every function the header declares, so a firmware that takes this table links all of",
            " * them (the no-panic link proof covers the whole API). */",
@@ -275,7 +301,8 @@ def main(vector_dir, header_path, out_path):
           f"{len(http)} HTTP + {len(grpc)} gRPC classifications, "
           f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays, "
           f"{len(call_seeds)} call seeds, "
-          f"{len(run_cases)} runs with {len(run_events)} events")
+          f"{len(run_cases)} runs with {len(run_events)} events, "
+          f"{len(pacer_cases)} pacers with {len(pacer_ops)} ops")
 
 
 if __name__ == "__main__":

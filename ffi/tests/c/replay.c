@@ -1,5 +1,6 @@
 /* Replays the generated vector tables through the C API. Shared by the host tests and the
- * firmware, so the device runs exactly the checks the sanitizers ran. No libc beyond memcmp. */
+ * firmware, so the device runs exactly the checks the sanitizers ran. No libc beyond memcmp,
+ * memcpy, memset and strcmp. */
 #include <string.h>
 
 #include "steps.h"
@@ -239,6 +240,75 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     }
 }
 
+/* Appends `n` in decimal, at least `digits` digits, at `*at` (SPEC.md section 16.4's forms, written
+ * here without printf so the firmware runs it too). */
+static void put_dec(char **at, uint32_t n, int digits) {
+    char tmp[10];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + n % 10u);
+        n /= 10u;
+    } while ((n > 0 || k < digits) && k < 10);
+    while (k > 0) *(*at)++ = tmp[--k];
+}
+
+/* 1 if a slot's header text is SPEC.md section 16.4's for its numbers. */
+static uint32_t headers_match(const sb_pacer_slot *s) {
+    char want[32], *at = want;
+    put_dec(&at, s->retry_after_s, 1);
+    *at = 0;
+    if (strcmp(want, s->retry_after) != 0) return 0;
+    at = want;
+    put_dec(&at, s->reset_ms / 1000u, 1);
+    *at++ = '.';
+    put_dec(&at, s->reset_ms % 1000u, 3);
+    *at = 0;
+    if (strcmp(want, s->ratelimit_reset) != 0) return 0;
+    memcpy(want, "\"pacer\";r=0;t=", 14);
+    at = want + 14;
+    put_dec(&at, s->retry_after_s, 1);
+    *at = 0;
+    return strcmp(want, s->ratelimit) == 0;
+}
+
+static void replay_pacer(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
+    const vec_pacer_case *c = &vec_pacer_cases[ci];
+    sb_pacer p, before;
+    uint32_t i;
+    int32_t rc;
+    memset(&p, 0xA5, sizeof p);
+    before = p;
+    rc = sb_pacer_init(&p, c->capacity_per_s, c->reserve_per_mille, c->max_wait_s, c->seed);
+    if (rc == SB_ERR_UNSUPPORTED) {
+        st->skipped++;
+        return;
+    }
+    check(st, fail, "pacer init", "pacer", ci, 0, (uint64_t)rc, (uint64_t)c->status);
+    if (c->status != SB_OK) {
+        check(st, fail, "refused pacer unchanged", "pacer", ci, 0, memcmp(&before, &p, sizeof p) == 0, 1u);
+        return;
+    }
+    for (i = 0; i < c->n_ops; i++) {
+        const vec_pacer_op *op = &vec_pacer_ops[c->first_op + i];
+        uint64_t now = (uint64_t)op->now_hi << 32 | op->now_lo;
+        if (!(op->a & VEC_P_PENDING)) {
+            sb_pacer_slot slot;
+            rc = sb_pacer_assign(&p, now, &slot);
+            check(st, fail, "pacer assign status", "pacer", ci, i, (uint64_t)rc, SB_OK);
+            check(st, fail, "pacer retry_after_s", "pacer", ci, i, slot.retry_after_s, op->a & ~VEC_P_FULL);
+            check(st, fail, "pacer reset_ms", "pacer", ci, i, slot.reset_ms, op->b);
+            check(st, fail, "pacer full", "pacer", ci, i, slot.full ? 1u : 0u, op->a & VEC_P_FULL ? 1u : 0u);
+            check(st, fail, "pacer headers", "pacer", ci, i, headers_match(&slot), 1u);
+        } else {
+            uint64_t pending = UINT64_MAX;
+            rc = sb_pacer_pending(&p, now, &pending);
+            check(st, fail, "pacer pending status", "pacer", ci, i, (uint64_t)rc, SB_OK);
+            check(st, fail, "pacer pending", "pacer", ci, i, pending,
+                  (uint64_t)(op->a & 0xFFFFu) << 32 | op->b);
+        }
+    }
+}
+
 vec_stats vec_replay_all(vec_fail_fn fail) {
     vec_stats st = {0, 0, 0};
     uint32_t i, j;
@@ -274,6 +344,9 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
     }
     for (i = 0; i < VEC_RUN_CASES_COUNT; i++) {
         replay_run(&st, fail, i);
+    }
+    for (i = 0; i < VEC_PACER_CASES_COUNT; i++) {
+        replay_pacer(&st, fail, i);
     }
     for (i = 0; i < VEC_FLEET_SEEDS_COUNT; i++) {
         const vec_fleet_seed *v = &vec_fleet_seeds[i];

@@ -645,6 +645,7 @@ int main(void) {
     test_given_up_refuses();
     test_names_and_options();
     test_rate_limit();
+    test_pacer();
     printf("%s: %u checks, %u failed\n", failures ? "FAIL" : "PASS", checks, failures);
     return failures ? 1 : 0;
 }

@@ -134,6 +134,25 @@ typedef struct {
     uint32_t first_event, n_events;
 } vec_run_case;
 
+/* A pacer vector (SPEC.md section 16): its configuration, the init status it gets, its ops. */
+#define VEC_P_PENDING 0x80000000u
+#define VEC_P_FULL 0x40000000u
+
+typedef struct {
+    uint32_t capacity_per_s, reserve_per_mille, max_wait_s;
+    uint64_t seed;
+    int32_t status; /* SB_OK, or the SB_ERR_PACER_* the configuration is refused with */
+    uint32_t first_op, n_ops;
+} vec_pacer_case;
+
+/* 16 bytes a row, so the smallest firmware's flash holds the table: `a` is an assign's
+ * retry_after_s (with VEC_P_FULL set if the slot is full) and `b` its reset_ms; a pending count
+ * has VEC_P_PENDING set in `a` and is (`a` & 0xFFFF) << 32 | `b`. */
+typedef struct {
+    uint32_t now_lo, now_hi;
+    uint32_t a, b;
+} vec_pacer_op;
+
 /* Called for every mismatch: which table, which entry (file/case/op indices), got and wanted. */
 typedef void (*vec_fail_fn)(const char *what, const char *name, uint32_t a, uint32_t b,
                             uint64_t got, uint64_t want);

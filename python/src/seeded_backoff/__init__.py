@@ -14,12 +14,14 @@ values and errors.
 from ._ffi import ffi as _ffi, lib as _lib, text as _text
 from .backoff import SNAPSHOT_SIZE, Backoff
 from .budget import FAILURE_KINDS, RetryBudget
-from .errors import BudgetError, CoreError, PolicyError, RateLimitError, RetryAfterError, RetryError, SnapshotError
+from .errors import (BudgetError, CoreError, PacerError, PolicyError, RateLimitError, RetryAfterError, RetryError,
+                     SnapshotError)
 from .events import RetryEvent
 from .fleet import seed_from_device, startup_delay
 from .seeds import CallSeeds, call_seed
 from .http import (RATE_LIMIT_HEADERS, classify_grpc_code, classify_status, hint_from_headers, is_retryable_status,
                    parse_rate_limit, parse_retry_after, rate_limit_applies, request_may_retry)
+from .pacer import PACER_HEADER_NAMES, Pacer, PacerSlot
 from .policy import Policy
 from .retry import retry
 from .run import Action, Run
@@ -41,6 +43,7 @@ __all__ = [
     "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError", "hint_from_headers", "request_may_retry",
     "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device", "call_seed", "CallSeeds",
     "startup_delay", "is_transport_error", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
+    "Pacer", "PacerSlot", "PacerError", "PACER_HEADER_NAMES",
     "PRESETS", "JITTERS", "DEADLINES", "GIVE_UP_REASONS", "FAILURE_KINDS", "SNAPSHOT_SIZE",
     "__version__",
 ]

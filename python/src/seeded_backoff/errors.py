@@ -6,7 +6,7 @@ from typing import Any, Optional
 from ._ffi import message, status_name
 
 __all__ = ["CoreError", "PolicyError", "RetryAfterError", "RateLimitError", "SnapshotError", "BudgetError",
-           "RetryError"]
+           "PacerError", "RetryError"]
 
 
 class CoreError(ValueError):
@@ -45,6 +45,16 @@ class SnapshotError(CoreError):
 
 class BudgetError(CoreError):
     """A retry budget parameter out of its range."""
+
+
+class PacerError(CoreError):
+    """A pacer parameter out of its range. `field` names it ('capacity_per_s',
+    'reserve_per_mille' or 'max_wait_s'), as the message does."""
+
+    @property
+    def field(self) -> Optional[str]:
+        """The refused parameter (the core's name for the error)."""
+        return self.code
 
 
 class RetryError(Exception):

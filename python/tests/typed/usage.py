@@ -16,7 +16,7 @@ from google.cloud.memorystore_v1 import MemorystoreAsyncClient, MemorystoreClien
 from google.cloud.memorystore_v1.types import Instance
 from typing_extensions import assert_type, reveal_type
 
-from seeded_backoff import Policy, RetryBudget, RetryError, RetryEvent, retry
+from seeded_backoff import Pacer, PacerError, Policy, RetryBudget, RetryError, RetryEvent, retry
 from seeded_backoff.google import AsyncRetry, Retry
 from seeded_backoff.stamina import backoff_hook
 from seeded_backoff.tenacity import seeded
@@ -95,3 +95,18 @@ async def google_async(client: MemorystoreAsyncClient) -> Instance:
 reveal_type(Retry(seed=7).with_timeout(30))  # revealed: Retry
 ReconnectBackoff(seed=7, on_retry=on_retry)
 Policy("google").replace(max_elapsed_ms=datetime.timedelta(seconds=3))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+# A server's pacer: its slot's fields and headers are typed.
+pacer = Pacer(100, reserve_per_mille=100, max_wait_s=60, seed=7)
+reveal_type(pacer.assign())  # revealed: PacerSlot
+reveal_type(pacer.assign(now_ms=5000).retry_after_s)  # revealed: int
+reveal_type(pacer.assign().full)  # revealed: bool
+reveal_type(pacer.assign().headers())  # revealed: dict[str, str]
+reveal_type(pacer.pending())  # revealed: int
+
+
+def refused(error: PacerError) -> None:
+    reveal_type(error.field)  # revealed: str | None
+
+
+pacer.assign(now_ms=1.5)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]

@@ -1,0 +1,156 @@
+//! What the `tower` and `http` features add on the server: a `tower::Layer` that gives each 429 or
+//! 503 response of the service it wraps its slot from a shared [`Pacer`] (SPEC.md §16).
+
+extern crate std;
+
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+use std::boxed::Box;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::{Pacer, Slot};
+
+/// Sets the pacer's headers (SPEC.md §16.4) on `headers`, replacing any value they had.
+///
+/// ```
+/// use seeded_backoff::{pace_headers, Slot};
+/// let mut headers = http::HeaderMap::new();
+/// pace_headers(Slot { retry_after_s: 2, reset_ms: 1500, full: false }, &mut headers);
+/// assert_eq!(headers["retry-after"], "2");
+/// assert_eq!(headers["ratelimit-reset"], "1.500");
+/// assert_eq!(headers["ratelimit"], "\"pacer\";r=0;t=2");
+/// ```
+pub fn pace_headers(slot: Slot, headers: &mut http::HeaderMap) {
+    for (name, value) in slot.headers().pairs() {
+        // Digits, a dot, quotes, `;` and `=`: always a valid header value.
+        if let Ok(value) = http::HeaderValue::from_str(value) {
+            headers.insert(name, value);
+        }
+    }
+}
+
+/// The shared pacer and the start of the monotonic clock it is fed, as milliseconds since.
+#[derive(Clone, Debug)]
+struct Clocked {
+    pacer: Arc<Mutex<Pacer>>,
+    start: tokio::time::Instant,
+}
+
+impl Clocked {
+    /// Assigns a slot at the current time. A poisoned lock is taken all the same: `assign` cannot
+    /// panic, so no thread left the pacer half-updated.
+    fn assign(&self) -> Slot {
+        let now_ms = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let mut pacer = self.pacer.lock().unwrap_or_else(PoisonError::into_inner);
+        pacer.assign(now_ms)
+    }
+
+    /// Paces `response` if it is a 429 or a 503.
+    fn pace<B>(&self, response: &mut http::Response<B>) {
+        if matches!(response.status().as_u16(), 429 | 503) {
+            pace_headers(self.assign(), response.headers_mut());
+        }
+    }
+}
+
+/// A `tower::Layer` (tower 0.5) that paces the refusals of the service it wraps: every 429 or 503
+/// response gets its own slot from one shared [`Pacer`], fed a monotonic clock (Tokio's) started
+/// when the layer is made, and carries it as `retry-after`, `ratelimit-reset` and `ratelimit`
+/// (SPEC.md §16.4), replacing any the service set. Other responses pass unchanged. Clones of the
+/// layer and of its services share the pacer and the clock.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use seeded_backoff::{PaceLayer, Pacer};
+/// use tower::{service_fn, Layer, ServiceExt};
+///
+/// // 1000 requests/s, none kept for first attempts, no wait above 60 s.
+/// let layer = PaceLayer::new(Pacer::new(1000, 0, 60, 7).unwrap());
+/// let busy = service_fn(|_req: http::Request<()>| async {
+///     Ok::<_, std::convert::Infallible>(http::Response::builder().status(429).body(()).unwrap())
+/// });
+/// let service = layer.layer(busy);
+/// let response = service.oneshot(http::Request::new(())).await.unwrap();
+/// assert_eq!(response.headers()["retry-after"], "1");
+/// assert_eq!(response.headers()["ratelimit"], "\"pacer\";r=0;t=1");
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct PaceLayer {
+    clocked: Clocked,
+}
+
+impl PaceLayer {
+    /// A layer over its own pacer, its clock started now.
+    pub fn new(pacer: Pacer) -> Self {
+        PaceLayer::shared(Arc::new(Mutex::new(pacer)))
+    }
+
+    /// A layer over a pacer the caller also holds (to read [`Pacer::pending`], say), its clock
+    /// started now.
+    pub fn shared(pacer: Arc<Mutex<Pacer>>) -> Self {
+        PaceLayer {
+            clocked: Clocked {
+                pacer,
+                start: tokio::time::Instant::now(),
+            },
+        }
+    }
+
+    /// The pacer this layer assigns from.
+    pub fn pacer(&self) -> &Arc<Mutex<Pacer>> {
+        &self.clocked.pacer
+    }
+
+    /// Milliseconds on the clock this layer feeds its pacer.
+    pub fn now_ms(&self) -> u64 {
+        u64::try_from(self.clocked.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+impl<S> tower::Layer<S> for PaceLayer {
+    type Service = PacedService<S>;
+
+    fn layer(&self, inner: S) -> PacedService<S> {
+        PacedService {
+            inner,
+            clocked: self.clocked.clone(),
+        }
+    }
+}
+
+/// The service a [`PaceLayer`] wraps around another.
+#[derive(Clone, Debug)]
+pub struct PacedService<S> {
+    inner: S,
+    clocked: Clocked,
+}
+
+impl<S, Req, B> tower::Service<Req> for PacedService<S>
+where
+    S: tower::Service<Req, Response = http::Response<B>>,
+    S::Future: Send + 'static,
+    B: 'static,
+{
+    type Response = http::Response<B>;
+    type Error = S::Error;
+    /// Boxed: naming the future needs no pin projection, so the crate stays free of `unsafe`.
+    type Future =
+        Pin<Box<dyn Future<Output = Result<http::Response<B>, S::Error>> + Send + 'static>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: Req) -> Self::Future {
+        let response = self.inner.call(req);
+        let clocked = self.clocked.clone();
+        Box::pin(async move {
+            let mut response = response.await?;
+            clocked.pace(&mut response);
+            Ok(response)
+        })
+    }
+}
