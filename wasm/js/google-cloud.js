@@ -10,6 +10,7 @@
 // response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { classifyGrpcCode, classifyStatus, hintFromHeaders, Policy, RetryError, Run } from './index.js';
+import { giveUpAs } from './retry.js';
 
 const attempt = new AsyncLocalStorage();
 const WRAPPED = Symbol('seeded-backoff responses');
@@ -55,6 +56,24 @@ function hintOf(error, response) {
   return hintFromHeaders(response.status, response.headers ?? {});
 }
 
+/**
+ * The give-up error, as gax's own retry reports running out: a GoogleError (the last error's
+ * class, so the `catch` clauses written for gax see it) with code DEADLINE_EXCEEDED (4), which
+ * is also a RetryError (`cause`, `attempts`, `reason`). An error that is not a GoogleError (no
+ * numeric `code`) gives a plain RetryError.
+ */
+function giveUp(error, attempts, reason) {
+  const Base = error instanceof Error && Number.isInteger(error.code) ? error.constructor : null;
+  if (Base) {
+    try {
+      return Object.assign(giveUpAs(Base, error, attempts, reason), { code: 4, details: error.details, metadata: error.metadata });
+    } catch {
+      // A class whose constructor does not take a message: the plain RetryError below.
+    }
+  }
+  return new RetryError(error, attempts, reason);
+}
+
 const realSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -96,7 +115,7 @@ export async function callWithBackoff(call, options = {}) {
       // gRPC DEADLINE_EXCEEDED is the attempt's timeout: a budget charges it as one.
       const failureKind = error?.code === 4 && !Number.isInteger(error?.httpStatusCode) ? 'timeout' : 'error';
       const a = run.outcome({ ...(await hintOf(error, seen.response)), failureKind }, clock());
-      if (a.type === 'give_up') throw new RetryError(error, a.attempts, a.reason);
+      if (a.type === 'give_up') throw giveUp(error, a.attempts, a.reason);
       onRetry?.({ attempt: a.attempt, delayMs: a.delayMs, error });
       await sleep(a.delayMs);
       run.wake(clock());

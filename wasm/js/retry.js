@@ -56,13 +56,34 @@ function describe(e) {
 }
 
 /** Why retry() stopped: `cause` is the last error (or the last retryable Response). */
+// Give-ups of another class (google-cloud.js throws a GoogleError, the class its users catch),
+// which are RetryErrors too.
+const GIVE_UPS = new WeakSet();
+
 export class RetryError extends Error {
   constructor(cause, attempts, reason) {
-    super(`gave up after ${attempts} attempt${attempts === 1 ? '' : 's'} (${reason}): ${describe(cause)}`, { cause });
+    super(giveUpMessage(cause, attempts, reason), { cause });
     this.name = 'RetryError';
     this.attempts = attempts;
     this.reason = reason;
   }
+
+  static [Symbol.hasInstance](e) {
+    return GIVE_UPS.has(e) || Function.prototype[Symbol.hasInstance].call(this, e);
+  }
+}
+
+const giveUpMessage = (cause, attempts, reason) => `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'} (${reason}): ${describe(cause)}`;
+
+/**
+ * A give-up as an instance of `Base` (an Error class whose constructor takes the message), with
+ * RetryError's message, `cause`, `attempts` and `reason`, and `instanceof RetryError`.
+ */
+export function giveUpAs(Base, cause, attempts, reason) {
+  const e = new Base(giveUpMessage(cause, attempts, reason));
+  Object.assign(e, { cause, attempts, reason });
+  GIVE_UPS.add(e);
+  return e;
 }
 
 /** `call`, rejected at once when `signal` aborts (an `fn` may ignore its signal). */

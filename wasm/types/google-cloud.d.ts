@@ -31,8 +31,11 @@ export interface CallWithBackoffOptions {
  * response's hint (Retry-After, else a 429's rate-limit header, as `hintFromHeaders` reads them)
  * bounds the wait from below when the client's auth client went through
  * {@link captureResponses}; gax's errors carry no headers, so without it (and over gRPC) no
- * hint is seen. Giving up throws RetryError (`cause`: the last error); an error that is not
- * retryable is thrown as it is.
+ * hint is seen. Errors worth retrying are retried by default, a refused or dropped connection
+ * included (gax reports it as UNAVAILABLE). Giving up throws, as gax does when its own retries run
+ * out, a GoogleError with code DEADLINE_EXCEEDED (4), so the `catch` clauses written for gax see
+ * it; it is also a RetryError (`instanceof RetryError`; `cause`: the last error, `attempts`,
+ * `reason`). An error that is not retryable is thrown as it is.
  *
  * @example
  * ```js

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import memorystorePackage from '@google-cloud/memorystore';
 import { PassThroughClient } from 'google-auth-library';
+import { GoogleError } from 'google-gax';
+import { createServer } from 'node:net';
 import { memorystore } from './memorystore-server.mjs';
 import { modelDelays } from './model.mjs';
 import { importEntry } from './package-entry.mjs';
@@ -105,7 +107,9 @@ test('a 404 is thrown at once; giving up throws RetryError with the last error',
     await assert.rejects(
       callWithBackoff((o) => d.getInstance({ name: NAME }, o),
         { policy: new Policy({ preset: 'google', maxRetries: 2 }), seed: SEED, sleep: clock.sleep, now: clock.now }),
-      (e) => e instanceof RetryError && e.attempts === 3 && e.reason === 'max_retries' && e.cause.code === 14);
+      // The class gax's users catch, as gax reports its own retries running out (DEADLINE_EXCEEDED).
+      (e) => e instanceof RetryError && e instanceof GoogleError && e.code === 4 && e.attempts === 3 &&
+        e.reason === 'max_retries' && e.cause.code === 14 && /^gave up after 3 attempts \(max_retries\)/.test(e.message));
     assert.equal(down.paths.length, 3);
   } finally {
     await d.close();
@@ -122,4 +126,26 @@ test('classification: httpStatusCode first, else the gRPC code (SPEC.md section 
   assert.equal(classifyGoogleError({ code: 10 }), 'do_not_retry');
   assert.equal(classifyGoogleError(new Error('no code')), 'invalid');
   return assert.rejects(callWithBackoff(() => {}, { retries: 3 }), TypeError);
+});
+
+test('a connection refused is retried by default, and giving up is a GoogleError too', async () => {
+  // A port that was just closed: nothing listens there.
+  const srv = createServer();
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address();
+  await new Promise((resolve) => srv.close(resolve));
+  const c = client(port);
+  const retries = [];
+  try {
+    const clock = virtualClock();
+    await assert.rejects(
+      callWithBackoff((o) => c.getInstance({ name: NAME }, o), {
+        policy: new Policy({ preset: 'google', maxRetries: 2 }), seed: SEED, sleep: clock.sleep, now: clock.now,
+        onRetry: (r) => retries.push(r.attempt),
+      }),
+      (e) => e instanceof RetryError && e instanceof GoogleError && e.attempts === 3 && /ECONNREFUSED/.test(String(e.cause?.message)));
+    assert.deepEqual(retries, [1, 2]);
+  } finally {
+    await c.close();
+  }
 });
