@@ -1376,6 +1376,33 @@ sb_status sb_policy_from_options(struct sb_policy *out,
                                  uint32_t given);
 
 /**
+ * Writes to `*out` the policy `*base` with the fields of `*values` whose `SB_OPTION_*` bit is set
+ * in `given` overriding it, by `sb_policy_from_options`'s rules with `*base` in the preset's
+ * place: a strategy's parameter carries over while the strategy is kept, the hint limit follows
+ * an overridden cap unless given, an option the strategy has no use for is refused. A binding
+ * derives a policy from a user's one this way (a deadline lowering `max_elapsed_ms`).
+ *
+ * Returns `SB_OK`, `SB_ERR_NULL`, the `SB_ERR_POLICY_*` code of `*base`'s first invalid field
+ * or of the override at fault, or `SB_ERR_UNSUPPORTED` (as `sb_policy_from_options`). `*out` is
+ * written only on `SB_OK`.
+ *
+ * ```c
+ * sb_policy base = sb_policy_grpc(), values = {0}, p;
+ * values.max_elapsed_ms = 60000;
+ * if (sb_policy_with_options(&p, &base, &values, SB_OPTION_MAX_ELAPSED_MS) != SB_OK)
+ *     return;
+ * // p is gRPC's policy, its +-20 % jitter kept, with a 60 s time budget.
+ * ```
+ *
+ * # Safety
+ * `out` is NULL or valid for writes of an `sb_policy`; `base` and `values` are NULL or readable.
+ */
+sb_status sb_policy_with_options(struct sb_policy *out,
+                                 const struct sb_policy *base,
+                                 const struct sb_policy *values,
+                                 uint32_t given);
+
+/**
  * Sets up `*p` for a server of `capacity_per_s` requests a second (1..=1000000) that keeps
  * `reserve_per_mille` thousandths of it for first attempts (0..=999) and tells no request to wait
  * longer than `max_wait_s` (1..=86400); `seed` makes the spread inside each second reproducible.
@@ -1473,33 +1500,6 @@ struct sb_policy sb_policy_grpc(void);
  * `policy` is NULL or points to a readable `sb_policy`.
  */
 sb_status sb_policy_validate(const struct sb_policy *policy);
-
-/**
- * Writes to `*out` the policy `*base` with the fields of `*values` whose `SB_OPTION_*` bit is set
- * in `given` overriding it, by `sb_policy_from_options`'s rules with `*base` in the preset's
- * place: a strategy's parameter carries over while the strategy is kept, the hint limit follows
- * an overridden cap unless given, an option the strategy has no use for is refused. A binding
- * derives a policy from a user's one this way (a deadline lowering `max_elapsed_ms`).
- *
- * Returns `SB_OK`, `SB_ERR_NULL`, the `SB_ERR_POLICY_*` code of `*base`'s first invalid field
- * or of the override at fault, or `SB_ERR_UNSUPPORTED` (as `sb_policy_from_options`). `*out` is
- * written only on `SB_OK`.
- *
- * ```c
- * sb_policy base = sb_policy_grpc(), values = {0}, p;
- * values.max_elapsed_ms = 60000;
- * if (sb_policy_with_options(&p, &base, &values, SB_OPTION_MAX_ELAPSED_MS) != SB_OK)
- *     return;
- * // p is gRPC's policy, its +-20 % jitter kept, with a 60 s time budget.
- * ```
- *
- * # Safety
- * `out` is NULL or valid for writes of an `sb_policy`; `base` and `values` are NULL or readable.
- */
-sb_status sb_policy_with_options(struct sb_policy *out,
-                                 const struct sb_policy *base,
-                                 const struct sb_policy *values,
-                                 uint32_t given);
 
 /**
  * Starts a run under `policy`, seeded from `seed` (use a different seed per call: mix a device id

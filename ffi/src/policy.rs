@@ -4,7 +4,7 @@
 use seeded_backoff::{DeadlineMode, Jitter, Policy, MAX_DELAY_MS};
 
 use crate::ptr;
-use crate::status::{require_feature, sb_status};
+use crate::status::sb_status;
 
 /// No jitter: the un-jittered exponential base.
 pub const SB_JITTER_NONE: u32 = 0;
@@ -274,95 +274,9 @@ pub unsafe extern "C" fn sb_policy_validate(policy: *const sb_policy) -> sb_stat
     }
 }
 
-/// Writes to `*out` the policy `*base` with the fields of `*values` whose `SB_OPTION_*` bit is set
-/// in `given` overriding it, by `sb_policy_from_options`'s rules with `*base` in the preset's
-/// place: a strategy's parameter carries over while the strategy is kept, the hint limit follows
-/// an overridden cap unless given, an option the strategy has no use for is refused. A binding
-/// derives a policy from a user's one this way (a deadline lowering `max_elapsed_ms`).
-///
-/// Returns `SB_OK`, `SB_ERR_NULL`, the `SB_ERR_POLICY_*` code of `*base`'s first invalid field
-/// or of the override at fault, or `SB_ERR_UNSUPPORTED` (as `sb_policy_from_options`). `*out` is
-/// written only on `SB_OK`.
-///
-/// ```c
-/// sb_policy base = sb_policy_grpc(), values = {0}, p;
-/// values.max_elapsed_ms = 60000;
-/// if (sb_policy_with_options(&p, &base, &values, SB_OPTION_MAX_ELAPSED_MS) != SB_OK)
-///     return;
-/// // p is gRPC's policy, its +-20 % jitter kept, with a 60 s time budget.
-/// ```
-///
-/// # Safety
-/// `out` is NULL or valid for writes of an `sb_policy`; `base` and `values` are NULL or readable.
-#[no_mangle]
-pub unsafe extern "C" fn sb_policy_with_options(
-    out: *mut sb_policy,
-    base: *const sb_policy,
-    values: *const sb_policy,
-    given: u32,
-) -> sb_status {
-    require_feature!("bindings");
-    require_feature!("runtime-policy");
-    // SAFETY: forwarded from this function's contract.
-    let (base, values) = match unsafe { (ptr::read(base), ptr::read(values)) } {
-        (Ok(b), Ok(v)) => (b, v),
-        (Err(e), _) | (_, Err(e)) => return e,
-    };
-    if out.is_null() {
-        return sb_status::SB_ERR_NULL;
-    }
-    let policy = base.to_core().and_then(|base| {
-        let options = crate::options::decode(&values, given)?;
-        let p = options.apply_to(&base).map_err(sb_status::from)?;
-        if compiled_in(&p) {
-            Ok(sb_policy::from_core(&p))
-        } else {
-            Err(sb_status::SB_ERR_UNSUPPORTED)
-        }
-    });
-    match policy {
-        // SAFETY: `out` is valid for writes (this function's contract).
-        Ok(p) => ptr::status(unsafe { ptr::write(out, p) }.map(|()| sb_status::SB_OK)),
-        Err(e) => e,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[cfg(all(feature = "runtime-policy", feature = "bindings"))]
-    #[test]
-    fn options_override_a_given_policy() {
-        use crate::options::{SB_OPTION_JITTER_MS, SB_OPTION_MAX_ELAPSED_MS};
-        let base = sb_policy_grpc();
-        let mut values = sb_policy_google();
-        values.max_elapsed_ms = 60_000;
-        let mut out = sb_policy_google();
-        // SAFETY: every pointer is to a live local.
-        let rc =
-            unsafe { sb_policy_with_options(&mut out, &base, &values, SB_OPTION_MAX_ELAPSED_MS) };
-        assert_eq!(rc, sb_status::SB_OK);
-        assert_eq!(
-            out,
-            sb_policy {
-                max_elapsed_ms: 60_000,
-                ..base
-            }
-        );
-        let before = out;
-        // SAFETY: as above.
-        let rc = unsafe { sb_policy_with_options(&mut out, &base, &values, SB_OPTION_JITTER_MS) };
-        assert_eq!(rc, sb_status::SB_ERR_POLICY_JITTER_MS_NOT_APPLICABLE);
-        let mut bad = base;
-        bad.initial_ms = 0;
-        // SAFETY: as above.
-        let rc = unsafe { sb_policy_with_options(&mut out, &bad, &values, 0) };
-        assert_eq!(rc, sb_status::SB_ERR_POLICY_INITIAL_MS);
-        // SAFETY: NULL is allowed by the contract.
-        let rc = unsafe { sb_policy_with_options(&mut out, core::ptr::null(), &values, 0) };
-        assert_eq!((rc, out), (sb_status::SB_ERR_NULL, before));
-    }
 
     #[test]
     fn presets_round_trip_through_the_c_struct() {
