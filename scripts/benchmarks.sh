@@ -6,6 +6,8 @@
 #   bash scripts/benchmarks.sh --check    run nothing: check the file's shape (each section below
 #                                         exists once, opens with its command, holds its output;
 #                                         no historical wording anywhere in the file)
+#   bash scripts/benchmarks.sh --icount   print the instructions per delay (valgrind), the
+#                                         icount section's command
 #
 # A generated section is
 #   <!-- bench:NAME -->
@@ -23,6 +25,7 @@ file=BENCHMARKS.md
 
 # NAME|COMMAND, in the file's order.
 sections=(
+  "icount|bash scripts/benchmarks.sh --icount"
   "npm-size|npm --prefix wasm run -s size"
   "npm-load|node --expose-gc wasm/scripts/load.mjs"
   "npm-bench|node wasm/scripts/bench.mjs"
@@ -67,6 +70,25 @@ if bad:
 print(f"{path}: {len(specs)} generated sections in shape, no historical wording")
 PY
 }
+
+# Instructions per delay: a run of N schedules minus a run of none, over the 10 delays of each.
+icount() {
+  cargo build -q --release -p seeded-backoff-bench --bin icount --bin icount_two_sites
+  count() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  }
+  per_delay() { awk -v a="$(count "$@" 20000)" -v b="$(count "$@" 0)" 'BEGIN { printf "%.1f", (a - b) / 200000 }'; }
+  printf '%-40s %s\n' "implementation (Google's shape)" "instructions per delay"
+  for impl in none google full equal decorrelated proportional floor backon backoff exponential-backoff retry-policies; do
+    printf '%-40s %s\n' "$impl" "$(per_delay target/release/icount "$impl")"
+  done
+  printf '%-40s %s\n' "google, next_delay from two call sites" "$(per_delay target/release/icount_two_sites)"
+}
+
+if [ "${1-}" = "--icount" ]; then
+  icount
+  exit
+fi
 
 if [ "${1-}" = "--check" ]; then
   check
