@@ -8,6 +8,8 @@
 #                                         no historical wording anywhere in the file)
 #   bash scripts/benchmarks.sh --icount   print the instructions per delay (valgrind), the
 #                                         icount section's command
+#   bash scripts/benchmarks.sh --speed    print the summaries of `cargo bench` (ns per delay,
+#                                         the per-request state's size), the speed section's command
 #
 # A generated section is
 #   <!-- bench:NAME -->
@@ -25,6 +27,7 @@ file=BENCHMARKS.md
 
 # NAME|COMMAND, in the file's order.
 sections=(
+  "speed|bash scripts/benchmarks.sh --speed"
   "icount|bash scripts/benchmarks.sh --icount"
   "npm-size|npm --prefix wasm run -s size"
   "npm-load|node --expose-gc wasm/scripts/load.mjs"
@@ -84,6 +87,19 @@ icount() {
   done
   printf '%-40s %s\n' "google, next_delay from two call sites" "$(per_delay target/release/icount_two_sites)"
 }
+
+# cargo bench's own summary tables, without criterion's per-benchmark lines.
+speed() {
+  cargo bench -q -p seeded-backoff-bench 2>/dev/null |
+    awk '/^(size_of|ns per delay|two call sites)/ { on = 1; if (n++) print "" }
+         /^Benchmarking|^next_delay\// || NF == 0 { on = 0 }
+         on'
+}
+
+if [ "${1-}" = "--speed" ]; then
+  speed
+  exit
+fi
 
 if [ "${1-}" = "--icount" ]; then
   icount
