@@ -2,10 +2,14 @@
 # Performance tooling smoke test, no timing assertions: the simulator runs, its shape
 # tests pass (no jitter worst in contention; Google re-synchronizes at the cap in the outage), the
 # benches and their peer configurations compile and run once, the size report runs.
-# Figures are printed; BENCHMARKS.md holds a full run.
+# Figures are printed; BENCHMARKS.md holds a full run, and its generated sections are checked for
+# shape (not for the noisy numbers) by scripts/benchmarks.sh --check.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TERM_COLOR=never
+
+echo "-- BENCHMARKS.md: the sections scripts/benchmarks.sh writes, in shape; no history"
+bash scripts/benchmarks.sh --check
 
 echo "-- simulator shape tests (cli/src/simulate/)"
 cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff simulate
