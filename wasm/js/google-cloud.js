@@ -10,7 +10,7 @@
 // response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { classifyGrpcCode, classifyStatus, hintFromHeaders, Policy, RetryError, Run } from './index.js';
-import { giveUpAs } from './retry.js';
+import { giveUpAs } from './retry-error.js';
 
 const attempt = new AsyncLocalStorage();
 const WRAPPED = Symbol('seeded-backoff responses');

@@ -8,7 +8,8 @@ export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS
 export { parseRateLimit, parseRetryAfter } from './retry-after.js';
 export { hintFromHeaders } from './hint.js';
 export { callSeed, Policy } from './policy.js';
-export { fetchWithBackoff, IDEMPOTENT_METHODS, retry, RetryError } from './retry.js';
+export { fetchWithBackoff, IDEMPOTENT_METHODS, retry } from './retry.js';
+export { RetryError } from './retry-error.js';
 export { restore, restoreRun, snapshot } from './snapshot.js';
 export { Run } from './run.js';
 export { seedFromDevice, startupDelay } from './fleet.js';

@@ -7,3 +7,4 @@ export { load } from './engine.js';
 export { check } from './options.js';
 export { responseHint } from './response-hint.js';
 export { event, runWords } from './run-words.js';
+export { RetryError } from './retry-error.js';

@@ -22,8 +22,8 @@ const engineReady = () => (engine ??= (async () => {
   // A program that imported the engine statically (a module service worker: no import() there)
   // has its modules registered; any other loads them as a chunk of their own.
   const main = imported('main');
-  const e = main && registry.run && registry.responseHint
-    ? { main, check, responseHint: registry.responseHint, ...registry.run }
+  const e = main && registry.run && registry.responseHint && registry.RetryError
+    ? { main, check, responseHint: registry.responseHint, RetryError: registry.RetryError, ...registry.run }
     : await import('./retry-engine.js');
   await load(e.main);
   return (loaded = { ...e, check });
@@ -33,57 +33,20 @@ const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'at
   'whenHidden', 'countPausedTime'];
 const RETRY_KEYS = [...OPTIONS, ...OWN];
 
+// The give-up error, re-exported for the `seeded-backoff/retry` entry; retry() itself takes it
+// from the engine's chunk (see retry-error.js).
+export { RetryError } from './retry-error.js';
+
 /** The methods `fetchWithBackoff()` retries by default: RFC 9110 §9.2.2's idempotent methods (the core's list). */
 export { IDEMPOTENT_METHODS };
 
 /** Whether `v` is a `Response` (false for a value `instanceof` cannot ask, a revoked proxy). */
-function isResponse(v) {
+export function isResponse(v) {
   try {
     return typeof Response === 'function' && v instanceof Response;
   } catch {
     return false;
   }
-}
-
-/** What a failed attempt was, for a message: an Error's message, a Response's status, or a value. */
-function describe(e) {
-  try {
-    if (e instanceof Error) return e.message;
-  } catch {
-    // A revoked proxy: described as the object it is.
-  }
-  return isResponse(e) ? `HTTP ${e.status}` : `threw ${show(e)}`;
-}
-
-/** Why retry() stopped: `cause` is the last error (or the last retryable Response). */
-// Give-ups of another class (google-cloud.js throws a GoogleError, the class its users catch),
-// which are RetryErrors too.
-const GIVE_UPS = new WeakSet();
-
-export class RetryError extends Error {
-  constructor(cause, attempts, reason) {
-    super(giveUpMessage(cause, attempts, reason), { cause });
-    this.name = 'RetryError';
-    this.attempts = attempts;
-    this.reason = reason;
-  }
-
-  static [Symbol.hasInstance](e) {
-    return GIVE_UPS.has(e) || Function.prototype[Symbol.hasInstance].call(this, e);
-  }
-}
-
-const giveUpMessage = (cause, attempts, reason) => `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'} (${reason}): ${describe(cause)}`;
-
-/**
- * A give-up as an instance of `Base` (an Error class whose constructor takes the message), with
- * RetryError's message, `cause`, `attempts` and `reason`, and `instanceof RetryError`.
- */
-export function giveUpAs(Base, cause, attempts, reason) {
-  const e = new Base(giveUpMessage(cause, attempts, reason));
-  Object.assign(e, { cause, attempts, reason });
-  GIVE_UPS.add(e);
-  return e;
 }
 
 /** `call`, rejected at once when `signal` aborts (an `fn` may ignore its signal). */
@@ -226,7 +189,7 @@ async function loop(fnToRetry, s, idempotent) {
     if (a[0] === ACTION_DONE) return value;
     if (a[0] === ACTION_GIVE_UP) {
       if (!a[3]) throw error;
-      throw new RetryError(error, a[1], GIVE_UP[a[3]]);
+      throw new loaded.RetryError(error, a[1], GIVE_UP[a[3]]);
     }
     if (a[0] === ACTION_RETRY) {
       // Frees the connection of a response that will not be read.
