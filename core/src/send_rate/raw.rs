@@ -28,9 +28,12 @@ impl SendRate {
         w[7] = self.window.epoch;
         w[8] = self.window.first_ms;
         w[9] = u64::from(self.window.started);
-        for i in 0..5 {
-            w[10 + i] = u64::from(self.window.sent[i]);
-            w[15 + i] = u64::from(self.window.accepted[i]);
+        // Zipped slices, not indices: no bounds check is left for the C ABI's no-panic proof.
+        for (to, &c) in w[10..15].iter_mut().zip(&self.window.sent) {
+            *to = u64::from(c);
+        }
+        for (to, &c) in w[15..20].iter_mut().zip(&self.window.accepted) {
+            *to = u64::from(c);
         }
         w[20] = self.hold_us;
         w
@@ -42,13 +45,9 @@ impl SendRate {
     /// and not 0, a step outside `probe_first_permille..=probe_max_permille`).
     pub fn from_words(config: SendRateConfig, w: &[u64; SEND_RATE_WORDS]) -> Option<SendRate> {
         let config = config.check().ok()?;
-        let narrow_ok = [0, 3]
-            .iter()
-            .chain(&[10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
-        for &i in narrow_ok {
-            if w[i] > u64::from(u32::MAX) {
-                return None;
-            }
+        let wide = |v: &u64| *v > u64::from(u32::MAX);
+        if wide(&w[0]) || wide(&w[3]) || w[10..20].iter().any(wide) {
+            return None;
         }
         if w[5] > 1 || w[9] > 1 {
             return None;
@@ -77,9 +76,11 @@ pub(super) fn from_words_unchecked(config: SendRateConfig, w: &[u64; SEND_RATE_W
     window.epoch = w[7];
     window.first_ms = w[8];
     window.started = w[9] != 0;
-    for i in 0..5 {
-        window.sent[i] = narrow(w[10 + i]);
-        window.accepted[i] = narrow(w[15 + i]);
+    for (to, &c) in window.sent.iter_mut().zip(&w[10..15]) {
+        *to = narrow(c);
+    }
+    for (to, &c) in window.accepted.iter_mut().zip(&w[15..20]) {
+        *to = narrow(c);
     }
     SendRate {
         config,
