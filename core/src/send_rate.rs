@@ -4,8 +4,8 @@
 //!
 //! The law: off until the first throttle; on a throttle, the rate becomes the accepted rate
 //! measured over the last second less a margin (never below half the rate before), and a server's
-//! hint holds every attempt back until it passes; without throttles the rate grows every probe
-//! interval by a step that doubles from 1 % to 25 %. Attempts are spaced by the rate's interval
+//! hint holds every attempt back until it passes, burst or not; without throttles the rate grows
+//! every probe interval by a step that doubles from 1 % to 25 %. Attempts are spaced by the rate's interval
 //! (a generic cell rate algorithm with a burst), so the server sees an even stream.
 //! [`SendRate`] is for one thread; [`AtomicSendRate`] is `Sync`, present on targets with 64-bit
 //! atomics.
@@ -13,11 +13,13 @@
 #[cfg(target_has_atomic = "64")]
 mod atomic;
 mod config;
+mod raw;
 mod window;
 
 #[cfg(target_has_atomic = "64")]
 pub use atomic::AtomicSendRate;
 pub use config::{SendRateConfig, SendRateError, MAX_RATE_MILLI};
+pub use raw::SEND_RATE_WORDS;
 use window::Window;
 
 use crate::hint::ServerHint;
@@ -109,6 +111,9 @@ pub struct SendRate {
     rate_milli: u32,
     /// When the next attempt may go, in µs (the cell rate algorithm's theoretical arrival time).
     next_us: u64,
+    /// Until when a server's hint holds every attempt, in µs: apart from `next_us`, so the burst
+    /// tolerance never lets an attempt go inside a hint.
+    hold_us: u64,
     last_probe_ms: u64,
     step_permille: u32,
     last_decrease_ms: u64,
@@ -125,6 +130,7 @@ impl SendRate {
                 config,
                 rate_milli: 0,
                 next_us: 0,
+                hold_us: 0,
                 last_probe_ms: 0,
                 step_permille: config.probe_first_permille,
                 last_decrease_ms: 0,
@@ -147,20 +153,25 @@ impl SendRate {
     }
 
     /// Whether an attempt may go at `now_ms` (SPEC.md §17.4): [`Pace::Send`], [`Pace::Wait`] with
-    /// then ask again, or in fail-fast mode [`Pace::Refuse`]; neither changes the state but the clock.
+    /// the ms after which to ask again (a server's hint first, then the spacing with its burst), or
+    /// in fail-fast mode [`Pace::Refuse`]; neither changes the state but the clock.
     pub fn before_attempt(&mut self, now_ms: u64) -> Pace {
         let now = self.tick(now_ms);
         self.probe(now);
-        let interval = self.interval_us();
-        let tolerance = interval.saturating_mul(u64::from(self.config.burst.saturating_sub(1)));
         let now_us = now.saturating_mul(1000);
-        let allowed_us = self.next_us.saturating_sub(tolerance);
-        if now_us >= allowed_us {
-            self.next_us = self.next_us.max(now_us).saturating_add(interval);
-            self.window.add_sent();
-            return Pace::Send;
-        }
-        let wait_us = allowed_us.saturating_sub(now_us);
+        let wait_us = if now_us < self.hold_us {
+            self.hold_us.saturating_sub(now_us)
+        } else {
+            let interval = self.interval_us();
+            let tolerance = interval.saturating_mul(u64::from(self.config.burst.saturating_sub(1)));
+            let allowed_us = self.next_us.saturating_sub(tolerance);
+            if now_us >= allowed_us {
+                self.next_us = self.next_us.max(now_us).saturating_add(interval);
+                self.window.add_sent();
+                return Pace::Send;
+            }
+            allowed_us.saturating_sub(now_us)
+        };
         let ms = u32::try_from(wait_us.div_ceil(1000)).unwrap_or(u32::MAX);
         if self.config.fail_fast {
             Pace::Refuse { ms }
@@ -225,7 +236,7 @@ impl SendRate {
         let hold_ms = hint_ms.min(self.config.max_hold_ms);
         if hold_ms > 0 {
             let until_us = now.saturating_add(u64::from(hold_ms)).saturating_mul(1000);
-            self.next_us = self.next_us.max(until_us);
+            self.hold_us = self.hold_us.max(until_us);
         }
         if self.decreased
             && now

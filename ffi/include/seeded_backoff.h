@@ -20,10 +20,10 @@
  * time-budget (max_elapsed_ms, SB_INPUT_ELAPSED), hints (server hints in sb_run_outcome and
  * sb_backoff_next_with, sb_parse_grpc_pushback), retry-after (sb_parse_retry_after,
  * sb_parse_rate_limit, sb_hint_from_headers), budget (sb_budget_*, and a budget given to
- * sb_run_outcome or sb_backoff_next_with), snapshot (sb_backoff_snapshot/_restore), fleet
- * (sb_seed_from_device, sb_startup_delay), pacer (sb_pacer_*, a server's Retry-After
- * schedule), long-messages (sb_strerror's sentences; without it,
- * the status's name) and bindings (what language bindings use: sb_policy_from_options and the
+ * sb_run_outcome or sb_backoff_next_with), send-rate (sb_send_rate_*), snapshot
+ * (sb_backoff_snapshot/_restore), fleet (sb_seed_from_device, sb_startup_delay), pacer
+ * (sb_pacer_*, a server's Retry-After schedule), long-messages (sb_strerror's sentences; without
+ * it, the status's name) and bindings (what language bindings use: sb_policy_from_options and the
  * sb_*_name tables). Every function links in every build; one whose part is left out returns
  * SB_ERR_UNSUPPORTED (the name tables: NULL), and so does every function given a policy the build
  * cannot run. Sizes: BENCHMARKS.md.
@@ -339,6 +339,21 @@
 #define SB_RUN_SNAPSHOT_SIZE 100
 
 /**
+ * `sb_send_rate_answer` kind: the server took the request (any answer but a throttle).
+ */
+#define SB_ANSWER_ACCEPTED 0
+
+/**
+ * `sb_send_rate_answer` kind: a 429, or a 503 with a hint; `hint_ms` is the hint (0 for none).
+ */
+#define SB_ANSWER_THROTTLED 1
+
+/**
+ * `sb_send_rate_answer` kind: no answer (a connection error or a timeout).
+ */
+#define SB_ANSWER_NO_ANSWER 2
+
+/**
  * The length of a snapshot in bytes.
  */
 #define SB_SNAPSHOT_SIZE 40
@@ -609,15 +624,63 @@ enum sb_status
   /**
    * Pacer: `capacity_per_s` must be in 1..=1000000.
    */
-  SB_ERR_PACER_CAPACITY_PER_S = 190,
+  SB_ERR_PACER_CAPACITY_PER_S = 175,
   /**
    * Pacer: `reserve_per_mille` must be in 0..=999.
    */
-  SB_ERR_PACER_RESERVE_PER_MILLE = 191,
+  SB_ERR_PACER_RESERVE_PER_MILLE = 176,
   /**
    * Pacer: `max_wait_s` must be in 1..=86400.
    */
-  SB_ERR_PACER_MAX_WAIT_S = 192,
+  SB_ERR_PACER_MAX_WAIT_S = 177,
+  /**
+   * Send rate: wait `*out_ms`, then ask again (`sb_send_rate_ask`).
+   */
+  SB_SEND_RATE_WAIT = 2,
+  /**
+   * Send rate, `fail_fast`: do not send now; `*out_ms` is the wait sending would take.
+   */
+  SB_SEND_RATE_REFUSE = 3,
+  /**
+   * Send rate: an answer kind other than the `SB_ANSWER_*` codes.
+   */
+  SB_ERR_SEND_RATE_ANSWER_KIND = 189,
+  /**
+   * Send rate: `max_rate_milli` must be in 1..=1000000000.
+   */
+  SB_ERR_SEND_RATE_MAX_RATE_MILLI = 190,
+  /**
+   * Send rate: `min_rate_milli` must be in 1..=max_rate_milli.
+   */
+  SB_ERR_SEND_RATE_MIN_RATE_MILLI = 191,
+  /**
+   * Send rate: `margin_permille` must be in 1..=500.
+   */
+  SB_ERR_SEND_RATE_MARGIN_PERMILLE = 192,
+  /**
+   * Send rate: `probe_ms` must be in 10..=60000.
+   */
+  SB_ERR_SEND_RATE_PROBE_MS = 193,
+  /**
+   * Send rate: `probe_first_permille` must be in 1..=probe_max_permille.
+   */
+  SB_ERR_SEND_RATE_PROBE_FIRST_PERMILLE = 194,
+  /**
+   * Send rate: `probe_max_permille` must be in 1..=1000.
+   */
+  SB_ERR_SEND_RATE_PROBE_MAX_PERMILLE = 195,
+  /**
+   * Send rate: `guard_ms` must be in 0..=60000.
+   */
+  SB_ERR_SEND_RATE_GUARD_MS = 196,
+  /**
+   * Send rate: `burst` must be in 1..=1000.
+   */
+  SB_ERR_SEND_RATE_BURST = 197,
+  /**
+   * Send rate: `max_hold_ms` must be in 0..=3600000.
+   */
+  SB_ERR_SEND_RATE_MAX_HOLD_MS = 198,
   /**
    * An error this version of the C layer has no code for (a newer core).
    */
@@ -948,6 +1011,72 @@ typedef struct sb_outcome {
    */
   uint32_t hint_ms;
 } sb_outcome;
+
+/**
+ * A send rate's parameters (SPEC.md section 17.1). Start from `sb_send_rate_config_default()`
+ * and change fields; `sb_send_rate_init` checks them in this order and names the first out of
+ * range (`SB_ERR_SEND_RATE_*`).
+ */
+typedef struct sb_send_rate_config {
+  /**
+   * Thousandths of a request per second, 1..=1000000000 (default 1000000000).
+   */
+  uint32_t max_rate_milli;
+  /**
+   * 1..=max_rate_milli (default 1: one request every 1000 s).
+   */
+  uint32_t min_rate_milli;
+  /**
+   * How far under the measured accepted rate a throttle sets the rate, 1..=500 (default 20).
+   */
+  uint32_t margin_permille;
+  /**
+   * How often the rate grows without a throttle, 10..=60000 ms (default 500).
+   */
+  uint32_t probe_ms;
+  /**
+   * The first growth after a throttle, 1..=probe_max_permille (default 10).
+   */
+  uint32_t probe_first_permille;
+  /**
+   * The largest growth per probe, 1..=1000 (default 250).
+   */
+  uint32_t probe_max_permille;
+  /**
+   * Throttles within this many ms of a decrease do not decrease again, 0..=60000 (default 0).
+   */
+  uint32_t guard_ms;
+  /**
+   * Attempts that may go at once after an idle spell, 1..=1000 (default 1).
+   */
+  uint32_t burst;
+  /**
+   * The longest a server's hint holds every attempt, 0..=3600000 ms (default 60000).
+   */
+  uint32_t max_hold_ms;
+  /**
+   * Nonzero: `sb_send_rate_ask` refuses an attempt that would have to wait (default 0).
+   */
+  uint32_t fail_fast;
+} sb_send_rate_config;
+
+/**
+ * A send rate shared by every request of a process to one server. Allocate it anywhere, set it
+ * up with `sb_send_rate_init`, and treat the fields as private: every call validates them and
+ * returns `SB_ERR_BAD_STATE` if they were corrupted. Not thread-safe: when several threads share
+ * one, the caller holds its own lock around each `sb_send_rate_*` call (each call is one O(1)
+ * transition, SPEC.md section 17.6).
+ */
+typedef struct sb_send_rate {
+  /**
+   * The parameters, as given to `sb_send_rate_init` (`fail_fast` as 0 or 1).
+   */
+  struct sb_send_rate_config config;
+  /**
+   * The state's words (SPEC.md section 17.1).
+   */
+  uint64_t state[21];
+} sb_send_rate;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1629,6 +1758,63 @@ sb_status sb_run_restore(struct sb_run *r,
                          const struct sb_policy *policy,
                          const uint8_t *bytes,
                          uintptr_t len);
+
+/**
+ * SPEC.md section 17.1's defaults: 0.001..1000000 requests/s, margin 2 %, probe every 500 ms
+ * growing 1 % doubling to 25 %, no guard, burst 1, hints held up to 60 s, blocking.
+ */
+struct sb_send_rate_config sb_send_rate_config_default(void);
+
+/**
+ * Checks `*config` and writes a send rate, off until the first throttle, to `*s`. Returns
+ * `SB_OK`, `SB_ERR_NULL`, or the `SB_ERR_SEND_RATE_*` of the first field out of range (then `*s`
+ * is unchanged).
+ *
+ * ```c
+ * static sb_send_rate rate; // shared by every request to one server, under the caller's lock
+ * sb_send_rate_config config = sb_send_rate_config_default();
+ * config.fail_fast = 1;
+ * if (sb_send_rate_init(&rate, &config) != SB_OK) abort();
+ * ```
+ *
+ * # Safety
+ * `s` is NULL or valid for writes of an `sb_send_rate`; `config` is NULL or readable.
+ */
+sb_status sb_send_rate_init(struct sb_send_rate *s, const struct sb_send_rate_config *config);
+
+/**
+ * Before every attempt, first attempts included (SPEC.md section 17.4): `SB_OK` to send now
+ * (`*out_ms` = 0), `SB_SEND_RATE_WAIT` to ask again after `*out_ms` ms, or with `fail_fast`
+ * `SB_SEND_RATE_REFUSE` (do not send; `*out_ms` is the wait sending would take, for a
+ * `Retry-After` upstream). Nothing is reserved by a wait or a refusal. `now_ms` is any monotonic
+ * clock in ms; a reading earlier than a previous one counts as that one.
+ *
+ * # Safety
+ * `s` is NULL or valid for reads and writes of an `sb_send_rate`; `out_ms` is NULL or writable.
+ */
+sb_status sb_send_rate_ask(struct sb_send_rate *s, uint64_t now_ms, uint32_t *out_ms);
+
+/**
+ * Reports the server's answer to an attempt at `now_ms` (SPEC.md section 17.5): `kind` is
+ * `SB_ANSWER_ACCEPTED`, `SB_ANSWER_THROTTLED` (with the server's `hint_ms`, 0 for none) or
+ * `SB_ANSWER_NO_ANSWER`; any other kind is `SB_ERR_SEND_RATE_ANSWER_KIND`.
+ *
+ * # Safety
+ * `s` is NULL or valid for reads and writes of an `sb_send_rate`.
+ */
+sb_status sb_send_rate_answer(struct sb_send_rate *s,
+                              uint64_t now_ms,
+                              uint32_t kind,
+                              uint32_t hint_ms);
+
+/**
+ * Stores the allowed rate, in thousandths of a request per second (0 while off: no throttle
+ * yet), in `*out`.
+ *
+ * # Safety
+ * `s` is NULL or readable; `out` is NULL or writable.
+ */
+sb_status sb_send_rate_rate_milli(const struct sb_send_rate *s, uint32_t *out);
 
 /**
  * Writes the state's snapshot (`SB_SNAPSHOT_SIZE` bytes, versioned and CRC-protected) to `out`.

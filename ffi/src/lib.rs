@@ -5,8 +5,9 @@
 //! to the core and back, and holds no backoff logic of its own.
 //!
 //! Rules every function follows:
-//! - no allocation: [`sb_policy`], [`sb_run`], [`sb_backoff`] and [`sb_budget`] are plain-integer
-//!   structs the caller places on the stack, in a static or inside its own structs;
+//! - no allocation: [`sb_policy`], [`sb_run`], [`sb_backoff`], [`sb_budget`] and
+//!   [`sb_send_rate`] are plain-integer structs the caller places on the stack, in a static or
+//!   inside its own structs;
 //! - every pointer may be NULL, which returns [`sb_status::SB_ERR_NULL`];
 //! - caller-owned state is validated on every call and written back only when the call succeeds,
 //!   so a call that returns an error leaves it unchanged;
@@ -61,6 +62,7 @@ mod policy;
 mod ptr;
 mod run;
 mod run_snapshot;
+mod send_rate;
 mod snapshot;
 mod status;
 mod version;
@@ -117,6 +119,11 @@ pub use run::{
     SB_PAUSE_OFFLINE, SB_RUN_COUNT_PAUSED,
 };
 pub use run_snapshot::{sb_run_restore, sb_run_snapshot, SB_RUN_SNAPSHOT_SIZE};
+pub use send_rate::{
+    sb_send_rate, sb_send_rate_answer, sb_send_rate_ask, sb_send_rate_config,
+    sb_send_rate_config_default, sb_send_rate_init, sb_send_rate_rate_milli, SB_ANSWER_ACCEPTED,
+    SB_ANSWER_NO_ANSWER, SB_ANSWER_THROTTLED,
+};
 pub use snapshot::{sb_backoff_restore, sb_backoff_snapshot, SB_SNAPSHOT_SIZE};
 pub use status::{sb_status, sb_strerror};
 pub use version::{sb_version, SB_VERSION_MAJOR, SB_VERSION_MINOR, SB_VERSION_PATCH};

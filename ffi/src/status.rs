@@ -3,7 +3,8 @@
 //! stands for a core error or give-up reason, that variant. The enum, the list of every code, the
 //! message lookup and the conversions from the core's types are all generated from the rows.
 //!
-//! Codes never change meaning once released: `0` OK, `1` retry, `11..=15` give-up reasons
+//! Codes never change meaning once released: `0` OK, `1` retry, `2` and `3` a send rate's wait
+//! and refusal, `11..=15` give-up reasons
 //! (10 + the SPEC.md section 5 reason code), `100` and up errors, grouped by decades.
 
 use core::ffi::c_char;
@@ -11,7 +12,7 @@ use core::ffi::c_char;
 use seeded_backoff::bindings::StepInputError;
 use seeded_backoff::{
     BudgetError, FleetError, GiveUpReason, PacerError, ParseError, PolicyError, RunError,
-    SnapshotError,
+    SendRateError, SnapshotError,
 };
 
 use crate::cstr::{c_str, packed_len, Packed};
@@ -253,11 +254,39 @@ statuses! {
     }
     PacerError {
         /// Pacer: `capacity_per_s` must be in 1..=1000000.
-        SB_ERR_PACER_CAPACITY_PER_S = 190 if CapacityPerS => core;
+        SB_ERR_PACER_CAPACITY_PER_S = 175 if CapacityPerS => core;
         /// Pacer: `reserve_per_mille` must be in 0..=999.
-        SB_ERR_PACER_RESERVE_PER_MILLE = 191 if ReservePerMille => core;
+        SB_ERR_PACER_RESERVE_PER_MILLE = 176 if ReservePerMille => core;
         /// Pacer: `max_wait_s` must be in 1..=86400.
-        SB_ERR_PACER_MAX_WAIT_S = 192 if MaxWaitS => core;
+        SB_ERR_PACER_MAX_WAIT_S = 177 if MaxWaitS => core;
+    }
+    _ {
+        /// Send rate: wait `*out_ms`, then ask again (`sb_send_rate_ask`).
+        SB_SEND_RATE_WAIT = 2 => "wait the returned ms, then ask the send rate again";
+        /// Send rate, `fail_fast`: do not send now; `*out_ms` is the wait sending would take.
+        SB_SEND_RATE_REFUSE = 3 => "refused by the send rate (fail_fast): do not send now";
+        /// Send rate: an answer kind other than the `SB_ANSWER_*` codes.
+        SB_ERR_SEND_RATE_ANSWER_KIND = 189 => "answer kind must be an SB_ANSWER_* code in 0..=2";
+    }
+    SendRateError {
+        /// Send rate: `max_rate_milli` must be in 1..=1000000000.
+        SB_ERR_SEND_RATE_MAX_RATE_MILLI = 190 if MaxRate => core;
+        /// Send rate: `min_rate_milli` must be in 1..=max_rate_milli.
+        SB_ERR_SEND_RATE_MIN_RATE_MILLI = 191 if MinRate => core;
+        /// Send rate: `margin_permille` must be in 1..=500.
+        SB_ERR_SEND_RATE_MARGIN_PERMILLE = 192 if Margin => core;
+        /// Send rate: `probe_ms` must be in 10..=60000.
+        SB_ERR_SEND_RATE_PROBE_MS = 193 if ProbeMs => core;
+        /// Send rate: `probe_first_permille` must be in 1..=probe_max_permille.
+        SB_ERR_SEND_RATE_PROBE_FIRST_PERMILLE = 194 if ProbeFirst => core;
+        /// Send rate: `probe_max_permille` must be in 1..=1000.
+        SB_ERR_SEND_RATE_PROBE_MAX_PERMILLE = 195 if ProbeMax => core;
+        /// Send rate: `guard_ms` must be in 0..=60000.
+        SB_ERR_SEND_RATE_GUARD_MS = 196 if GuardMs => core;
+        /// Send rate: `burst` must be in 1..=1000.
+        SB_ERR_SEND_RATE_BURST = 197 if Burst => core;
+        /// Send rate: `max_hold_ms` must be in 0..=3600000.
+        SB_ERR_SEND_RATE_MAX_HOLD_MS = 198 if MaxHold => core;
     }
     _ {
         /// An error this version of the C layer has no code for (a newer core).
@@ -344,7 +373,7 @@ mod tests {
 
     #[test]
     fn unknown_codes_have_a_message_too() {
-        for code in [-1, 2, 10, 16, 99, 109, 145, 200, i32::MIN, i32::MAX] {
+        for code in [-1, 4, 10, 16, 99, 109, 145, 200, i32::MIN, i32::MAX] {
             // SAFETY: as above.
             let text = unsafe { CStr::from_ptr(sb_strerror(code)) }
                 .to_str()

@@ -66,6 +66,7 @@ class SendRate:
         self.c = cfg
         self.rate = 0
         self.next_us = 0
+        self.hold_us = 0
         self.last_probe = 0
         self.step = cfg["probe_first_permille"]
         self.last_decrease = None
@@ -91,14 +92,18 @@ class SendRate:
     def ask(self, now):
         now = self.tick(now)
         self.probe(now)
-        interval = 0 if self.rate == 0 else 10**9 // self.rate
-        allowed = max(0, self.next_us - interval * (self.c["burst"] - 1))
         now_us = min(U64, now * 1000)
-        if now_us >= allowed:
-            self.next_us = min(U64, max(self.next_us, now_us) + interval)
-            self.w.add(self.w.sent)
-            return {"pace": "send"}
-        ms = min(U32, -(-(allowed - now_us) // 1000))
+        if now_us < self.hold_us:  # step 2: the server's hint, before the burst
+            wait = self.hold_us - now_us
+        else:
+            interval = 0 if self.rate == 0 else 10**9 // self.rate
+            allowed = max(0, self.next_us - interval * (self.c["burst"] - 1))
+            if now_us >= allowed:
+                self.next_us = min(U64, max(self.next_us, now_us) + interval)
+                self.w.add(self.w.sent)
+                return {"pace": "send"}
+            wait = allowed - now_us
+        ms = min(U32, -(-wait // 1000))
         return {"pace": "refuse" if self.c["fail_fast"] else "wait", "ms": ms}
 
     def answer(self, kind, now, hint_ms=0):
@@ -109,7 +114,7 @@ class SendRate:
         elif kind == "throttled":
             hold = min(hint_ms, self.c["max_hold_ms"])
             if hold > 0:
-                self.next_us = max(self.next_us, min(U64, (now + hold) * 1000))
+                self.hold_us = max(self.hold_us, min(U64, (now + hold) * 1000))
             if self.last_decrease is not None and now < min(U64, self.last_decrease + self.c["guard_ms"]):
                 return {"rate_milli": self.rate}
             accepted = self.w.rate(self.w.accepted, now)

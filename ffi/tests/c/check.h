@@ -12,6 +12,7 @@ extern unsigned checks, failures;
 void test_names_and_options(void); /* test_names.c */
 void test_rate_limit(void);        /* test_rate_limit.c */
 void test_pacer(void);             /* test_pacer.c */
+void test_send_rate(void);         /* test_send_rate.c */
 
 #define CHECK(cond)                                                                       \
     do {                                                                                  \

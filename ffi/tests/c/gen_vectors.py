@@ -17,6 +17,12 @@ OPS = {"n": "VEC_OP_NEXT", "h": "VEC_OP_HINT", "x": "VEC_OP_STOP", "t": "VEC_OP_
 BUDGET_OPS = {"fe": "VEC_B_FAIL_ERROR", "ft": "VEC_B_FAIL_TIMEOUT", "ae": "VEC_B_ACQUIRE_ERROR",
               "at": "VEC_B_ACQUIRE_TIMEOUT", "s": "VEC_B_SUCCESS_FIRST_TRY",
               "se": "VEC_B_SUCCESS_AFTER_ERROR", "st": "VEC_B_SUCCESS_AFTER_TIMEOUT"}
+SEND_RATE_EVENTS = {"ask": "VEC_S_ASK", "accepted": "VEC_S_ACCEPTED", "throttled": "VEC_S_THROTTLED",
+                    "no_answer": "VEC_S_NO_ANSWER"}
+# sb_send_rate_config's fields in its declaration order.
+SEND_RATE_FIELDS = ["max_rate_milli", "min_rate_milli", "margin_permille", "probe_ms",
+                    "probe_first_permille", "probe_max_permille", "guard_ms", "burst", "max_hold_ms",
+                    "fail_fast"]
 POLICY_FIELDS = ["initial_ms", "multiplier_num", "multiplier_den", "max_backoff_ms", "max_retries",
                  "jitter", "jitter_ms", "spread_per_mille", "max_hint_ms", "max_elapsed_ms",
                  "deadline", "paced"]
@@ -59,6 +65,10 @@ def u32(n):
 LONG_VALUES = []
 
 
+def send_rate_config(cfg):
+    return "{" + ", ".join(u32(int(cfg[f])) for f in SEND_RATE_FIELDS) + "}"
+
+
 def c_bytes(data):
     if len(data) > 4095:
         LONG_VALUES.append(f"static const char vec_long_{len(LONG_VALUES)}[] = {{"
@@ -81,6 +91,7 @@ def main(vector_dir, header_path, out_path):
     fleet_seeds, startup_delays, call_seeds = [], [], []
     run_cases, run_events = [], []
     pacer_cases, pacer_ops = [], []
+    send_rate_cases, send_rate_events, send_rate_errors = [], [], []
     for path in files:
         doc = json.loads(path.read_text())
         kind = doc["kind"]
@@ -257,7 +268,27 @@ def main(vector_dir, header_path, out_path):
                 pacer_cases.append(f"{{{config}, {u64(int(c['seed']))}, {status}, {first}u, "
                                    f"{len(pacer_ops) - first}u}}")
         elif kind == "send_rate":
-            continue  # SPEC.md section 17's send rate has no C functions yet: the Rust tests replay it
+            for case in doc["cases"]:
+                if len(case["events"]) != len(case["expect"]):
+                    sys.exit(f"gen_vectors: {path.name}: events and expect differ in length")
+                first = len(send_rate_events)
+                for ev, want in zip(case["events"], case["expect"]):
+                    if ev["e"] not in SEND_RATE_EVENTS:
+                        sys.exit(f"gen_vectors: {path.name}: unknown send-rate event {ev['e']!r}")
+                    if ev["e"] == "ask":
+                        status = {"send": "SB_OK", "wait": "SB_SEND_RATE_WAIT",
+                                  "refuse": "SB_SEND_RATE_REFUSE"}[want["pace"]]
+                        value = u32(want.get("ms", 0))
+                    else:
+                        status, value = "SB_OK", u32(want["rate_milli"])
+                    h.const("", status)
+                    send_rate_events.append(f"{{{SEND_RATE_EVENTS[ev['e']]}, {u32(ev.get('hint_ms', 0))}, "
+                                            f"{u64(ev['now'])}, {status}, {value}}}")
+                send_rate_cases.append(f'{{"{case["name"]}", {send_rate_config(case["config"])}, '
+                                       f"{first}u, {len(send_rate_events) - first}u}}")
+            for err in doc["errors"]:
+                send_rate_errors.append(f"{{{send_rate_config(err['config'])}, "
+                                        f"{h.const('SB_ERR_SEND_RATE_', err['error'])}}}")
         else:
             sys.exit(f"gen_vectors: {path.name}: unknown kind {kind!r}")
 
@@ -288,6 +319,13 @@ def main(vector_dir, header_path, out_path):
            table("vec_call_seed", "vec_call_seeds", call_seeds),
            table("vec_pacer_case", "vec_pacer_cases", pacer_cases),
            table("vec_pacer_op", "vec_pacer_ops", pacer_ops),
+           "/* The send rate's (SPEC.md section 17), for test_send_rate.c only: the firmware leaves out",
+           " * its thousands of events. */",
+           "#ifdef VEC_SEND_RATE_TABLES",
+           table("vec_send_rate_case", "vec_send_rate_cases", send_rate_cases),
+           table("vec_send_rate_event", "vec_send_rate_events", send_rate_events),
+           table("vec_send_rate_error", "vec_send_rate_errors", send_rate_errors),
+           "#endif",
            table("int32_t", "vec_all_status", h.status),
            "/* Every function the header declares, so a firmware that takes this table links all of",
            " * them (the no-panic link proof covers the whole API). */",
@@ -302,7 +340,8 @@ def main(vector_dir, header_path, out_path):
           f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays, "
           f"{len(call_seeds)} call seeds, "
           f"{len(run_cases)} runs with {len(run_events)} events, "
-          f"{len(pacer_cases)} pacers with {len(pacer_ops)} ops")
+          f"{len(pacer_cases)} pacers with {len(pacer_ops)} ops, "
+          f"{len(send_rate_cases)} send rates with {len(send_rate_events)} events")
 
 
 if __name__ == "__main__":

@@ -153,6 +153,30 @@ typedef struct {
     uint32_t a, b;
 } vec_pacer_op;
 
+/* A send-rate vector (SPEC.md section 17): a configuration and its events; an ask expects the
+   status (SB_OK, SB_SEND_RATE_WAIT or SB_SEND_RATE_REFUSE) and its ms, an answer SB_OK and the
+   rate after it. */
+enum { VEC_S_ASK, VEC_S_ACCEPTED, VEC_S_THROTTLED, VEC_S_NO_ANSWER };
+
+typedef struct {
+    uint8_t event;
+    uint32_t hint_ms;
+    uint64_t now;
+    int32_t status;
+    uint32_t want; /* the ask's ms, or the rate_milli after an answer */
+} vec_send_rate_event;
+
+typedef struct {
+    const char *name;
+    sb_send_rate_config config;
+    uint32_t first_event, n_events;
+} vec_send_rate_case;
+
+typedef struct {
+    sb_send_rate_config config;
+    int32_t status; /* the SB_ERR_SEND_RATE_* of the field rejected */
+} vec_send_rate_error;
+
 /* Called for every mismatch: which table, which entry (file/case/op indices), got and wanted. */
 typedef void (*vec_fail_fn)(const char *what, const char *name, uint32_t a, uint32_t b,
                             uint64_t got, uint64_t want);

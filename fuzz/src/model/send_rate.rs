@@ -121,6 +121,7 @@ pub struct ModelSendRate {
     pub c: ModelSendConfig,
     pub rate: u128,
     pub next_us: u128,
+    pub hold_us: u128,
     pub last_probe: u128,
     pub step: u128,
     pub last_decrease: Option<u64>,
@@ -134,6 +135,7 @@ impl ModelSendRate {
             c,
             rate: 0,
             next_us: 0,
+            hold_us: 0,
             last_probe: 0,
             step: c.probe_first_permille as u128,
             last_decrease: None,
@@ -172,17 +174,23 @@ impl ModelSendRate {
     pub fn ask(&mut self, now: u64) -> ModelPace {
         let now = self.tick(now);
         self.probe(now);
-        // `interval = 0` while off (rate 0), else 10^9 ÷ rate.
-        let interval = 1_000_000_000u128.checked_div(self.rate).unwrap_or(0);
-        let tolerance = interval * (self.c.burst as u128 - 1);
-        let allowed = self.next_us.saturating_sub(tolerance);
         let now_us = (now as u128 * 1000).min(U64);
-        if now_us >= allowed {
-            self.next_us = (self.next_us.max(now_us) + interval).min(U64);
-            self.window.add_sent();
-            return None;
-        }
-        let ms = (allowed - now_us).div_ceil(1000).min(U32) as u32;
+        // Step 2: the server's hint holds every attempt, before the burst is looked at.
+        let wait = if now_us < self.hold_us {
+            self.hold_us - now_us
+        } else {
+            // `interval = 0` while off (rate 0), else 10^9 ÷ rate.
+            let interval = 1_000_000_000u128.checked_div(self.rate).unwrap_or(0);
+            let tolerance = interval * (self.c.burst as u128 - 1);
+            let allowed = self.next_us.saturating_sub(tolerance);
+            if now_us >= allowed {
+                self.next_us = (self.next_us.max(now_us) + interval).min(U64);
+                self.window.add_sent();
+                return None;
+            }
+            allowed - now_us
+        };
+        let ms = wait.div_ceil(1000).min(U32) as u32;
         Some((self.c.fail_fast, ms))
     }
 
@@ -197,7 +205,7 @@ impl ModelSendRate {
             ModelAnswerKind::Throttled(h) => {
                 let hold = h.min(self.c.max_hold_ms) as u128;
                 if hold > 0 {
-                    self.next_us = self.next_us.max(((now as u128 + hold) * 1000).min(U64));
+                    self.hold_us = self.hold_us.max(((now as u128 + hold) * 1000).min(U64));
                 }
                 if let Some(d) = self.last_decrease {
                     if (now as u128) < (d as u128 + self.c.guard_ms as u128).min(U64) {

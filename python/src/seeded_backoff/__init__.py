@@ -25,6 +25,7 @@ from .pacer import PACER_HEADER_NAMES, Pacer, PacerSlot
 from .policy import Policy
 from .retry import retry
 from .run import Action, Run
+from .send_rate import Pace, SendRate, SendRateError
 from .transport import is_transport_error
 
 __version__ = _text(_lib.sb_version())
@@ -39,7 +40,7 @@ GIVE_UP_REASONS = tuple(
 """'max_retries', 'deadline', 'budget', 'server_stop', 'hint_exceeds_max'."""
 
 __all__ = [
-    "Backoff", "Policy", "RetryBudget", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
+    "Backoff", "Policy", "RetryBudget", "SendRate", "SendRateError", "Pace", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
     "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError", "hint_from_headers", "request_may_retry",
     "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device", "call_seed", "CallSeeds",
     "startup_delay", "is_transport_error", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",

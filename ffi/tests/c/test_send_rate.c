@@ -1,0 +1,144 @@
+/* Host tests of the send rate's C API (SPEC.md section 17): every case of
+ * tests/vectors/send-rate.json replayed through sb_send_rate_*, every configuration error named by
+ * its field with the state unchanged, NULLs, answer kinds and corrupted states. Called by
+ * test_ffi.c's main. C99 and C++11. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#define VEC_SEND_RATE_TABLES
+#include "vectors_data.h"
+
+static int32_t replay_event(sb_send_rate *s, const vec_send_rate_event *e, uint32_t *got) {
+    uint32_t ms = 0xFFFFFFFFu;
+    int32_t rc;
+    switch (e->event) {
+    case VEC_S_ASK:
+        rc = sb_send_rate_ask(s, e->now, &ms);
+        *got = ms;
+        return rc;
+    case VEC_S_ACCEPTED:
+        rc = sb_send_rate_answer(s, e->now, SB_ANSWER_ACCEPTED, 0);
+        break;
+    case VEC_S_THROTTLED:
+        rc = sb_send_rate_answer(s, e->now, SB_ANSWER_THROTTLED, e->hint_ms);
+        break;
+    default:
+        rc = sb_send_rate_answer(s, e->now, SB_ANSWER_NO_ANSWER, 0);
+        break;
+    }
+    if (rc == SB_OK) {
+        rc = sb_send_rate_rate_milli(s, got);
+    }
+    return rc;
+}
+
+static void replay(void) {
+    uint32_t ci, i, events = 0, mismatches = 0;
+    for (ci = 0; ci < VEC_SEND_RATE_CASES_COUNT; ci++) {
+        const vec_send_rate_case *c = &vec_send_rate_cases[ci];
+        sb_send_rate s;
+        CHECK_RC(sb_send_rate_init(&s, &c->config), SB_OK);
+        for (i = 0; i < c->n_events; i++) {
+            const vec_send_rate_event *e = &vec_send_rate_events[c->first_event + i];
+            uint32_t got = 0xFFFFFFFFu;
+            int32_t rc = replay_event(&s, e, &got);
+            checks++;
+            events++;
+            if (rc != e->status || got != e->want) {
+                failures++;
+                mismatches++;
+                fprintf(stderr, "send-rate vector %s event %u: got %d/%u, want %d/%u\n", c->name,
+                        (unsigned)i, (int)rc, (unsigned)got, (int)e->status, (unsigned)e->want);
+            }
+        }
+    }
+    CHECK(events > 1000u);
+    printf("send-rate vectors: %u cases, %u events, %u mismatches; %u configuration errors\n",
+           (unsigned)VEC_SEND_RATE_CASES_COUNT, (unsigned)events, (unsigned)mismatches,
+           (unsigned)VEC_SEND_RATE_ERRORS_COUNT);
+}
+
+static void bad_configs(void) {
+    uint32_t i;
+    sb_send_rate_config d = sb_send_rate_config_default();
+    sb_send_rate s, before;
+    memset(&s, 0x5a, sizeof s);
+    before = s;
+    for (i = 0; i < VEC_SEND_RATE_ERRORS_COUNT; i++) {
+        const vec_send_rate_error *v = &vec_send_rate_errors[i];
+        CHECK_RC(sb_send_rate_init(&s, &v->config), v->status);
+        CHECK(memcmp(&s, &before, sizeof s) == 0);
+    }
+    CHECK(VEC_SEND_RATE_ERRORS_COUNT >= 9u);
+    /* Each message names its field (SPEC.md section 17.1's ranges, written out here). */
+    d.burst = 0;
+    CHECK_RC(sb_send_rate_init(&s, &d), SB_ERR_SEND_RATE_BURST);
+    CHECK(strstr(sb_strerror(SB_ERR_SEND_RATE_BURST), "burst") != NULL);
+    d = sb_send_rate_config_default();
+    d.min_rate_milli = 11;
+    d.max_rate_milli = 10;
+    CHECK_RC(sb_send_rate_init(&s, &d), SB_ERR_SEND_RATE_MIN_RATE_MILLI);
+    CHECK(strstr(sb_strerror(SB_ERR_SEND_RATE_MIN_RATE_MILLI), "min_rate_milli") != NULL);
+    d = sb_send_rate_config_default();
+    d.max_hold_ms = 3600001u;
+    CHECK_RC(sb_send_rate_init(&s, &d), SB_ERR_SEND_RATE_MAX_HOLD_MS);
+    CHECK(strstr(sb_strerror(SB_ERR_SEND_RATE_MAX_HOLD_MS), "max_hold_ms") != NULL);
+    CHECK(memcmp(&s, &before, sizeof s) == 0);
+    /* The defaults of section 17.1. */
+    d = sb_send_rate_config_default();
+    CHECK(d.max_rate_milli == 1000000000u && d.min_rate_milli == 1u && d.margin_permille == 20u &&
+          d.probe_ms == 500u && d.probe_first_permille == 10u && d.probe_max_permille == 250u &&
+          d.guard_ms == 0u && d.burst == 1u && d.max_hold_ms == 60000u && d.fail_fast == 0u);
+}
+
+static void bad_calls(void) {
+    sb_send_rate_config d = sb_send_rate_config_default();
+    sb_send_rate s, before;
+    uint32_t ms = 7u, rate = 7u;
+    CHECK_RC(sb_send_rate_init(NULL, &d), SB_ERR_NULL);
+    CHECK_RC(sb_send_rate_init(&s, NULL), SB_ERR_NULL);
+    CHECK_RC(sb_send_rate_init(&s, &d), SB_OK);
+    CHECK_RC(sb_send_rate_ask(NULL, 0, &ms), SB_ERR_NULL);
+    CHECK_RC(sb_send_rate_ask(&s, 0, NULL), SB_ERR_NULL);
+    CHECK_RC(sb_send_rate_answer(NULL, 0, SB_ANSWER_ACCEPTED, 0), SB_ERR_NULL);
+    CHECK_RC(sb_send_rate_rate_milli(NULL, &rate), SB_ERR_NULL);
+    CHECK_RC(sb_send_rate_rate_milli(&s, NULL), SB_ERR_NULL);
+    before = s;
+    CHECK_RC(sb_send_rate_answer(&s, 5, 3u, 0), SB_ERR_SEND_RATE_ANSWER_KIND);
+    CHECK(memcmp(&s, &before, sizeof s) == 0);
+    /* A 1 s hint while off: every ask before now + 1000 waits for the hint, then one goes. */
+    CHECK_RC(sb_send_rate_answer(&s, 10, SB_ANSWER_THROTTLED, 1000), SB_OK);
+    CHECK_RC(sb_send_rate_ask(&s, 10, &ms), SB_SEND_RATE_WAIT);
+    CHECK(ms == 1000u);
+    CHECK_RC(sb_send_rate_ask(&s, 1009, &ms), SB_SEND_RATE_WAIT);
+    CHECK(ms == 1u);
+    CHECK_RC(sb_send_rate_ask(&s, 1010, &ms), SB_OK);
+    CHECK(ms == 0u);
+    /* Corrupted states: a flag of 2, a rate above max_rate_milli, fail_fast of 2. */
+    before = s;
+    s.state[5] = 2u;
+    CHECK_RC(sb_send_rate_ask(&s, 2000, &ms), SB_ERR_BAD_STATE);
+    s = before;
+    s.state[0] = UINT64_C(2000000000);
+    CHECK_RC(sb_send_rate_rate_milli(&s, &rate), SB_ERR_BAD_STATE);
+    s = before;
+    s.config.fail_fast = 2u;
+    CHECK_RC(sb_send_rate_answer(&s, 2000, SB_ANSWER_ACCEPTED, 0), SB_ERR_BAD_STATE);
+    s = before;
+    s.config.burst = 0u;
+    CHECK_RC(sb_send_rate_answer(&s, 2000, SB_ANSWER_ACCEPTED, 0), SB_ERR_BAD_STATE);
+    /* fail_fast: a nonzero value turns it on, stored as 1. */
+    d.fail_fast = 7u;
+    CHECK_RC(sb_send_rate_init(&s, &d), SB_OK);
+    CHECK(s.config.fail_fast == 1u);
+    CHECK_RC(sb_send_rate_answer(&s, 0, SB_ANSWER_THROTTLED, 500), SB_OK);
+    CHECK_RC(sb_send_rate_ask(&s, 100, &ms), SB_SEND_RATE_REFUSE);
+    CHECK(ms == 400u);
+}
+
+void test_send_rate(void) {
+    replay();
+    bad_configs();
+    bad_calls();
+}

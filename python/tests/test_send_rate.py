@@ -1,0 +1,134 @@
+"""SendRate (SPEC.md §17) beyond the vectors: bad input named and refused with the state unchanged,
+many threads sharing one rate, and asyncio tasks pacing with wait_turn. Expected values are
+derived by hand from the SPEC."""
+
+import asyncio
+import threading
+
+import pytest
+
+from seeded_backoff import Pace, SendRate, SendRateError
+
+RANGES = {  # SPEC §17.1: a value just outside each field's range
+    "max_rate_milli": 1_000_000_001, "min_rate_milli": 0, "margin_permille": 501, "probe_ms": 9,
+    "probe_first_permille": 0, "probe_max_permille": 1001, "guard_ms": 60_001, "burst": 1001,
+    "max_hold_ms": 3_600_001,
+}
+
+
+@pytest.mark.parametrize("field", sorted(RANGES))
+def test_every_field_out_of_range_is_named(field):
+    kwargs = {field: RANGES[field]}
+    if field == "probe_max_permille":
+        kwargs["probe_first_permille"] = 1001  # else probe_first_permille (checked first) is out
+    with pytest.raises(SendRateError) as info:
+        SendRate(**kwargs)
+    assert isinstance(info.value, ValueError)
+    assert info.value.field == field
+    assert field in str(info.value)
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "1"])
+def test_non_integers_are_type_errors(bad):
+    with pytest.raises(TypeError, match="burst"):
+        SendRate(burst=bad)
+
+
+def test_negative_is_a_value_error_naming_the_field():
+    with pytest.raises(ValueError, match="guard_ms"):
+        SendRate(guard_ms=-1)
+
+
+def test_a_bad_answer_changes_nothing():
+    rate = SendRate()
+    rate.answer(0, "throttled", hint_ms=1000)
+    before = (rate.rate_milli, rate.ask(0))
+    with pytest.raises(ValueError, match="kind"):
+        rate.answer(5, "throttle")
+    with pytest.raises(TypeError, match="kind"):
+        rate.answer(5, 1)
+    with pytest.raises(ValueError, match="hint_ms"):
+        rate.answer(5, "throttled", hint_ms=-1)
+    assert (rate.rate_milli, rate.ask(0)) == before
+
+
+def test_the_hint_holds_every_ask_whatever_the_burst():
+    # 10 accepted in the first second (10/s), then a throttle with a 5 s hint at 1000: the rate is
+    # 9.8/s, and with burst 10 no ask before 6000 goes; at 6000 ten go, the eleventh waits
+    # ceil(10^9/9800 µs) = 103 ms.
+    rate = SendRate(burst=10)
+    for t in range(0, 1000, 100):
+        rate.answer(t, "accepted")
+    rate.answer(1000, "throttled", hint_ms=5000)
+    assert rate.rate_milli == 9800
+    assert rate.ask(1000) == Pace("wait", 5000)
+    assert rate.ask(5082) == Pace("wait", 918)
+    assert [rate.ask(6000).kind for _ in range(10)] == ["send"] * 10
+    assert rate.ask(6000) == Pace("wait", 103)
+
+
+def test_threads_share_one_rate_and_lose_no_send():
+    # Rate 98/s (100 accepted in 1 s, less 2 %): at one instant exactly one of many threads sends.
+    rate = SendRate()
+    for t in range(100):
+        rate.answer(t * 10, "accepted")
+    rate.answer(1000, "throttled")
+    assert rate.rate_milli == 98_000
+    paces = []
+    lock = threading.Lock()
+
+    def worker():
+        for _ in range(50):
+            p = rate.ask(1000)
+            with lock:
+                paces.append(p)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert len(paces) == 400
+    assert sum(p.kind == "send" for p in paces) == 1
+    assert all(p == Pace("wait", 11) for p in paces if p.kind != "send")
+
+
+def test_asyncio_tasks_take_turns_on_a_virtual_clock():
+    # A clock the sleeps move: 5 tasks at 98/s go one interval (10204 µs) apart, the waits rounded up.
+    now = [1000]
+    rate = SendRate(clock=lambda: now[0])
+    for t in range(100):
+        rate.answer(t * 10, "accepted")
+    rate.answer(1000, "throttled")
+    sent = []
+
+    async def task():
+        await rate.wait_turn()
+        sent.append(now[0])
+
+    async def main():
+        real_sleep = asyncio.sleep
+
+        async def sleep(s):
+            now[0] += round(s * 1000)
+            await real_sleep(0)
+
+        asyncio.sleep = sleep
+        try:
+            await asyncio.gather(*(task() for _ in range(5)))
+        finally:
+            asyncio.sleep = real_sleep
+
+    asyncio.run(main())
+    assert len(sent) == 5
+    assert sent[0] == 1000
+    # Each send is at least one interval after the one before it, and never more than 3 ms late.
+    for a, b in zip(sent, sent[1:]):
+        assert 10 <= b - a <= 13, sent
+
+
+def test_fail_fast_refuses_at_once():
+    rate = SendRate(fail_fast=True, clock=lambda: 100)
+    rate.answer(0, "throttled", hint_ms=500)
+    assert asyncio.run(rate.wait_turn()) == Pace("refuse", 400)
+    assert rate.config()["fail_fast"] is True
