@@ -2,7 +2,7 @@
 //! gets its retry loop from the library: it performs each `sb_action` and reports what happened.
 
 use seeded_backoff::bindings::RawRun;
-use seeded_backoff::{Action, Outcome, PauseReason, RetryGate, Run, ServerHint};
+use seeded_backoff::{Action, Outcome, PauseReason, Policy, RetryGate, Run, ServerHint};
 
 use crate::budget::{failure_kind, sb_budget};
 use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
@@ -134,6 +134,25 @@ enum Event<'a> {
     Resume,
 }
 
+/// The run in `*r` and its policy, both checked: `SB_ERR_NULL`, or `SB_ERR_BAD_STATE` for memory
+/// no `sb_run_*` function wrote.
+///
+/// # Safety
+/// `r` is NULL or valid for reads of an `sb_run`.
+#[inline(always)]
+pub(crate) unsafe fn load(r: *const sb_run) -> Result<(Policy, Run), sb_status> {
+    // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s bytes
+    // (checked above), and every bit pattern of them is a `RawRun`.
+    let raw: RawRun = unsafe { ptr::read_prefix(r) }?;
+    // SAFETY: `r` is non-NULL (just read) and readable by this function's contract.
+    let c_policy = unsafe { ptr::read(&raw const (*r).policy) }?;
+    let policy = c_policy
+        .to_core()
+        .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+    let run = Run::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+    Ok((policy, run))
+}
+
 /// Loads `*r` (its state and policy, both checked: anything inconsistent is `SB_ERR_BAD_STATE`),
 /// feeds it `event`, and on success stores the state (the policy never changes) and the action.
 /// A run error is its `SB_ERR_RUN_*` status; nothing is written unless the event is taken. One
@@ -149,15 +168,8 @@ unsafe fn apply(r: *mut sb_run, out: *mut sb_action, now_ms: u64, event: Event<'
         if out.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s
-        // bytes (checked above), and every bit pattern of them is a `RawRun`.
-        let raw: RawRun = unsafe { ptr::read_prefix(r) }?;
-        // SAFETY: `r` is non-NULL (just read) and valid by this function's contract.
-        let c_policy = unsafe { ptr::read(&raw const (*r).policy) }?;
-        let policy = c_policy
-            .to_core()
-            .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-        let mut run = Run::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        // SAFETY: forwarded from this function's contract.
+        let (policy, mut run) = unsafe { load(r) }?;
         let now = clock(now_ms);
         let answer = match event {
             Event::Start => run.start(now),

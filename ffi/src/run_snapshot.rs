@@ -1,7 +1,6 @@
 //! Run snapshots: SPEC.md section 15's 100 bytes, for a run that outlives its process (a retry
 //! loop carried across a reboot or a deep sleep, kept in flash or RTC memory).
 
-use seeded_backoff::bindings::RawRun;
 use seeded_backoff::{Run, RUN_SNAPSHOT_LEN};
 
 use crate::policy::sb_policy;
@@ -34,15 +33,8 @@ pub unsafe extern "C" fn sb_run_snapshot(r: *const sb_run, out: *mut u8) -> sb_s
         if out.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s
-        // bytes, and every bit pattern of them is a `RawRun`.
-        let raw: RawRun = unsafe { ptr::read_prefix(r) }?;
-        // SAFETY: `r` is non-NULL (just read) and readable by this function's contract.
-        let c_policy = unsafe { ptr::read(&raw const (*r).policy) }?;
-        let policy = c_policy
-            .to_core()
-            .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-        let run = Run::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+        // SAFETY: forwarded from this function's contract.
+        let (policy, run) = unsafe { crate::run::load(r) }?;
         // SAFETY: forwarded from this function's contract; a byte array needs no alignment.
         unsafe { ptr::write(out.cast::<[u8; RUN_SNAPSHOT_LEN]>(), run.snapshot(&policy)) }?;
         Ok(sb_status::SB_OK)

@@ -7,6 +7,13 @@ use seeded_backoff::{Backoff, Run, SnapshotError};
 use crate::io;
 use crate::rt::io as shared;
 
+/// The first `len` shared bytes: a snapshot JS wrote there.
+fn given(io: &crate::rt::Io, len: u32) -> Result<&[u8], SnapshotError> {
+    io.bytes
+        .get(..len as usize)
+        .ok_or(SnapshotError::WrongLength)
+}
+
 /// The snapshot of the shared state under the policy of the shared options, into the first 40
 /// shared bytes. Returns 0, or 1 + the index of the core's `SnapshotError`.
 #[export_name = "snapshotTake"]
@@ -27,11 +34,7 @@ pub extern "C" fn snapshot_take() -> u32 {
 pub extern "C" fn snapshot_restore(len: u32) -> u32 {
     io::snapshot_status(shared(|io| {
         let policy = io::policy(&io.options).map_err(|_| SnapshotError::PolicyMismatch)?;
-        let bytes = io
-            .bytes
-            .get(..len as usize)
-            .ok_or(SnapshotError::WrongLength)?;
-        io.state = Backoff::restore(&policy, bytes)?.to_raw();
+        io.state = Backoff::restore(&policy, given(io, len)?)?.to_raw();
         Ok(())
     }))
 }
@@ -56,11 +59,7 @@ pub extern "C" fn run_snapshot_take() -> u32 {
 pub extern "C" fn run_snapshot_restore(len: u32) -> u32 {
     io::snapshot_status(shared(|io| {
         let policy = io::policy(&io.options).map_err(|_| SnapshotError::PolicyMismatch)?;
-        let bytes = io
-            .bytes
-            .get(..len as usize)
-            .ok_or(SnapshotError::WrongLength)?;
-        io.run = Run::restore(&policy, bytes)?.to_raw().to_words();
+        io.run = Run::restore(&policy, given(io, len)?)?.to_raw().to_words();
         Ok(())
     }))
 }
