@@ -3,8 +3,8 @@
 //!
 //! Made to be read in a few seconds: every strategy has its own colour from the Okabe–Ito palette
 //! (distinguishable with the common colour-vision deficiencies) and its own line style, so lines
-//! stay apart in grey too; reference lines (the server's capacity, its recovery) are grey dashes;
-//! a panel says in one line what it shows.
+//! stay apart in grey too; the reference lines have styles of their own (the server's capacity a
+//! long dark dash, its recovery a grey dot); a panel says in a line or two what it shows.
 
 use std::path::Path;
 
@@ -85,21 +85,53 @@ pub fn write_svg(path: &Path, panels: &[Panel]) -> Result<(), String> {
     root.present().map_err(|e| e.to_string())
 }
 
+/// The longest takeaway line, in characters: at the chart's 1100 px and the takeaway's font (about
+/// 6.5 px a character in the common sans-serif fonts), 150 leave a margin at the panel's edge.
+const TAKEAWAY_CHARS: usize = 150;
+
+/// `text` in lines of at most `max` characters, broken between words (a longer word stands alone).
+fn wrap(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= max => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// A reference line's colour and dashes (on, off px): the capacity a long dark dash, the
+/// recovery a grey dot, so the two read apart in the chart and its legend.
+fn reference_style(vertical: bool) -> (RGBColor, (u32, u32)) {
+    if vertical {
+        (RGBColor(150, 150, 150), (2, 4))
+    } else {
+        (RGBColor(60, 60, 60), (10, 5))
+    }
+}
+
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
 fn draw_panel(panel: &Panel, area: &Area<'_>) -> Result<(), Box<dyn std::error::Error>> {
+    let lines = wrap(&panel.takeaway, TAKEAWAY_CHARS);
     let (title, rest) = area.split_vertically(30);
-    let (takeaway, plot) = rest.split_vertically(26);
+    let (takeaway, plot) = rest.split_vertically(6 + 20 * lines.len() as u32);
     title.draw(&Text::new(
         panel.title.as_str(),
         (14, 6),
         ("sans-serif", 19).into_font().style(FontStyle::Bold),
     ))?;
-    takeaway.draw(&Text::new(
-        panel.takeaway.as_str(),
-        (14, 2),
-        ("sans-serif", 16).into_font().color(&BLACK),
-    ))?;
+    for (i, line) in lines.iter().enumerate() {
+        takeaway.draw(&Text::new(
+            line.as_str(),
+            (14, 2 + 20 * i as i32),
+            ("sans-serif", 16).into_font().color(&BLACK),
+        ))?;
+    }
     let (x0, x1) = panel.x_range;
     if panel.x_log {
         draw_on(panel, &plot, (x0..x1).log_scale())
@@ -140,10 +172,11 @@ where
             [(x0, r.at), (x1, r.at)]
         };
         // Labelled in the legend, where no line can cover the label.
+        let (colour, (on, off)) = reference_style(r.vertical);
         chart
-            .draw_series(DashedLineSeries::new(line, 4, 4, GREY.stroke_width(2)))?
+            .draw_series(DashedLineSeries::new(line, on, off, colour.stroke_width(2)))?
             .label(r.label.as_str())
-            .legend(|(x, y)| legend_sample(x, y, GREY, Some((4, 4))));
+            .legend(move |(x, y)| legend_sample(x, y, colour, Some((on, off))));
     }
     for series in &panel.series {
         let (colour, dash) = STYLES[series.style % STYLES.len()];
@@ -204,5 +237,25 @@ fn format_axis(x: f64) -> String {
     } else {
         let text = format!("{x:.3}");
         text.trim_end_matches('0').to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_takeaway_wraps_between_words_within_the_limit() {
+        let text = "After recovery none, google come back in bursts of up to 831 requests/s against a capacity of 100; full, equal, decorrelated, proportional peak at 100 or less. api-core-default gave up on every client";
+        let lines = wrap(text, TAKEAWAY_CHARS);
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l.chars().count() <= TAKEAWAY_CHARS));
+        assert_eq!(lines.join(" "), text);
+        assert_eq!(wrap("short", TAKEAWAY_CHARS), ["short"]);
+    }
+
+    #[test]
+    fn the_capacity_and_the_recovery_lines_look_different() {
+        assert_ne!(reference_style(false), reference_style(true));
     }
 }
