@@ -17,15 +17,15 @@ import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 width, height = struct.unpack(">II", data[16:24])
-assert (width, height) == (1100, 940), (width, height)
+assert (width, height) == (1100, 1410), (width, height)
 # Non-blank: the chart draws lines and text, so the image holds many distinct colours; a white page
 # compresses to a few hundred bytes.
 assert len(data) > 30_000, len(data)
 print(f"artifacts/simulate.png: {width} x {height}, {len(data)} bytes")
 PY
 # Every text a reader needs is in the SVG: titles in the README's order, axes, reference lines.
-for text in "1. contention" "2. outage" "clients done (%)" "requests per second" "capacity: 100 requests/s" \
-  "server recovers (120 s)" "off scale"; do
+for text in "1. contention" "2. outage" "3. shed" "clients done (%)" "requests per second" "capacity: 100 requests/s" \
+  "server recovers (120 s)" "off scale" "pacer + paced clients" "the limit: every client done (10 s)"; do
   grep -q "$text" artifacts/simulate.svg || { echo "chart: missing '$text'"; exit 1; }
 done
 [ "$(grep -n '1. contention' artifacts/simulate.svg | cut -d: -f1)" -lt \

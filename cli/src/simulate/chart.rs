@@ -1,9 +1,11 @@
-//! The chart's data and words: one panel per scenario, in the README's order (contention, then the
-//! outage), each with a one-line takeaway computed from the figures it draws.
+//! The chart's data and words: one panel per scenario, in the README's order (contention, the
+//! outage, then the shed with a pacing server), each with a takeaway computed from the figures it
+//! draws.
 
 use super::contention::ContentionRow;
 use super::draw::{Panel, Reference, Series};
 use super::outage::OutageRow;
+use super::paced::{PacingRow, PACED_STYLE};
 use super::strategy::ALL_STRATEGIES;
 use super::Setup;
 
@@ -19,6 +21,7 @@ pub fn chart_panels(
     setup: &Setup,
     contention_rows: &[ContentionRow],
     outage_rows: &[OutageRow],
+    pacing_rows: &[PacingRow],
 ) -> Vec<Panel> {
     let mut panels = Vec::new();
     if !contention_rows.is_empty() {
@@ -27,7 +30,98 @@ pub fn chart_panels(
     if !outage_rows.is_empty() {
         panels.push(outage_panel(setup, outage_rows));
     }
+    if !pacing_rows.is_empty() {
+        panels.push(pacing_panel(setup, pacing_rows));
+    }
     panels
+}
+
+/// The shed, second by second: arrivals (refused ones included) of each fleet against the
+/// capacity, and when each is done, beside the physical limit (clients / capacity).
+fn pacing_panel(setup: &Setup, rows: &[PacingRow]) -> Panel {
+    let limit_s = setup.outage_clients as f64 / setup.capacity as f64;
+    let paced = rows.iter().find(|r| r.style == PACED_STYLE);
+    let best_other = rows
+        .iter()
+        .filter(|r| r.style != PACED_STYLE)
+        .min_by_key(|r| r.run.last_done_ms);
+    let calls = |r: &PacingRow| r.run.calls as f64 / setup.outage_clients as f64;
+    let takeaway = match (paced, best_other) {
+        (Some(p), Some(o)) => format!(
+            "A pacing server with paced clients is done after {} with {:.2} calls per client (the \
+             limit: {limit_s:.0} s, 1 retry each); the best fleet without it ({}) after {} with \
+             {:.2}.",
+            secs(p.run.last_done_ms),
+            calls(p),
+            o.name,
+            secs(o.run.last_done_ms),
+            calls(o)
+        ),
+        _ => String::new(),
+    };
+    let x_end = rows
+        .iter()
+        .map(|r| r.run.last_done_ms)
+        .max()
+        .unwrap_or(0)
+        .min(60_000) as f64
+        / 1000.0;
+    // Scaled to the seconds after the first, where the fleets differ; the first second's arrival
+    // of every client is off scale.
+    let later = rows
+        .iter()
+        .flat_map(|r| r.run.per_second.iter().skip(1).copied())
+        .max()
+        .unwrap_or(0)
+        .max(setup.capacity) as f64;
+    let y_max = later * 1.15;
+    let first = rows
+        .iter()
+        .filter_map(|r| r.run.per_second.first().copied())
+        .max()
+        .unwrap_or(0) as f64;
+    Panel {
+        title: format!(
+            "3. shed: {} clients at once, a server of {} requests/s that refuses the rest with 429 \
+             (one run)",
+            setup.outage_clients, setup.capacity
+        ),
+        takeaway,
+        x_desc: "time since start (s)",
+        y_desc: "requests arriving per second",
+        x_log: false,
+        x_range: (0.0, x_end + 2.0),
+        y_max,
+        clip_note: (first > y_max)
+            .then(|| format!("  ↑ off scale: the first second, when {first:.0} clients arrive")),
+        references: vec![
+            Reference {
+                at: setup.capacity as f64,
+                vertical: false,
+                label: format!("capacity: {} requests/s", setup.capacity),
+            },
+            Reference {
+                at: limit_s,
+                vertical: true,
+                label: format!("the limit: every client done ({limit_s:.0} s)"),
+            },
+        ],
+        legend_left: false,
+        series: rows
+            .iter()
+            .map(|r| Series {
+                name: r.name.to_string(),
+                style: r.style,
+                points: r
+                    .run
+                    .per_second
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &n)| (s as f64, n as f64))
+                    .collect(),
+            })
+            .collect(),
+    }
 }
 
 /// Seconds for a takeaway: "0.8 s", "6.2 s", "120 s".
@@ -245,7 +339,7 @@ mod tests {
             .iter()
             .map(|&s| outage(s, 200, 2, 1, 60, 20))
             .collect();
-        chart_panels(&setup, &c, &o)
+        chart_panels(&setup, &c, &o, &[])
     }
 
     #[test]

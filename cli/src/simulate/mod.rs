@@ -13,8 +13,7 @@ mod contention;
 mod draw;
 mod model;
 mod outage;
-// Measured by its test (BENCHMARKS.md); not yet a `--scenario` of its own.
-#[cfg(test)]
+// The shed with what the server answers: printed and drawn with `shed`.
 mod paced;
 mod report;
 mod strategy;
@@ -302,12 +301,23 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
     } else {
         Vec::new()
     };
+    // The shed again with what the server answers, a pacing server among them (one run each).
+    let pacing_rows = if setup.shed {
+        paced::pacing_rows(
+            setup.outage_clients,
+            setup.capacity,
+            setup.base_ms,
+            setup.seed,
+        )
+    } else {
+        Vec::new()
+    };
     drop(stop);
     let _ = reporter.join();
     if let Some(path) = &args.svg {
         draw::write_svg(
             path,
-            &chart::chart_panels(&setup, &contention_rows, &outage_rows),
+            &chart::chart_panels(&setup, &contention_rows, &outage_rows, &pacing_rows),
         )
         .map_err(|e| (1, format!("error: --svg {}: {e}", path.display())))?;
     }
@@ -316,7 +326,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
         args.format,
         &contention_rows,
         &outage_rows,
-        &shed_rows,
+        (&shed_rows, &pacing_rows),
         args.svg.as_deref(),
         started.elapsed(),
     );

@@ -4,7 +4,8 @@
 
 use seeded_backoff::{Pacer, Policy, ServerHint, StepInput};
 
-use super::model::{client, queue_span_ms, TimeQueue, HORIZON_MS};
+use super::model::{client, outage_policy, queue_span_ms, TimeQueue, HORIZON_MS};
+use super::strategy::{Strategy, ALL_STRATEGIES};
 
 /// What the server sends with a 429.
 #[derive(Clone, Copy, Debug)]
@@ -94,11 +95,67 @@ pub fn shed_run(
     out
 }
 
+/// One fleet of the `pacing` comparison: its clients' strategy, what the server answers, its run.
+pub struct PacingRow {
+    pub name: &'static str,
+    /// The chart style: the strategy's own, and one of its own for the paced fleet.
+    pub style: usize,
+    pub run: ShedRun,
+}
+
+/// The chart style of the paced fleet (after the strategies' seven).
+pub const PACED_STYLE: usize = 7;
+
+/// `shed` with what the server answers, one run of each fleet: today's strategies with no
+/// `Retry-After` and with a constant one, beside a pacing server (6 % kept for first attempts:
+/// the clients that start in the last ms of the first second arrive in the next) and clients
+/// that follow it (`paced`). The physical limit is `clients / capacity` seconds.
+pub fn pacing_rows(clients: u32, capacity: u32, base_ms: u32, seed: u64) -> Vec<PacingRow> {
+    // The names and options are this function's own, so each builds; a fleet that did not would
+    // be left out rather than stop the run.
+    let policy = |name: &str, paced: bool| {
+        let strategy = Strategy::from_name(name)?;
+        outage_policy(strategy, base_ms)
+            .to_builder()
+            .paced(paced)
+            .max_retries(50)
+            .build()
+            .ok()
+    };
+    let fleets: [(&'static str, &str, bool, Answer); 5] = [
+        ("full, no Retry-After", "full", false, Answer::Bare),
+        ("google, no Retry-After", "google", false, Answer::Bare),
+        ("equal, Retry-After: 1", "equal", false, Answer::Constant(1)),
+        (
+            "decorrelated, Retry-After: 1",
+            "decorrelated",
+            false,
+            Answer::Constant(1),
+        ),
+        ("pacer + paced clients", "full", true, Answer::Paced(60)),
+    ];
+    fleets
+        .into_iter()
+        .filter_map(|(name, strategy, paced, answer)| {
+            Some(PacingRow {
+                name,
+                style: if paced {
+                    PACED_STYLE
+                } else {
+                    ALL_STRATEGIES
+                        .iter()
+                        .position(|s| s.name() == strategy)
+                        .unwrap_or(0)
+                },
+                run: shed_run(&policy(strategy, paced)?, answer, clients, capacity, seed),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulate::model::outage_policy;
-    use crate::simulate::strategy::Strategy;
 
     fn show(name: &str, r: &ShedRun, clients: u32) -> (f64, u64, u32) {
         let calls = r.calls as f64 / clients as f64;

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::contention::ContentionRow;
 use super::model::{CONTENTION_BASE_MS, CONTENTION_CAP_MS, NET_MIN_MS, NET_SPREAD_MS, WINDOW_MS};
 use super::outage::OutageRow;
+use super::paced::PacingRow;
 use super::Setup;
 use crate::schedule_cmd::Format;
 
@@ -18,7 +19,7 @@ pub fn print(
     format: Format,
     contention_rows: &[ContentionRow],
     outage_rows: &[OutageRow],
-    shed_rows: &[OutageRow],
+    (shed_rows, pacing_rows): (&[OutageRow], &[PacingRow]),
     svg: Option<&Path>,
     wall: Duration,
 ) {
@@ -138,6 +139,7 @@ pub fn print(
                      first request, mean over runs; over all runs: succeeded and failed clients; \
                      done: from the start until a client's success, the clients that succeeded)"
                 );
+                print_pacing(setup, pacing_rows);
             }
             if let Some(path) = svg {
                 println!("chart written to {}", path.display());
@@ -259,4 +261,37 @@ pub fn outage_json(r: &OutageRow) -> Value {
         v[metric] = json!(value);
     }
     v
+}
+
+/// The shed with what the server answers: calls per client, when the last client is done, and the
+/// busiest second after the first, against the physical limit.
+fn print_pacing(setup: &Setup, rows: &[PacingRow]) {
+    if rows.is_empty() {
+        return;
+    }
+    println!();
+    println!(
+        "shed with what the server answers: {} clients, one run, seed {}; {} requests/s; the limit: \
+         every client done after {} s with one retry at most; pacer: SPEC.md §16, 6 % kept for \
+         first attempts, clients with the paced option",
+        setup.outage_clients,
+        setup.seed,
+        setup.capacity,
+        setup.outage_clients / setup.capacity.max(1)
+    );
+    println!(
+        "{:<30} {:>12} {:>12} {:>14} {:>11}",
+        "fleet", "calls/client", "last done s", "later peak", "unfinished"
+    );
+    for r in rows {
+        println!(
+            "{:<30} {:>12.2} {:>12.1} {:>14} {:>11}",
+            r.name,
+            r.run.calls as f64 / setup.outage_clients.max(1) as f64,
+            r.run.last_done_ms as f64 / 1000.0,
+            r.run.per_second.iter().skip(1).copied().max().unwrap_or(0),
+            r.run.unfinished
+        );
+    }
+    println!("(later peak: arrivals in the busiest second after the first, refused ones included)");
 }
