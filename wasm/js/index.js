@@ -12,3 +12,4 @@ export { fetchWithBackoff, IDEMPOTENT_METHODS, retry, RetryError } from './retry
 export { restore, restoreRun, snapshot } from './snapshot.js';
 export { Run } from './run.js';
 export { seedFromDevice, startupDelay } from './fleet.js';
+export { pace, Pacer } from './pacer.js';
