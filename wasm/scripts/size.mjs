@@ -45,7 +45,9 @@ async function split(contents) {
     for (const i of outputs[file].imports) if (i.kind === 'import-statement') closure(i.path, seen);
     return seen;
   };
-  const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint);
+  // The usage's own output: every dynamic import is an entry point too (each engine part's JS
+  // build gets its chunk even where the part is dropped), in no fixed order.
+  const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint?.endsWith('usage.js'));
   const first = closure(entry);
   // Everything the page may load later, through dynamic imports at any depth.
   const later = new Set();
