@@ -79,6 +79,7 @@ const usages = [
   ['snapshot() + restore()', "import { Backoff, snapshot, restore } from 'seeded-backoff';\nexport const b = restore({}, snapshot(new Backoff()));"],
   ['RetryBudget + retry()', "import { retry, RetryBudget } from 'seeded-backoff';\nconst budget = new RetryBudget();\nexport const run = (fn) => retry(fn, { budget });"],
   ['seedFromDevice() + startupDelay()', "import { seedFromDevice, startupDelay } from 'seeded-backoff';\nexport const ms = startupDelay(seedFromDevice('dev-1', 1), 60000);"],
+  ['Pacer + pace() (server)', "import { pace, Pacer } from 'seeded-backoff';\nexport const p = (res) => pace(res, new Pacer({ capacityPerS: 100 }));"],
   ['Outbox (seeded-backoff/outbox)', "import { Outbox } from './dist/outbox/index.js';\nexport const o = new Outbox();"],
   ['Backoff alone (the adapters\' base)', "import { Backoff } from 'seeded-backoff';\nexport const b = (s) => new Backoff({}, s);"],
   ['seeded-backoff/ky', "import { kyRetry } from './dist/adapters/ky.js';\nexport const r = kyRetry;"],
