@@ -69,6 +69,8 @@ export class Pacer {
       fail(TypeError, 'res', 'a response with setHeader() (node:http, Express)', res);
     }
     if (res.statusCode !== 429 && res.statusCode !== 503) return undefined;
+    // Checked first, so that a response too late for headers takes no return.
+    if (res.headersSent) throw new Error('pace(): the response has already sent its headers');
     const slot = this.assign(nowMs);
     for (const name of PACER_HEADER_NAMES) res.setHeader(name, slot.headers[name]);
     return slot;

@@ -82,6 +82,9 @@ for (const [how, api] of [['import', esm], ['require', cjs], ['seeded-backoff/pa
     assert.equal(p.pending(0), 0);
     assert.equal(p.assign(0).resetMs, 1000);
     assert.throws(() => p.pace({ statusCode: 429 }), TypeError);
+    assert.throws(() => p.pace({ statusCode: 503, headersSent: true, setHeader() {} }), /already sent its headers/);
+    assert.equal(p.pending(0), 1);
+    assert.equal(p.pace({ statusCode: 200, setHeader: assert.fail }), undefined);
     assert.throws(() => api.pace({ statusCode: 429, setHeader() {} }, {}), /^TypeError: pacer must be a Pacer/);
   });
 }

@@ -744,7 +744,8 @@ export interface PacerSlot {
  * refused fleet comes back at the server's capacity instead of all at once. One per server (or per
  * quota). Clock: the server's monotonic one in ms (`performance.now()` by default; a fraction is
  * dropped; an earlier reading than one already seen reads as that one). Bad configuration throws a
- * RangeError (a TypeError for a non-number) naming the field and its range; nothing else throws.
+ * RangeError (a TypeError for a non-number) naming the field and its range, a bad `nowMs` one
+ * naming `nowMs`; the pacer is then unchanged.
  * Server-side: its own wasm part (also `seeded-backoff/pacer`), which retry() never loads.
  *
  * @example
@@ -765,8 +766,8 @@ export class Pacer {
   pending(nowMs?: number | bigint): number;
   /**
    * For a response whose `statusCode` is 429 or 503 (node:http's ServerResponse, Express's res):
-   * assigns its return and sets the three headers; call it before the headers are sent. Returns
-   * the slot, or undefined (nothing set) for another status.
+   * assigns its return and sets the three headers. Throws, taking no return, if the headers are
+   * already sent. Returns the slot, or undefined (nothing set) for another status.
    */
   pace(res: PacedResponse, nowMs?: number | bigint): PacerSlot | undefined;
 }
