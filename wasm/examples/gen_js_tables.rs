@@ -126,6 +126,20 @@ fn main() {
         "export const FLEET_WINDOW_ERROR = {};",
         s(&camel(fleet.message()))
     );
+    // The pacer (SPEC.md §16): its configuration errors (JS option names), its headers' names,
+    // and how many words its state takes at RUN_AT.
+    println!(
+        "export const PACER_ERRORS = {};",
+        list(errors::PACER.iter().map(|e| s(&camel(e.message()))))
+    );
+    println!(
+        "export const PACER_HEADER_NAMES = {};",
+        list(seeded_backoff::PACER_HEADER_NAMES.map(s))
+    );
+    println!(
+        "export const PACER_WORDS = {};",
+        seeded_backoff_wasm::pacer::PACER_WORDS
+    );
     // Codes of the exports' number arguments.
     use seeded_backoff_wasm::io::hint;
     println!("export const HINT_NONE = {};", hint::NONE);

@@ -1,4 +1,4 @@
-// The engine: the Rust core, compiled once per part (main, date, snapshot, budget, fleet) to a small
+// The engine: the Rust core, compiled once per part (main, date, snapshot, budget, fleet, pacer) to a small
 // WebAssembly module whose bytes are inlined in a JS module (pkg/<part>-part.js), so that nothing is
 // fetched, nothing is copied next to a bundle and no bundler needs a setting. The synchronous API
 // compiles a part the first time it is used; retry() compiles it asynchronously while its first

@@ -13,3 +13,4 @@ export { RetryError } from './retry-error.js';
 export { restore, restoreRun, snapshot } from './snapshot.js';
 export { Run } from './run.js';
 export { seedFromDevice, startupDelay } from './fleet.js';
+export { pace, Pacer } from './pacer.js';

@@ -297,3 +297,42 @@ fn the_main_part_reads_the_active_policys_cap() {
     assert_eq!(step::policy_resolve(), 0);
     assert_eq!(step::policy_cap_ms(), 5000);
 }
+
+#[test]
+fn the_pacer_exports_answer_as_the_core_pacer() {
+    use seeded_backoff::{Pacer, PACER_HEADER_NAMES};
+    use seeded_backoff_wasm::pacer::{pacer_assign, pacer_new, pacer_pending};
+    for (cfg, e) in [((0, 0, 60), 0), ((5, 1000, 60), 1), ((5, 0, 86_401), 2)] {
+        let core = Pacer::new(cfg.0, cfg.1, cfg.2, 1).unwrap_err();
+        assert_eq!(errors::PACER[e], core);
+        assert_eq!(pacer_new(cfg.0, cfg.1, cfg.2, 1, 0), 1 + e as u32);
+    }
+    let seed = 0x1234_5678_9abc_def0_u64;
+    let mut core = Pacer::new(3, 0, 2, seed).unwrap();
+    assert_eq!(pacer_new(3, 0, 2, seed as u32, (seed >> 32) as u32), 0);
+    for now in [1_200_u64, 1_300, 900, 5_000_000_000, 5_000_000_400] {
+        let slot = core.assign(now);
+        assert_eq!(pacer_assign(now as u32, (now >> 32) as u32), 0);
+        io(|io| {
+            assert_eq!(
+                io.action[..3],
+                [slot.retry_after_s, slot.reset_ms, u32::from(slot.full)]
+            );
+            let mut at = 0;
+            for (i, (name, value)) in slot.headers().pairs().into_iter().enumerate() {
+                assert_eq!(name, PACER_HEADER_NAMES[i]);
+                let len = io.lens[i] as usize;
+                assert_eq!(&io.bytes[at..at + len], value.as_bytes(), "{name} at {now}");
+                at += len;
+            }
+        });
+        assert_eq!(
+            pacer_pending(now as u32, 0),
+            core.pending(u64::from(now as u32)) as f64
+        );
+    }
+    // Words no pacer has are refused, unchanged.
+    io(|io| io.run[4..8].fill(0));
+    assert_eq!(pacer_assign(0, 0), 1);
+    assert_eq!(pacer_pending(0, 0), -1.0);
+}

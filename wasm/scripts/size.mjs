@@ -45,7 +45,9 @@ async function split(contents) {
     for (const i of outputs[file].imports) if (i.kind === 'import-statement') closure(i.path, seen);
     return seen;
   };
-  const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint);
+  // The usage's own output: every dynamic import is an entry point too (each engine part's JS
+  // build gets its chunk even where the part is dropped), in no fixed order.
+  const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint?.endsWith('usage.js'));
   const first = closure(entry);
   // Everything the page may load later, through dynamic imports at any depth.
   const later = new Set();
@@ -77,6 +79,7 @@ const usages = [
   ['snapshot() + restore()', "import { Backoff, snapshot, restore } from 'seeded-backoff';\nexport const b = restore({}, snapshot(new Backoff()));"],
   ['RetryBudget + retry()', "import { retry, RetryBudget } from 'seeded-backoff';\nconst budget = new RetryBudget();\nexport const run = (fn) => retry(fn, { budget });"],
   ['seedFromDevice() + startupDelay()', "import { seedFromDevice, startupDelay } from 'seeded-backoff';\nexport const ms = startupDelay(seedFromDevice('dev-1', 1), 60000);"],
+  ['Pacer + pace() (server)', "import { pace, Pacer } from 'seeded-backoff';\nexport const p = (res) => pace(res, new Pacer({ capacityPerS: 100 }));"],
   ['Outbox (seeded-backoff/outbox)', "import { Outbox } from './dist/outbox/index.js';\nexport const o = new Outbox();"],
   ['Backoff alone (the adapters\' base)', "import { Backoff } from 'seeded-backoff';\nexport const b = (s) => new Backoff({}, s);"],
   ['seeded-backoff/ky', "import { kyRetry } from './dist/adapters/ky.js';\nexport const r = kyRetry;"],

@@ -2,7 +2,7 @@
 //! tables are generated from the same lists (`examples/gen_js_tables.rs`), so an index means the same
 //! error on both sides.
 
-use seeded_backoff::{BudgetError, ParseError, PolicyError, SnapshotError};
+use seeded_backoff::{BudgetError, PacerError, ParseError, PolicyError, SnapshotError};
 
 /// `Retry-After` errors.
 pub const PARSE: [ParseError; ParseError::ALL.len()] = ParseError::ALL;
@@ -12,6 +12,9 @@ pub const SNAPSHOT: [SnapshotError; SnapshotError::ALL.len()] = SnapshotError::A
 
 /// Budget errors.
 pub const BUDGET: [BudgetError; BudgetError::ALL.len()] = BudgetError::ALL;
+
+/// Pacer configuration errors.
+pub const PACER: [PacerError; PacerError::ALL.len()] = PacerError::ALL;
 
 /// Policy errors.
 pub const POLICY: [PolicyError; PolicyError::ALL.len()] = PolicyError::ALL;

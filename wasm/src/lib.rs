@@ -6,11 +6,11 @@
 //! allocated, nothing is formatted, nothing is kept for JS to free: a `Backoff`'s 32-byte state and
 //! a budget's words live in JS objects.
 //!
-//! The package is five wasm modules, one per feature of this crate, each inlined in a JS module so
+//! The package is six wasm modules, one per feature of this crate, each inlined in a JS module so
 //! that a program carries only what it imports (and a JS build of each, by binaryen's wasm2js, for
 //! pages whose Content-Security-Policy refuses WebAssembly). Exports are plain `extern "C"`
 //! functions of numbers: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
-//! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`] and [`fleet`]; [`startup`]
+//! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`], [`fleet`] and [`pacer`] (a server's schedule of returns); [`startup`]
 //! (the core's startup delay) is built into both `main` and `fleet`. Errors cross as an index into
 //! the core's list of them ([`errors`]); the JS layer holds the names and messages, generated from
 //! the same lists by `examples/gen_js_tables.rs`.
@@ -43,6 +43,8 @@ pub mod date;
 pub mod fleet;
 #[cfg(feature = "main")]
 pub mod gate;
+#[cfg(feature = "pacer")]
+pub mod pacer;
 #[cfg(feature = "main")]
 pub mod run;
 #[cfg(feature = "snapshot")]

@@ -38,7 +38,7 @@ pub struct Io {
     /// The lengths of the header values in `bytes`, one after another: `Retry-After`, then the
     /// rate-limit headers in the core's order; `u32::MAX` for a header the response lacks.
     pub lens: [u32; HEADER_VALUES],
-    /// A run's state.
+    /// A run's state; in the pacer part, a pacer's words (`crate::pacer`).
     pub run: [u32; RUN_WORDS],
     /// A run's answer: action code, attempt, delay in ms, and the give-up reason code (0 for a
     /// permanent error) or the most a pause lasts (`u32::MAX`: no limit).

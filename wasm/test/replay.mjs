@@ -241,10 +241,63 @@ function classify(api, file) {
   return file.http.length + file.grpc.length;
 }
 
-// The pacer (SPEC §16, a server's part) and the send rate (§17) are not exported by the npm
-// package: their files are replayed by the Rust, C and Python tests, and named here so that any
-// other unknown kind still fails.
-export const NOT_IN_NPM = new Set(['send_rate', 'pacer']);
+/** SPEC.md §16.4's header values for a slot, written out here from the table, not by the package. */
+export function pacerHeaders(retryAfterS, resetMs) {
+  return {
+    'retry-after': String(retryAfterS),
+    'ratelimit-reset': `${Math.floor(resetMs / 1000)}.${String(resetMs % 1000).padStart(3, '0')}`,
+    ratelimit: `"pacer";r=0;t=${retryAfterS}`,
+  };
+}
+
+/**
+ * The pacer vectors (SPEC.md §16.5) through the package's `Pacer`: a refused configuration must
+ * throw a RangeError naming the field (JS spelling), each assign its slot and §16.4's headers,
+ * each pending its count.
+ */
+function pacer(api, file) {
+  const camel = (n) => n.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+  let checks = 0;
+  file.cases.forEach((c, ci) => {
+    const k = c.config;
+    const make = () => new api.Pacer({ capacityPerS: k.capacity_per_s, reservePerMille: k.reserve_per_mille,
+      maxWaitS: k.max_wait_s, seed: BigInt(k.seed) });
+    if (c.error !== undefined) {
+      let err;
+      try {
+        make();
+      } catch (e) {
+        err = e;
+      }
+      if (!(err instanceof RangeError) || !err.message.startsWith(`${camel(c.error)} must be in `)) {
+        throw new Error(`pacer case ${ci}: got ${err}, Rust gave the error ${c.error}`);
+      }
+      checks++;
+      return;
+    }
+    const p = make();
+    c.ops.forEach((op, i) => {
+      const now = BigInt(op.slice(1));
+      const where = `pacer case ${ci} op ${i} '${op}'`;
+      if (op[0] === 'a') {
+        const slot = p.assign(now);
+        const [s, r, full] = c.expect[i];
+        same(JSON.stringify([slot.retryAfterS, slot.resetMs, slot.full ? 1 : 0]), JSON.stringify([s, r, full]), where);
+        same(JSON.stringify(slot.headers), JSON.stringify(pacerHeaders(s, r)), `${where} headers`);
+      } else if (op[0] === 'p') {
+        same(p.pending(now), c.expect[i], where);
+      } else {
+        throw new Error(`unknown pacer op ${op}`);
+      }
+      checks++;
+    });
+  });
+  return checks;
+}
+
+// The send rate (§17) is not exported by the npm package: its file is replayed by the Rust, C and
+// Python tests, and named here so that any other unknown kind still fails.
+export const NOT_IN_NPM = new Set(['send_rate']);
 
 /** Replays one parsed vector file; returns how many recorded results it compared. */
 export function replayFile(api, file) {
@@ -264,6 +317,8 @@ export function replayFile(api, file) {
       return run(api, file);
     case 'call_seed':
       return callSeeds(api, file);
+    case 'pacer':
+      return pacer(api, file);
     default:
       throw new Error(`unknown vector kind ${file.kind}`);
   }
@@ -285,6 +340,8 @@ export function expectedChecks(file) {
       return file.cases.reduce((n, c) => n + c.events.length + (c.expect_tokens_milli === undefined ? 0 : 1), 0);
     case 'call_seed':
       return file.cases.reduce((n, c) => n + 1 + c.google_delays.length, 0);
+    case 'pacer':
+      return file.cases.reduce((n, c) => n + (c.error === undefined ? c.ops.length : 1), 0);
     default:
       return NaN;
   }

@@ -4,10 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 export const VECTORS_DIR = fileURLToPath(new URL('../../tests/vectors/', import.meta.url));
 
-// The server pacer's vectors (SPEC.md §16) are replayed by the Rust core and its model: the package
-// has no pacer to replay them with.
 export function vectorFiles() {
-  const names = readdirSync(VECTORS_DIR).filter((n) => n.endsWith('.json') && n !== 'pacer.json').sort();
+  const names = readdirSync(VECTORS_DIR).filter((n) => n.endsWith('.json')).sort();
   if (names.length === 0) throw new Error(`no vector files in ${VECTORS_DIR}`);
   return names.map((name) => ({ name, json: JSON.parse(readFileSync(VECTORS_DIR + name, 'utf8')) }));
 }

@@ -19,3 +19,6 @@ const fromRequire: number = fleet.startupDelay(fleet.seedFromDevice('kiosk', 1),
 import main = require('seeded-backoff');
 const bytesRequire: Uint8Array = snap.snapshot(new main.Backoff());
 void [fromRequire, bytesRequire];
+import pacerPart = require('seeded-backoff/pacer');
+const pacedRequire: number = new pacerPart.Pacer({ capacityPerS: 10 }).assign(0).retryAfterS;
+void pacedRequire;

@@ -203,3 +203,17 @@ async function typedResult(): Promise<Item[] | Response> {
   return check;
 }
 void typedResult;
+
+// The server pacer: its slot, its headers, pace() on any response with statusCode and setHeader.
+import { pace, Pacer as SubPacer, type PacerSlot } from 'seeded-backoff/pacer';
+import { Pacer } from 'seeded-backoff';
+const pacer = new Pacer({ capacityPerS: 100, reservePerMille: 100, maxWaitS: 30, seed: 7n });
+const slot: PacerSlot = pacer.assign(performance.now());
+const retryAfter: string = slot.headers['retry-after'];
+const queued: number = pacer.pending();
+const paced: PacerSlot | undefined = pace({ statusCode: 429, setHeader: () => undefined }, new SubPacer({ capacityPerS: 5 }));
+void [retryAfter, queued, paced, pacer.pace({ statusCode: 503, setHeader() {} }, 5n)];
+// @ts-expect-error capacityPerS is required
+new Pacer({ maxWaitS: 10 });
+// @ts-expect-error a header the pacer does not send
+slot.headers['x-ratelimit-reset'];
