@@ -4,7 +4,12 @@
 
 use super::raw::{from_words_unchecked, SEND_RATE_WORDS as WORDS};
 use super::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
+// The loom model check (core/tests/loom_send_rate.rs, RUSTFLAGS="--cfg seeded_backoff_loom")
+// swaps in loom's atomics; every other build uses core's.
+#[cfg(not(seeded_backoff_loom))]
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+#[cfg(seeded_backoff_loom)]
+use loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A send rate shared by every thread and task of a process: each call applies the transition of
 /// [`SendRate`] atomically (SPEC.md §17.6). Counts are unsigned and saturating, so no interleaving
@@ -72,6 +77,10 @@ impl AtomicSendRate {
             .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
             .is_err()
         {
+            // Under loom a spin must yield, or the model explores the spinning thread forever.
+            #[cfg(seeded_backoff_loom)]
+            loom::thread::yield_now();
+            #[cfg(not(seeded_backoff_loom))]
             core::hint::spin_loop();
         }
         let mut words = [0u64; WORDS];

@@ -1,0 +1,102 @@
+//! AtomicSendRate under every interleaving loom explores (SPEC.md §17.6): concurrent asks and
+//! answers end in the state of some serial order of them, so no send is counted twice or lost,
+//! and no throttle's cut or hold is undone by a concurrent ask.
+//! Run: RUSTFLAGS="--cfg seeded_backoff_loom" cargo test -p seeded-backoff --test loom_send_rate --release
+#![cfg(seeded_backoff_loom)]
+
+use loom::sync::Arc;
+use loom::thread;
+use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig};
+
+/// 10 requests/s at most once on (the first throttle sets the rate under it), burst 1.
+fn config() -> SendRateConfig {
+    SendRateConfig {
+        max_rate_milli: 10_000,
+        ..SendRateConfig::DEFAULT
+    }
+}
+
+/// The states the serial orders of `a` then `b`, and `b` then `a`, reach from `start`.
+fn serial(start: SendRate, a: impl Fn(&mut SendRate), b: impl Fn(&mut SendRate)) -> [SendRate; 2] {
+    let (mut ab, mut ba) = (start, start);
+    a(&mut ab);
+    b(&mut ab);
+    b(&mut ba);
+    a(&mut ba);
+    [ab, ba]
+}
+
+/// A rate that is on (one throttle at 0 ms, no hint), as both forms start each model.
+fn throttled() -> SendRate {
+    let mut r = SendRate::new(config()).expect("valid");
+    r.before_attempt(0);
+    r.on_answer(0, Answer::Throttled { hint_ms: 0 });
+    r
+}
+
+#[test]
+fn two_asks_at_once_take_one_slot_each() {
+    loom::model(|| {
+        let shared = Arc::new(AtomicSendRate::new(config()).expect("valid"));
+        shared.before_attempt(0);
+        shared.on_answer(0, Answer::Throttled { hint_ms: 0 });
+        let ask = |now| {
+            let s = shared.clone();
+            thread::spawn(move || s.before_attempt(now))
+        };
+        let (t1, t2) = (ask(1_000), ask(1_000));
+        let answers = [t1.join().unwrap(), t2.join().unwrap()];
+        // One interval: exactly one of the two is sent, the other told to wait.
+        assert_eq!(
+            answers.iter().filter(|&&p| p == Pace::Send).count(),
+            1,
+            "{answers:?}"
+        );
+        let want = serial(
+            throttled(),
+            |r| {
+                let _ = r.before_attempt(1_000);
+            },
+            |r| {
+                let _ = r.before_attempt(1_000);
+            },
+        );
+        assert!(
+            want.contains(&shared.load()),
+            "a state no serial order reaches"
+        );
+    });
+}
+
+#[test]
+fn a_throttle_and_an_ask_at_once_lose_neither() {
+    loom::model(|| {
+        let shared = Arc::new(AtomicSendRate::new(config()).expect("valid"));
+        shared.before_attempt(0);
+        shared.on_answer(0, Answer::Throttled { hint_ms: 0 });
+        let hold = Answer::Throttled { hint_ms: 5_000 };
+        let t = {
+            let s = shared.clone();
+            thread::spawn(move || s.on_answer(2_000, hold))
+        };
+        let a = {
+            let s = shared.clone();
+            thread::spawn(move || s.before_attempt(2_000))
+        };
+        t.join().unwrap();
+        a.join().unwrap();
+        let want = serial(
+            throttled(),
+            |r| r.on_answer(2_000, hold),
+            |r| {
+                let _ = r.before_attempt(2_000);
+            },
+        );
+        assert!(
+            want.contains(&shared.load()),
+            "a state no serial order reaches"
+        );
+        // Whichever went first, the hint holds the next ask.
+        assert!(matches!(shared.before_attempt(2_001), Pace::Wait { .. }));
+    });
+}
