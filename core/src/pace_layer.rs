@@ -136,7 +136,7 @@ where
 {
     type Response = http::Response<B>;
     type Error = S::Error;
-    /// Boxed: naming the future needs no pin projection, so the crate stays free of `unsafe`.
+    /// Boxed: naming the future needs no pin projection, so the crate needs no unchecked code.
     type Future =
         Pin<Box<dyn Future<Output = Result<http::Response<B>, S::Error>> + Send + 'static>>;
 
