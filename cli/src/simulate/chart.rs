@@ -95,11 +95,7 @@ fn pacing_panel(setup: &Setup, rows: &[PacingRow]) -> Panel {
         clip_note: (first > y_max)
             .then(|| format!("  ↑ off scale: the first second, when {first:.0} clients arrive")),
         references: vec![
-            Reference {
-                at: setup.capacity as f64,
-                vertical: false,
-                label: format!("capacity: {} requests/s", setup.capacity),
-            },
+            capacity_line(setup),
             Reference {
                 at: limit_s,
                 vertical: true,
@@ -121,6 +117,15 @@ fn pacing_panel(setup: &Setup, rows: &[PacingRow]) -> Panel {
                     .collect(),
             })
             .collect(),
+    }
+}
+
+/// The server's capacity, drawn across a requests-per-second panel.
+fn capacity_line(setup: &Setup) -> Reference {
+    Reference {
+        at: setup.capacity as f64,
+        vertical: false,
+        label: format!("capacity: {} requests/s", setup.capacity),
     }
 }
 
@@ -239,11 +244,7 @@ fn outage_panel(setup: &Setup, rows: &[OutageRow]) -> Panel {
         y_max,
         clip_note,
         references: vec![
-            Reference {
-                at: setup.capacity as f64,
-                vertical: false,
-                label: format!("capacity: {} requests/s", setup.capacity),
-            },
+            capacity_line(setup),
             Reference {
                 at: setup.outage_s as f64,
                 vertical: true,
