@@ -54,7 +54,7 @@ class Run:
     ('attempt', Action(kind='done', attempt=2, delay_ms=None, reason=None))
     """
 
-    __slots__ = ("_c", "_policy", "_seed")
+    __slots__ = ("_c", "_policy")
 
     def __init__(self, policy: Policy, seed: int, *, count_paused_time: bool = False) -> None:
         if not isinstance(policy, Policy):
@@ -67,7 +67,7 @@ class Run:
         status = lib.sb_run_init(c, ffi.new("sb_policy *", policy._c), seed, flags)
         if status != lib.SB_OK:  # the Policy was validated, so this is a library fault
             raise CoreError(status)
-        self._c, self._policy, self._seed = c, policy, seed
+        self._c, self._policy = c, policy
 
     @property
     def attempts(self) -> int:
@@ -178,6 +178,5 @@ class Run:
         if status != lib.SB_OK:
             raise SnapshotError(status, f", got {len(data)} bytes")
         self: Run = object.__new__(cls)
-        # The seed is the restored run's own (its first 8 bytes after the header, SPEC.md §15).
-        self._c, self._policy, self._seed = c, policy, int.from_bytes(data[4:12], "little")
+        self._c, self._policy = c, policy
         return self
