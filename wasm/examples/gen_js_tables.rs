@@ -179,6 +179,22 @@ fn main() {
         "export const RUN_WORDS = {};",
         seeded_backoff_wasm::rt::RUN_WORDS
     );
+    // Where the run's words keep its seed (low half; the high half follows) and its phase (the
+    // low byte), found from the core's own layout by marking each field.
+    let marked = seeded_backoff::bindings::RawRun {
+        seed: 0x0000_0002_5eed_5eed,
+        phase: 5,
+        ..Default::default()
+    }
+    .to_words();
+    let at = |v: u32| marked.iter().position(|&w| w == v).expect("a marked word");
+    assert_eq!(
+        marked[at(0x5eed_5eed) + 1],
+        2,
+        "the seed's high half follows its low half"
+    );
+    println!("export const RUN_SEED_WORD = {};", at(0x5eed_5eed));
+    println!("export const RUN_PHASE_WORD = {};", at(5));
     assert_eq!(
         core::mem::offset_of!(Io, bytes),
         seeded_backoff_wasm::rt::WORDS * 4,

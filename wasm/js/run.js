@@ -6,7 +6,7 @@ import {
   ACTION_AT, ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, EVENT_OUTCOME, EVENT_PAUSE,
   EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER,
   OUTCOME_OFFLINE, OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_HIDDEN, PAUSE_OFFLINE, RUN_AT,
-  RUN_ERRORS, RUN_WORDS,
+  RUN_ERRORS, RUN_PHASE_WORD, RUN_SEED_WORD,
 } from '../pkg/tables.js';
 import { bool, coded, fail, int, keys, oneOf, U32_MAX } from './check.js';
 import { get } from './engine.js';
@@ -16,8 +16,6 @@ import { event, runWords } from './run-words.js';
 
 export { event, runWords };
 
-// The seed is the run words' first two (SPEC.md §15's raw form, low half first).
-const RUN_AT_SEED = 0;
 const PHASES = ['ready', 'attempting', 'sleeping', 'paused', 'done', 'gave_up'];
 const TYPES = ['attempt', 'retry', 'wait', 'paused', 'done', 'give_up'];
 
@@ -51,7 +49,7 @@ export class Run {
     runState = (r) => [r.#p, r.#w];
     setRunState = (r, w) => {
       r.#w = w;
-      r.#seed = (BigInt(w[RUN_AT_SEED + 1]) << 32n) | BigInt(w[RUN_AT_SEED]);
+      r.#seed = (BigInt(w[RUN_SEED_WORD + 1]) << 32n) | BigInt(w[RUN_SEED_WORD]);
     };
   }
 
@@ -75,7 +73,7 @@ export class Run {
 
   /** The phase (SPEC.md §15): 'ready', 'attempting', 'sleeping', 'paused', 'done' or 'gave_up'. */
   get phase() {
-    return PHASES[this.#w[RUN_WORDS - 1] & 0xff];
+    return PHASES[this.#w[RUN_PHASE_WORD] & 0xff];
   }
 
   /** The seed of this run's jitter and re-drawn waits (a bigint), so a random-seeded run can be replayed. */
