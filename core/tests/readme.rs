@@ -162,3 +162,77 @@ fn every_method_the_crate_readme_names_exists() {
         "README.md names what the crate does not have: {missing:?}"
     );
 }
+
+/// The crate's features as Cargo.toml declares them: the `[features]` table (but `default`) and
+/// the optional dependencies no feature names with `dep:`, each of which is a feature of its own.
+fn cargo_features() -> Vec<String> {
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let mut features = Vec::new();
+    let mut table = "";
+    for line in manifest.lines() {
+        if line.starts_with('[') {
+            table = line;
+        } else if let Some((name, value)) = line.split_once(" = ") {
+            let optional = table == "[dependencies]" && value.contains("optional = true");
+            let implicit = optional && !manifest.contains(&format!("\"dep:{name}\""));
+            if (table == "[features]" && name != "default") || implicit {
+                features.push(name.to_string());
+            }
+        }
+    }
+    features.sort();
+    features
+}
+
+/// The backquoted names from `marker` in `readme` to the end of its sentence, outside
+/// parentheses (where the crate README says what each feature adds).
+fn feature_list(readme: &str, marker: &str) -> Vec<String> {
+    let at = readme
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker:?}"));
+    let sentence = &readme[at + marker.len()..];
+    let end = sentence
+        .match_indices('.')
+        .find(|(i, _)| sentence[i + 1..].starts_with(char::is_whitespace))
+        .map_or(sentence.len(), |(i, _)| i);
+    let sentence = &sentence[..end];
+    let mut depth = 0;
+    let outside: String = sentence
+        .chars()
+        .filter(|&c| {
+            depth += i32::from(c == '(') - i32::from(c == ')');
+            depth == 0 && c != ')'
+        })
+        .collect();
+    let mut names: Vec<String> = outside
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_readmes_list_every_feature_of_the_crate() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let features = cargo_features();
+    assert!(features.len() >= 7, "{features:?}");
+    let crate_readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let repo_readme = std::fs::read_to_string(format!("{root}/../README.md")).unwrap();
+    let lists = [
+        ("README.md", feature_list(&crate_readme, "\nFeatures: ")),
+        (
+            "../README.md",
+            feature_list(&repo_readme, "core\" }`;\nfeatures "),
+        ),
+    ];
+    for (readme, names) in lists {
+        assert_eq!(
+            names, features,
+            "{readme} lists other features than Cargo.toml"
+        );
+    }
+}
