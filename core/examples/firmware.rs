@@ -3,19 +3,14 @@
 //! memory across a deep sleep. The `Board` stands in for the hardware; everything else is as on a
 //! microcontroller (the same calls build for thumbv6m-none-eabi).
 
-use seeded_backoff::{Backoff, GiveUpReason, Policy, Step, SNAPSHOT_LEN};
+use seeded_backoff::{const_policy, Backoff, GiveUpReason, Policy, Step, SNAPSHOT_LEN};
 
-/// In flash: validated at compile time, so a bad edit is a build error.
-const POLICY: Policy = match Policy::builder()
+/// In flash: validated at compile time, so a bad edit is a build error that names the field.
+const POLICY: Policy = const_policy!(Policy::builder()
     .initial_ms(500)
     .max_backoff_ms(60_000)
     .max_retries(8)
-    .max_elapsed_ms(120_000)
-    .build()
-{
-    Ok(p) => p,
-    Err(_) => panic!("invalid policy"),
-};
+    .max_elapsed_ms(120_000));
 
 /// What the hardware provides: a tick counter, RTC memory that survives deep sleep, a radio.
 struct Board {

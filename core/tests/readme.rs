@@ -77,9 +77,10 @@ fn the_repository_readme_is_a_short_entry() {
     assert!(lines <= 200, "README.md has {lines} lines, over 200");
 }
 
-/// Every name the crate's README calls in its prose (`name(` or `name!(` inside a code span)
-/// is a function, macro or variant of the crate, or one of the few outside names it shows with
-/// them: the README cannot promise a method that does not exist.
+/// Every name the crate's README calls in its prose (`name(` or `name!(` inside a code span),
+/// and every member of a path it names (`Verdict::from_reqwest`, `Verdict::Stop`), is a function,
+/// macro, variant or constant of the crate, or one of the few outside names it shows with them:
+/// the README cannot promise a method that does not exist.
 #[test]
 fn every_method_the_crate_readme_names_exists() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -122,6 +123,29 @@ fn every_method_the_crate_readme_names_exists() {
                 l.starts_with(&format!("{name}(")) || l.starts_with(&format!("{name} {{"))
             })
     };
+    // A path's member (`Verdict::from_http`, `Verdict::Stop`, `Policy::MAX_DELAY_MS`) is also a
+    // variant or an associated constant of the crate.
+    let member = |name: &str| {
+        defined(name)
+            || source.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with(&format!("{name},")) || l.starts_with(&format!("{name} ="))
+            })
+            || source.contains(&format!("const {name}:"))
+    };
+    // Paths from these crates (and the integer types) are theirs, not this one's.
+    const CRATES: [&str; 10] = [
+        "u32",
+        "u64",
+        "core",
+        "std",
+        "http",
+        "reqwest",
+        "tower",
+        "tokio",
+        "retry_policies",
+        "reqwest_retry",
+    ];
     let mut prose = String::new();
     let mut fenced = false;
     for line in readme.lines() {
@@ -145,9 +169,24 @@ fn every_method_the_crate_readme_names_exists() {
                 }
                 let name: String = chars[start..i].iter().collect();
                 let called = chars[i..].starts_with(&['(']) || chars[i..].starts_with(&['!', '(']);
-                if called && !name.starts_with(|c: char| c.is_ascii_digit()) {
+                // In `A::b`, the path's first segment, for a member named without a call.
+                let mut root = start;
+                while root >= 2 && chars[root - 2..root] == [':', ':'] {
+                    root -= 2;
+                    while root > 0 && is_ident(chars[root - 1]) {
+                        root -= 1;
+                    }
+                }
+                let first: String = chars[root..].iter().take_while(|&&c| is_ident(c)).collect();
+                let in_path = root < start && !CRATES.contains(&first.as_str());
+                if (called || in_path) && !name.starts_with(|c: char| c.is_ascii_digit()) {
                     checked += 1;
-                    if !OUTSIDE.contains(&name.as_str()) && !defined(&name) {
+                    let known = if called {
+                        defined(&name)
+                    } else {
+                        member(&name)
+                    };
+                    if !OUTSIDE.contains(&name.as_str()) && !known {
                         missing.push(name);
                     }
                 }
@@ -161,4 +200,78 @@ fn every_method_the_crate_readme_names_exists() {
         missing.is_empty(),
         "README.md names what the crate does not have: {missing:?}"
     );
+}
+
+/// The crate's features as Cargo.toml declares them: the `[features]` table (but `default`) and
+/// the optional dependencies no feature names with `dep:`, each of which is a feature of its own.
+fn cargo_features() -> Vec<String> {
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let mut features = Vec::new();
+    let mut table = "";
+    for line in manifest.lines() {
+        if line.starts_with('[') {
+            table = line;
+        } else if let Some((name, value)) = line.split_once(" = ") {
+            let optional = table == "[dependencies]" && value.contains("optional = true");
+            let implicit = optional && !manifest.contains(&format!("\"dep:{name}\""));
+            if (table == "[features]" && name != "default") || implicit {
+                features.push(name.to_string());
+            }
+        }
+    }
+    features.sort();
+    features
+}
+
+/// The backquoted names from `marker` in `readme` to the end of its sentence, outside
+/// parentheses (where the crate README says what each feature adds).
+fn feature_list(readme: &str, marker: &str) -> Vec<String> {
+    let at = readme
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker:?}"));
+    let sentence = &readme[at + marker.len()..];
+    let end = sentence
+        .match_indices('.')
+        .find(|(i, _)| sentence[i + 1..].starts_with(char::is_whitespace))
+        .map_or(sentence.len(), |(i, _)| i);
+    let sentence = &sentence[..end];
+    let mut depth = 0;
+    let outside: String = sentence
+        .chars()
+        .filter(|&c| {
+            depth += i32::from(c == '(') - i32::from(c == ')');
+            depth == 0 && c != ')'
+        })
+        .collect();
+    let mut names: Vec<String> = outside
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_readmes_list_every_feature_of_the_crate() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let features = cargo_features();
+    assert!(features.len() >= 7, "{features:?}");
+    let crate_readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let repo_readme = std::fs::read_to_string(format!("{root}/../README.md")).unwrap();
+    let lists = [
+        ("README.md", feature_list(&crate_readme, "\nFeatures: ")),
+        (
+            "../README.md",
+            feature_list(&repo_readme, "core\" }`;\nfeatures "),
+        ),
+    ];
+    for (readme, names) in lists {
+        assert_eq!(
+            names, features,
+            "{readme} lists other features than Cargo.toml"
+        );
+    }
 }

@@ -91,12 +91,10 @@ async fn reqwest_retry_waits_the_vector_delays() {
     // not reach the policy (the trait passes no response), and is below these delays anyway.
     let expected = vector_delays("schedule-preset-google.json", 0, 3);
     let (url, arrivals) = serve(&[503, 500, 429, 200]).await;
-    let response = client(SeededRetryPolicy::new(Policy::google(), 0))
-        .get(&url)
-        .send()
-        .await
-        .unwrap();
+    let policy = SeededRetryPolicy::new(Policy::google(), 0);
+    let response = client(policy.clone()).get(&url).send().await.unwrap();
     assert_eq!(response.status(), 200);
+    assert_eq!(policy.gave_up(), 0);
     let at = arrivals.lock().unwrap().clone();
     let waited: Vec<u64> = at.windows(2).map(|w| w[1] - w[0]).collect();
     assert_eq!(waited, expected);
@@ -107,12 +105,11 @@ async fn a_give_up_stops_reqwest_retry_with_the_last_response() {
     // schedule-preset-aws.json, seed 0: 27, 90 ms, then max_retries (2).
     let expected = vector_delays("schedule-preset-aws.json", 0, 2);
     let (url, arrivals) = serve(&[503]).await;
-    let response = client(SeededRetryPolicy::new(Policy::aws_standard(), 0))
-        .get(&url)
-        .send()
-        .await
-        .unwrap();
+    let policy = SeededRetryPolicy::new(Policy::aws_standard(), 0);
+    let response = client(policy.clone()).get(&url).send().await.unwrap();
     assert_eq!(response.status(), 503);
+    // The 503 alone does not say whether retries ran out; the policy's count does.
+    assert_eq!(policy.gave_up(), 1);
     let at = arrivals.lock().unwrap().clone();
     assert_eq!(at.len(), 3);
     let waited: Vec<u64> = at.windows(2).map(|w| w[1] - w[0]).collect();

@@ -34,7 +34,9 @@ def test_the_stamina_snippet(monkeypatch):
     exec(block("stamina"), scope)  # noqa: S102
     slept = []
     monkeypatch.setattr(time, "sleep", lambda s: slept.append(round(s * 1000)))
-    with serve([(503, {}), (200, {})]) as (url, server):
+    with serve([(503, {}), (200, {}), (503, {}), (200, {})]) as (url, server):
         assert scope["get"](url).status_code == 200
-        assert server.count == 2
-    assert slept == [FIRST]
+        assert scope["get"](url).status_code == 200
+        assert server.count == 4
+    # Two calls, two schedules: the second is call_seed(42, 1)'s (SPEC.md section 14).
+    assert slept == [FIRST, m.Backoff(m.preset("google"), m.call_seed(42, 1)).next().delay_ms]

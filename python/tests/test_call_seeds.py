@@ -1,9 +1,13 @@
 """SPEC.md §14's seed rule in the Python loops: many concurrent calls of one seeded loop (the
-`retry` decorator, the tenacity adapter, the Google `Retry`) each follow their own schedule, and together exactly the
-schedules of call_seed(seed, 0..n) by the independent model, whatever order the threads run in.
+`retry` decorator, the tenacity adapter, the Google `Retry`, the copies of one Valkey
+`ReconnectBackoff`, stamina hooks seeded from one `CallSeeds`) each follow their own schedule, and
+together exactly the schedules of call_seed(seed, 0..n) by the independent model, whatever order
+the threads run in.
 The Google `Retry` (one object passed as `retry=` to many calls) follows the same rule."""
 
+import copy
 import threading
+import time
 
 import pytest
 import spec_model as m
@@ -81,8 +85,53 @@ def google_loop(seed):
     return make_call
 
 
-@pytest.mark.parametrize("loop", [decorator_loop, tenacity_loop, google_loop])
-def test_concurrent_calls_have_distinct_reproducible_schedules(loop):
+def valkey_loop(seed):
+    from seeded_backoff.valkey import ReconnectBackoff
+
+    def make_call(sleep):
+        # One backoff given to every client; each client's connection holds a deep copy of it
+        # (as valkey-py's do), and a call here is one outage of a connection.
+        shared = ReconnectBackoff(seed=seed)
+
+        def call(f):
+            backoff, failures = copy.deepcopy(shared), 0
+            while True:
+                try:
+                    return f()
+                except ConnectionError:
+                    failures += 1
+                    sleep(backoff.compute(failures))
+        return call
+    return make_call
+
+
+def stamina_loop(seed):
+    stamina = pytest.importorskip("stamina")
+    from seeded_backoff import CallSeeds
+    from seeded_backoff.stamina import backoff_hook
+
+    def make_call(sleep):
+        # python/README.md's pattern: a hook per call, seeded from one CallSeeds; the hook's
+        # answer is what stamina waits (its own time.sleep does nothing here).
+        seeds = CallSeeds(seed)
+
+        def call(f):
+            hook = backoff_hook(Policy("google"), seed=seeds.next_seed())
+
+            def on(exc):
+                delay = hook(exc)
+                sleep(delay)
+                return delay
+            for attempt in stamina.retry_context(on=on, attempts=None, timeout=None):
+                with attempt:
+                    return f()
+        return call
+    return make_call
+
+
+@pytest.mark.parametrize("loop", [decorator_loop, tenacity_loop, google_loop, valkey_loop, stamina_loop])
+def test_concurrent_calls_have_distinct_reproducible_schedules(loop, monkeypatch):
+    monkeypatch.setattr(time, "sleep", lambda seconds: None)  # stamina's own wait
     first = run_concurrently(loop(42))
     assert len(first) == CALLS and len(set(first)) == CALLS  # no two calls retry in step
     assert set(first) == model_schedules(42, CALLS)  # each is call_seed(42, i)'s, for i < CALLS

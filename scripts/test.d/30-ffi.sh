@@ -36,6 +36,9 @@ echo "version $header_version"
 step "the C names of SPEC.md §14's table are the header's"
 python3 ffi/tests/check_vocabulary.py || fail "the C column of SPEC.md §14 and the header differ"
 
+step "every C name ffi/README.md gives is the header's"
+python3 ffi/tests/check_readme_names.py || fail "ffi/README.md names what the header does not declare"
+
 step "vector tables from tests/vectors"
 python3 ffi/tests/c/gen_vectors.py tests/vectors ffi/include/seeded_backoff.h "$out/vectors_data.h"
 

@@ -12,8 +12,8 @@ export interface AxiosRetrySeededOptions {
 
 /**
  * Options for `axiosRetry(axios, options)` whose retries wait the core's delays: one seeded
- * `Backoff` per request (the first request that fails uses `seed`, the next `seed + 1`; omitted,
- * a random start), kept in the state axios-retry carries on the request's config. A response's
+ * `Backoff` per request (request i, in the order they start, uses `callSeed(seed, i)`, SPEC.md
+ * §14; omitted, a random seed), kept in the state axios-retry carries on the request's config. A response's
  * status is classified by the core (429 and 5xx are retried, no other status is); errors without
  * a response are retried unless cancelled; `Retry-After`, or a 429's rate-limit headers, are parsed
  * by the core from `error.response`; the core giving up stops axios-retry. Unlike axios-retry's

@@ -13,8 +13,8 @@ export interface GotRetryOptions {
 
 /**
  * Options for `got.extend()` or one call whose retries wait the core's delays: one seeded
- * `Backoff` per request (the first request that fails uses `seed`, the next `seed + 1`; omitted,
- * a random start), kept in the request's `context`. got retries the statuses the core retries (429
+ * `Backoff` per request (request i, in the order they start, uses `callSeed(seed, i)`, SPEC.md
+ * §14; omitted, a random seed), kept in the request's `context`. got retries the statuses the core retries (429
  * and 5xx) and its own network error codes, for its retryable methods; `Retry-After`, or a 429's
  * rate-limit headers, are parsed by the core from `error.response`; the core giving up stops got.
  * A delay of 0 ms (possible with full jitter) is got's 1 ms, as got reads 0 as "stop".

@@ -16,8 +16,8 @@ export interface KyRetryOptions {
 
 /**
  * Options for `ky.create()`, `ky.extend()` or one call, whose retries wait the core's delays: one
- * seeded `Backoff` per request (the first request that fails uses `seed`, the next `seed + 1`;
- * omitted, a random start). A response's status is classified by the core (429 and 5xx are
+ * seeded `Backoff` per request (request i, in the order they start, uses `callSeed(seed, i)`,
+ * SPEC.md §14; omitted, a random seed). A response's status is classified by the core (429 and 5xx are
  * retried, no other status is); its `Retry-After`, or a 429's rate-limit headers, are parsed by
  * the core; the core giving up stops ky. ky's own rules still decide whether an error without a
  * response is retried (network errors yes; timeouts only with `retryOnTimeout`) and which methods

@@ -291,7 +291,9 @@ class Retry(_Seeded, retries.Retry):
     retry=Retry(seed=7))`. A `google.api_core.retry.Retry`, whose delays and decisions are the core's.
 
     - `policy`: a Policy (default: Google's preset, `Policy("google")`).
-    - `seed`: the same seed gives every call the same delays (tests); omitted, each call draws one.
+    - `seed`: call i through this Retry (in the order the calls start) runs with
+      `call_seed(seed, i)` (SPEC.md section 14): each call its own delays, the same calls in the
+      same order the same delays (tests); omitted, the seed is drawn once.
     - `deadline`: seconds since the first attempt within which a retry must start (see the module's
       notes on `timeout=`); it lowers the policy's max_elapsed_ms.
     - `budget`: a RetryBudget shared by the calls to one service.

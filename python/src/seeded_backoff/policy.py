@@ -191,8 +191,8 @@ class Policy:
                 paced: Optional[bool] = None) -> "Policy":
         """This policy with the options given changed (the keywords of `Policy`, preset
         excepted), by the same rules as over a preset: the strategy's parameter is kept while the
-        strategy is, the hint limit follows a changed cap unless given, an option the strategy has
-        no use for is refused (the core's `sb_policy_with_options`).
+        strategy is, the hint limit stays what it was (it never follows the cap), an option the
+        strategy has no use for is refused (the core's `sb_policy_with_options`).
 
         >>> narrow = Policy(jitter_ms=250)
         >>> timed = narrow.replace(max_elapsed_ms=60_000)

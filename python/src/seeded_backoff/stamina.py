@@ -8,7 +8,9 @@ cap, which is Google's formula with a generator nobody can seed per call. The `o
 called with the exception alone (no attempt number, no call state), so a hook holds one call's
 run of the core (`seeded_backoff.Run`, which numbers the attempts, counts the time since the hook
 was made against `max_elapsed_ms` and decides each delay): make one per call, with `stamina.retry_context` (a hook given to the `@stamina.retry`
-decorator is shared by every call of the function, whose schedules then run on from each other).
+decorator is shared by every call of the function, whose schedules then run on from each other),
+seeded with `CallSeeds(seed).next_seed()`, so that call i runs with `call_seed(seed, i)` (SPEC.md
+section 14) and calls made together retry apart.
 Pass `attempts=None, timeout=None` to let the policy decide when to give up (stamina otherwise
 also stops after 10 attempts or 45 s). stamina's test mode (`stamina.set_testing`) turns every
 wait, this one included, into 0.
@@ -58,8 +60,9 @@ class BackoffHook:
 
 
 def backoff_hook(policy: Policy, seed: Optional[int] = None, *, retry_on: RetryOn = None) -> BackoffHook:
-    """A `BackoffHook` for one call: retries errors carrying a response with a status the core
-    retries (429, 5xx; never another status), waiting the core's delays with the response's
-    Retry-After or rate-limit hint, and errors without a response that are transport errors
-    (`seeded_backoff.is_transport_error`), or those of `retry_on` when given."""
+    """A `BackoffHook` for one call (`seed`: the call's, from a `CallSeeds` shared by the calls):
+    retries errors carrying a response with a status the core retries (429, 5xx; never another
+    status), waiting the core's delays with the response's Retry-After or rate-limit hint, and
+    errors without a response that are transport errors (`seeded_backoff.is_transport_error`), or
+    those of `retry_on` when given."""
     return BackoffHook(policy, seed, retry_on=retry_on)

@@ -10,10 +10,10 @@ and `reset()` changes nothing; the run numbers the attempts, counts the time sin
 against `max_elapsed_ms` and decides each wait. Their default backoffs draw from Python's shared
 `random` module, so a fleet of clients that lost the same server cannot be replayed, and some
 (NoBackoff, constant backoffs) come back all at once. `ReconnectBackoff`'s runs are seeded per
-connection: the first outage uses the connection's seed, the next `seed + 1` (as the tenacity
-adapter's calls do), the same waits as in every other language; when the run gives up (by default
-after Google's 10 retries), `compute` raises RetryError, ending the operation with it (chained to
-the connection error). Give `Retry` `retries=-1` so that the policy, not the library's count,
+connection: outage i of a connection runs with `call_seed(seed, i)` (SPEC.md section 14, as the
+tenacity adapter's calls do), the same waits as in every other language; when the run gives up
+(by default after Google's 10 retries), `compute` raises RetryError, ending the operation with it
+(chained to the connection error). Give `Retry` `retries=-1` so that the policy, not the library's count,
 decides, and make the client with `single_connection_client=True`: a pooled client reconnects in
 `ConnectionPool.get_connection`, outside any Retry, so a refused reconnect there is raised to the
 caller at once.
@@ -43,9 +43,11 @@ class ReconnectBackoff:
     """A backoff for `valkey.retry.Retry` / `redis.retry.Retry` (`compute(failures)` and `reset()`).
 
     - `policy`: a Policy (default: Google's preset).
-    - `seed`: the connection's seed; omitted, one is drawn. A connection pool copies its
-      connections' Retry (copy.deepcopy): a copy starts over with the same seed when one was given
-      (replayable), with a newly drawn one when not (so the pool's connections do not retry in step).
+    - `seed`: the seed of this backoff's outages (outage i runs with `call_seed(seed, i)`);
+      omitted, one is drawn. A client copies the Retry it is given into each of its connections
+      (copy.deepcopy): the copies number their outages with the original, in the order the
+      outages start, so connections made from one backoff never retry in step, and replay when
+      their outages start in the same order.
     - `on_retry(event)`: told of each wait before it, with a `RetryEvent` (SPEC.md section 14:
       `attempt`, the failure's number in the operation, from 1; `delay_ms`; `error`, the
       connection error the library is handling).
@@ -57,7 +59,6 @@ class ReconnectBackoff:
             policy = Policy("google")
         if on_retry is not None and not callable(on_retry):
             raise TypeError(f"on_retry must be callable, got {show(on_retry)}")
-        self._seeded = seed is not None
         self._seed = secrets.randbits(64) if seed is None else seed
         self._seeds = Seeds(policy, self._seed)
         self._call: Optional[Call] = None
@@ -65,7 +66,7 @@ class ReconnectBackoff:
 
     @property
     def seed(self) -> int:
-        """This connection's seed."""
+        """The seed of this backoff's outages (its copies' too)."""
         return self._seed
 
     @property
@@ -88,10 +89,9 @@ class ReconnectBackoff:
         return self._call.next_delay({}, error, on_retry=self._on_retry) / 1000
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "ReconnectBackoff":
-        # A fresh schedule; the callbacks (and a subclass's attributes) are shared, not copied.
+        # No outage under way; the outage counter, the callbacks (and a subclass's attributes) are
+        # shared, not copied: the copies are one loop with the original (SPEC.md section 14).
         new = copy.copy(self)
-        new._seed = self._seed if self._seeded else secrets.randbits(64)
-        new._seeds = Seeds(self.policy, new._seed)
         new._call = None
         return new
 

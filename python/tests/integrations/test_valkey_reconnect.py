@@ -79,12 +79,12 @@ def busiest_bin(seconds):
 
 def model_log(seed, log):
     """The model's delays for the same steps: a new run at each operation's first failure, the
-    connection's k-th run seeded `seed + k` (the adapters' seed per call)."""
+    connection's k-th run seeded `call_seed(seed, k)` (SPEC.md section 14)."""
     runs = 0
     out = []
     for failures, _ in log:
         if failures == 1:
-            b = m.Backoff(m.preset("google"), seed + runs)
+            b = m.Backoff(m.preset("google"), m.call_seed(seed, runs))
             runs += 1
         step = b.next()
         out.append((failures, step.delay_ms if isinstance(step, m.Retry) else step.reason))
