@@ -50,7 +50,10 @@ impl SpecRng {
     /// A generator from the words `s0..s3` (the C ABI's and `RawBackoff`'s form); `None` for the
     /// all-zero state, which xoshiro cannot leave.
     pub(crate) fn from_words(words: [u32; 4]) -> Option<Self> {
-        (words != [0; 4]).then_some(SpecRng(words))
+        // One OR of the words, not an array comparison: on Cortex-M that is a `memcmp` call
+        // against a 16-byte constant, with the words stored to the stack to pass them.
+        let [a, b, c, d] = words;
+        (a | b | c | d != 0).then_some(SpecRng(words))
     }
 
     /// The state words `s0..s3`.

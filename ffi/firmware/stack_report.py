@@ -8,8 +8,8 @@ Each function's frame is what its instructions can take from the stack, summed (
 it does not assume two adjustments are on exclusive paths): on Arm every push/stmdb to sp, every
 `sub sp, #n` and pre-indexed store below sp; on RISC-V every `addi sp,sp,-n`. A function's worst
 case is its frame plus the worst of the functions it calls (Arm: bl, blx <label>; RISC-V: jal,
-and auipc+jalr, whose target objdump names; on both a branch to another function counts like a
-call). An indirect call, a stack adjustment by a register or recursion cannot be bounded this way
+auipc+jalr, and auipc+jr, a tail call, whose targets objdump names; on both a branch to another
+function counts like a call). An indirect call, a stack adjustment by a register or recursion cannot be bounded this way
 and is reported instead of a number, except calls through `&dyn RetryGate`, which count as calls
 to every RetryGate method in the image; a RISC-V `jr` through a register other than ra is a jump
 table within the function. With a goal, says whether every sb_backoff_next* and sb_run_*
@@ -59,6 +59,11 @@ def riscv_insn(current, name, op, operands):
     elif op in ("jal", "j", "call", "tail") or op.startswith("b"):
         t = CALLEE.search(args)
         if t and t.group(2) != name:
+            current["calls"].add(t.group(2))
+    elif op in ("jr", "c.jr") and CALLEE.search(comment):
+        # A tail call (auipc + jr), whose target objdump names; a jump table's jr names none.
+        t = CALLEE.search(comment)
+        if t.group(2) != name:
             current["calls"].add(t.group(2))
     elif op in ("jalr", "c.jalr"):
         t = CALLEE.search(comment)

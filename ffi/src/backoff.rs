@@ -114,7 +114,9 @@ unsafe fn step_with(
 
 /// [`step_with`] running the core's general step (SPEC.md section 5): `sb_backoff_next_with`, and
 /// `sb_backoff_next` in a build that links it anyway, are this one non-generic call, so a
-/// firmware that uses both links the step once.
+/// firmware that uses both links the step once. The input comes by reference, so
+/// `sb_backoff_next` passes a constant one ([`NO_INPUT`]) and tail-calls this with no frame of
+/// its own.
 ///
 /// # Safety
 /// As [`step_with`].
@@ -122,15 +124,23 @@ unsafe fn step_with(
 pub(crate) unsafe fn step(
     b: *mut sb_backoff,
     delay_ms: *mut u32,
-    input: StepInput<'_>,
+    input: &StepInput<'_>,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
     unsafe {
         step_with(b, delay_ms, |state, policy| {
-            state.next_delay_with(policy, input)
+            state.next_delay_with(policy, *input)
         })
     }
 }
+
+/// The bare step's input: no hint, no clock, no budget. A constant, so a reference to it points
+/// into read-only data and `sb_backoff_next` builds nothing on its stack.
+const NO_INPUT: StepInput<'static> = StepInput {
+    hint: None,
+    elapsed_ms: None,
+    budget: None,
+};
 
 /// Starts a request's retry state under `policy`, its jitter seeded from `seed` (use a different
 /// seed per client, e.g. a device id mixed with a counter). Returns `SB_OK`, `SB_ERR_NULL` or the
@@ -191,7 +201,7 @@ pub unsafe extern "C" fn sb_backoff_next(b: *mut sb_backoff, delay_ms: *mut u32)
         // A policy may have a time budget, which needs the general step, or the build's
         // `sb_backoff_next_with` takes hints or budgets, which link it anyway: share it.
         // SAFETY: forwarded from this function's contract.
-        unsafe { step(b, delay_ms, StepInput::default()) }
+        unsafe { step(b, delay_ms, &NO_INPUT) }
     } else {
         // The core's plain step, which equals the general step without hint, clock or budget, and
         // without a time budget links none of it.

@@ -103,7 +103,7 @@ pub unsafe extern "C" fn sb_backoff_next_with(
                 budget: None,
             };
             // SAFETY: forwarded from this function's contract.
-            return Ok(unsafe { step(b, delay_ms, step_input) });
+            return Ok(unsafe { step(b, delay_ms, &step_input) });
         }
         // The step works on a copy of the budget, stored back only if the step itself succeeded.
         // SAFETY: forwarded from this function's contract.
@@ -116,7 +116,7 @@ pub unsafe extern "C" fn sb_backoff_next_with(
             budget: Some((&core_budget as &dyn RetryGate, kind)),
         };
         // SAFETY: forwarded from this function's contract.
-        let status = unsafe { step(b, delay_ms, step_input) };
+        let status = unsafe { step(b, delay_ms, &step_input) };
         if status.is_error() {
             return Err(status);
         }
