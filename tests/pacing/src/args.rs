@@ -132,9 +132,6 @@ mod tests {
             ArgsError::BadValue("--capacity", "0".into())
         );
         assert_eq!(parse("--seed").unwrap_err(), ArgsError::NoValue("--seed"));
-        assert_eq!(
-            parse("-x").unwrap_err(),
-            ArgsError::Unknown("-x".into())
-        );
+        assert_eq!(parse("-x").unwrap_err(), ArgsError::Unknown("-x".into()));
     }
 }

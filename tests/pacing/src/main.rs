@@ -91,7 +91,11 @@ impl Shed {
             }
         }
         response
-            .body(Full::new(Bytes::from_static(if served { b"ok\n" } else { b"busy\n" })))
+            .body(Full::new(Bytes::from_static(if served {
+                b"ok\n"
+            } else {
+                b"busy\n"
+            })))
             .unwrap_or_default()
     }
 
@@ -109,7 +113,8 @@ impl Shed {
     /// The clock, started now if it has not been: by `/__start/`'s time, or by a request that
     /// arrives before it (a client whose clock runs a little ahead of the server's timer).
     fn clock_now(&self) -> &PaceLayer {
-        self.clock.get_or_init(|| PaceLayer::new(self.pacer.clone()))
+        self.clock
+            .get_or_init(|| PaceLayer::new(self.pacer.clone()))
     }
 
     /// Writes the log and ends the process shortly after this response has gone out.
