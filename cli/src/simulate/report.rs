@@ -174,6 +174,7 @@ pub fn print(
                         v["later_peak_rps"] = json!(later_peak(r, setup.runs));
                         v
                     }).collect::<Vec<Value>>(),
+                    "pacing": pacing_rows.iter().map(pacing_json).collect::<Vec<Value>>(),
                 });
             }
             println!("{out}");
@@ -261,6 +262,21 @@ pub fn outage_json(r: &OutageRow) -> Value {
         v[metric] = json!(value);
     }
     v
+}
+
+/// One fleet of the shed with what the server answers, for `--format json`: the figures the table
+/// prints, and per second the arrivals and of them the accepted (what a real server's log is
+/// compared with).
+fn pacing_json(r: &PacingRow) -> Value {
+    json!({
+        "fleet": r.name,
+        "calls": r.run.calls,
+        "last_done_ms": r.run.last_done_ms,
+        "later_peak_rps": r.run.per_second.iter().skip(1).copied().max().unwrap_or(0),
+        "per_second": r.run.per_second,
+        "accepted_per_second": r.run.accepted,
+        "unfinished": r.run.unfinished,
+    })
 }
 
 /// The shed with what the server answers: calls per client, when the last client is done, and the
