@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 file=${BENCHMARKS:-BENCHMARKS.md}
 
 # NAME|KIND|COMMAND, in the file's order; KIND is text or table (what the command prints is
-# markdown). Long: core-size, bundlers, fleet-scale, storm, send-rate (minutes each, and they need nginx,
+# markdown). Long: core-size, bundlers, outbox-load, fleet-scale, storm, send-rate (minutes each, and they need nginx,
 # Chromium or the thumbv6m target as their scripts say).
 sections=(
   "speed|text|bash scripts/benchmarks.sh --speed"
@@ -40,6 +40,7 @@ sections=(
   "fleet-advice|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google,full --outage-s 300"
   "npm-size|text|npm --prefix wasm run -s size"
   "bundlers|table|node wasm/test/bundlers/run.mjs --table"
+  "outbox-load|text|(node wasm/test/browser/outbox-tabs.mjs && node wasm/test/browser/outbox-sw.mjs) | grep -E '^outbox: [0-9]+ (tabs|pages)'"
   "npm-load|text|node --expose-gc wasm/scripts/load.mjs"
   "npm-bench|text|node wasm/scripts/bench.mjs"
   "simulate|text|cargo run -q --release -p seeded-backoff-cli -- simulate"
@@ -48,6 +49,8 @@ sections=(
   "pacing|text|cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff paced -- --nocapture | grep 'calls/client'"
   "storm|table|bash scripts/test.d/60-storm.sh >&2 && cat artifacts/storm.md"
   "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
+  "npm-faults|text|(node wasm/test/faults.test.mjs && node wasm/test/browser/faults.mjs) | grep -E '^(node|chromium) '"
+  "asyncio-load|text|.venv/bin/python tests/faults/load_asyncio.py"
   "send-rate|text|python3 bench/send_rate_quota.py"
 )
 
