@@ -4,8 +4,10 @@
 #   bash scripts/benchmarks.sh            run every command below, rewrite its section
 #   bash scripts/benchmarks.sh NAME...    only the named sections
 #   bash scripts/benchmarks.sh --check    run nothing: check the file's shape (each section below
-#                                         exists once, opens with its command, holds its output;
-#                                         no historical wording anywhere in the file)
+#                                         exists once, opens with its command, holds its output,
+#                                         a markdown table's rows have its header's columns; no
+#                                         historical wording anywhere in the file); BENCHMARKS
+#                                         names another file to check
 #   bash scripts/benchmarks.sh --icount   print the instructions per delay (valgrind), the
 #                                         icount section's command
 #   bash scripts/benchmarks.sh --speed    print the summaries of `cargo bench` (ns per delay,
@@ -20,21 +22,37 @@
 #   what COMMAND printed
 #   ```
 #   <!-- /bench:NAME -->
-# and the prose around it is kept. The npm figures need `npm --prefix wasm run build` first.
+# for a text section; a table section holds what COMMAND printed as it is (markdown: at least one
+# table, each row with its header's number of columns) after a blank line instead of the text
+# block. The prose around a section is kept. The npm figures need `npm --prefix wasm run build`
+# first; the long commands (marked below) take minutes each and are run with `nice -n 10`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-file=BENCHMARKS.md
+file=${BENCHMARKS:-BENCHMARKS.md}
 
-# NAME|COMMAND, in the file's order.
+# NAME|KIND|COMMAND, in the file's order; KIND is text or table (what the command prints is
+# markdown). Long: core-size, bundlers, outbox-load, fleet-scale, storm, send-rate (minutes each, and they need nginx,
+# Chromium or the thumbv6m target as their scripts say).
 sections=(
-  "speed|bash scripts/benchmarks.sh --speed"
-  "icount|bash scripts/benchmarks.sh --icount"
-  "npm-size|npm --prefix wasm run -s size"
-  "npm-load|node --expose-gc wasm/scripts/load.mjs"
-  "npm-bench|node wasm/scripts/bench.mjs"
-  "simulate|cargo run -q --release -p seeded-backoff-cli -- simulate"
-  "pacing|bash scripts/test.d/62-pacing.sh"
-  "readme-lengths|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
+  "speed|text|bash scripts/benchmarks.sh --speed"
+  "icount|text|bash scripts/benchmarks.sh --icount"
+  "core-size|table|bash scripts/size-report.sh --table"
+  "fleet-advice|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google,full --outage-s 300"
+  "npm-size|text|npm --prefix wasm run -s size"
+  "bundlers|table|node wasm/test/bundlers/run.mjs --table"
+  "outbox-load|text|(node wasm/test/browser/outbox-tabs.mjs && node wasm/test/browser/outbox-sw.mjs) | grep -E '^outbox: [0-9]+ (tabs|pages)'"
+  "npm-load|text|node --expose-gc wasm/scripts/load.mjs"
+  "npm-bench|text|node wasm/scripts/bench.mjs"
+  "simulate|text|cargo run -q --release -p seeded-backoff-cli -- simulate"
+  "guidance|table|cargo run -q --release -p seeded-backoff-cli -- simulate --format json | python3 bench/guidance.py"
+  "fleet-scale|table|bash scripts/simulate-scale.sh"
+  "pacing|text|cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff paced -- --nocapture | grep 'calls/client'"
+  "storm|table|bash scripts/test.d/60-storm.sh >&2 && cat artifacts/storm.md"
+  "pacing-real|text|bash scripts/test.d/62-pacing.sh"
+  "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
+  "npm-faults|text|(node wasm/test/faults.test.mjs && node wasm/test/browser/faults.mjs) | grep -E '^(node|chromium) '"
+  "asyncio-load|text|.venv/bin/python tests/faults/load_asyncio.py"
+  "send-rate|text|python3 bench/send_rate_quota.py"
 )
 
 # Words that date a figure or tell its history; the file holds today's figures only.
@@ -46,21 +64,50 @@ import re, sys
 path, history, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
 text = open(path, encoding="utf-8").read()
 bad = []
+def cells(row):
+    # A cell may hold an escaped bar (\\|); the row's outer bars open and close it.
+    return len(re.split(r"(?<!\\)\|", row.strip())) - 2
+
+def table_shape(body):
+    """What is wrong with the markdown tables of a table section's output, or None."""
+    lines, tables = body.split("\n"), 0
+    for i, line in enumerate(lines):
+        if not line.startswith("|") or (i and lines[i - 1].startswith("|")):
+            continue
+        rows = [line]
+        for later in lines[i + 1:]:
+            if not later.startswith("|"):
+                break
+            rows.append(later)
+        if len(rows) < 3 or not re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", rows[1]):
+            return f"the table at `{line[:60]}` has no separator row and a row under it"
+        for row in rows[1:]:
+            if cells(row) != cells(line):
+                return f"a row of {cells(row)} columns under a header of {cells(line)}: `{row[:60]}`"
+        tables += 1
+    return None if tables else "no markdown table"
+
 for spec in specs:
-    name, command = spec.split("|", 1)
+    name, kind, command = spec.split("|", 2)
     opens = text.count(f"<!-- bench:{name} -->")
     closes = text.count(f"<!-- /bench:{name} -->")
     if opens != 1 or closes != 1:
         bad.append(f"section {name}: {opens} opening and {closes} closing markers, not one each")
         continue
     body = text.split(f"<!-- bench:{name} -->", 1)[1].split(f"<!-- /bench:{name} -->", 1)[0]
-    m = re.fullmatch(r"\n```sh\n(.*)\n```\n```text\n(.*?)\n?```\n", body, re.S)
+    if kind == "text":
+        m = re.fullmatch(r"\n```sh\n(.*)\n```\n```text\n(.*?)\n?```\n", body, re.S)
+    else:
+        m = re.fullmatch(r"\n```sh\n(.*?)\n```\n\n(.*?)\n", body, re.S)
     if not m:
-        bad.append(f"section {name}: not a ```sh block with its command, then a ```text block")
+        block = "a ```text block" if kind == "text" else "a blank line and the printed markdown"
+        bad.append(f"section {name}: not a ```sh block with its command, then {block}")
     elif m.group(1) != command:
         bad.append(f"section {name}: names `{m.group(1)}`, the script runs `{command}`")
     elif not m.group(2).strip():
-        bad.append(f"section {name}: the output block is empty")
+        bad.append(f"section {name}: the output is empty")
+    elif kind == "table" and (wrong := table_shape(m.group(2))):
+        bad.append(f"section {name}: {wrong}")
 names = re.findall(r"<!-- bench:([a-z0-9-]+) -->", text)
 known = {s.split("|", 1)[0] for s in specs}
 bad += [f"section {n}: not a section scripts/benchmarks.sh writes" for n in names if n not in known]
@@ -83,10 +130,15 @@ icount() {
   }
   per_delay() { awk -v a="$(count "$@" 20000)" -v b="$(count "$@" 0)" 'BEGIN { printf "%.1f", (a - b) / 200000 }'; }
   printf '%-40s %s\n' "implementation (Google's shape)" "instructions per delay"
+  local bin=${CARGO_TARGET_DIR:-target}/release floor two figure
   for impl in none google full equal decorrelated proportional floor backon backoff exponential-backoff retry-policies; do
-    printf '%-40s %s\n' "$impl" "$(per_delay target/release/icount "$impl")"
+    figure=$(per_delay "$bin/icount" "$impl")
+    printf '%-40s %s\n' "$impl" "$figure"
+    [ "$impl" != floor ] || floor=$figure
   done
-  printf '%-40s %s\n' "google, next_delay from two call sites" "$(per_delay target/release/icount_two_sites)"
+  two=$(per_delay "$bin/icount_two_sites")
+  printf '%-40s %s\n' "google, next_delay from two call sites" "$two"
+  awk -v t="$two" -v f="$floor" 'BEGIN { r = t / f; printf "goal: two call sites <= 1.3x the floor: %.2fx, %s\n", r, (r <= 1.3) ? "met" : "NOT met" }'
 }
 
 # cargo bench's own summary tables, without criterion's per-benchmark lines.
@@ -118,7 +170,9 @@ trap 'rm -rf "$out"' EXIT
 failed=0
 for spec in "${sections[@]}"; do
   name=${spec%%|*}
-  command=${spec#*|}
+  kind=${spec#*|}
+  kind=${kind%%|*}
+  command=${spec#*|*|}
   if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " =~ " $name " ]]; then continue; fi
   echo "--- $name: $command" >&2
   start=$SECONDS
@@ -135,17 +189,21 @@ for spec in "${sections[@]}"; do
     echo "    printed nothing; its section is left as it is" >&2
     continue
   fi
-  python3 - "$file" "$name" "$command" "$out/$name" <<'PY'
+  python3 - "$file" "$name" "$kind" "$command" "$out/$name" <<'PY'
 import sys
-path, name, command, output = sys.argv[1:]
+path, name, kind, command, output = sys.argv[1:]
 text = open(path, encoding="utf-8").read()
-printed = open(output, encoding="utf-8").read().rstrip("\n")
+# Without trailing blanks, which a padded column leaves and a diff would flag.
+printed = "\n".join(l.rstrip() for l in open(output, encoding="utf-8").read().rstrip("\n").split("\n"))
 head, tail = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
 if text.count(head) != 1 or text.count(tail) != 1:
     sys.exit(f"{path} has no single {head} ... {tail} section")
 before, rest = text.split(head, 1)
 after = rest.split(tail, 1)[1]
-body = f"\n```sh\n{command}\n```\n```text\n{printed}\n```\n"
+if kind == "text":
+    body = f"\n```sh\n{command}\n```\n```text\n{printed}\n```\n"
+else:
+    body = f"\n```sh\n{command}\n```\n\n{printed}\n"
 open(path, "w", encoding="utf-8").write(before + head + body + tail + after)
 PY
 done

@@ -5,7 +5,9 @@
 # Needs: the thumbv6m-none-eabi Rust target, arm-none-eabi-size (binutils-arm-none-eabi), node, and
 # `npm ci` in scripts/size-report. The wasm lines need wasm/dist (built by the wasm package's
 # `npm run build`); without it they are skipped with a message.
+# --table: only the thumbv6m figures, as the markdown table and goals BENCHMARKS.md holds.
 set -euo pipefail
+table=${1-}
 cd "$(dirname "$0")/.."
 root=$PWD
 report=$root/scripts/size-report
@@ -18,22 +20,33 @@ command -v arm-none-eabi-size >/dev/null || fail "arm-none-eabi-size not found (
 section() { arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'; }
 gz() { gzip -9 -n -c "$1" | wc -c | tr -d ' '; }
 
-echo "== thumbv6m-none-eabi (opt-level s, LTO, panic=abort; linked from one entry with --gc-sections)"
+[ "$table" = --table ] || echo "== thumbv6m-none-eabi (opt-level s, LTO, panic=abort; linked from one entry with --gc-sections)"
 # The firmware crate is its own workspace (bare-metal only); its build goes under the repo's target/.
 (cd "$report/firmware" && cargo build -q --release --target-dir "$root/target/size-report")
 bin=$root/target/size-report/thumbv6m-none-eabi/release
-printf '%-44s %8s %8s\n' "program" ".text" ".rodata"
+if [ "$table" = --table ]; then
+  echo "| program (thumbv6m-none-eabi) | .text | .rodata | goal (.text) |"
+  echo "|---|---:|---:|---|"
+else
+  printf '%-44s %8s %8s\n' "program" ".text" ".rodata"
+fi
 for prog in google google_two_sites all; do
   case $prog in
-    google) what="Google-only (Policy::google + next_delay)" ;;
-    google_two_sites) what="Google-only, next_delay called from 2 places" ;;
-    all) what="whole core (every public API)" ;;
+    google) what="Google-only (Policy::google + next_delay)" goal=1024 ;;
+    google_two_sites) what="Google-only, next_delay called from 2 places" goal=1024 ;;
+    all) what="whole core (every public API)" goal=2048 ;;
   esac
   text=$(section "$bin/$prog" .text)
   rodata=$(section "$bin/$prog" .rodata)
   [ "$text" -gt 0 ] || fail "$prog: no .text"
-  printf '%-44s %8s %8s\n' "$what" "$text" "$rodata"
+  if [ "$table" = --table ]; then
+    met=$([ "$text" -le "$goal" ] && echo met || echo "**not met**")
+    echo "| $what | $text B | $rodata B | <= $goal B, $met |"
+  else
+    printf '%-44s %8s %8s\n' "$what" "$text" "$rodata"
+  fi
 done
+[ "$table" != --table ] || exit 0
 
 echo
 echo "== npm: usages bundled by esbuild --bundle --minify --format=esm, gzip -9, beside the peers"

@@ -10,6 +10,31 @@ export CARGO_TERM_COLOR=never
 
 echo "-- BENCHMARKS.md: the sections scripts/benchmarks.sh writes, in shape; no history"
 bash scripts/benchmarks.sh --check
+# The check can fail: a copy with one cell cut from a generated table's first row, and a copy
+# with a text section's output block removed, are each refused with the section's name.
+controls=$(mktemp -d)
+python3 - "$controls" <<'PY'
+import re, sys
+text = open("BENCHMARKS.md", encoding="utf-8").read()
+table = re.search(r"<!-- bench:([a-z0-9-]+) -->\n```sh\n[^\n]*\n```\n\n(?:[^|\n][^\n]*\n|\n)*"
+                  r"\|[^\n]*\n\|[^\n]*\n(\|[^\n]*\|)\n", text)
+row = table.group(2)
+cut = text.replace(row, row.rsplit("|", 2)[0] + "|", 1)
+open(f"{sys.argv[1]}/cell", "w", encoding="utf-8").write(cut)
+section = re.search(r"<!-- bench:([a-z0-9-]+) -->\n```sh\n[^\n]*\n```\n(```text\n.*?```\n)", text, re.S)
+open(f"{sys.argv[1]}/block", "w", encoding="utf-8").write(text.replace(section.group(2), "", 1))
+open(f"{sys.argv[1]}/names", "w").write(f"{table.group(1)} {section.group(1)}")
+PY
+read -r table_name text_name <"$controls/names"
+for control in cell:$table_name block:$text_name; do
+  if BENCHMARKS="$controls/${control%%:*}" bash scripts/benchmarks.sh --check >"$controls/out" 2>&1; then
+    echo "benchmarks.sh --check passed a file with a broken section ${control#*:} (${control%%:*})" >&2
+    exit 1
+  fi
+  grep -q "section ${control#*:}: " "$controls/out" || { cat "$controls/out" >&2; exit 1; }
+  echo "control (${control%%:*}): $(grep -m1 "section ${control#*:}: " "$controls/out")"
+done
+rm -rf "$controls"
 
 echo "-- simulator shape tests (cli/src/simulate/)"
 cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff simulate

@@ -77,6 +77,6 @@ echo "-- nginx on 127.0.0.1:$port (pid $(cat "$dir/nginx.pid"))"
 mkdir -p artifacts
 rc=0
 PORT=$port UP_FILE="$dir/up" ACCESS_LOG="$dir/access.log" CAPACITY=$capacity \
-  SIMULATOR="$PWD/target/release/seeded-backoff" PACKAGE="$PWD/wasm/dist/index.js" \
+  SIMULATOR="$(realpath "${CARGO_TARGET_DIR:-target}")/release/seeded-backoff" PACKAGE="$PWD/wasm/dist/index.js" \
   OUT=artifacts/storm.md timeout 150 node tests/storm/storm.mjs || rc=$?
 exit $rc

@@ -32,7 +32,7 @@ for (const [fault] of FAILING) {
     assert.ok(out.lastMatches, `${fault}: the last failure was ${out.cause}`);
     assert.ok(out.ms <= LIMIT_MS, `${fault}: ${out.ms.toFixed(0)} ms`);
     assert.equal(out.listeners, 0);
-    console.log(`${fault}: gave up after ${out.attempts} attempts in ${out.ms.toFixed(0)} ms: ${out.message}`);
+    console.log(`node ${fault}: gave up after ${out.attempts} attempts in ${out.ms.toFixed(0)} ms: ${out.message}`);
     assert.equal(await server.openConnections(), 1);
   });
 }

@@ -13,7 +13,8 @@
 //  - the same under `Content-Security-Policy: script-src 'self'`, and every vector file replayed
 //    there bit for bit (the page shows that it may not compile WebAssembly: the JS build answered).
 // Then, under 4x CPU throttling, retry() to its first attempt and the cost of a delay, beside p-retry.
-// Prints a table; exits non-zero if any check failed (every check runs first).
+// Prints a table; exits non-zero if any check failed (every check runs first). With --table, the
+// table alone goes to stdout, as markdown (BENCHMARKS.md's), and every other line to stderr.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
@@ -24,6 +25,9 @@ import { files, installApp, rollupBare, TOOLS } from './build.mjs';
 import { serve } from './serve.mjs';
 import { workerBuild } from './workers.mjs';
 
+const TABLE = process.argv.includes('--table');
+const print = console.log;
+if (TABLE) console.log = console.error;
 const LIMIT_MS = 480000;
 setTimeout(() => { console.error(`FAIL: still running after ${LIMIT_MS / 1000} s`); process.exit(1); }, LIMIT_MS).unref();
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -257,8 +261,13 @@ rmSync(tmp, { recursive: true, force: true });
 const head = ['bundler', 'first request after retry() (ms)', 'same, under DevTools', 'bytes fetched happy path', 'bytes fetched failure path',
   'fetchWithBackoff happy', 'fetchWithBackoff failure', 'CSP ok'];
 console.log('\nbytes: gzip -9 of every response the browser fetched but the page and /api; failure path: 503 then 200');
-console.log(head.join(' | '));
-for (const row of table) console.log(row.map((c, i) => String(c).padStart(i ? head[i].length : 10)).join(' | '));
+if (TABLE) {
+  print(`| ${head.join(' | ')} |\n|---|${head.slice(1).map((h) => (h === 'CSP ok' ? '---|' : '---:|')).join('')}`);
+  for (const row of table) print(`| ${row.join(' | ')} |`);
+} else {
+  console.log(head.join(' | '));
+  for (const row of table) console.log(row.map((c, i) => String(c).padStart(i ? head[i].length : 10)).join(' | '));
+}
 if (failures.length) {
   console.error(`\nFAIL: ${failures.length} checks:\n${failures.map((f) => `  ${f}`).join('\n')}`);
   process.exit(1);
