@@ -140,6 +140,43 @@ fn main() {
         "export const PACER_WORDS = {};",
         seeded_backoff_wasm::pacer::PACER_WORDS
     );
+    // The send rate (SPEC.md §17): its fields (JS option names) in the core's order of checking,
+    // their errors and defaults, the words it takes in the shared bytes, its codes.
+    use seeded_backoff::SendRateConfig;
+    use seeded_backoff_wasm::send_rate::{answer, config_words, pace, SEND_RATE_AREA};
+    println!(
+        "export const SEND_RATE_FIELDS = {};",
+        list(errors::SEND_RATE.iter().map(|e| s(&camel(e.name()))))
+    );
+    println!(
+        "export const SEND_RATE_ERRORS = {};",
+        list(errors::SEND_RATE.iter().map(|e| s(&camel(e.message()))))
+    );
+    let defaults = config_words(SendRateConfig::DEFAULT);
+    println!(
+        "export const SEND_RATE_DEFAULTS = {};",
+        list(
+            defaults[..errors::SEND_RATE.len()]
+                .iter()
+                .map(u32::to_string)
+        )
+    );
+    println!(
+        "export const SEND_RATE_FAIL_FAST = {};",
+        SendRateConfig::DEFAULT.fail_fast
+    );
+    println!("export const SEND_RATE_AREA = {SEND_RATE_AREA};");
+    for (name, code) in [
+        ("PACE_SEND", pace::SEND),
+        ("PACE_WAIT", pace::WAIT),
+        ("PACE_REFUSE", pace::REFUSE),
+        ("PACE_BAD_STATE", pace::BAD_STATE),
+        ("ANSWER_ACCEPTED", answer::ACCEPTED),
+        ("ANSWER_THROTTLED", answer::THROTTLED),
+        ("ANSWER_NO_ANSWER", answer::NO_ANSWER),
+    ] {
+        println!("export const {name} = {code};");
+    }
     // Codes of the exports' number arguments.
     use seeded_backoff_wasm::io::hint;
     println!("export const HINT_NONE = {};", hint::NONE);

@@ -91,6 +91,12 @@ export function u64(name, v) {
   return [v % 4294967296, Math.floor(v / 4294967296)];
 }
 
+/** A monotonic clock reading in ms as u64 halves: a number (its fraction dropped, as performance.now()'s) or a bigint. */
+export function clockMs(v) {
+  if (typeof v === 'number' && v >= 0 && v < Infinity) return u64('nowMs', Math.floor(v));
+  return u64('nowMs', v);
+}
+
 export function bool(name, v) {
   if (typeof v !== 'boolean') fail(TypeError, name, 'a boolean', v);
   return v;

@@ -1,8 +1,9 @@
-// The engine: the Rust core, compiled once per part (main, date, snapshot, budget, fleet, pacer) to a small
-// WebAssembly module whose bytes are inlined in a JS module (pkg/<part>-part.js), so that nothing is
-// fetched, nothing is copied next to a bundle and no bundler needs a setting. The synchronous API
-// compiles a part the first time it is used; retry() compiles it asynchronously while its first
-// attempt is in flight, so that attempt waits for nothing.
+// The engine: the Rust core, compiled once per part (main, date, snapshot, budget, fleet, pacer,
+// send_rate) to a small WebAssembly module whose bytes are inlined in a JS module
+// (pkg/<part>-part.js), so that nothing is fetched, nothing is copied next to a bundle and no
+// bundler needs a setting. The synchronous API compiles a part the first time it is used; retry()
+// compiles it asynchronously while its first attempt is in flight, so that attempt waits for
+// nothing.
 //
 // Where WebAssembly is refused (a Content-Security-Policy without 'wasm-unsafe-eval'), the same
 // core compiled to JS by binaryen's wasm2js is imported instead: the same exports, the same memory

@@ -14,3 +14,4 @@ export { restore, restoreRun, snapshot } from './snapshot.js';
 export { Run } from './run.js';
 export { seedFromDevice, startupDelay } from './fleet.js';
 export { pace, Pacer } from './pacer.js';
+export { SendRate } from './send-rate.js';

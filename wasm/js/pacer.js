@@ -4,17 +4,11 @@
 // A server-side helper: its own wasm part, which no client import pulls in.
 import { pacer } from '../pkg/pacer-part.js';
 import { ACTION_AT, LENS_AT, PACER_ERRORS, PACER_HEADER_NAMES, PACER_WORDS, RUN_AT } from '../pkg/tables.js';
-import { fail, failRule, int, keys, U32_MAX, u64 } from './check.js';
+import { clockMs as clock, fail, failRule, int, keys, U32_MAX } from './check.js';
 import { get } from './engine.js';
 import { seedHalves } from './options.js';
 
 const FIELDS = ['capacityPerS', 'reservePerMille', 'maxWaitS'];
-
-/** A clock reading in ms as u64 halves: a number (its fraction dropped, as performance.now()'s) or a bigint. */
-function clock(v) {
-  if (typeof v === 'number' && v >= 0 && v < Infinity) return u64('nowMs', Math.floor(v));
-  return u64('nowMs', v);
-}
 
 export class Pacer {
   #w; // latest_ms and tail_s (lo, hi), the generator's four words, rate, max_wait_s, tail_count

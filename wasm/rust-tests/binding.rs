@@ -336,3 +336,81 @@ fn the_pacer_exports_answer_as_the_core_pacer() {
     assert_eq!(pacer_assign(0, 0), 1);
     assert_eq!(pacer_pending(0, 0), -1.0);
 }
+
+#[test]
+fn the_send_rate_exports_answer_as_the_core_send_rate() {
+    use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
+    use seeded_backoff_wasm::send_rate::{self as part, answer, config_words, pace, CONFIG_WORDS};
+    let put = |words: &[u32]| {
+        io(|io| {
+            for (i, w) in words.iter().enumerate() {
+                io.bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+            }
+        })
+    };
+    let word =
+        |i: usize| io(|io| u32::from_le_bytes(io.bytes[4 * i..4 * i + 4].try_into().unwrap()));
+    // Each field out of range is refused by its own index, in the core's order.
+    for (i, e) in SendRateError::ALL.into_iter().enumerate() {
+        let mut w = config_words(SendRateConfig::DEFAULT);
+        // Too large where 0 is allowed or would trip an earlier field's bound (probe_first ≤ probe_max).
+        let high = [
+            SendRateError::ProbeMax,
+            SendRateError::GuardMs,
+            SendRateError::MaxHold,
+        ];
+        w[i] = if high.contains(&e) { u32::MAX } else { 0 };
+        put(&w);
+        assert_eq!(part::send_rate_new(), 1 + i as u32, "{e:?}");
+        assert_eq!(errors::SEND_RATE[i], e);
+    }
+    let mut bad = config_words(SendRateConfig::DEFAULT);
+    bad[CONFIG_WORDS - 1] = 2;
+    put(&bad);
+    assert_eq!(part::send_rate_new(), 1 + SendRateError::ALL.len() as u32);
+    // The same events through the part and the core: the same paces, the same rate.
+    let config = SendRateConfig {
+        burst: 3,
+        fail_fast: true,
+        ..SendRateConfig::DEFAULT
+    };
+    let mut core = SendRate::new(config).unwrap();
+    put(&config_words(config));
+    assert_eq!(part::send_rate_new(), 0);
+    for t in 0..300_u64 {
+        let now = 5_000_000_000 + t * 7;
+        let (code, ms) = match core.before_attempt(now) {
+            Pace::Send => (pace::SEND, 0),
+            Pace::Wait { ms } => (pace::WAIT, ms),
+            Pace::Refuse { ms } => (pace::REFUSE, ms),
+        };
+        assert_eq!(part::send_rate_ask(now as u32, (now >> 32) as u32), code);
+        assert_eq!(io(|io| io.action[0]), ms);
+        let (kind, a) = match t % 5 {
+            0 => (answer::THROTTLED, Answer::Throttled { hint_ms: 20 }),
+            4 => (answer::NO_ANSWER, Answer::NoAnswer),
+            _ => (answer::ACCEPTED, Answer::Accepted),
+        };
+        core.on_answer(now + 3, a);
+        assert_eq!(
+            part::send_rate_answer((now + 3) as u32, ((now + 3) >> 32) as u32, kind, 20),
+            0
+        );
+        assert_eq!(part::send_rate_rate(), core.rate_milli());
+    }
+    assert!(core.rate_milli() > 0);
+    // An unknown kind and words no send rate has are refused, unchanged.
+    assert_eq!(part::send_rate_answer(0, 0, 3, 0), 1);
+    let step_word = CONFIG_WORDS + 2 * 3;
+    let saved = word(step_word);
+    put(&{
+        let mut w: Vec<u32> = (0..step_word).map(word).collect();
+        w.push(0);
+        w
+    });
+    assert_eq!(part::send_rate_ask(0, 0), pace::BAD_STATE);
+    assert_eq!(part::send_rate_answer(0, 0, answer::ACCEPTED, 0), 1);
+    assert_eq!(part::send_rate_rate(), u32::MAX);
+    assert_eq!(word(step_word), 0);
+    assert_ne!(saved, 0);
+}

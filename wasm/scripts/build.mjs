@@ -1,5 +1,5 @@
-// npm run build: the Rust core and bindings -> six engine parts (main, date, snapshot, budget,
-// fleet, pacer; one cargo build each, wasm-release profile, no std) -> a check that no allocator or
+// npm run build: the Rust core and bindings -> seven engine parts (main, date, snapshot, budget,
+// fleet, pacer, send_rate; one cargo build each, wasm-release profile, no std) -> a check that no allocator or
 // formatting code is linked -> wasm-opt -Oz (npm binaryen) -> for each part, in pkg/:
 //   <part>-part.js  the module's bytes inlined (hex), compiled on first use (js/engine.js)
 //   <part>.asm.js   the same module compiled to JS by wasm2js, for pages whose Content-Security-Policy
@@ -24,7 +24,7 @@ const root = join(wasmDir, '..');
 const pkg = join(wasmDir, 'pkg');
 const dist = join(wasmDir, 'dist');
 const bin = (name) => join(wasmDir, 'node_modules', '.bin', name);
-export const PARTS = ['main', 'date', 'snapshot', 'budget', 'fleet', 'pacer'];
+export const PARTS = ['main', 'date', 'snapshot', 'budget', 'fleet', 'pacer', 'send_rate'];
 /** The package's entry points (package.json "exports"): subpath -> module in js/. */
 export const ENTRIES = {
   index: 'index.js',
@@ -34,6 +34,7 @@ export const ENTRIES = {
   budget: 'budget.js',
   fleet: 'fleet.js',
   pacer: 'pacer.js',
+  'send-rate': 'send-rate.js',
   outbox: 'outbox/index.js',
 };
 
@@ -124,7 +125,7 @@ for (const name of readdirSync(join(wasmDir, 'types'))) copyFileSync(join(wasmDi
 // The CommonJS declarations of the main entry and its parts: each .d.ts with its imports of the
 // index pointed at index.cjs (package.json "exports" names them for "require").
 copyFileSync(join(wasmDir, 'types', 'index.d.ts'), join(dist, 'index.d.cts'));
-for (const name of ['budget', 'fleet', 'pacer', 'retry', 'retry-after', 'snapshot']) {
+for (const name of ['budget', 'fleet', 'pacer', 'retry', 'retry-after', 'send-rate', 'snapshot']) {
   const text = readFileSync(join(wasmDir, 'types', `${name}.d.ts`), 'utf8');
   writeFileSync(join(dist, `${name}.d.cts`), text.replaceAll("from './index.js'", "from './index.cjs'"));
 }

@@ -80,6 +80,7 @@ const usages = [
   ['RetryBudget + retry()', "import { retry, RetryBudget } from 'seeded-backoff';\nconst budget = new RetryBudget();\nexport const run = (fn) => retry(fn, { budget });"],
   ['seedFromDevice() + startupDelay()', "import { seedFromDevice, startupDelay } from 'seeded-backoff';\nexport const ms = startupDelay(seedFromDevice('dev-1', 1), 60000);"],
   ['Pacer + pace() (server)', "import { pace, Pacer } from 'seeded-backoff';\nexport const p = (res) => pace(res, new Pacer({ capacityPerS: 100 }));"],
+  ['SendRate', "import { SendRate } from 'seeded-backoff';\nconst rate = new SendRate();\nexport const go = async () => (await rate.waitTurn()).kind;"],
   ['Outbox (seeded-backoff/outbox)', "import { Outbox } from './dist/outbox/index.js';\nexport const o = new Outbox();"],
   ['Backoff alone (the adapters\' base)', "import { Backoff } from 'seeded-backoff';\nexport const b = (s) => new Backoff({}, s);"],
   ['seeded-backoff/ky', "import { kyRetry } from './dist/adapters/ky.js';\nexport const r = kyRetry;"],
@@ -122,7 +123,7 @@ for (const [goal, got, limit] of goals) console.log(`goal: ${goal}: ${got} B, ${
 const limits = [
   ['retry() call site, split', retryFirst, 5500],
   ['retry() call site, one file', row('retry() call site')[1], 36500],
-  ['whole package, split', row('whole package (every export, every part)')[2].first, 33000],
+  ['whole package, split', row('whole package (every export, every part)')[2].first, 37500],
   ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 24500],
 ];
 let failed = false;

@@ -2,7 +2,9 @@
 //! tables are generated from the same lists (`examples/gen_js_tables.rs`), so an index means the same
 //! error on both sides.
 
-use seeded_backoff::{BudgetError, PacerError, ParseError, PolicyError, SnapshotError};
+use seeded_backoff::{
+    BudgetError, PacerError, ParseError, PolicyError, SendRateError, SnapshotError,
+};
 
 /// `Retry-After` errors.
 pub const PARSE: [ParseError; ParseError::ALL.len()] = ParseError::ALL;
@@ -15,6 +17,9 @@ pub const BUDGET: [BudgetError; BudgetError::ALL.len()] = BudgetError::ALL;
 
 /// Pacer configuration errors.
 pub const PACER: [PacerError; PacerError::ALL.len()] = PacerError::ALL;
+
+/// Send-rate configuration errors, in the order the core checks the fields.
+pub const SEND_RATE: [SendRateError; SendRateError::ALL.len()] = SendRateError::ALL;
 
 /// Policy errors.
 pub const POLICY: [PolicyError; PolicyError::ALL.len()] = PolicyError::ALL;

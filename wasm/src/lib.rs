@@ -6,12 +6,13 @@
 //! allocated, nothing is formatted, nothing is kept for JS to free: a `Backoff`'s 32-byte state and
 //! a budget's words live in JS objects.
 //!
-//! The package is six wasm modules, one per feature of this crate, each inlined in a JS module so
+//! The package is seven wasm modules, one per feature of this crate, each inlined in a JS module so
 //! that a program carries only what it imports (and a JS build of each, by binaryen's wasm2js, for
 //! pages whose Content-Security-Policy refuses WebAssembly). Exports are plain `extern "C"`
 //! functions of numbers: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
-//! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`], [`fleet`] and [`pacer`] (a server's schedule of returns); [`startup`]
-//! (the core's startup delay) is built into both `main` and `fleet`. Errors cross as an index into
+//! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`], [`fleet`], [`pacer`] (a
+//! server's schedule of returns) and [`send_rate`] (an adaptive send rate); [`startup`] (the
+//! core's startup delay) is built into both `main` and `fleet`. Errors cross as an index into
 //! the core's list of them ([`errors`]); the JS layer holds the names and messages, generated from
 //! the same lists by `examples/gen_js_tables.rs`.
 //!
@@ -47,6 +48,8 @@ pub mod gate;
 pub mod pacer;
 #[cfg(feature = "main")]
 pub mod run;
+#[cfg(feature = "send_rate")]
+pub mod send_rate;
 #[cfg(feature = "snapshot")]
 pub mod snapshot;
 #[cfg(any(feature = "main", feature = "fleet"))]

@@ -22,3 +22,6 @@ void [fromRequire, bytesRequire];
 import pacerPart = require('seeded-backoff/pacer');
 const pacedRequire: number = new pacerPart.Pacer({ capacityPerS: 10 }).assign(0).retryAfterS;
 void pacedRequire;
+import sendRatePart = require('seeded-backoff/send-rate');
+const paceRequire: string = new sendRatePart.SendRate().ask(0).kind;
+void paceRequire;

@@ -217,3 +217,18 @@ void [retryAfter, queued, paced, pacer.pace({ statusCode: 503, setHeader() {} },
 new Pacer({ maxWaitS: 10 });
 // @ts-expect-error a header the pacer does not send
 slot.headers['x-ratelimit-reset'];
+
+// The send rate: its paces, its answers, waitTurn's signal.
+import { SendRate as SubSendRate, type SendRatePace } from 'seeded-backoff/send-rate';
+import { SendRate } from 'seeded-backoff';
+const sendRate = new SendRate({ burst: 5, marginPermille: 30, failFast: false });
+const paceNow: SendRatePace = sendRate.ask(performance.now());
+const waited: Promise<SendRatePace> = new SubSendRate().waitTurn({ signal: AbortSignal.timeout(1000) });
+sendRate.answer('throttled', 1000, 5n);
+sendRate.answer('accepted');
+const learntRate: number = sendRate.rateMilli;
+void [paceNow.kind === 'refuse' ? paceNow.ms : 0, waited, learntRate];
+// @ts-expect-error an answer the send rate does not read
+sendRate.answer('refused');
+// @ts-expect-error failFast is a boolean
+new SendRate({ failFast: 1 });

@@ -1,0 +1,151 @@
+// The npm SendRate (SPEC.md §17) through all three entry points (import, require, the
+// seeded-backoff/send-rate part): paces derived by hand from the SPEC, the configuration errors
+// per field, one object shared by concurrent workers, waitTurn() and its abort, the README snippet.
+// The cross-language vectors are replayed in vectors.test.mjs.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import * as esm from 'seeded-backoff';
+import * as part from 'seeded-backoff/send-rate';
+import { replayFile } from './replay.mjs';
+import { VECTORS_DIR } from './vectors-fs.mjs';
+
+const cjs = createRequire(import.meta.url)('seeded-backoff');
+
+/** A send rate that learnt 98/s: 100 accepted over the first second, then a throttle (§17.5). */
+function learnt(api, options = {}) {
+  const r = new api.SendRate(options);
+  for (let t = 0; t < 100; t++) r.answer('accepted', 0, t * 10);
+  r.answer('throttled', 0, 1000);
+  return r;
+}
+
+for (const [how, api] of [['import', esm], ['require', cjs], ['seeded-backoff/send-rate', part]]) {
+  test(`${how}: off until a throttle, then 98 % of the accepted rate, spaced by its interval (§17.4, §17.5)`, () => {
+    const r = new api.SendRate();
+    assert.equal(r.rateMilli, 0);
+    assert.deepEqual([r.ask(0), r.ask(0)], [{ kind: 'send', ms: 0 }, { kind: 'send', ms: 0 }]);
+    const s = learnt(api);
+    // span = min(1000 − 1000 + 1000, 1000 − 0) = 1000 ms; 100 accepted -> 100 000; less 20 ‰.
+    assert.equal(s.rateMilli, 98_000);
+    // interval = 10^9 ÷ 98 000 = 10 204 µs: one send, then ⌈10 204 ÷ 1000⌉ = 11 ms to wait.
+    assert.deepEqual([s.ask(1000), s.ask(1000), s.ask(1010)], [{ kind: 'send', ms: 0 }, { kind: 'wait', ms: 11 }, { kind: 'wait', ms: 1 }]);
+    assert.deepEqual(s.ask(1011), { kind: 'send', ms: 0 });
+    // A bigint clock and a fraction of a ms read as the same ms.
+    // next = max(1 010 204, 1 011 000) + 10 204 µs: 11 ms again.
+    assert.deepEqual(s.ask(1011n), { kind: 'wait', ms: 11 });
+    assert.deepEqual(s.ask(1011.9), { kind: 'wait', ms: 11 });
+  });
+
+  test(`${how}: a hint holds every attempt whatever the burst; failFast refuses; no_answer learns nothing`, () => {
+    const r = new api.SendRate({ burst: 10 });
+    r.answer('throttled', 1000, 10);
+    assert.deepEqual(r.ask(10), { kind: 'wait', ms: 1000 });
+    assert.deepEqual(r.ask(1009), { kind: 'wait', ms: 1 });
+    const f = learnt(api, { failFast: true });
+    assert.deepEqual([f.ask(1000), f.ask(1000)], [{ kind: 'send', ms: 0 }, { kind: 'refuse', ms: 11 }]);
+    const n = learnt(api);
+    n.answer('no_answer', 0, 1200);
+    assert.equal(n.rateMilli, 98_000);
+    // maxHoldMs caps the hold.
+    const m = new api.SendRate({ maxHoldMs: 200 });
+    m.answer('throttled', 5000, 0);
+    assert.deepEqual(m.ask(0), { kind: 'wait', ms: 200 });
+  });
+
+  test(`${how}: bad configuration names the field and its range; bad calls change nothing`, () => {
+    const bad = [
+      [{ maxRateMilli: 0 }, RangeError, /^maxRateMilli must be in 1\.\.=1000000000, got 0$/],
+      [{ maxRateMilli: 1_000_000_001 }, RangeError, /^maxRateMilli must be in 1\.\.=1000000000/],
+      [{ minRateMilli: 0 }, RangeError, /^minRateMilli must be in 1\.\.=maxRateMilli, got 0$/],
+      [{ minRateMilli: 11, maxRateMilli: 10 }, RangeError, /^minRateMilli must be in 1\.\.=maxRateMilli, got 11$/],
+      [{ marginPermille: 501 }, RangeError, /^marginPermille must be in 1\.\.=500, got 501$/],
+      [{ probeMs: 9 }, RangeError, /^probeMs must be in 10\.\.=60000, got 9$/],
+      [{ probeFirstPermille: 251 }, RangeError, /^probeFirstPermille must be in 1\.\.=probeMaxPermille, got 251$/],
+      [{ probeMaxPermille: 1001, probeFirstPermille: 5 }, RangeError, /^probeMaxPermille must be in 1\.\.=1000, got 1001$/],
+      [{ guardMs: 60_001 }, RangeError, /^guardMs must be in 0\.\.=60000/],
+      [{ burst: 0 }, RangeError, /^burst must be in 1\.\.=1000, got 0$/],
+      [{ maxHoldMs: 3_600_001 }, RangeError, /^maxHoldMs must be in 0\.\.=3600000/],
+      [{ burst: 1.5 }, RangeError, /^burst must be in 1\.\.=1000/],
+      [{ burst: '5' }, TypeError, /^burst must be in 1\.\.=1000, got "5"$/],
+      [{ burst: null }, TypeError, /^burst must be/],
+      [{ failFast: 1 }, TypeError, /^failFast must be a boolean, got 1$/],
+      [{ rate: 5 }, TypeError, /unknown option "rate"/],
+    ];
+    for (const [options, Err, message] of bad) {
+      assert.throws(() => new api.SendRate(options), (e) => e instanceof Err && message.test(e.message), JSON.stringify(options));
+    }
+    // The first field out of range in the core's order (SPEC §17.1) is named.
+    assert.throws(() => new api.SendRate({ burst: 0, maxRateMilli: 0 }), /^RangeError: maxRateMilli/);
+    const r = learnt(api);
+    for (const now of [-1, Number.NaN, Infinity, '5', 2n ** 64n]) {
+      assert.throws(() => r.ask(now), (e) => (e instanceof RangeError || e instanceof TypeError) && /^nowMs/.test(e.message));
+      assert.throws(() => r.answer('throttled', 0, now), /Error: nowMs/);
+    }
+    assert.throws(() => r.answer('refused'), /^RangeError: kind must be one of 'accepted', 'throttled', 'no_answer', got "refused"$/);
+    assert.throws(() => r.answer(429), /^TypeError: kind must be one of/);
+    assert.throws(() => r.answer('throttled', -1, 1000), /^RangeError: hintMs must be an integer in 0\.\.=4294967295, got -1$/);
+    assert.throws(() => r.answer('throttled', 2 ** 32, 1000), /^RangeError: hintMs/);
+    // Nothing changed: the rate and the first send are the learnt ones.
+    assert.equal(r.rateMilli, 98_000);
+    assert.deepEqual([r.ask(1000), r.ask(1000)], [{ kind: 'send', ms: 0 }, { kind: 'wait', ms: 11 }]);
+  });
+
+  test(`${how}: two send rates keep their own words; 50 workers asking at once get one send`, () => {
+    const a = learnt(api);
+    const b = new api.SendRate();
+    b.answer('throttled', 0, 0);
+    assert.deepEqual(a.ask(1000), { kind: 'send', ms: 0 });
+    assert.deepEqual(b.ask(1000), { kind: 'send', ms: 0 });
+    assert.deepEqual(a.ask(1000), { kind: 'wait', ms: 11 });
+    const shared = learnt(api);
+    const paces = Array.from({ length: 50 }, () => shared.ask(1000).kind);
+    assert.deepEqual([paces.filter((k) => k === 'send').length, paces.filter((k) => k === 'wait').length], [1, 49]);
+  });
+}
+
+test('waitTurn() sleeps out the wait, resolves the send; failFast resolves the refusal; abort rejects', async () => {
+  const r = new esm.SendRate();
+  r.answer('throttled', 120);
+  const t0 = performance.now();
+  assert.deepEqual(await r.waitTurn(), { kind: 'send', ms: 0 });
+  assert.ok(performance.now() - t0 >= 110, `${performance.now() - t0} ms`);
+  const f = new esm.SendRate({ failFast: true });
+  f.answer('throttled', 5000);
+  assert.equal((await f.waitTurn()).kind, 'refuse');
+  const h = new esm.SendRate();
+  h.answer('throttled', 60_000);
+  const c = new AbortController();
+  const pending = h.waitTurn({ signal: c.signal });
+  setTimeout(() => c.abort(new Error('stop')), 20);
+  await assert.rejects(pending, /stop/);
+  await assert.rejects(h.waitTurn({ signal: AbortSignal.abort(new Error('gone')) }), /gone/);
+});
+
+test('the send-rate vectors: a changed expectation fails the replay; no clock beyond 2^53 but u64::MAX', () => {
+  const text = readFileSync(`${VECTORS_DIR}send-rate.json`, 'utf8');
+  const big = [...text.matchAll(/\d{16,}/g)].map((m) => BigInt(m[0])).filter((v) => v > BigInt(Number.MAX_SAFE_INTEGER));
+  assert.ok(big.length > 0 && big.every((v) => v === 2n ** 64n - 1n), big.join(', '));
+  const file = JSON.parse(text);
+  assert.ok(replayFile(esm, file) > 100);
+  const c = file.cases.find((k) => k.expect.some((e) => e.ms > 0));
+  const e = c.expect.find((x) => x.ms > 0);
+  e.ms += 1;
+  assert.throws(() => replayFile(esm, file), /send_rate case .* got .*Rust gave/);
+  e.ms -= 1;
+  file.errors[0].config.max_rate_milli = 5;
+  assert.throws(() => replayFile(esm, file), /send_rate error 0/);
+});
+
+test("wasm/README.md's send-rate snippet runs as pasted", () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## One send rate for a process'));
+  const start = section.indexOf('```js\n') + 6;
+  const snippet = section.slice(start, section.indexOf('```', start));
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', snippet],
+    { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 30_000 });
+  assert.match(out, /^served \d+, refused \d+, rate \d+\.\d\/s\n$/);
+});
