@@ -135,7 +135,8 @@ pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 #[cfg(feature = "retry-policies")]
 pub use retry_policies_support::SeededRetryPolicy;
 pub use run::{
-    Action, Outcome, PauseReason, Run, RunError, RUN_SNAPSHOT_LEN, RUN_SNAPSHOT_VERSION,
+    answer_of, Action, Outcome, PauseReason, Run, RunError, SendGate, RUN_SNAPSHOT_LEN,
+    RUN_SNAPSHOT_VERSION,
 };
 pub use schedule::Schedule;
 #[cfg(target_has_atomic = "64")]
