@@ -111,7 +111,7 @@ typedef struct {
 /* A run vector's events (SPEC.md section 15): one row per event, the action (or error) it answers. */
 enum {
     VEC_R_START, VEC_R_SUCCESS, VEC_R_FAIL, VEC_R_PERMANENT, VEC_R_OFFLINE, VEC_R_WAKE, VEC_R_PAUSE, VEC_R_RESUME,
-    VEC_R_SNAPSHOT, VEC_R_RESTORE
+    VEC_R_SNAPSHOT, VEC_R_RESTORE, VEC_R_RATE_ASK, VEC_R_RATE_ANSWER
 };
 
 typedef struct {
@@ -123,6 +123,7 @@ typedef struct {
     sb_action want; /* all 99: a snapshot or a restore, which write no action */
     const uint8_t *bytes; /* a snapshot's expected bytes, or a restore's input */
     uint32_t len;
+    uint32_t answer; /* a paced outcome's SB_ANSWER_* (SB_ANSWER_FROM_OUTCOME: the outcome's own) */
 } vec_run_event;
 
 typedef struct {
@@ -132,6 +133,11 @@ typedef struct {
     uint32_t flags;
     uint32_t has_budget, budget_mode, budget_params[4], tokens_milli;
     uint32_t first_event, n_events;
+    /* SPEC.md section 15.2: 1 if start, wake and the outcomes go through a send rate of this
+       configuration, which ends at rate_milli. */
+    uint32_t paced;
+    sb_send_rate_config rate_config;
+    uint32_t rate_milli;
 } vec_run_case;
 
 /* A pacer vector (SPEC.md section 16): its configuration, the init status it gets, its ops. */
