@@ -107,13 +107,17 @@ class Run:
         section 15.2) the attempt goes only when it lets it: a 'wait' (no retry, no attempt;
         sleep it, then `wake` with the rate again), or a 'give_up' of reason 'throttled'
         (fail-fast) or 'deadline'. A paced event needs a clock reading."""
+        return self._gated(lib.sb_run_start, lib.sb_run_start_paced, now_ms, send_rate)
+
+    def _gated(self, plain: Any, paced: Any, now_ms: Optional[int], send_rate: Optional[SendRate]) -> Action:
+        """`start` or `wake`: `plain`, or `paced` behind the send rate, under its lock."""
         out = ffi.new("sb_action *")
         now = self._now(now_ms)
         if send_rate is None:
-            return self._answer(lib.sb_run_start(self._c, now, out), out[0])
+            return self._answer(plain(self._c, now, out), out[0])
         rate = _rate(send_rate)
         with rate._lock:
-            status = lib.sb_run_start_paced(self._c, now, rate._c, out)
+            status = paced(self._c, now, rate._c, out)
         return self._answer(status, out[0])
 
     def outcome(self, outcome: str, now_ms: Optional[int] = None, *, retry_after_ms: Optional[int] = None,
@@ -167,14 +171,7 @@ class Run:
     def wake(self, now_ms: Optional[int] = None, *, send_rate: Optional[SendRate] = None) -> Action:
         """The sleep of a 'retry' or 'wait' has ended: the next attempt (behind `send_rate` as in
         `start`)."""
-        out = ffi.new("sb_action *")
-        now = self._now(now_ms)
-        if send_rate is None:
-            return self._answer(lib.sb_run_wake(self._c, now, out), out[0])
-        rate = _rate(send_rate)
-        with rate._lock:
-            status = lib.sb_run_wake_paced(self._c, now, rate._c, out)
-        return self._answer(status, out[0])
+        return self._gated(lib.sb_run_wake, lib.sb_run_wake_paced, now_ms, send_rate)
 
     def pause(self, reason: str, now_ms: Optional[int] = None) -> Action:
         """The device went 'offline' or the app to the background ('hidden'), before the start
