@@ -89,7 +89,7 @@ def main(vector_dir, header_path, out_path):
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
     rate_limits = []
     fleet_seeds, startup_delays, call_seeds = [], [], []
-    run_cases, run_events = [], []
+    run_cases, run_events, run_rates = [], [], []
     pacer_cases, pacer_ops = [], []
     send_rate_cases, send_rate_events, send_rate_errors = [], [], []
     for path in files:
@@ -190,8 +190,10 @@ def main(vector_dir, header_path, out_path):
                     budget = (f"1u, {h.const('SB_BUDGET_', b['kind'])}, "
                               f"{{{', '.join(u32(p) for p in params)}}}, {u32(case['expect_tokens_milli'])}")
                 rate = case.get("send_rate")
-                paced = (f"1u, {send_rate_config(rate)}, {u32(case['expect_rate_milli'])}" if rate
-                         else "0u, {0}, 0u")
+                paced = "0u"
+                if rate:
+                    run_rates.append(f"{{{send_rate_config(rate)}, {u32(case['expect_rate_milli'])}}}")
+                    paced = f"{len(run_rates)}u"
                 first = len(run_events)
                 for ev, want in zip(case["events"], case["expect"], strict=True):
                     e = ev["e"]
@@ -225,8 +227,8 @@ def main(vector_dir, header_path, out_path):
                         act = (f"{{{h.const('SB_ACTION_', a)}, {u32(want.get('attempt', want.get('attempts', 0)))}, "
                                f"{u32(want.get('delay_ms', 0xFFFFFFFF if a == 'paused' and max_ms is None else max_ms or 0))}, "
                                f"{h.const('SB_GIVE_UP_', reason) if reason else '0u'}}}")
-                    run_events.append(f"{{{'VEC_R_' + e.upper()}, {arg}, {flag}, "
-                                      f"{u32(ev.get('hint_ms', 0))}, {now}, {status}, {act}, {data}, {answer}}}")
+                    run_events.append(f"{{{'VEC_R_' + e.upper()}, {answer}, {arg}, {flag}, "
+                                      f"{u32(ev.get('hint_ms', 0))}, {now}, {status}, {act}, {data}}}")
                 run_cases.append(f'{{"{case["name"]}", {{{", ".join(values)}}}, {u64(int(case["seed"]))}, '
                                  f'{"SB_RUN_COUNT_PAUSED" if case["count_paused"] else "0u"}, {budget}, '
                                  f"{first}u, {len(run_events) - first}u, {paced}}}")
@@ -323,6 +325,7 @@ def main(vector_dir, header_path, out_path):
            table("vec_budget_op", "vec_budget_ops", budget_ops),
            table("vec_run_case", "vec_run_cases", run_cases),
            table("vec_run_event", "vec_run_events", run_events),
+           table("vec_run_rate", "vec_run_rates", run_rates),
            table("vec_class", "vec_http", http),
            table("vec_class", "vec_grpc", grpc),
            table("vec_fleet_seed", "vec_fleet_seeds", fleet_seeds),

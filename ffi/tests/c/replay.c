@@ -212,7 +212,7 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     sb_send_rate rate;
     uint32_t i, tokens = 0, rate_milli = 0;
     int32_t rc = sb_run_init(&r, &policy, c->seed, c->flags);
-    if (rc == SB_OK && c->paced) rc = sb_send_rate_init(&rate, &c->rate_config);
+    if (rc == SB_OK && c->paced) rc = sb_send_rate_init(&rate, &vec_run_rates[c->paced - 1u].config);
     if (rc == SB_OK && c->has_budget) {
         rc = c->budget_mode == SB_BUDGET_GRPC
                  ? sb_budget_init_grpc(&budget, c->budget_params[0], c->budget_params[1])
@@ -253,7 +253,7 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     }
     if (c->paced) {
         rc = sb_send_rate_rate_milli(&rate, &rate_milli);
-        check(st, fail, "run send rate", c->name, ci, 0, rate_milli, c->rate_milli);
+        check(st, fail, "run send rate", c->name, ci, 0, rate_milli, vec_run_rates[c->paced - 1u].rate_milli);
     }
 }
 

@@ -116,6 +116,7 @@ enum {
 
 typedef struct {
     uint8_t event;
+    uint8_t answer; /* a paced outcome's SB_ANSWER_* (SB_ANSWER_FROM_OUTCOME: the outcome's own) */
     uint32_t arg; /* the pause reason, or the failure kind */
     uint32_t hint_flag, hint_ms;
     uint64_t now; /* SB_NO_CLOCK for none */
@@ -123,8 +124,13 @@ typedef struct {
     sb_action want; /* all 99: a snapshot or a restore, which write no action */
     const uint8_t *bytes; /* a snapshot's expected bytes, or a restore's input */
     uint32_t len;
-    uint32_t answer; /* a paced outcome's SB_ANSWER_* (SB_ANSWER_FROM_OUTCOME: the outcome's own) */
 } vec_run_event;
+
+/* A paced run's send rate (SPEC.md section 15.2): its configuration and its rate at the end. */
+typedef struct {
+    sb_send_rate_config config;
+    uint32_t rate_milli;
+} vec_run_rate;
 
 typedef struct {
     const char *name;
@@ -133,11 +139,9 @@ typedef struct {
     uint32_t flags;
     uint32_t has_budget, budget_mode, budget_params[4], tokens_milli;
     uint32_t first_event, n_events;
-    /* SPEC.md section 15.2: 1 if start, wake and the outcomes go through a send rate of this
-       configuration, which ends at rate_milli. */
+    /* SPEC.md section 15.2: 0, or 1 + the index in vec_run_rates of the send rate that start, wake
+       and the outcomes go through. */
     uint32_t paced;
-    sb_send_rate_config rate_config;
-    uint32_t rate_milli;
 } vec_run_case;
 
 /* A pacer vector (SPEC.md section 16): its configuration, the init status it gets, its ops. */
