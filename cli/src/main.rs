@@ -13,6 +13,7 @@ mod vectors_pacer;
 mod vectors_rate_limit;
 mod vectors_retry_after;
 mod vectors_run;
+mod vectors_run_send_rate;
 mod vectors_send_rate;
 
 use std::process::ExitCode;

@@ -408,6 +408,10 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
     files.push(("classify".to_string(), classify_file()));
     files.push(("run-loop".to_string(), crate::vectors_run::file()?));
     files.push(("send-rate".to_string(), crate::vectors_send_rate::file()));
+    files.push((
+        "run-send-rate".to_string(),
+        crate::vectors_run_send_rate::file()?,
+    ));
     files.push(("pacer".to_string(), crate::vectors_pacer::file()?));
     files.push(("call-seeds".to_string(), crate::vectors_call_seed::file()));
     for (stem, value) in &files {

@@ -20,7 +20,7 @@ struct Spec {
     events: &'static str,
 }
 
-fn event_json(word: &str) -> Value {
+pub(crate) fn event_json(word: &str) -> Value {
     let (head, args) = word.split_once(':').unwrap_or((word, ""));
     let (e, now) = head.split_once('@').unwrap_or((head, ""));
     let mut event = json!({ "e": e });

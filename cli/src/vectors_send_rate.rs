@@ -5,7 +5,7 @@
 use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
 use serde_json::{json, Value};
 
-fn config_json(c: &SendRateConfig) -> Value {
+pub(crate) fn config_json(c: &SendRateConfig) -> Value {
     json!({
         "min_rate_milli": c.min_rate_milli, "max_rate_milli": c.max_rate_milli,
         "margin_permille": c.margin_permille, "probe_ms": c.probe_ms,

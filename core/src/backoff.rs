@@ -26,6 +26,9 @@ coded_enum! {
         /// The server asked for a wait longer than the policy's `max_hint_ms`: coming back
         /// earlier would be refused again, and waiting longer is more than the caller allows.
         HintExceedsMax = 5, "hint_exceeds_max";
+        /// The run's send rate refused the attempt (fail-fast, SPEC.md §15.2): never a step's
+        /// answer, so no backoff state holds it.
+        Throttled = 6, "throttled";
     }
 }
 

@@ -88,6 +88,7 @@ mod retry;
 mod retry_event;
 #[cfg(feature = "retry-policies")]
 mod retry_policies_support;
+mod retry_rate;
 mod rng;
 mod run;
 mod schedule;
@@ -134,8 +135,10 @@ pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 #[cfg(feature = "retry-policies")]
 pub use retry_policies_support::SeededRetryPolicy;
+pub use retry_rate::{LoopSendRate, NoSendRate, NotSent};
 pub use run::{
-    Action, Outcome, PauseReason, Run, RunError, RUN_SNAPSHOT_LEN, RUN_SNAPSHOT_VERSION,
+    answer_of, Action, Outcome, PauseReason, Run, RunError, SendGate, RUN_SNAPSHOT_LEN,
+    RUN_SNAPSHOT_VERSION,
 };
 pub use schedule::Schedule;
 #[cfg(target_has_atomic = "64")]

@@ -12,7 +12,8 @@ use crate::budget::{FailureKind, RetryGate};
 use crate::hint::ServerHint;
 use crate::policy::Policy;
 use crate::retry_event::{NoCallback, OnRetry, RetryEvent};
-use crate::run::{Action, Outcome, Run};
+use crate::retry_rate::{LoopSendRate, NoSendRate, NotSent};
+use crate::run::{Action, Outcome, Run, RunError, SendGate};
 
 /// What the classifier says about a failed attempt. `true` converts to [`Verdict::RETRY`] and
 /// `false` to [`Verdict::Stop`], so a plain `|e| e.is_transient()` is a classifier too.
@@ -159,12 +160,13 @@ impl RetryGate for NoBudget {
 /// assert_eq!(now.get(), 1000 + 2000);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Retry<'a, G = NoBudget, C = fn() -> u64, H = NoCallback> {
+pub struct Retry<'a, G = NoBudget, C = fn() -> u64, H = NoCallback, R = NoSendRate> {
     policy: &'a Policy,
     run: Run,
     budget: Option<&'a G>,
     clock: Option<C>,
     on_retry: H,
+    send_rate: R,
 }
 
 impl<'a> Retry<'a> {
@@ -191,34 +193,75 @@ impl<'a> Retry<'a> {
             budget: None,
             clock: None,
             on_retry: NoCallback,
+            send_rate: NoSendRate,
         }
     }
 }
 
-impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
+impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
     /// Shares a retry budget ([`RetryBudget`](crate::RetryBudget),
     /// [`AtomicRetryBudget`](crate::AtomicRetryBudget) or your own [`RetryGate`]): each failure
     /// is recorded, each retry asks it, and the success is recorded.
-    pub fn budget<G2: RetryGate>(self, budget: &'a G2) -> Retry<'a, G2, C, H> {
+    pub fn budget<G2: RetryGate>(self, budget: &'a G2) -> Retry<'a, G2, C, H, R> {
         Retry {
             policy: self.policy,
             run: self.run,
             budget: Some(budget),
             clock: self.clock,
             on_retry: self.on_retry,
+            send_rate: self.send_rate,
+        }
+    }
+
+    /// Shares a send rate ([`AtomicSendRate`](crate::AtomicSendRate), a `Cell<SendRate>`, or
+    /// your own [`SendGate`]): every attempt, the first included, waits for it (a wait spends no
+    /// retry), and every answer is told to it (SPEC.md §15.2). It needs [`Retry::clock`]. A loop
+    /// stopped before its first attempt (a fail-fast refusal, a wait past `max_elapsed_ms`, no
+    /// clock) has no error of its own, so its cause is made from [`NotSent`].
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use std::cell::Cell;
+    /// use seeded_backoff::{Answer, GiveUpReason, NotSent, Policy, Retry, SendRate, SendRateConfig};
+    ///
+    /// #[derive(Debug, PartialEq)]
+    /// enum Error { Busy, NotSent(NotSent) }
+    /// impl From<NotSent> for Error { fn from(n: NotSent) -> Self { Error::NotSent(n) } }
+    ///
+    /// let config = SendRateConfig { fail_fast: true, ..SendRateConfig::DEFAULT };
+    /// let rate = Cell::new(SendRate::new(config).unwrap());
+    /// rate.set({ let mut r = rate.get(); r.on_answer(0, Answer::Throttled { hint_ms: 5_000 }); r });
+    /// let policy = Policy::google();
+    /// let result = Retry::new(&policy, 7)
+    ///     .clock(|| 100)
+    ///     .send_rate(&rate)
+    ///     .run_blocking(|_: Duration| {}, |_| Err::<(), _>(Error::Busy), |_| true);
+    /// let e = result.unwrap_err();
+    /// assert_eq!((e.attempts, e.reason), (0, Some(GiveUpReason::Throttled)));
+    /// assert_eq!(e.cause, Error::NotSent(NotSent::GaveUp(GiveUpReason::Throttled)));
+    /// ```
+    pub fn send_rate<S: SendGate>(self, rate: &'a S) -> Retry<'a, G, C, H, &'a S> {
+        Retry {
+            policy: self.policy,
+            run: self.run,
+            budget: self.budget,
+            clock: self.clock,
+            on_retry: self.on_retry,
+            send_rate: rate,
         }
     }
 
     /// A monotonic clock in milliseconds (any origin): the time since the first attempt, attempts
     /// included, counts against the policy's `max_elapsed_ms`. Without it the sum of the delays
     /// stands in.
-    pub fn clock<C2: FnMut() -> u64>(self, clock: C2) -> Retry<'a, G, C2, H> {
+    pub fn clock<C2: FnMut() -> u64>(self, clock: C2) -> Retry<'a, G, C2, H, R> {
         Retry {
             policy: self.policy,
             run: self.run,
             budget: self.budget,
             clock: Some(clock),
             on_retry: self.on_retry,
+            send_rate: self.send_rate,
         }
     }
 
@@ -243,13 +286,14 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
     /// ```
     ///
     /// [`RetryEvent`]: crate::RetryEvent
-    pub fn on_retry<H2>(self, on_retry: H2) -> Retry<'a, G, C, H2> {
+    pub fn on_retry<H2>(self, on_retry: H2) -> Retry<'a, G, C, H2, R> {
         Retry {
             policy: self.policy,
             run: self.run,
             budget: self.budget,
             clock: self.clock,
             on_retry,
+            send_rate: self.send_rate,
         }
     }
 
@@ -260,6 +304,35 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
 
     fn now(&mut self) -> Option<u64> {
         self.clock.as_mut().map(|clock| clock())
+    }
+
+    /// `wake`, behind the send rate if the loop has one.
+    fn wake<E>(&mut self, now: Option<u64>) -> Result<Action, RunError>
+    where
+        R: LoopSendRate<E>,
+    {
+        match self.send_rate.gate() {
+            Some(rate) => self.run.wake_paced(self.policy, now, rate),
+            None => self.run.wake(now),
+        }
+    }
+
+    /// `outcome`, its answer told to the send rate if the loop has one.
+    fn outcome<E>(
+        &mut self,
+        outcome: Outcome,
+        now: Option<u64>,
+        budget: Option<&dyn RetryGate>,
+    ) -> Result<Action, RunError>
+    where
+        R: LoopSendRate<E>,
+    {
+        match self.send_rate.gate() {
+            Some(rate) => self
+                .run
+                .outcome_paced(self.policy, outcome, None, now, budget, rate),
+            None => self.run.outcome(self.policy, outcome, now, budget),
+        }
     }
 
     /// Runs `op(attempt)` (attempt 1, 2, …) until it succeeds, awaiting `sleep(delay)` between
@@ -281,28 +354,63 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
         K: FnMut(&E) -> V,
         V: Into<Verdict>,
         H: OnRetry<E>,
+        R: LoopSendRate<E>,
     {
         let budget = self.budget.map(|b| b as &dyn RetryGate);
         let now = self.now();
-        let mut next = self.run.start(now);
+        let mut next = match self.send_rate.gate() {
+            Some(rate) => self.run.start_paced(self.policy, now, rate),
+            None => self.run.start(now),
+        };
+        // The last attempt's error: the cause of a give-up the send rate decides after it.
+        let mut last: Option<E> = None;
         loop {
-            // `start` and `wake` answer an attempt in these phases; the fallback keeps the loop
-            // free of a panicking path.
+            // `start` and `wake` answer an attempt, a send rate's wait or its give-up; the
+            // fallback keeps the loop free of a panicking path.
             let attempt = match next {
                 Ok(Action::Attempt { attempt }) => attempt,
+                Ok(Action::Wait { delay_ms }) => {
+                    sleep(Duration::from_millis(delay_ms.into())).await;
+                    let now = self.now();
+                    next = self.wake(now);
+                    continue;
+                }
+                Ok(Action::GiveUp { attempts, reason }) => {
+                    let why = NotSent::GaveUp(reason.unwrap_or(GiveUpReason::Throttled));
+                    match last.take().or_else(|| self.send_rate.not_sent(why)) {
+                        Some(cause) => {
+                            return Err(RetryError {
+                                cause,
+                                attempts,
+                                reason,
+                            })
+                        }
+                        None => self.run.attempts(),
+                    }
+                }
+                Err(RunError::NoClock) => match self.send_rate.not_sent(NotSent::NoClock) {
+                    Some(cause) => {
+                        return Err(RetryError {
+                            cause,
+                            attempts: 0,
+                            reason: None,
+                        })
+                    }
+                    None => self.run.attempts(),
+                },
                 _ => self.run.attempts(),
             };
             let error = match op(attempt).await {
                 Ok(value) => {
                     let now = self.now();
-                    let _done = self.run.outcome(self.policy, Outcome::Success, now, budget);
+                    let _done = self.outcome(Outcome::Success, now, budget);
                     return Ok(value);
                 }
                 Err(error) => error,
             };
             let outcome = classify(&error).into().into();
             let now = self.now();
-            match self.run.outcome(self.policy, outcome, now, budget) {
+            match self.outcome(outcome, now, budget) {
                 Ok(Action::Retry { attempt, delay_ms }) => {
                     self.on_retry.on_retry(RetryEvent {
                         attempt,
@@ -311,7 +419,8 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
                     });
                     sleep(Duration::from_millis(delay_ms.into())).await;
                     let now = self.now();
-                    next = self.run.wake(now);
+                    next = self.wake(now);
+                    last = Some(error);
                 }
                 Ok(Action::GiveUp { attempts, reason }) => {
                     return Err(RetryError {
@@ -345,6 +454,7 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H> Retry<'a, G, C, H> {
         K: FnMut(&E) -> V,
         V: Into<Verdict>,
         H: OnRetry<E>,
+        R: LoopSendRate<E>,
     {
         let future = self.run(
             |delay| {

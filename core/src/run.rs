@@ -13,10 +13,12 @@
 //! A reading earlier than the last one counts as no time passing.
 
 mod event;
+mod pace;
 mod raw;
 mod snapshot;
 
 pub use event::{Action, Outcome, PauseReason, RunError};
+pub use pace::{answer_of, SendGate};
 pub use raw::RawRun;
 pub use snapshot::{RUN_SNAPSHOT_LEN, RUN_SNAPSHOT_VERSION};
 

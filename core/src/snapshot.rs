@@ -138,6 +138,8 @@ impl Backoff {
                 u8::try_from(code)
                     .ok()
                     .and_then(GiveUpReason::from_code)
+                    // The run's reason, never the step's: no backoff reaches it.
+                    .filter(|r| *r != GiveUpReason::Throttled)
                     .ok_or(SnapshotError::InvalidState)?,
             ),
         };

@@ -578,7 +578,7 @@ fn unknown_codes_and_names() {
     assert_eq!(Jitter::from_name("", 0), None);
     assert_eq!(DeadlineMode::from_code(2), None);
     assert_eq!(GiveUpReason::from_code(0), None);
-    assert_eq!(GiveUpReason::from_code(6), None);
+    assert_eq!(GiveUpReason::from_code(7), None);
 }
 
 #[test]

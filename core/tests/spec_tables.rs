@@ -15,6 +15,7 @@ fn give_up_reasons_have_the_specs_codes_and_names() {
         (3, "budget"),
         (4, "server_stop"),
         (5, "hint_exceeds_max"),
+        (6, "throttled"),
     ];
     for (code, name) in spec {
         let reason = GiveUpReason::from_code(code).unwrap_or_else(|| panic!("code {code}"));
@@ -23,7 +24,7 @@ fn give_up_reasons_have_the_specs_codes_and_names() {
         assert_eq!(GiveUpReason::from_name(name), Some(reason));
         assert_eq!(GiveUpReason::NAMES[usize::from(code) - 1], name);
     }
-    for code in [0, 6, 7, 255] {
+    for code in [0, 7, 8, 255] {
         assert_eq!(GiveUpReason::from_code(code), None, "code {code}");
     }
 }
@@ -229,4 +230,15 @@ fn one_hint_limit_for_every_constructor() {
             "{preset:?}"
         );
     }
+}
+
+#[test]
+fn no_backoff_state_holds_the_runs_throttled_reason() {
+    use seeded_backoff::{Backoff, Policy, SnapshotError};
+    let p = Policy::google();
+    let mut raw = Backoff::new(&p, 1).to_raw();
+    raw.gave_up = u32::from(GiveUpReason::Throttled.code());
+    assert_eq!(Backoff::from_raw(&p, raw), Err(SnapshotError::InvalidState));
+    raw.gave_up = u32::from(GiveUpReason::HintExceedsMax.code());
+    assert!(Backoff::from_raw(&p, raw).is_ok());
 }

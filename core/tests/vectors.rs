@@ -9,8 +9,8 @@ use seeded_backoff::{
     RATE_LIMIT_HEADERS,
 };
 use seeded_backoff_test_support::{
-    budget_config_from_json, policy_from_json, run_budget_op, run_event, run_op, seed_of,
-    vector_files,
+    budget_config_from_json, policy_from_json, run_budget_op, run_event, run_event_paced, run_op,
+    seed_of, send_rate_config_from_json, vector_files,
 };
 
 fn hex_bytes(hex: &str) -> Vec<u8> {
@@ -191,6 +191,39 @@ fn every_vector_file_replays_bit_identically() {
                         pair[1]
                     );
                     checks += 1;
+                }
+            }
+            "run_send_rate" => {
+                for case in file["cases"].as_array().unwrap() {
+                    let policy = policy_from_json(&case["policy"]).unwrap();
+                    let budget = case
+                        .get("budget")
+                        .map(|b| RetryBudget::new(budget_config_from_json(b).unwrap()));
+                    let config = send_rate_config_from_json(&case["send_rate"]).unwrap();
+                    let rate = std::cell::Cell::new(seeded_backoff::SendRate::new(config).unwrap());
+                    let mut run = Run::new(&policy, seed_of(case).unwrap());
+                    let events = case["events"].as_array().unwrap();
+                    for (i, (event, expect)) in events
+                        .iter()
+                        .zip(case["expect"].as_array().unwrap())
+                        .enumerate()
+                    {
+                        let got =
+                            run_event_paced(&policy, &mut run, budget.as_ref(), Some(&rate), event)
+                                .unwrap();
+                        assert_eq!(&got, expect, "{name} {} event {i} {event}", case["name"]);
+                        checks += 1;
+                    }
+                    assert_eq!(
+                        u64::from(rate.get().rate_milli()),
+                        case["expect_rate_milli"].as_u64().unwrap()
+                    );
+                    if let Some(b) = &budget {
+                        assert_eq!(
+                            u64::from(b.tokens_milli()),
+                            case["expect_tokens_milli"].as_u64().unwrap()
+                        );
+                    }
                 }
             }
             "run" => {

@@ -334,6 +334,13 @@
 #define SB_PAUSE_HIDDEN 0
 
 /**
+ * `sb_run_outcome_paced`'s answer kind meaning "the answer of the outcome" (SPEC.md section
+ * 15.2): a success or permanent error is accepted, a retryable error with a Retry-After or
+ * rate-limit hint a throttle, anything else no answer.
+ */
+#define SB_ANSWER_FROM_OUTCOME 255
+
+/**
  * The length of a run snapshot in bytes.
  */
 #define SB_RUN_SNAPSHOT_SIZE 100
@@ -411,6 +418,10 @@ enum sb_status
    * Give up: the server asked for a wait longer than the policy's `max_hint_ms`.
    */
   SB_GIVE_UP_HINT_EXCEEDS_MAX = 15,
+  /**
+   * Give up: the run's send rate refused the attempt (fail-fast).
+   */
+  SB_GIVE_UP_THROTTLED = 16,
   /**
    * A pointer argument is NULL.
    */
@@ -609,6 +620,10 @@ enum sb_status
    * Run: an event after the run is done or has given up.
    */
   SB_ERR_RUN_FINISHED = 185,
+  /**
+   * Run: a paced event (`sb_run_*_paced`) in a run without a clock (`SB_NO_CLOCK`).
+   */
+  SB_ERR_RUN_NO_CLOCK = 179,
   /**
    * Run: `sb_run_init` flags other than `SB_RUN_COUNT_PAUSED`.
    */
@@ -1720,6 +1735,50 @@ sb_status sb_run_resume(struct sb_run *r, uint64_t now_ms, struct sb_action *out
  * `r` is NULL or readable.
  */
 uint32_t sb_run_attempts(const struct sb_run *r);
+
+/**
+ * `sb_run_start` behind the send rate `*s`: `*out` is `SB_ACTION_ATTEMPT`, `SB_ACTION_WAIT`
+ * (the send rate's wait: no retry, no attempt; sleep it, then `sb_run_wake_paced`) or
+ * `SB_ACTION_GIVE_UP` (reason `SB_GIVE_UP_THROTTLED` for a fail-fast refusal, `SB_GIVE_UP_DEADLINE`
+ * for a wait past `max_elapsed_ms`). Errors: those of `sb_run_start` and `sb_send_rate_ask`,
+ * `SB_ERR_RUN_NO_CLOCK` for `now_ms == SB_NO_CLOCK`; nothing is written then.
+ *
+ * # Safety
+ * `r`, `s` and `out` are NULL or valid.
+ */
+sb_status sb_run_start_paced(struct sb_run *r,
+                             uint64_t now_ms,
+                             struct sb_send_rate *s,
+                             struct sb_action *out);
+
+/**
+ * `sb_run_wake` behind the send rate `*s`, answering as `sb_run_start_paced`.
+ *
+ * # Safety
+ * `r`, `s` and `out` are NULL or valid.
+ */
+sb_status sb_run_wake_paced(struct sb_run *r,
+                            uint64_t now_ms,
+                            struct sb_send_rate *s,
+                            struct sb_action *out);
+
+/**
+ * `sb_run_outcome`, then the attempt's answer told to the send rate `*s`: `answer_kind` an
+ * `SB_ANSWER_*` code (`hint_ms` for `SB_ANSWER_THROTTLED`) when the caller knows the response,
+ * or `SB_ANSWER_FROM_OUTCOME`. Errors: those of `sb_run_outcome`, `SB_ERR_SEND_RATE_ANSWER_KIND`,
+ * `SB_ERR_RUN_NO_CLOCK`; nothing is written then.
+ *
+ * # Safety
+ * As `sb_run_outcome`; `s` is NULL or valid for reads and writes.
+ */
+sb_status sb_run_outcome_paced(struct sb_run *r,
+                               const struct sb_outcome *o,
+                               uint32_t answer_kind,
+                               uint32_t hint_ms,
+                               uint64_t now_ms,
+                               struct sb_budget *budget,
+                               struct sb_send_rate *s,
+                               struct sb_action *out);
 
 /**
  * Writes the run's snapshot (`SB_RUN_SNAPSHOT_SIZE` bytes, versioned, under its policy's

@@ -61,6 +61,7 @@ mod panic_handler;
 mod policy;
 mod ptr;
 mod run;
+mod run_paced;
 mod run_snapshot;
 mod send_rate;
 mod snapshot;

@@ -1,8 +1,12 @@
 //! `sb_run`: one call's whole retry run (SPEC.md section 15) in caller-owned memory, so a firmware
 //! gets its retry loop from the library: it performs each `sb_action` and reports what happened.
 
+use core::cell::Cell;
 use seeded_backoff::bindings::RawRun;
-use seeded_backoff::{Action, Outcome, PauseReason, Policy, RetryGate, Run, ServerHint};
+
+use seeded_backoff::{
+    Action, Answer, Outcome, PauseReason, Policy, RetryGate, Run, SendRate, ServerHint,
+};
 
 use crate::budget::{failure_kind, sb_budget};
 use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
@@ -126,10 +130,19 @@ const _: () = {
 };
 
 /// One event for [`apply`].
-enum Event<'a> {
+pub(crate) enum Event<'a> {
     Start,
     Outcome(Outcome, Option<&'a dyn RetryGate>),
     Wake,
+    /// The paced events of SPEC.md section 15.2, over the caller's send rate held in a cell.
+    StartPaced(&'a Cell<SendRate>),
+    WakePaced(&'a Cell<SendRate>),
+    OutcomePaced(
+        Outcome,
+        Option<Answer>,
+        Option<&'a dyn RetryGate>,
+        &'a Cell<SendRate>,
+    ),
     Pause(PauseReason),
     Resume,
 }
@@ -162,7 +175,12 @@ pub(crate) unsafe fn load(r: *const sb_run) -> Result<(Policy, Run), sb_status> 
 /// # Safety
 /// `r` and `out` are NULL or valid for reads and writes of their types.
 #[inline(never)]
-unsafe fn apply(r: *mut sb_run, out: *mut sb_action, now_ms: u64, event: Event<'_>) -> sb_status {
+pub(crate) unsafe fn apply(
+    r: *mut sb_run,
+    out: *mut sb_action,
+    now_ms: u64,
+    event: Event<'_>,
+) -> sb_status {
     require_feature!("run");
     ptr::status((|| {
         if out.is_null() {
@@ -187,6 +205,11 @@ unsafe fn apply(r: *mut sb_run, out: *mut sb_action, now_ms: u64, event: Event<'
                 run.outcome(&policy, outcome, now, gate)
             }
             Event::Wake => run.wake(now),
+            Event::StartPaced(rate) => run.start_paced(&policy, now, rate),
+            Event::WakePaced(rate) => run.wake_paced(&policy, now, rate),
+            Event::OutcomePaced(outcome, answer, gate, rate) => {
+                run.outcome_paced(&policy, outcome, answer, now, gate, rate)
+            }
             Event::Pause(reason) => run.pause(&policy, reason, now),
             Event::Resume => run.resume(now),
         }
@@ -281,6 +304,23 @@ pub unsafe extern "C" fn sb_run_outcome(
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
+    unsafe { outcome_event(r, o, now_ms, budget, out, None) }
+}
+
+/// `sb_run_outcome`'s work, paced by `paced` (the answer the caller gives, and the send rate)
+/// when `sb_run_outcome_paced` calls it.
+///
+/// # Safety
+/// As `sb_run_outcome`.
+pub(crate) unsafe fn outcome_event(
+    r: *mut sb_run,
+    o: *const sb_outcome,
+    now_ms: u64,
+    budget: *mut sb_budget,
+    out: *mut sb_action,
+    paced: Option<(Option<Answer>, &Cell<SendRate>)>,
+) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
     let o = match unsafe { ptr::read(o) } {
         Ok(o) => o,
         Err(status) => return status,
@@ -310,8 +350,12 @@ pub unsafe extern "C" fn sb_run_outcome(
         Some(Err(status)) => return status,
     };
     let gate = core_budget.as_ref().map(|(_, core)| core as &dyn RetryGate);
+    let event = match paced {
+        None => Event::Outcome(outcome, gate),
+        Some((answer, rate)) => Event::OutcomePaced(outcome, answer, gate, rate),
+    };
     // SAFETY: forwarded from this function's contract.
-    let status = unsafe { apply(r, out, now_ms, Event::Outcome(outcome, gate)) };
+    let status = unsafe { apply(r, out, now_ms, event) };
     if let (sb_status::SB_OK, Some((c, core))) = (status, &core_budget) {
         // SAFETY: `budget` is non-NULL (it was read above) and valid by this function's contract.
         let _written = unsafe { ptr::write(budget, c.with_tokens(core)) };

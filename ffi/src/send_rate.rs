@@ -77,14 +77,14 @@ pub struct sb_send_rate {
 const _: () = assert!(SEND_RATE_WORDS == 21);
 
 impl sb_send_rate {
-    fn to_core(self) -> Result<SendRate, sb_status> {
+    pub(crate) fn to_core(self) -> Result<SendRate, sb_status> {
         if self.config.fail_fast > 1 {
             return Err(sb_status::SB_ERR_BAD_STATE);
         }
         SendRate::from_words(self.config.to_core(), &self.state).ok_or(sb_status::SB_ERR_BAD_STATE)
     }
 
-    fn with_state(self, rate: &SendRate) -> sb_send_rate {
+    pub(crate) fn with_state(self, rate: &SendRate) -> sb_send_rate {
         sb_send_rate {
             state: rate.to_words(),
             ..self

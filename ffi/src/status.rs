@@ -4,7 +4,7 @@
 //! message lookup and the conversions from the core's types are all generated from the rows.
 //!
 //! Codes never change meaning once released: `0` OK, `1` retry, `2` and `3` a send rate's wait
-//! and refusal, `11..=15` give-up reasons
+//! and refusal, `11..=16` give-up reasons
 //! (10 + the SPEC.md section 5 reason code), `100` and up errors, grouped by decades.
 
 use core::ffi::c_char;
@@ -123,6 +123,8 @@ statuses! {
         SB_GIVE_UP_SERVER_STOP = 14 if ServerStop => "gave up: the server said not to retry";
         /// Give up: the server asked for a wait longer than the policy's `max_hint_ms`.
         SB_GIVE_UP_HINT_EXCEEDS_MAX = 15 if HintExceedsMax => "gave up: the server asked for a wait longer than max_hint_ms";
+        /// Give up: the run's send rate refused the attempt (fail-fast).
+        SB_GIVE_UP_THROTTLED = 16 if Throttled => "gave up: the send rate refused the attempt (fail-fast)";
     }
     _ {
         /// A pointer argument is NULL.
@@ -243,6 +245,8 @@ statuses! {
         SB_ERR_RUN_RESUME = 184 if Resume => core;
         /// Run: an event after the run is done or has given up.
         SB_ERR_RUN_FINISHED = 185 if Finished => core;
+        /// Run: a paced event (`sb_run_*_paced`) in a run without a clock (`SB_NO_CLOCK`).
+        SB_ERR_RUN_NO_CLOCK = 179 if NoClock => core;
     }
     _ {
         /// Run: `sb_run_init` flags other than `SB_RUN_COUNT_PAUSED`.
@@ -373,7 +377,7 @@ mod tests {
 
     #[test]
     fn unknown_codes_have_a_message_too() {
-        for code in [-1, 4, 10, 16, 99, 109, 145, 200, i32::MIN, i32::MAX] {
+        for code in [-1, 4, 10, 17, 99, 109, 145, 200, i32::MIN, i32::MAX] {
             // SAFETY: as above.
             let text = unsafe { CStr::from_ptr(sb_strerror(code)) }
                 .to_str()

@@ -37,7 +37,8 @@ def test_presets_are_the_specs(name):
 def test_names_come_from_the_library():
     assert seeded_backoff.PRESETS == tuple(m.PRESETS)
     assert set(seeded_backoff.JITTERS) == set(m.JITTER_CODES)
-    assert seeded_backoff.GIVE_UP_REASONS == ("max_retries", "deadline", "budget", "server_stop", "hint_exceeds_max")
+    assert seeded_backoff.GIVE_UP_REASONS == ("max_retries", "deadline", "budget", "server_stop", "hint_exceeds_max",
+                                            "throttled")
 
 
 def test_a_random_seed_is_readable_and_replays():

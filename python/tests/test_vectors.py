@@ -168,10 +168,18 @@ def budget_of(spec):
     return RetryBudget.aws_quota(**spec)
 
 
-def run_answer(run, event, budget, policy=None):
+def run_answer(run, event, budget, policy=None, rate=None):
     """One event of a run vector through the package's Run, as the vector writes the answer.
-    A snapshot or a restore answers (answer, the run to go on with)."""
+    A snapshot or a restore answers (answer, the run to go on with). With `rate`, start, wake and
+    the outcomes are paced (SPEC.md §15.2), and rate_ask / rate_answer act on the shared rate."""
     e, now = event["e"], event.get("now")
+    paced = {} if rate is None else {"send_rate": rate}
+    if e == "rate_ask":
+        pace = rate.ask(now)
+        return {"a": "pace", "pace": pace.kind, **({} if pace.kind == "send" else {"ms": pace.ms})}
+    if e == "rate_answer":
+        rate.answer(now, event["answer"], event.get("hint_ms", 0))
+        return {"a": "rate", "rate_milli": rate.rate_milli}
     if e == "snapshot":
         data = run.snapshot()
         return {"a": "snapshot", "bytes": data.hex()}, Run.restore(policy, data)
@@ -183,9 +191,9 @@ def run_answer(run, event, budget, policy=None):
         return {"a": "restored"}, restored
     try:
         if e == "start":
-            a = run.start(now)
+            a = run.start(now, **paced)
         elif e == "wake":
-            a = run.wake(now)
+            a = run.wake(now, **paced)
         elif e == "resume":
             a = run.resume(now)
         elif e == "pause":
@@ -194,8 +202,10 @@ def run_answer(run, event, budget, policy=None):
             hint = {"retry_after": {"retry_after_ms": event.get("hint_ms")},
                     "rate_limit": {"rate_limit_ms": event.get("hint_ms")},
                     "do_not_retry": {"do_not_retry": True}, None: {}}[event.get("hint")]
+            if rate is not None and "answer" in event:
+                paced.update(answer=event["answer"], answer_hint_ms=event.get("hint_ms", 0))
             a = run.outcome("retryable" if e == "fail" else e, now, failure=event.get("kind", "error"),
-                            budget=budget, **hint)
+                            budget=budget, **hint, **paced)
     except RuntimeError as err:
         return {"a": "error", "error": str(err).split(":")[0]}
     if a.kind in ("attempt",):
@@ -224,6 +234,26 @@ def replay_run(doc):
                 got, run = got
             assert got == want, (case["name"], event)
             checks += 1
+        if budget is not None:
+            assert budget.tokens_milli == case["expect_tokens_milli"], case["name"]
+    return checks
+
+
+def replay_run_send_rate(doc):
+    # SPEC.md §15.2: runs behind a shared SendRate; each answer, the rate and the budget at the end.
+    checks = 0
+    for case in doc["cases"]:
+        budget = budget_of(case["budget"]) if "budget" in case else None
+        policy = policy_of(case["policy"])
+        rate = SendRate(**case["send_rate"])
+        run = Run(policy, int(case["seed"]), count_paused_time=case["count_paused"])
+        for event, want in zip(case["events"], case["expect"], strict=True):
+            got = run_answer(run, event, budget, policy, rate)
+            if isinstance(got, tuple):
+                got, run = got
+            assert got == want, (case["name"], event)
+            checks += 1
+        assert rate.rate_milli == case["expect_rate_milli"], case["name"]
         if budget is not None:
             assert budget.tokens_milli == case["expect_tokens_milli"], case["name"]
     return checks
@@ -298,7 +328,8 @@ def replay_send_rate(doc):
     return checks
 
 
-REPLAY = {"pacer": replay_pacer, "call_seed": replay_call_seed, "run": replay_run, "schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
+REPLAY = {"pacer": replay_pacer, "call_seed": replay_call_seed, "run": replay_run,
+          "run_send_rate": replay_run_send_rate, "schedule": replay_schedule, "retry_after": replay_retry_after, "budget": replay_budget,
           "classify": replay_classify, "fleet": replay_fleet, "rate_limit": replay_rate_limit,
           "resume": replay_resume, "send_rate": replay_send_rate}
 

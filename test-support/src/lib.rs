@@ -9,7 +9,7 @@ mod run_json;
 
 use std::path::{Path, PathBuf};
 
-pub use run_json::{action_json, run_event};
+pub use run_json::{action_json, run_event, run_event_paced, send_rate_config_from_json};
 
 use seeded_backoff::{
     Backoff, BudgetConfig, DeadlineMode, FailureKind, Jitter, Policy, RetryBudget, RetryGate,

@@ -1,8 +1,11 @@
 //! The run vectors' event and action language (SPEC.md §15, §11): one event object in, the
 //! action (or the error) the run answers out, as the `run-*.json` files hold them.
 
+use std::cell::Cell;
+
 use seeded_backoff::{
-    Action, FailureKind, Outcome, PauseReason, Policy, RetryBudget, RetryGate, Run, ServerHint,
+    Action, Answer, FailureKind, Outcome, Pace, PauseReason, Policy, RetryBudget, RetryGate, Run,
+    SendRate, SendRateConfig, ServerHint,
 };
 use serde_json::{json, Value};
 
@@ -66,7 +69,87 @@ pub fn run_event(
     budget: Option<&RetryBudget>,
     event: &Value,
 ) -> Result<Value, String> {
+    run_event_paced(policy, run, budget, None, event)
+}
+
+/// A send rate's configuration from its vector object (SPEC.md §17.7), checked by the core.
+pub fn send_rate_config_from_json(c: &Value) -> Result<SendRateConfig, String> {
+    let u = |k: &str| {
+        c[k].as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| format!("send rate field {k} missing in {c}"))
+    };
+    let config = SendRateConfig {
+        min_rate_milli: u("min_rate_milli")?,
+        max_rate_milli: u("max_rate_milli")?,
+        margin_permille: u("margin_permille")?,
+        probe_ms: u("probe_ms")?,
+        probe_first_permille: u("probe_first_permille")?,
+        probe_max_permille: u("probe_max_permille")?,
+        guard_ms: u("guard_ms")?,
+        burst: u("burst")?,
+        max_hold_ms: u("max_hold_ms")?,
+        fail_fast: c["fail_fast"]
+            .as_bool()
+            .ok_or("send rate fail_fast missing")?,
+    };
+    config.check().map_err(|e| e.to_string())
+}
+
+/// The answer an event names (`"answer"`: `accepted`, `throttled` with `hint_ms`, `no_answer`).
+fn answer_of_event(event: &Value) -> Result<Option<Answer>, String> {
+    Ok(match event["answer"].as_str() {
+        None => None,
+        Some("accepted") => Some(Answer::Accepted),
+        Some("no_answer") => Some(Answer::NoAnswer),
+        Some("throttled") => Some(Answer::Throttled {
+            hint_ms: event["hint_ms"]
+                .as_u64()
+                .map_or(Ok(0), u32::try_from)
+                .map_err(|e| e.to_string())?,
+        }),
+        Some(other) => return Err(format!("unknown answer {other:?}")),
+    })
+}
+
+/// The pace as the vectors write it (SPEC.md §17.7).
+fn pace_json(pace: Pace) -> Value {
+    match pace {
+        Pace::Send => json!({ "a": "pace", "pace": "send" }),
+        Pace::Wait { ms } => json!({ "a": "pace", "pace": "wait", "ms": ms }),
+        Pace::Refuse { ms } => json!({ "a": "pace", "pace": "refuse", "ms": ms }),
+    }
+}
+
+/// [`run_event`] with the run paced by `rate` (SPEC.md §15.2): `start`, `wake` and the outcomes
+/// go through the gate, and `rate_ask` / `rate_answer` act on the shared send rate as another
+/// run would.
+pub fn run_event_paced(
+    policy: &Policy,
+    run: &mut Run,
+    budget: Option<&RetryBudget>,
+    rate: Option<&Cell<SendRate>>,
+    event: &Value,
+) -> Result<Value, String> {
     let now = event["now"].as_u64();
+    if let Some(rate) = rate {
+        match event["e"].as_str() {
+            Some("rate_ask") => {
+                let mut r = rate.get();
+                let pace = r.before_attempt(now.ok_or("rate_ask needs now")?);
+                rate.set(r);
+                return Ok(pace_json(pace));
+            }
+            Some("rate_answer") => {
+                let answer = answer_of_event(event)?.ok_or("rate_answer needs an answer")?;
+                let mut r = rate.get();
+                r.on_answer(now.ok_or("rate_answer needs now")?, answer);
+                rate.set(r);
+                return Ok(json!({ "a": "rate", "rate_milli": r.rate_milli() }));
+            }
+            _ => {}
+        }
+    }
     let budget = budget.map(|b| b as &dyn RetryGate);
     let answer = match event["e"].as_str() {
         Some("snapshot") => {
@@ -85,8 +168,14 @@ pub fn run_event(
                 Err(e) => json!({ "a": "error", "error": e.name() }),
             });
         }
-        Some("start") => run.start(now),
-        Some("wake") => run.wake(now),
+        Some("start") => match rate {
+            Some(rate) => run.start_paced(policy, now, rate),
+            None => run.start(now),
+        },
+        Some("wake") => match rate {
+            Some(rate) => run.wake_paced(policy, now, rate),
+            None => run.wake(now),
+        },
         Some("resume") => run.resume(now),
         Some("pause") => {
             let reason = event["reason"]
@@ -109,7 +198,13 @@ pub fn run_event(
                     },
                 },
             };
-            run.outcome(policy, o, now, budget)
+            match rate {
+                Some(rate) => {
+                    let answer = answer_of_event(event)?;
+                    run.outcome_paced(policy, o, answer, now, budget, rate)
+                }
+                None => run.outcome(policy, o, now, budget),
+            }
         }
         other => return Err(format!("unknown run event {other:?}")),
     };

@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import spec_model as m  # noqa: E402
 import rate_limit_model as rl  # noqa: E402
 import run_model  # noqa: E402
+import run_send_rate_model  # noqa: E402
 import send_rate_model  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -178,6 +179,22 @@ def check_run(doc, c):
             c.check("case %d tokens" % ci, case["expect_tokens_milli"], budget.tokens_milli)
 
 
+def check_run_send_rate(doc, c):
+    for ci, case in enumerate(doc["cases"]):
+        policy = _policy(case["policy"])
+        budget = _budget(case["budget"]) if "budget" in case else None
+        rate = send_rate_model.SendRate(case["send_rate"])
+        run = run_send_rate_model.PacedRun(policy, _int(case["seed"]), case["count_paused"])
+        for ei, (event, exp) in enumerate(zip(case["events"], case["expect"])):
+            c.check("case %d (%s) event %d %s" % (ci, case["name"], ei, json.dumps(event)),
+                    exp, run_send_rate_model.feed(run, rate, event, budget))
+        if len(case["events"]) != len(case["expect"]):
+            c.fail("case %d" % ci, "events and expectations differ in number")
+        c.check("case %d rate" % ci, case["expect_rate_milli"], rate.rate)
+        if budget is not None:
+            c.check("case %d tokens" % ci, case["expect_tokens_milli"], budget.tokens_milli)
+
+
 def check_send_rate(doc, c):
     for case in doc["cases"]:
         rate = send_rate_model.SendRate(case["config"])
@@ -218,7 +235,8 @@ def check_call_seed(doc, c):
         c.check("google delays of call %d of seed %d" % (index, seed), case["google_delays"], got)
 
 
-KINDS = {"call_seed": check_call_seed, "send_rate": check_send_rate, "run": check_run, "pacer": check_pacer, "schedule": check_schedule,
+KINDS = {"call_seed": check_call_seed, "send_rate": check_send_rate, "run": check_run,
+         "run_send_rate": check_run_send_rate, "pacer": check_pacer, "schedule": check_schedule,
          "retry_after": check_retry_after, "budget": check_budget, "classify": check_classify,
          "rate_limit": check_rate_limit}
 

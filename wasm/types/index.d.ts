@@ -23,7 +23,7 @@ export type Jitter =
   | 'proportional';
 
 /** Why a Backoff stopped. */
-export type GiveUpReason = 'max_retries' | 'deadline' | 'budget' | 'server_stop' | 'hint_exceeds_max';
+export type GiveUpReason = 'max_retries' | 'deadline' | 'budget' | 'server_stop' | 'hint_exceeds_max' | 'throttled';
 
 /**
  * The seed of call `index` (0, 1, 2, … in the order a loop's calls start) of a loop seeded `seed`

@@ -94,6 +94,9 @@ error_enum! {
         Pause => "pause", "pause: allowed only before the start or while sleeping";
         /// `resume` while the run is neither paused nor sleeping.
         Resume => "resume", "resume: allowed only while paused or sleeping";
+        /// A paced event (one given a send rate) in a run without a clock: the send rate needs
+        /// one.
+        NoClock => "no_clock", "no_clock: a paced event needs a clock reading (at the start, or in a run that has one)";
         /// Any event after the run is done or has given up.
         Finished => "finished", "finished: the run is done or has given up";
     }

@@ -89,7 +89,7 @@ def main(vector_dir, header_path, out_path):
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
     rate_limits = []
     fleet_seeds, startup_delays, call_seeds = [], [], []
-    run_cases, run_events = [], []
+    run_cases, run_events, run_rates = [], [], []
     pacer_cases, pacer_ops = [], []
     send_rate_cases, send_rate_events, send_rate_errors = [], [], []
     for path in files:
@@ -174,7 +174,7 @@ def main(vector_dir, header_path, out_path):
                     budget_ops.append(f"{{{BUDGET_OPS[op]}, {allowed}u, {u32(tokens)}}}")
                 budget_cases.append(f"{{{mode}, {{{', '.join(u32(p) for p in params)}}}, "
                                     f"{first_op}u, {len(budget_ops) - first_op}u}}")
-        elif kind == "run":
+        elif kind in ("run", "run_send_rate"):
             for case in doc["cases"]:
                 pol = case["policy"]
                 values = [h.const("SB_JITTER_", pol[f]) if f == "jitter" else
@@ -189,6 +189,11 @@ def main(vector_dir, header_path, out_path):
                               [b["capacity"], b["retry_cost"], b["timeout_cost"], b["no_retry_increment"]])
                     budget = (f"1u, {h.const('SB_BUDGET_', b['kind'])}, "
                               f"{{{', '.join(u32(p) for p in params)}}}, {u32(case['expect_tokens_milli'])}")
+                rate = case.get("send_rate")
+                paced = "0u"
+                if rate:
+                    run_rates.append(f"{{{send_rate_config(rate)}, {u32(case['expect_rate_milli'])}}}")
+                    paced = f"{len(run_rates)}u"
                 first = len(run_events)
                 for ev, want in zip(case["events"], case["expect"], strict=True):
                     e = ev["e"]
@@ -199,10 +204,18 @@ def main(vector_dir, header_path, out_path):
                             "rate_limit": "SB_INPUT_RATE_LIMIT", "do_not_retry": "SB_INPUT_DO_NOT_RETRY"}[hint]
                     now = u64(ev["now"]) if "now" in ev else "SB_NO_CLOCK"
                     a = want["a"]
+                    # A paced outcome's answer (SPEC.md section 15.2), or the outcome's own.
+                    answer = (h.const("SB_ANSWER_", ev["answer"]) if "answer" in ev
+                              else "SB_ANSWER_FROM_OUTCOME")
                     # A snapshot's bytes to compare, or a restore's bytes to restore from.
                     raw = bytes.fromhex(want["bytes"] if a == "snapshot" else ev.get("bytes", ""))
                     data = f"(const uint8_t *){c_bytes(raw)}, {len(raw)}u" if raw else "0, 0u"
-                    if a == "error":
+                    if a == "pace":  # the shared send rate's own answers, as replay.c writes them
+                        code = {"send": "SB_OK", "wait": "SB_SEND_RATE_WAIT", "refuse": "SB_SEND_RATE_REFUSE"}
+                        status, act = "SB_OK", f"{{{code[want['pace']]}, 0u, {u32(want.get('ms', 0))}, 0u}}"
+                    elif a == "rate":
+                        status, act = "SB_OK", f"{{0u, {u32(want['rate_milli'])}, 0u, 0u}}"
+                    elif a == "error":
                         prefix = "SB_ERR_SNAPSHOT_" if e == "restore" else "SB_ERR_RUN_"
                         status, act = h.const(prefix, want["error"]), "{0u, 0u, 0u, 0u}"
                     elif a in ("snapshot", "restored"):
@@ -214,11 +227,11 @@ def main(vector_dir, header_path, out_path):
                         act = (f"{{{h.const('SB_ACTION_', a)}, {u32(want.get('attempt', want.get('attempts', 0)))}, "
                                f"{u32(want.get('delay_ms', 0xFFFFFFFF if a == 'paused' and max_ms is None else max_ms or 0))}, "
                                f"{h.const('SB_GIVE_UP_', reason) if reason else '0u'}}}")
-                    run_events.append(f"{{{'VEC_R_' + e.upper()}, {arg}, {flag}, "
+                    run_events.append(f"{{{'VEC_R_' + e.upper()}, {answer}, {arg}, {flag}, "
                                       f"{u32(ev.get('hint_ms', 0))}, {now}, {status}, {act}, {data}}}")
                 run_cases.append(f'{{"{case["name"]}", {{{", ".join(values)}}}, {u64(int(case["seed"]))}, '
                                  f'{"SB_RUN_COUNT_PAUSED" if case["count_paused"] else "0u"}, {budget}, '
-                                 f"{first}u, {len(run_events) - first}u}}")
+                                 f"{first}u, {len(run_events) - first}u, {paced}}}")
         elif kind == "classify":
             for table, rows in (("http", http), ("grpc", grpc)):
                 for code, cls in doc[table]:
@@ -312,6 +325,7 @@ def main(vector_dir, header_path, out_path):
            table("vec_budget_op", "vec_budget_ops", budget_ops),
            table("vec_run_case", "vec_run_cases", run_cases),
            table("vec_run_event", "vec_run_events", run_events),
+           table("vec_run_rate", "vec_run_rates", run_rates),
            table("vec_class", "vec_http", http),
            table("vec_class", "vec_grpc", grpc),
            table("vec_fleet_seed", "vec_fleet_seeds", fleet_seeds),

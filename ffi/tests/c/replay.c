@@ -157,12 +157,26 @@ static void replay_budget(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
 
 /* `*same` is set to whether a snapshot's bytes are the vector's; the run then goes on restored
    from them, so that the rest of the case checks the restored run. */
-static int32_t run_event(sb_run *r, const sb_policy *policy, sb_budget *budget, const vec_run_event *e,
-                         sb_action *out, uint32_t *same) {
+static int32_t run_event(sb_run *r, const sb_policy *policy, sb_budget *budget, sb_send_rate *rate,
+                         const vec_run_event *e, sb_action *out, uint32_t *same) {
     sb_outcome o = {SB_OUTCOME_RETRYABLE, e->arg, e->hint_flag, e->hint_ms};
     uint8_t buf[SB_RUN_SNAPSHOT_SIZE];
     int32_t rc;
+    uint32_t ms = 0;
     switch (e->event) {
+    case VEC_R_RATE_ASK: /* another run's ask of the shared send rate: the pace as an action */
+        rc = sb_send_rate_ask(rate, e->now, &ms);
+        out->kind = (uint32_t)rc, out->attempt = 0u, out->delay_ms = ms, out->reason = 0u;
+        return rc == SB_SEND_RATE_WAIT || rc == SB_SEND_RATE_REFUSE ? SB_OK : rc;
+    case VEC_R_RATE_ANSWER: /* another run's answer: the rate after it as an action */
+        rc = sb_send_rate_answer(rate, e->now, e->answer, e->hint_ms);
+        if (rc == SB_OK) rc = sb_send_rate_rate_milli(rate, &ms);
+        out->kind = 0u, out->attempt = ms, out->delay_ms = 0u, out->reason = 0u;
+        return rc;
+    case VEC_R_START:
+        return rate ? sb_run_start_paced(r, e->now, rate, out) : sb_run_start(r, e->now, out);
+    case VEC_R_WAKE:
+        return rate ? sb_run_wake_paced(r, e->now, rate, out) : sb_run_wake(r, e->now, out);
     case VEC_R_SNAPSHOT:
         rc = sb_run_snapshot(r, buf);
         if (rc != SB_OK) return rc;
@@ -170,10 +184,6 @@ static int32_t run_event(sb_run *r, const sb_policy *policy, sb_budget *budget, 
         return sb_run_restore(r, policy, buf, sizeof buf);
     case VEC_R_RESTORE:
         return sb_run_restore(r, policy, e->bytes, e->len);
-    case VEC_R_START:
-        return sb_run_start(r, e->now, out);
-    case VEC_R_WAKE:
-        return sb_run_wake(r, e->now, out);
     case VEC_R_PAUSE:
         return sb_run_pause(r, e->arg, e->now, out);
     case VEC_R_RESUME:
@@ -190,7 +200,8 @@ static int32_t run_event(sb_run *r, const sb_policy *policy, sb_budget *budget, 
     default:
         break;
     }
-    return sb_run_outcome(r, &o, e->now, budget, out);
+    return rate ? sb_run_outcome_paced(r, &o, e->answer, e->hint_ms, e->now, budget, rate, out)
+                : sb_run_outcome(r, &o, e->now, budget, out);
 }
 
 static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
@@ -198,8 +209,10 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     sb_policy policy = vec_to_policy(&c->policy);
     sb_budget budget;
     sb_run r;
-    uint32_t i, tokens = 0;
+    sb_send_rate rate;
+    uint32_t i, tokens = 0, rate_milli = 0;
     int32_t rc = sb_run_init(&r, &policy, c->seed, c->flags);
+    if (rc == SB_OK && c->paced) rc = sb_send_rate_init(&rate, &vec_run_rates[c->paced - 1u].config);
     if (rc == SB_OK && c->has_budget) {
         rc = c->budget_mode == SB_BUDGET_GRPC
                  ? sb_budget_init_grpc(&budget, c->budget_params[0], c->budget_params[1])
@@ -216,7 +229,7 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
         sb_action got = {99u, 99u, 99u, 99u};
         sb_run before = r;
         uint32_t same = 1u;
-        rc = run_event(&r, &policy, c->has_budget ? &budget : NULL, e, &got, &same);
+        rc = run_event(&r, &policy, c->has_budget ? &budget : NULL, c->paced ? &rate : NULL, e, &got, &same);
         if (rc == SB_ERR_UNSUPPORTED && e->status != SB_ERR_UNSUPPORTED) { /* a hint left out */
             st->skipped++;
             return;
@@ -237,6 +250,10 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     if (c->has_budget) {
         rc = sb_budget_tokens_milli(&budget, &tokens);
         check(st, fail, "run budget tokens", c->name, ci, 0, tokens, c->tokens_milli);
+    }
+    if (c->paced) {
+        rc = sb_send_rate_rate_milli(&rate, &rate_milli);
+        check(st, fail, "run send rate", c->name, ci, 0, rate_milli, vec_run_rates[c->paced - 1u].rate_milli);
     }
 }
 

@@ -137,8 +137,41 @@ static void bad_calls(void) {
     CHECK(ms == 400u);
 }
 
+/* The paced run's bad calls (SPEC.md section 15.2): each refused by name, run and rate unchanged. */
+static void paced_run_bad_calls(void) {
+    sb_send_rate_config d = sb_send_rate_config_default();
+    sb_policy p = sb_policy_google();
+    sb_send_rate s, s_before;
+    sb_run r, r_before;
+    sb_action a = {99u, 99u, 99u, 99u};
+    sb_outcome ok = {SB_OUTCOME_SUCCESS, 0u, 0u, 0u};
+    CHECK_RC(sb_send_rate_init(&s, &d), SB_OK);
+    CHECK_RC(sb_run_init(&r, &p, 7u, 0u), SB_OK);
+    s_before = s, r_before = r;
+    CHECK_RC(sb_run_start_paced(&r, 0, NULL, &a), SB_ERR_NULL);
+    CHECK_RC(sb_run_start_paced(&r, 0, &s, NULL), SB_ERR_NULL);
+    CHECK_RC(sb_run_start_paced(&r, SB_NO_CLOCK, &s, &a), SB_ERR_RUN_NO_CLOCK);
+    CHECK_RC(sb_run_wake_paced(&r, 0, &s, &a), SB_ERR_RUN_WAKE);
+    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_FROM_OUTCOME, 0u, 0, NULL, &s, &a), SB_ERR_RUN_OUTCOME);
+    CHECK(memcmp(&s, &s_before, sizeof s) == 0 && memcmp(&r, &r_before, sizeof r) == 0 && a.kind == 99u);
+    CHECK(strcmp(sb_status_name(SB_ERR_RUN_NO_CLOCK), "no_clock") == 0);
+    CHECK(strcmp(sb_status_name(SB_GIVE_UP_THROTTLED), "throttled") == 0);
+    CHECK_RC(sb_run_start_paced(&r, 0, &s, &a), SB_OK);
+    CHECK(a.kind == SB_ACTION_ATTEMPT && a.attempt == 1u);
+    s_before = s, r_before = r;
+    CHECK_RC(sb_run_outcome_paced(&r, &ok, 7u, 0u, 10, NULL, &s, &a), SB_ERR_SEND_RATE_ANSWER_KIND);
+    s.state[5] = 2u; /* a corrupted send rate */
+    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_ACCEPTED, 0u, 10, NULL, &s, &a), SB_ERR_BAD_STATE);
+    s.state[5] = s_before.state[5];
+    CHECK(memcmp(&s, &s_before, sizeof s) == 0 && memcmp(&r, &r_before, sizeof r) == 0);
+    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_THROTTLED, 500u, 10, NULL, &s, &a), SB_OK);
+    CHECK(a.kind == SB_ACTION_DONE && a.attempt == 1u);
+    CHECK(memcmp(&s, &s_before, sizeof s) != 0); /* the throttle was heard */
+}
+
 void test_send_rate(void) {
     replay();
     bad_configs();
     bad_calls();
+    paced_run_bad_calls();
 }

@@ -111,11 +111,12 @@ typedef struct {
 /* A run vector's events (SPEC.md section 15): one row per event, the action (or error) it answers. */
 enum {
     VEC_R_START, VEC_R_SUCCESS, VEC_R_FAIL, VEC_R_PERMANENT, VEC_R_OFFLINE, VEC_R_WAKE, VEC_R_PAUSE, VEC_R_RESUME,
-    VEC_R_SNAPSHOT, VEC_R_RESTORE
+    VEC_R_SNAPSHOT, VEC_R_RESTORE, VEC_R_RATE_ASK, VEC_R_RATE_ANSWER
 };
 
 typedef struct {
     uint8_t event;
+    uint8_t answer; /* a paced outcome's SB_ANSWER_* (SB_ANSWER_FROM_OUTCOME: the outcome's own) */
     uint32_t arg; /* the pause reason, or the failure kind */
     uint32_t hint_flag, hint_ms;
     uint64_t now; /* SB_NO_CLOCK for none */
@@ -125,6 +126,12 @@ typedef struct {
     uint32_t len;
 } vec_run_event;
 
+/* A paced run's send rate (SPEC.md section 15.2): its configuration and its rate at the end. */
+typedef struct {
+    sb_send_rate_config config;
+    uint32_t rate_milli;
+} vec_run_rate;
+
 typedef struct {
     const char *name;
     vec_policy policy;
@@ -132,6 +139,9 @@ typedef struct {
     uint32_t flags;
     uint32_t has_budget, budget_mode, budget_params[4], tokens_milli;
     uint32_t first_event, n_events;
+    /* SPEC.md section 15.2: 0, or 1 + the index in vec_run_rates of the send rate that start, wake
+       and the outcomes go through. */
+    uint32_t paced;
 } vec_run_case;
 
 /* A pacer vector (SPEC.md section 16): its configuration, the init status it gets, its ops. */

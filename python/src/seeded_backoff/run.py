@@ -7,6 +7,7 @@ refund, the give-up). A loop of your own can use it the same way.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, NamedTuple, Optional, Union
 
 from ._check import integer, one_of, show, u64
@@ -14,6 +15,7 @@ from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_kind
 from .errors import CoreError, SnapshotError
 from .policy import Policy
+from .send_rate import ANSWERS, SendRate
 
 __all__ = ["Run", "Action"]
 
@@ -24,7 +26,14 @@ _OUTCOMES = {"success": lib.SB_OUTCOME_SUCCESS, "retryable": lib.SB_OUTCOME_RETR
              "permanent": lib.SB_OUTCOME_PERMANENT, "offline": lib.SB_OUTCOME_OFFLINE}
 _PAUSES = {"hidden": lib.SB_PAUSE_HIDDEN, "offline": lib.SB_PAUSE_OFFLINE}
 _RUN_ERRORS = {lib.SB_ERR_RUN_START, lib.SB_ERR_RUN_OUTCOME, lib.SB_ERR_RUN_WAKE,
-               lib.SB_ERR_RUN_PAUSE, lib.SB_ERR_RUN_RESUME, lib.SB_ERR_RUN_FINISHED}
+               lib.SB_ERR_RUN_PAUSE, lib.SB_ERR_RUN_RESUME, lib.SB_ERR_RUN_FINISHED,
+               lib.SB_ERR_RUN_NO_CLOCK}
+
+
+def _rate(send_rate: Any) -> SendRate:
+    if not isinstance(send_rate, SendRate):
+        raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
+    return send_rate
 
 
 class Action(NamedTuple):
@@ -93,17 +102,33 @@ class Run:
     def _now(now_ms: Optional[int]) -> int:
         return int(lib.SB_NO_CLOCK) if now_ms is None else integer("now_ms", now_ms, 0, U64_MAX - 1)
 
-    def start(self, now_ms: Optional[int] = None) -> Action:
-        """Begins the run: attempt 1."""
+    def start(self, now_ms: Optional[int] = None, *, send_rate: Optional[SendRate] = None) -> Action:
+        """Begins the run: attempt 1. With a `send_rate` (shared, never held by the run: SPEC.md
+        section 15.2) the attempt goes only when it lets it: a 'wait' (no retry, no attempt;
+        sleep it, then `wake` with the rate again), or a 'give_up' of reason 'throttled'
+        (fail-fast) or 'deadline'. A paced event needs a clock reading."""
+        return self._gated(lib.sb_run_start, lib.sb_run_start_paced, now_ms, send_rate)
+
+    def _gated(self, plain: Any, paced: Any, now_ms: Optional[int], send_rate: Optional[SendRate]) -> Action:
+        """`start` or `wake`: `plain`, or `paced` behind the send rate, under its lock."""
         out = ffi.new("sb_action *")
-        return self._answer(lib.sb_run_start(self._c, self._now(now_ms), out), out[0])
+        now = self._now(now_ms)
+        if send_rate is None:
+            return self._answer(plain(self._c, now, out), out[0])
+        rate = _rate(send_rate)
+        with rate._lock:
+            status = paced(self._c, now, rate._c, out)
+        return self._answer(status, out[0])
 
     def outcome(self, outcome: str, now_ms: Optional[int] = None, *, retry_after_ms: Optional[int] = None,
                 rate_limit_ms: Optional[int] = None, do_not_retry: bool = False, failure: str = "error",
-                budget: Optional[RetryBudget] = None) -> Action:
+                budget: Optional[RetryBudget] = None, send_rate: Optional[SendRate] = None,
+                answer: Optional[str] = None, answer_hint_ms: int = 0) -> Action:
         """How the attempt in flight ended: 'success', 'retryable' (with at most one server hint
         and the `failure` kind, 'error' or 'timeout'), 'permanent' or 'offline'. `budget` is
-        charged and refunded by the run's rules."""
+        charged and refunded by the run's rules. A `send_rate` is then told the answer: `answer`
+        ('accepted', 'throttled' with `answer_hint_ms`, 'no_answer') when the caller knows the
+        response, else the outcome's own (SPEC.md section 15.2)."""
         one_of("outcome", outcome, tuple(_OUTCOMES))
         o = ffi.new("sb_outcome *")
         o.kind = _OUTCOMES[outcome]
@@ -121,19 +146,32 @@ class Run:
             o.hint_ms = integer("hint_ms", hints[0][1], 0, U32_MAX)
         now = self._now(now_ms)
         out = ffi.new("sb_action *")
-        if budget is None:
-            status = lib.sb_run_outcome(self._c, o, now, ffi.NULL, out)
-        else:
-            if not isinstance(budget, RetryBudget):
-                raise TypeError(f"budget must be a RetryBudget, got {show(budget)} ({type(budget).__name__})")
-            with budget._lock:
-                status = lib.sb_run_outcome(self._c, o, now, budget._c, out)
+        if budget is not None and not isinstance(budget, RetryBudget):
+            raise TypeError(f"budget must be a RetryBudget, got {show(budget)} ({type(budget).__name__})")
+        if send_rate is None and answer is not None:
+            raise TypeError("answer is told to a send rate: give send_rate too")
+        kind = int(lib.SB_ANSWER_FROM_OUTCOME)
+        if answer is not None:
+            one_of("answer", answer, tuple(ANSWERS))
+            kind = ANSWERS[answer]
+        hint = integer("answer_hint_ms", answer_hint_ms, 0, U32_MAX)
+        rate = None if send_rate is None else _rate(send_rate)
+        with contextlib.ExitStack() as locks:
+            c_budget = ffi.NULL
+            if budget is not None:
+                locks.enter_context(budget._lock)
+                c_budget = budget._c
+            if rate is None:
+                status = lib.sb_run_outcome(self._c, o, now, c_budget, out)
+            else:
+                locks.enter_context(rate._lock)
+                status = lib.sb_run_outcome_paced(self._c, o, kind, hint, now, c_budget, rate._c, out)
         return self._answer(status, out[0])
 
-    def wake(self, now_ms: Optional[int] = None) -> Action:
-        """The sleep of a 'retry' or 'wait' has ended: the next attempt."""
-        out = ffi.new("sb_action *")
-        return self._answer(lib.sb_run_wake(self._c, self._now(now_ms), out), out[0])
+    def wake(self, now_ms: Optional[int] = None, *, send_rate: Optional[SendRate] = None) -> Action:
+        """The sleep of a 'retry' or 'wait' has ended: the next attempt (behind `send_rate` as in
+        `start`)."""
+        return self._gated(lib.sb_run_wake, lib.sb_run_wake_paced, now_ms, send_rate)
 
     def pause(self, reason: str, now_ms: Optional[int] = None) -> Action:
         """The device went 'offline' or the app to the background ('hidden'), before the start

@@ -17,7 +17,8 @@ from .errors import CoreError
 __all__ = ["SendRate", "SendRateError", "Pace", "ANSWERS"]
 
 # 'accepted', 'throttled', 'no_answer': the header's SB_ANSWER_* constants, by their names.
-ANSWERS: Dict[str, int] = {n[len("SB_ANSWER_"):].lower(): getattr(lib, n) for n in dir(lib) if n.startswith("SB_ANSWER_")}
+ANSWERS: Dict[str, int] = {n[len("SB_ANSWER_"):].lower(): getattr(lib, n) for n in dir(lib)
+                          if n.startswith("SB_ANSWER_") and n != "SB_ANSWER_FROM_OUTCOME"}
 
 # sb_send_rate_config's fields, in the order the core checks them (SPEC.md section 17.1).
 FIELDS = ("max_rate_milli", "min_rate_milli", "margin_permille", "probe_ms", "probe_first_permille",
