@@ -1,11 +1,12 @@
 //! The chart's data and words: one panel per scenario, in the README's order (contention, the
-//! outage, then the shed with a pacing server), each with a takeaway computed from the figures it
+//! outage, the shed with a pacing server, then the quota, drawn by `quota_report`), each with a takeaway computed from the figures it
 //! draws.
 
 use super::contention::ContentionRow;
 use super::draw::{Panel, Reference, Series};
 use super::outage::OutageRow;
 use super::paced::{PacingRow, PACED_STYLE};
+use super::quota::QuotaRow;
 use super::strategy::ALL_STRATEGIES;
 use super::Setup;
 
@@ -22,6 +23,7 @@ pub fn chart_panels(
     contention_rows: &[ContentionRow],
     outage_rows: &[OutageRow],
     pacing_rows: &[PacingRow],
+    quota_rows: &[QuotaRow],
 ) -> Vec<Panel> {
     let mut panels = Vec::new();
     if !contention_rows.is_empty() {
@@ -32,6 +34,9 @@ pub fn chart_panels(
     }
     if !pacing_rows.is_empty() {
         panels.push(pacing_panel(setup, pacing_rows));
+    }
+    if !quota_rows.is_empty() {
+        panels.push(super::quota_report::panel(setup, quota_rows));
     }
     panels
 }
@@ -320,6 +325,7 @@ mod tests {
             contention: true,
             outage: true,
             shed: false,
+            quota: false,
             contention_clients: 50,
             outage_clients: 200,
             runs: 2,
@@ -340,7 +346,7 @@ mod tests {
             .iter()
             .map(|&s| outage(s, 200, 2, 1, 60, 20))
             .collect();
-        chart_panels(&setup, &c, &o, &[])
+        chart_panels(&setup, &c, &o, &[], &[])
     }
 
     #[test]

@@ -59,8 +59,9 @@ fn x_at(panel: &Panel, fraction: f64) -> f64 {
 /// Okabe–Ito colours and a dash pattern (dash, gap in px; `None` = solid) per strategy, in the
 /// order of `strategy::ALL_STRATEGIES`: none, google, full, equal, decorrelated, proportional,
 /// api-core-default; then the paced fleet (`paced::PACED_STYLE`), in the palette's vermillion's
-/// place a long black dash.
-pub const STYLES: [(RGBColor, Option<(u32, u32)>); 8] = [
+/// place a long black dash; then the quota's AWS model (purple, solid), the send rate (blue, a
+/// long dash) and the quota itself (the capacity line's dark grey dash).
+pub const STYLES: [(RGBColor, Option<(u32, u32)>); 11] = [
     (RGBColor(0, 0, 0), None),
     (RGBColor(213, 94, 0), Some((10, 5))),
     (RGBColor(0, 114, 178), None),
@@ -69,6 +70,9 @@ pub const STYLES: [(RGBColor, Option<(u32, u32)>); 8] = [
     (RGBColor(230, 159, 0), Some((6, 3))),
     (RGBColor(86, 180, 233), Some((2, 3))),
     (RGBColor(0, 0, 0), Some((18, 3))),
+    (RGBColor(204, 121, 167), None),
+    (RGBColor(0, 114, 178), Some((24, 3))),
+    (RGBColor(60, 60, 60), Some((10, 5))),
 ];
 
 const GREY: RGBColor = RGBColor(110, 110, 110);

@@ -2,12 +2,15 @@
 //! retrying against one server, showing what each jitter strategy does to that server.
 //!
 //! Time is integer milliseconds and every delay comes from the core's own `Backoff`; floats
-//! appear only when averaging series for the SVG. Three scenarios: `contention` (after Brooker),
-//! `outage` and `shed` (a server that sheds load with 429; see their modules). Besides the core's
-//! jitter strategies, `api-core-default` is Google's client libraries' own retry (`strategy`). The cost of a run is linear in the requests it simulates (a
-//! calendar queue, `model::TimeQueue`); [`estimate`] refuses runs too large to finish in about a
-//! minute before they start.
+//! appear only when averaging series for the SVG and in the model of AWS adaptive mode, which
+//! computes in floating-point seconds as the SDKs do. Four scenarios: `contention` (after Brooker),
+//! `outage`, `shed` (a server that sheds load with 429) and `quota` (one process at 3× a server's
+//! quota, with and without a shared limiter); see their modules. Besides the core's jitter
+//! strategies, `api-core-default` is Google's client libraries' own retry (`strategy`). The cost of
+//! a run is linear in the requests it simulates (a calendar queue, `model::TimeQueue`);
+//! [`estimate`] refuses runs too large to finish in about a minute before they start.
 
+mod aws_adaptive;
 mod chart;
 mod contention;
 mod draw;
@@ -15,6 +18,8 @@ mod model;
 mod outage;
 // The shed with what the server answers: printed and drawn with `shed`.
 mod paced;
+mod quota;
+mod quota_report;
 mod report;
 mod strategy;
 
@@ -36,7 +41,7 @@ use strategy::ALL_STRATEGIES;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Scenario {
-    /// Brooker's contention on one record, the outage, then the 429 shedding.
+    /// Brooker's contention on one record, the outage, the 429 shedding, then the quota.
     All,
     /// N clients (default 100) each make one conditional write.
     Contention,
@@ -44,6 +49,9 @@ pub enum Scenario {
     Outage,
     /// N clients (default 1000) against a server with a fixed capacity that answers 429 above it.
     Shed,
+    /// One process whose requests arrive at 3× a server's quota (the capacity, default 100/s)
+    /// for 60 s, the quota halved from 20 s to 40 s: no limiter, AWS adaptive's model, ours.
+    Quota,
 }
 
 #[derive(Args, Debug)]
@@ -66,12 +74,13 @@ pub struct SimulateArgs {
     /// Outage only: seconds the server is down (1..=86400); default 120.
     #[arg(long, value_parser = u32_in(1, 86_400), allow_hyphen_values = true)]
     pub outage_s: Option<u32>,
-    /// Outage and shed: requests per second the server accepts (1..=10000000); default a tenth
-    /// of the clients (100 for 1000), so the shape is the same at any fleet size.
+    /// Outage, shed and quota: requests per second the server accepts (1..=10000000); default a
+    /// tenth of the clients (100 for 1000), so the shape is the same at any fleet size.
     #[arg(long, value_parser = u32_in(1, 10_000_000), allow_hyphen_values = true)]
     pub capacity: Option<u32>,
-    /// Outage and shed: Google's first delay in ms (1..=60000), the policies scaled to it: the cap
-    /// is 32 of them, Google's jitter one, and clients notice the outage within one; default 1000.
+    /// Outage, shed and quota: Google's first delay in ms (1..=60000), the policies scaled to it:
+    /// the cap is 32 of them, Google's jitter one, and clients notice the outage within one;
+    /// default 1000.
     #[arg(long, value_parser = u32_in(1, 60_000), allow_hyphen_values = true)]
     pub base_ms: Option<u32>,
     /// Output format.
@@ -89,6 +98,7 @@ pub struct Setup {
     pub contention: bool,
     pub outage: bool,
     pub shed: bool,
+    pub quota: bool,
     pub contention_clients: u32,
     pub outage_clients: u32,
     pub runs: u32,
@@ -108,20 +118,28 @@ impl Setup {
         let contention = matches!(args.scenario, Scenario::All | Scenario::Contention);
         let outage = matches!(args.scenario, Scenario::All | Scenario::Outage);
         let shed = matches!(args.scenario, Scenario::All | Scenario::Shed);
+        let quota = matches!(args.scenario, Scenario::All | Scenario::Quota);
+        if args.scenario == Scenario::Quota && args.clients.is_some() {
+            return Err(
+                "--clients does not apply to the quota scenario (one process, its requests at 3x \
+                 --capacity)"
+                    .to_string(),
+            );
+        }
         if !outage && args.outage_s.is_some() {
             return Err(format!(
                 "--outage-s applies to the outage scenario only (got --scenario {})",
                 args.scenario.to_possible_value().expect("named").get_name()
             ));
         }
-        if !outage && !shed {
+        if !outage && !shed && !quota {
             for (flag, set) in [
                 ("--capacity", args.capacity.is_some()),
                 ("--base-ms", args.base_ms.is_some()),
             ] {
                 if set {
                     return Err(format!(
-                        "{flag} applies to the outage and shed scenarios only (got --scenario contention)"
+                        "{flag} applies to the outage, shed and quota scenarios only (got --scenario contention)"
                     ));
                 }
             }
@@ -143,6 +161,7 @@ impl Setup {
             contention,
             outage,
             shed,
+            quota,
             contention_clients: args.clients.unwrap_or(100),
             outage_clients,
             runs: args.runs,
@@ -185,15 +204,22 @@ pub fn estimate(setup: &Setup) -> u64 {
         per_run += n * (4 + seconds * 1000 / (24 * setup.base_ms as u64)) + seconds * 1000 / 64;
     }
     let scale = setup.strategies.len() as u64 * setup.runs as u64;
-    per_run.saturating_mul(scale)
+    // The quota: one run per row, 3 × capacity requests a second for 60 s, up to about 9
+    // attempts each without a limiter (the backlog's retries).
+    let quota = if setup.quota {
+        (setup.strategies.len() as u64 + 2) * 3 * setup.capacity as u64 * 60 * 9
+    } else {
+        0
+    };
+    per_run.saturating_mul(scale).saturating_add(quota)
 }
 
-/// Runs `work` for every strategy on all cores, each thread taking the next strategy as it
-/// finishes one (their costs differ by up to 3×), and keeps the strategies' order.
-fn per_strategy<T: Send>(strategies: &[Strategy], work: impl Fn(Strategy) -> T + Sync) -> Vec<T> {
+/// Runs `work` for every item (a strategy, a row) on all cores, each thread taking the next item
+/// as it finishes one (their costs differ by up to 3×), and keeps the items' order.
+fn per_item<I: Sync, T: Send>(items: &[I], work: impl Fn(&I) -> T + Sync) -> Vec<T> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(strategies.len());
+        .min(items.len());
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -203,10 +229,10 @@ fn per_strategy<T: Send>(strategies: &[Strategy], work: impl Fn(Strategy) -> T +
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&s) = strategies.get(i) else {
+                        let Some(item) = items.get(i) else {
                             return done;
                         };
-                        done.push((i, work(s)));
+                        done.push((i, work(item)));
                     }
                 })
             })
@@ -252,7 +278,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
                 setup.strategies.len(),
                 setup.runs,
                 work / (setup.strategies.len() as u64 * setup.runs as u64),
-                if setup.outage || setup.shed {
+                if setup.outage || setup.shed || setup.quota {
                     " or raise --capacity"
                 } else {
                     ""
@@ -263,14 +289,14 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
     let (stop, done) = std::sync::mpsc::channel::<()>();
     let reporter = std::thread::spawn(move || progress(work, done));
     let contention_rows = if setup.contention {
-        per_strategy(&setup.strategies, |s| {
+        per_item(&setup.strategies, |&s| {
             contention(s, setup.contention_clients, setup.runs, setup.seed)
         })
     } else {
         Vec::new()
     };
     let outage_rows = if setup.outage {
-        per_strategy(&setup.strategies, |s| {
+        per_item(&setup.strategies, |&s| {
             outage_scaled(
                 s,
                 setup.outage_clients,
@@ -286,7 +312,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
         Vec::new()
     };
     let shed_rows = if setup.shed {
-        per_strategy(&setup.strategies, |s| {
+        per_item(&setup.strategies, |&s| {
             outage_scaled(
                 s,
                 setup.outage_clients,
@@ -312,12 +338,23 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
     } else {
         Vec::new()
     };
+    let quota_rows = if setup.quota {
+        quota::quota_rows(&setup.strategies, setup.capacity, setup.base_ms, setup.seed)
+    } else {
+        Vec::new()
+    };
     drop(stop);
     let _ = reporter.join();
     if let Some(path) = &args.svg {
         draw::write_svg(
             path,
-            &chart::chart_panels(&setup, &contention_rows, &outage_rows, &pacing_rows),
+            &chart::chart_panels(
+                &setup,
+                &contention_rows,
+                &outage_rows,
+                &pacing_rows,
+                &quota_rows,
+            ),
         )
         .map_err(|e| (1, format!("error: --svg {}: {e}", path.display())))?;
     }
@@ -327,6 +364,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
         &contention_rows,
         &outage_rows,
         (&shed_rows, &pacing_rows),
+        &quota_rows,
         args.svg.as_deref(),
         started.elapsed(),
     );
@@ -344,6 +382,7 @@ mod tests {
             contention,
             outage: !contention,
             shed: false,
+            quota: false,
             contention_clients: clients,
             outage_clients: clients,
             runs: 1,
@@ -382,8 +421,8 @@ mod tests {
     }
 
     #[test]
-    fn per_strategy_keeps_the_order() {
-        let got = per_strategy(&ALL_STRATEGIES, |s| s);
+    fn per_item_keeps_the_order() {
+        let got = per_item(&ALL_STRATEGIES, |&s| s);
         assert_eq!(got, ALL_STRATEGIES.to_vec());
     }
 }

@@ -52,7 +52,7 @@ impl SimRng {
     }
 
     /// The generator of one client in one run of one scenario.
-    fn for_client(seed: u64, scenario: u64, run: u32, client: u32) -> SimRng {
+    pub fn for_client(seed: u64, scenario: u64, run: u32, client: u32) -> SimRng {
         let mut mix = SimRng::new(seed ^ scenario.wrapping_mul(0xD6E8_FEB8_6659_FD93));
         let a = mix.next_u64() ^ (run as u64).wrapping_mul(0xA076_1D64_78BD_642F);
         let mut mix = SimRng::new(a);

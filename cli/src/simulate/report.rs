@@ -9,6 +9,8 @@ use super::contention::ContentionRow;
 use super::model::{CONTENTION_BASE_MS, CONTENTION_CAP_MS, NET_MIN_MS, NET_SPREAD_MS, WINDOW_MS};
 use super::outage::OutageRow;
 use super::paced::PacingRow;
+use super::quota::QuotaRow;
+use super::quota_report;
 use super::Setup;
 use crate::schedule_cmd::Format;
 
@@ -20,6 +22,7 @@ pub fn print(
     contention_rows: &[ContentionRow],
     outage_rows: &[OutageRow],
     (shed_rows, pacing_rows): (&[OutageRow], &[PacingRow]),
+    quota_rows: &[QuotaRow],
     svg: Option<&Path>,
     wall: Duration,
 ) {
@@ -141,6 +144,12 @@ pub fn print(
                 );
                 print_pacing(setup, pacing_rows);
             }
+            if setup.quota {
+                if setup.contention || setup.outage || setup.shed {
+                    println!();
+                }
+                quota_report::print_table(setup, quota_rows);
+            }
             if let Some(path) = svg {
                 println!("chart written to {}", path.display());
             }
@@ -177,6 +186,9 @@ pub fn print(
                     "pacing": pacing_rows.iter().map(pacing_json).collect::<Vec<Value>>(),
                 });
             }
+            if setup.quota {
+                out["quota"] = quota_report::json(setup, quota_rows);
+            }
             println!("{out}");
             // stderr, so the JSON on stdout is the same for the same seed.
             eprintln!("wall time: {:.3} s", wall.as_secs_f64());
@@ -202,6 +214,11 @@ pub fn print(
                     r.strategy,
                     later_peak(r, setup.runs)
                 );
+            }
+            for r in quota_rows {
+                for (metric, value) in quota_report::metrics(r) {
+                    println!("quota,{},{metric},{value}", r.name);
+                }
             }
             eprintln!("wall time: {:.3} s", wall.as_secs_f64());
         }
