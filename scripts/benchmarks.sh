@@ -33,6 +33,7 @@ sections=(
   "npm-load|node --expose-gc wasm/scripts/load.mjs"
   "npm-bench|node wasm/scripts/bench.mjs"
   "simulate|cargo run -q --release -p seeded-backoff-cli -- simulate"
+  "simulate-quota|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario quota"
   "readme-lengths|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
 )
 
