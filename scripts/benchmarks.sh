@@ -47,6 +47,7 @@ sections=(
   "guidance|table|cargo run -q --release -p seeded-backoff-cli -- simulate --format json | python3 bench/guidance.py"
   "fleet-scale|table|bash scripts/simulate-scale.sh"
   "pacing|text|cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff paced -- --nocapture | grep 'calls/client'"
+  "simulate-quota|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario quota"
   "storm|table|bash scripts/test.d/60-storm.sh >&2 && cat artifacts/storm.md"
   "pacing-real|text|bash scripts/test.d/62-pacing.sh"
   "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"

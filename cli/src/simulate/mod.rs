@@ -363,8 +363,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
         args.format,
         &contention_rows,
         &outage_rows,
-        (&shed_rows, &pacing_rows),
-        &quota_rows,
+        (&shed_rows, &pacing_rows, &quota_rows),
         args.svg.as_deref(),
         started.elapsed(),
     );

@@ -83,7 +83,7 @@ pub fn print_table(setup: &Setup, rows: &[QuotaRow]) {
          share of all attempts; wait: from a request's arrival until its accepted attempt left, \
          over the requests served, the backlog draining at the quota after {} s; back: from a \
          change of the quota until every 1 s window of goodput up to the next change is within 5 % \
-         of the new quota; failed: requests that ended with a 429 or were never served)",
+         of the new quota; failed: requests that ended with a 429 or are unserved at the end of the drain)",
         ARRIVALS_MS / 1000,
         quota_total(setup.capacity),
         ARRIVALS_MS / 1000

@@ -21,8 +21,7 @@ pub fn print(
     format: Format,
     contention_rows: &[ContentionRow],
     outage_rows: &[OutageRow],
-    (shed_rows, pacing_rows): (&[OutageRow], &[PacingRow]),
-    quota_rows: &[QuotaRow],
+    (shed_rows, pacing_rows, quota_rows): (&[OutageRow], &[PacingRow], &[QuotaRow]),
     svg: Option<&Path>,
     wall: Duration,
 ) {
