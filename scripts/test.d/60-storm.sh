@@ -7,15 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TERM_COLOR=never
 
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
-if [ ! -x "$nginx_bin" ]; then
-  echo "################################################################################"
-  echo "## SKIPPED: the nginx storm test. nginx is not installed and scripts/setup.sh  ##"
-  echo "## could not install it (Debian package 'nginx'). The simulator's prediction   ##"
-  echo "## is NOT checked against a real server in this run.                          ##"
-  echo "################################################################################"
-  exit 0
-fi
+. scripts/lib/nginx.sh
+nginx_found "the nginx storm test (the simulator's prediction is NOT checked against a real server in this run)" || exit 0
 
 set -e
 cargo build -q --release -p seeded-backoff-cli
@@ -24,56 +17,10 @@ if [ ! -f wasm/dist/index.js ]; then
   npm --prefix wasm run build
 fi
 
-dir=$(mktemp -d)
-chmod 755 "$dir"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 capacity=${CAPACITY:-100}
-mkdir -p "$dir/www" "$dir/tmp"
-echo ok >"$dir/www/ok.txt"
-chmod -R a+rX "$dir"
-cat >"$dir/nginx.conf" <<CONF
-worker_processes 1;
-worker_rlimit_nofile 8192;
-pid $dir/nginx.pid;
-error_log $dir/error.log error;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  log_format storm '\$msec \$status \$request_uri';
-  client_body_temp_path $dir/tmp/body;
-  proxy_temp_path $dir/tmp/proxy;
-  fastcgi_temp_path $dir/tmp/fastcgi;
-  uwsgi_temp_path $dir/tmp/uwsgi;
-  scgi_temp_path $dir/tmp/scgi;
-  keepalive_requests 1000000;
-  limit_req_zone \$server_name zone=storm:1m rate=${capacity}r/s;
-  limit_req_status 503;
-  limit_req_log_level warn;
-  server {
-    listen 127.0.0.1:$port;
-    server_name storm;
-    access_log $dir/access.log storm;
-    location / {
-      # The outage: everything is a 503 until the test creates the file (checked per request).
-      if (!-f $dir/up) { return 503; }
-      limit_req zone=storm burst=$capacity nodelay;
-      root $dir/www;
-      try_files /ok.txt =404;
-    }
-  }
-}
-CONF
-"$nginx_bin" -p "$dir" -c "$dir/nginx.conf" -t -q
-"$nginx_bin" -p "$dir" -c "$dir/nginx.conf"
-stop() {
-  if [ -f "$dir/nginx.pid" ]; then
-    kill -QUIT "$(cat "$dir/nginx.pid")" 2>/dev/null || true
-    sleep 0.5
-  fi
-  rm -rf "$dir"
-}
-trap stop EXIT
-echo "-- nginx on 127.0.0.1:$port (pid $(cat "$dir/nginx.pid"))"
+# The outage: everything is a 503 until the test creates the file (checked per request).
+nginx_serve storm "$capacity" 503 "      if (!-f @dir@/up) { return 503; }
+      limit_req zone=storm burst=$capacity nodelay;"
 mkdir -p artifacts
 rc=0
 PORT=$port UP_FILE="$dir/up" ACCESS_LOG="$dir/access.log" CAPACITY=$capacity \
