@@ -23,7 +23,7 @@ export type OutboxErrorCode =
 export class OutboxError extends Error {
   readonly name: 'OutboxError';
   readonly code: OutboxErrorCode;
-  /** With 'gave-up': 'max_retries', 'deadline', 'budget', 'server_stop' or 'max-age'. */
+  /** With 'gave-up': 'max_retries', 'deadline', 'budget', 'server_stop', 'hint_exceeds_max' or 'max-age'. */
   readonly reason?: string;
   /** With 'gave-up': the last attempt's HTTP status, if it had one. */
   readonly status?: number;
