@@ -3,15 +3,13 @@
 // bad configuration per field, and a real node:http server answering 429 through pace().
 // The cross-language vectors are replayed in vectors.test.mjs.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import * as esm from 'seeded-backoff';
 import * as part from 'seeded-backoff/pacer';
+import { runReadmeSnippet } from './readme-snippet.mjs';
 import { pacerHeaders } from './replay.mjs';
 
 const cjs = createRequire(import.meta.url)('seeded-backoff');
@@ -121,11 +119,6 @@ test('a node:http server answers 429 through pace(), the client reads the three 
 });
 
 test("wasm/README.md's pacer snippet runs as pasted and prints the first second's headers", () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Servers: telling refused clients'));
-  const start = section.indexOf('```js\n') + 6;
-  const snippet = section.slice(start, section.indexOf('```', start));
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', snippet],
-    { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 20_000 });
+  const out = runReadmeSnippet('## Servers: telling refused clients');
   assert.equal(out, '429 1 "pacer";r=0;t=1\n');
 });

@@ -3,13 +3,12 @@
 // per field, one object shared by concurrent workers, waitTurn() and its abort, the README snippet.
 // The cross-language vectors are replayed in vectors.test.mjs.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import * as esm from 'seeded-backoff';
 import * as part from 'seeded-backoff/send-rate';
+import { runReadmeSnippet } from './readme-snippet.mjs';
 import { replayFile } from './replay.mjs';
 import { VECTORS_DIR } from './vectors-fs.mjs';
 
@@ -141,11 +140,6 @@ test('the send-rate vectors: a changed expectation fails the replay; no clock be
 });
 
 test("wasm/README.md's send-rate snippet runs as pasted", () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## One send rate for a process'));
-  const start = section.indexOf('```js\n') + 6;
-  const snippet = section.slice(start, section.indexOf('```', start));
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', snippet],
-    { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 30_000 });
+  const out = runReadmeSnippet('## One send rate for a process', 30_000);
   assert.match(out, /^served \d+, refused \d+, rate \d+\.\d\/s\n$/);
 });
