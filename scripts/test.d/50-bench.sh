@@ -23,7 +23,7 @@ cut = text.replace(row, row.rsplit("|", 2)[0] + "|", 1)
 open(f"{sys.argv[1]}/cell", "w", encoding="utf-8").write(cut)
 section = re.search(r"<!-- bench:([a-z0-9-]+) -->\n```sh\n[^\n]*\n```\n(```text\n.*?```\n)", text, re.S)
 open(f"{sys.argv[1]}/block", "w", encoding="utf-8").write(text.replace(section.group(2), "", 1))
-open(f"{sys.argv[1]}/names", "w").write(f"{table.group(1)} {section.group(1)}")
+open(f"{sys.argv[1]}/names", "w").write(f"{table.group(1)} {section.group(1)}\n")
 PY
 read -r table_name text_name <"$controls/names"
 for control in cell:$table_name block:$text_name; do
