@@ -262,6 +262,18 @@
 #define SB_RETRY_FOREVER 4294967295
 
 /**
+ * `sb_run_outcome_paced`'s answer kind meaning "the answer of the outcome" (SPEC.md section
+ * 15.2): a success or permanent error is accepted, a retryable error with a Retry-After or
+ * rate-limit hint a throttle, anything else no answer.
+ */
+#define SB_ANSWER_FROM_OUTCOME 255
+
+/**
+ * The length of a run snapshot in bytes.
+ */
+#define SB_RUN_SNAPSHOT_SIZE 100
+
+/**
  * A `now_ms` meaning "no clock reading": a run whose first event has none never reads a clock
  * (the sum of its delays stands in for elapsed time).
  */
@@ -332,18 +344,6 @@
  * `sb_run_pause` reason: the application is in the background.
  */
 #define SB_PAUSE_HIDDEN 0
-
-/**
- * `sb_run_outcome_paced`'s answer kind meaning "the answer of the outcome" (SPEC.md section
- * 15.2): a success or permanent error is accepted, a retryable error with a Retry-After or
- * rate-limit hint a throttle, anything else no answer.
- */
-#define SB_ANSWER_FROM_OUTCOME 255
-
-/**
- * The length of a run snapshot in bytes.
- */
-#define SB_RUN_SNAPSHOT_SIZE 100
 
 /**
  * `sb_send_rate_answer` kind: the server took the request (any answer but a throttle).

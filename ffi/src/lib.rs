@@ -63,6 +63,7 @@ mod ptr;
 mod run;
 mod run_paced;
 mod run_snapshot;
+mod run_types;
 mod send_rate;
 mod snapshot;
 mod status;
@@ -113,13 +114,16 @@ pub use policy::{
     SB_JITTER_PROPORTIONAL, SB_MAX_DELAY_MS,
 };
 pub use run::{
-    sb_action, sb_outcome, sb_run, sb_run_attempts, sb_run_init, sb_run_outcome, sb_run_pause,
-    sb_run_resume, sb_run_start, sb_run_wake, SB_ACTION_ATTEMPT, SB_ACTION_DONE, SB_ACTION_GIVE_UP,
+    sb_run_attempts, sb_run_init, sb_run_outcome, sb_run_pause, sb_run_resume, sb_run_start,
+    sb_run_wake,
+};
+pub use run_snapshot::{sb_run_restore, sb_run_snapshot, SB_RUN_SNAPSHOT_SIZE};
+pub use run_types::{
+    sb_action, sb_outcome, sb_run, SB_ACTION_ATTEMPT, SB_ACTION_DONE, SB_ACTION_GIVE_UP,
     SB_ACTION_PAUSED, SB_ACTION_RETRY, SB_ACTION_WAIT, SB_NO_CLOCK, SB_OUTCOME_OFFLINE,
     SB_OUTCOME_PERMANENT, SB_OUTCOME_RETRYABLE, SB_OUTCOME_SUCCESS, SB_PAUSE_HIDDEN,
     SB_PAUSE_OFFLINE, SB_RUN_COUNT_PAUSED,
 };
-pub use run_snapshot::{sb_run_restore, sb_run_snapshot, SB_RUN_SNAPSHOT_SIZE};
 pub use send_rate::{
     sb_send_rate, sb_send_rate_answer, sb_send_rate_ask, sb_send_rate_config,
     sb_send_rate_config_default, sb_send_rate_init, sb_send_rate_rate_milli, SB_ANSWER_ACCEPTED,

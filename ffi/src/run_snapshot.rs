@@ -5,7 +5,7 @@ use seeded_backoff::{Run, RUN_SNAPSHOT_LEN};
 
 use crate::policy::sb_policy;
 use crate::ptr;
-use crate::run::sb_run;
+use crate::run_types::sb_run;
 use crate::status::{require_feature, sb_status};
 
 /// The length of a run snapshot in bytes.
