@@ -3,6 +3,10 @@
 #
 #   bash scripts/benchmarks.sh            run every command below, rewrite its section
 #   bash scripts/benchmarks.sh NAME...    only the named sections
+#   bash scripts/benchmarks.sh --from-artifacts NAME...
+#                                         a section whose command ends in `&& cat artifacts/FILE`
+#                                         takes FILE as it is, without running the step again
+#                                         (after ./test.sh, whose steps write those files)
 #   bash scripts/benchmarks.sh --check    run nothing: check the file's shape (each section below
 #                                         exists once, opens with its command, holds its output,
 #                                         a markdown table's rows have its header's columns; no
@@ -31,12 +35,14 @@ cd "$(dirname "$0")/.."
 file=${BENCHMARKS:-BENCHMARKS.md}
 
 # NAME|KIND|COMMAND, in the file's order; KIND is text or table (what the command prints is
-# markdown). Long: core-size, bundlers, outbox-load, fleet-scale, storm, send-rate (minutes each, and they need nginx,
+# markdown). Long: core-size, c-library, c-sdk, bundlers, outbox-load, fleet-scale, storm, send-rate (minutes each, and they need nginx,
 # Chromium or the thumbv6m target as their scripts say).
 sections=(
   "speed|text|bash scripts/benchmarks.sh --speed"
   "icount|text|bash scripts/benchmarks.sh --icount"
   "core-size|table|bash scripts/size-report.sh --table"
+  "c-library|table|bash scripts/test.d/30-ffi.sh >&2 && cat artifacts/c-library.md"
+  "c-sdk|table|bash scripts/test.d/80-dist.sh >&2 && cat artifacts/c-sdk.md"
   "fleet-advice|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google,full --outage-s 300"
   "npm-size|text|npm --prefix wasm run -s size"
   "bundlers|table|node wasm/test/bundlers/run.mjs --table"
@@ -45,12 +51,14 @@ sections=(
   "npm-bench|text|node wasm/scripts/bench.mjs"
   "simulate|text|cargo run -q --release -p seeded-backoff-cli -- simulate"
   "guidance|table|cargo run -q --release -p seeded-backoff-cli -- simulate --format json | python3 bench/guidance.py"
+  "valkey|text|bash scripts/test.d/75-integrations.sh | grep -oE '(valkey-py|iovalkey), [0-9]+ clients.*'"
   "fleet-scale|table|bash scripts/simulate-scale.sh"
   "pacing|text|cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff paced -- --nocapture | grep 'calls/client'"
   "simulate-quota|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario quota"
   "storm|table|bash scripts/test.d/60-storm.sh >&2 && cat artifacts/storm.md"
   "pacing-real|text|bash scripts/test.d/62-pacing.sh"
   "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
+  "faults|text|(cargo test -q -p seeded-backoff --all-features --test faults -- --nocapture 2>&1 && bash scripts/test.d/77-faults.sh) | grep -E '^(retry_tokio|TowerPolicy|requests|httpx) '"
   "npm-faults|text|(node wasm/test/faults.test.mjs && node wasm/test/browser/faults.mjs) | grep -E '^(node|chromium) '"
   "asyncio-load|text|.venv/bin/python tests/faults/load_asyncio.py"
   "send-rate|text|python3 bench/send_rate_quota.py"
@@ -165,6 +173,11 @@ if [ "${1-}" = "--check" ]; then
   exit
 fi
 
+from_artifacts=0
+if [ "${1-}" = "--from-artifacts" ]; then
+  from_artifacts=1
+  shift
+fi
 wanted=("$@")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -180,7 +193,12 @@ for spec in "${sections[@]}"; do
   # A command that checks its figures against a limit exits non-zero above it; what it printed is
   # still today's figures, so it is written, and the run reports the failure.
   rc=0
-  CARGO_TERM_COLOR=never bash -c "$command" >"$out/$name" 2>"$out/$name.err" || rc=$?
+  run=$command
+  if [ "$from_artifacts" = 1 ]; then
+    [[ $command =~ \&\&\ cat\ (artifacts/[^ ]+)$ ]] || { echo "    $name does not end in cat artifacts/FILE" >&2; failed=1; continue; }
+    run="cat ${BASH_REMATCH[1]}"
+  fi
+  CARGO_TERM_COLOR=never bash -c "$run" >"$out/$name" 2>"$out/$name.err" || rc=$?
   echo "    $((SECONDS - start)) s, exit status $rc" >&2
   if [ "$rc" -ne 0 ]; then
     failed=1

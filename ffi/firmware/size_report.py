@@ -35,7 +35,8 @@ def part(origin, section):
     return "builtins: other"
 
 
-def main(label, map_path):
+def measure(map_path):
+    """(totals, biggest): bytes per part and column, and the core+ffi text per symbol."""
     text = open(map_path).read()
     body = text.split("Linker script and memory map", 1)[1]
     totals = defaultdict(lambda: defaultdict(int))
@@ -59,6 +60,19 @@ def main(label, map_path):
         totals[name][column] += size
         if name == "core+ffi" and column in ("code", "rodata"):
             biggest[re.sub(r"^\.(text|rodata)\.", "", section)] += size
+    return totals, biggest
+
+
+def library_bytes(map_path):
+    """The library's text without the mem* helpers (every firmware has those), and the mem* text."""
+    totals, _ = measure(map_path)
+    text = {n: t["code"] + t["rodata"] for n, t in totals.items()}
+    mem = text.get("builtins: mem*", 0)
+    return sum(text.values()) - mem, mem
+
+
+def main(label, map_path):
+    totals, biggest = measure(map_path)
     print(f"{label}: libseeded_backoff_ffi.a as linked (from the map file)")
     print(f"  {'part':<18}{'code':>7}{'rodata':>8}{'text':>7}{'data':>6}{'bss':>6}")
     whole = 0
@@ -71,7 +85,7 @@ def main(label, map_path):
     print("  largest core+ffi symbols (bytes):")
     for name, size in sorted(biggest.items(), key=lambda kv: -kv[1])[:8]:
         print(f"    {size:>6}  {name[:90]}")
-    return whole - totals["builtins: mem*"]["code"]
+    return library_bytes(map_path)[0]
 
 
 if __name__ == "__main__":

@@ -140,21 +140,26 @@ def worst(funcs, name, path=()):
     return f["frame"] + deepest, problems
 
 
-def main(label, elf, goal=None):
+def stacks(elf):
+    """{sb_ function: (worst-case bytes, the problems that leave it unbounded)}."""
     funcs = parse(elf)
     resolve_indirect(funcs)
-    names = sorted(n for n in funcs if n.startswith("sb_"))
+    return {n: worst(funcs, n) for n in sorted(funcs) if n.startswith("sb_")}
+
+
+def bounded(name, depth, problems, goal):
+    """Whether a function the goal covers (sb_backoff_next*, sb_run_*) meets it."""
+    return not name.startswith(("sb_backoff_next", "sb_run_")) or (not problems and depth <= goal)
+
+
+def main(label, elf, goal=None):
     print(f"{label}: worst-case stack per call, bytes (frame + deepest callee chain)")
     met = True
-    for name in names:
-        depth, problems = worst(funcs, name)
+    for name, (depth, problems) in stacks(elf).items():
         note = "; ".join(sorted(set(problems)))
-        if problems:
-            shown = "unbounded"
-        else:
-            shown = str(depth)
+        shown = "unbounded" if problems else str(depth)
         print(f"  {name:<32}{shown:>10}  {note}")
-        if goal is not None and name.startswith(("sb_backoff_next", "sb_run_")) and (problems or depth > goal):
+        if goal is not None and not bounded(name, depth, problems, goal):
             met = False
     if goal is not None:
         print(f"  goal <= {goal} bytes for every sb_backoff_next* and sb_run_*: {'met' if met else 'NOT met'}")

@@ -4,7 +4,9 @@
 use core::cell::Cell;
 use seeded_backoff::bindings::RawRun;
 
-use seeded_backoff::{Answer, Outcome, PauseReason, Policy, RetryGate, Run, SendRate, ServerHint};
+use seeded_backoff::{
+    Action, Answer, Outcome, PauseReason, Policy, RetryGate, Run, RunError, SendRate, ServerHint,
+};
 
 use crate::budget::{failure_kind, sb_budget};
 use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
@@ -22,17 +24,21 @@ pub(crate) enum Event<'a> {
     Start,
     Outcome(Outcome, Option<&'a dyn RetryGate>),
     Wake,
-    /// The paced events of SPEC.md section 15.2, over the caller's send rate held in a cell.
-    StartPaced(&'a Cell<SendRate>),
-    WakePaced(&'a Cell<SendRate>),
-    OutcomePaced(
+    Pause(PauseReason),
+    Resume,
+}
+
+/// One paced event (SPEC.md section 15.2) for [`apply_paced`], over the caller's send rate held
+/// in a cell.
+pub(crate) enum PacedEvent<'a> {
+    Start(&'a Cell<SendRate>),
+    Wake(&'a Cell<SendRate>),
+    Outcome(
         Outcome,
         Option<Answer>,
         Option<&'a dyn RetryGate>,
         &'a Cell<SendRate>,
     ),
-    Pause(PauseReason),
-    Resume,
 }
 
 /// The run in `*r` and its policy, both checked: `SB_ERR_NULL`, or `SB_ERR_BAD_STATE` for memory
@@ -55,19 +61,18 @@ pub(crate) unsafe fn load(r: *const sb_run) -> Result<(Policy, Run), sb_status> 
 }
 
 /// Loads `*r` (its state and policy, both checked: anything inconsistent is `SB_ERR_BAD_STATE`),
-/// feeds it `event`, and on success stores the state (the policy never changes) and the action.
-/// A run error is its `SB_ERR_RUN_*` status; nothing is written unless the event is taken. One
-/// non-generic function for every event, so a firmware links the load, the checks and the store
-/// once, and one frame holds the run.
+/// feeds it the event `feed` makes, and on success stores the state (the policy never changes)
+/// and the action. A run error is its `SB_ERR_RUN_*` status; nothing is written unless the event
+/// is taken.
 ///
 /// # Safety
 /// `r` and `out` are NULL or valid for reads and writes of their types.
-#[inline(never)]
-pub(crate) unsafe fn apply(
+#[inline(always)]
+unsafe fn feed_run(
     r: *mut sb_run,
     out: *mut sb_action,
     now_ms: u64,
-    event: Event<'_>,
+    feed: impl FnOnce(&Policy, &mut Run, Option<u64>) -> Result<Action, RunError>,
 ) -> sb_status {
     require_feature!("run");
     ptr::status((|| {
@@ -76,8 +81,32 @@ pub(crate) unsafe fn apply(
         }
         // SAFETY: forwarded from this function's contract.
         let (policy, mut run) = unsafe { load(r) }?;
-        let now = clock(now_ms);
-        let answer = match event {
+        let answer = feed(&policy, &mut run, clock(now_ms)).map_err(sb_status::from)?;
+        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s bytes.
+        unsafe { ptr::write_prefix(r, run.to_raw()) }?;
+        // SAFETY: checked non-NULL above; valid by this function's contract.
+        unsafe { ptr::write(out, action(answer)) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
+
+/// [`feed_run`] for the run's own events. One non-generic function for all of them, so a
+/// firmware links the load, the checks and the store once, and one frame holds the run; the
+/// paced events have their own ([`apply_paced`]), so a firmware that never paces links none of
+/// the send rate.
+///
+/// # Safety
+/// As [`feed_run`].
+#[inline(never)]
+pub(crate) unsafe fn apply(
+    r: *mut sb_run,
+    out: *mut sb_action,
+    now_ms: u64,
+    event: Event<'_>,
+) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        feed_run(r, out, now_ms, |policy, run, now| match event {
             Event::Start => run.start(now),
             Event::Outcome(outcome, gate) => {
                 // What `sb_run_outcome` refuses in a build without hints or budgets, stated
@@ -90,24 +119,36 @@ pub(crate) unsafe fn apply(
                     other => other,
                 };
                 let gate = gate.filter(|_| cfg!(feature = "budget"));
-                run.outcome(&policy, outcome, now, gate)
+                run.outcome(policy, outcome, now, gate)
             }
             Event::Wake => run.wake(now),
-            Event::StartPaced(rate) => run.start_paced(&policy, now, rate),
-            Event::WakePaced(rate) => run.wake_paced(&policy, now, rate),
-            Event::OutcomePaced(outcome, answer, gate, rate) => {
-                run.outcome_paced(&policy, outcome, answer, now, gate, rate)
-            }
-            Event::Pause(reason) => run.pause(&policy, reason, now),
+            Event::Pause(reason) => run.pause(policy, reason, now),
             Event::Resume => run.resume(now),
-        }
-        .map_err(sb_status::from)?;
-        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s bytes.
-        unsafe { ptr::write_prefix(r, run.to_raw()) }?;
-        // SAFETY: checked non-NULL above; valid by this function's contract.
-        unsafe { ptr::write(out, action(answer)) }?;
-        Ok(sb_status::SB_OK)
-    })())
+        })
+    }
+}
+
+/// [`feed_run`] for the paced events, one non-generic function for the three.
+///
+/// # Safety
+/// As [`feed_run`].
+#[inline(never)]
+pub(crate) unsafe fn apply_paced(
+    r: *mut sb_run,
+    out: *mut sb_action,
+    now_ms: u64,
+    event: PacedEvent<'_>,
+) -> sb_status {
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        feed_run(r, out, now_ms, |policy, run, now| match event {
+            PacedEvent::Start(rate) => run.start_paced(policy, now, rate),
+            PacedEvent::Wake(rate) => run.wake_paced(policy, now, rate),
+            PacedEvent::Outcome(outcome, answer, gate, rate) => {
+                run.outcome_paced(policy, outcome, answer, now, gate, rate)
+            }
+        })
+    }
 }
 
 /// Starts a run under `policy`, seeded from `seed` (use a different seed per call: mix a device id
@@ -196,10 +237,11 @@ pub unsafe extern "C" fn sb_run_outcome(
 }
 
 /// `sb_run_outcome`'s work, paced by `paced` (the answer the caller gives, and the send rate)
-/// when `sb_run_outcome_paced` calls it.
+/// when `sb_run_outcome_paced` calls it. Inlined into both, so each links only its own `apply`.
 ///
 /// # Safety
 /// As `sb_run_outcome`.
+#[inline(always)]
 pub(crate) unsafe fn outcome_event(
     r: *mut sb_run,
     o: *const sb_outcome,
@@ -238,12 +280,19 @@ pub(crate) unsafe fn outcome_event(
         Some(Err(status)) => return status,
     };
     let gate = core_budget.as_ref().map(|(_, core)| core as &dyn RetryGate);
-    let event = match paced {
-        None => Event::Outcome(outcome, gate),
-        Some((answer, rate)) => Event::OutcomePaced(outcome, answer, gate, rate),
+    let status = match paced {
+        // SAFETY: forwarded from this function's contract.
+        None => unsafe { apply(r, out, now_ms, Event::Outcome(outcome, gate)) },
+        // SAFETY: forwarded from this function's contract.
+        Some((answer, rate)) => unsafe {
+            apply_paced(
+                r,
+                out,
+                now_ms,
+                PacedEvent::Outcome(outcome, answer, gate, rate),
+            )
+        },
     };
-    // SAFETY: forwarded from this function's contract.
-    let status = unsafe { apply(r, out, now_ms, event) };
     if let (sb_status::SB_OK, Some((c, core))) = (status, &core_budget) {
         // SAFETY: `budget` is non-NULL (it was read above) and valid by this function's contract.
         let _written = unsafe { ptr::write(budget, c.with_tokens(core)) };

@@ -9,7 +9,7 @@ use seeded_backoff::{Answer, SendRate};
 
 use crate::budget::sb_budget;
 use crate::ptr;
-use crate::run::{apply, outcome_event, Event};
+use crate::run::{apply_paced, outcome_event, PacedEvent};
 use crate::run_types::{sb_action, sb_outcome, sb_run};
 use crate::send_rate::{
     sb_send_rate, SB_ANSWER_ACCEPTED, SB_ANSWER_NO_ANSWER, SB_ANSWER_THROTTLED,
@@ -63,7 +63,11 @@ pub unsafe extern "C" fn sb_run_start_paced(
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
-    unsafe { with_rate(s, |rate| apply(r, out, now_ms, Event::StartPaced(rate))) }
+    unsafe {
+        with_rate(s, |rate| {
+            apply_paced(r, out, now_ms, PacedEvent::Start(rate))
+        })
+    }
 }
 
 /// `sb_run_wake` behind the send rate `*s`, answering as `sb_run_start_paced`.
@@ -78,7 +82,11 @@ pub unsafe extern "C" fn sb_run_wake_paced(
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
-    unsafe { with_rate(s, |rate| apply(r, out, now_ms, Event::WakePaced(rate))) }
+    unsafe {
+        with_rate(s, |rate| {
+            apply_paced(r, out, now_ms, PacedEvent::Wake(rate))
+        })
+    }
 }
 
 /// `sb_run_outcome`, then the attempt's answer told to the send rate `*s`: `answer_kind` an

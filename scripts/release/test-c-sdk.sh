@@ -109,6 +109,9 @@ for variant in google:main_google.c:"$expected" fleet:main_fleet.c:"$fleet_expec
   python3 "$root/ffi/firmware/stack_report.py" "thumbv7m-none-eabi SDK, $name archive, main_step.c" "$sdk/$name-step.elf" 256 |
     grep -E 'sb_backoff_(init|next) |goal'
 done
+mkdir -p "$root/artifacts"
+python3 "$root/ffi/firmware/c_tables.py" --sdk "$sdk" >"$root/artifacts/c-sdk.md"
+cat "$root/artifacts/c-sdk.md"
 
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf; do
   sdk=$(unpack "$target")
