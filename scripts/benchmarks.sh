@@ -58,7 +58,7 @@ sections=(
   "storm|table|bash scripts/test.d/60-storm.sh >&2 && cat artifacts/storm.md"
   "pacing-real|text|bash scripts/test.d/62-pacing.sh"
   "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
-  "faults|text|(cargo test -q -p seeded-backoff --all-features --test faults -- --nocapture 2>&1 && bash scripts/test.d/77-faults.sh) | grep -E '^(retry_tokio|TowerPolicy|requests|httpx) '"
+  "faults|text|(cargo test -q -p seeded-backoff --all-features --test faults -- --nocapture --test-threads=1 2>&1 && bash scripts/test.d/77-faults.sh) | grep -E '^(retry_tokio|TowerPolicy|requests|httpx) '"
   "npm-faults|text|(node wasm/test/faults.test.mjs && node wasm/test/browser/faults.mjs) | grep -E '^(node|chromium) '"
   "asyncio-load|text|.venv/bin/python tests/faults/load_asyncio.py"
   "send-rate|text|python3 bench/send_rate_quota.py"
@@ -198,7 +198,7 @@ for spec in "${sections[@]}"; do
     [[ $command =~ \&\&\ cat\ (artifacts/[^ ]+)$ ]] || { echo "    $name does not end in cat artifacts/FILE" >&2; failed=1; continue; }
     run="cat ${BASH_REMATCH[1]}"
   fi
-  CARGO_TERM_COLOR=never bash -c "$run" >"$out/$name" 2>"$out/$name.err" || rc=$?
+  CARGO_TERM_COLOR=never bash -o pipefail -c "$run" >"$out/$name" 2>"$out/$name.err" || rc=$?
   echo "    $((SECONDS - start)) s, exit status $rc" >&2
   if [ "$rc" -ne 0 ]; then
     failed=1

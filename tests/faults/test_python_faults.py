@@ -58,13 +58,13 @@ def _gave_up_on_the_deadline(fault, error, took, last):
 @pytest.mark.parametrize("fault", sorted(SYNC_FAULTS))
 def test_requests_gives_up_within_the_budget_naming_the_last_failure(faults, no_leaks, fault):
     error, took = _run_sync(faults.url(fault))
-    print(f"\nrequests {fault}: {error} in {took:.2f} s", end="")
+    print(f"\nrequests {fault}: {error} in {took:.2f} s")
     _gave_up_on_the_deadline(fault, error, took, SYNC_FAULTS[fault])
 
 
 def test_requests_refused_connections_give_up_within_the_budget(faults, no_leaks):
     error, took = _run_sync(faults.refused)
-    print(f"\nrequests refused: {error} in {took:.2f} s", end="")
+    print(f"\nrequests refused: {error} in {took:.2f} s")
     assert took <= BOUND_S
     assert isinstance(error.cause, requests.ConnectionError) and error.attempts >= 5
     assert "last: ConnectionError" in str(error)
@@ -81,7 +81,7 @@ def test_a_requests_read_timeout_does_not_bound_a_trickle(faults, no_leaks):
         r = retry(policy=POLICY, seed=1, retry_on=requests.RequestException)(
             lambda: s.get(url, timeout=(ATTEMPT_S, ATTEMPT_S)))()
         took = time.monotonic() - start
-    print(f"\nrequests trickle-headers: HTTP {r.status_code} after {took:.2f} s (one attempt)", end="")
+    print(f"\nrequests trickle-headers: HTTP {r.status_code} after {took:.2f} s (one attempt)")
     assert r.status_code == 200 and r.text == "ok"
     assert 60 * 0.04 <= took <= 60 * 0.04 + TOLERANCE_S + 1
 
@@ -149,13 +149,13 @@ def test_httpx_gives_up_within_the_budget_naming_the_last_failure(faults, no_lea
         return error, took
 
     error, took = asyncio.run(main())
-    print(f"\nhttpx {fault}: {error} in {took:.2f} s", end="")
+    print(f"\nhttpx {fault}: {error} in {took:.2f} s")
     _gave_up_on_the_deadline(fault, error, took, ASYNC_FAULTS[fault])
 
 
 def test_httpx_refused_connections_give_up_within_the_budget(faults, no_leaks):
     error, took = asyncio.run(_run_async(faults.refused))
-    print(f"\nhttpx refused: {error} in {took:.2f} s", end="")
+    print(f"\nhttpx refused: {error} in {took:.2f} s")
     assert took <= BOUND_S
     assert isinstance(error.cause, httpx.ConnectError) and "last: ConnectError" in str(error)
 
