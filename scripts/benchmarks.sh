@@ -38,6 +38,8 @@ sections=(
   "icount|text|bash scripts/benchmarks.sh --icount"
   "core-size|table|bash scripts/size-report.sh --table"
   "fleet-advice|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google,full --outage-s 300"
+  "phones|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google --phones 50"
+  "phones-dead-zone|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google --phones 50 --outage-s 300"
   "npm-size|text|npm --prefix wasm run -s size"
   "bundlers|table|node wasm/test/bundlers/run.mjs --table"
   "outbox-load|text|(node wasm/test/browser/outbox-tabs.mjs && node wasm/test/browser/outbox-sw.mjs) | grep -E '^outbox: [0-9]+ (tabs|pages)'"
