@@ -334,19 +334,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
     } else {
         Vec::new()
     };
-    let phones_rows = match setup.phones {
-        Some(share) if setup.outage => per_item(&phones::PHONE_PRESETS, |&p| {
-            phones::phones_row(
-                p,
-                setup.outage_clients,
-                share,
-                setup.runs,
-                setup.seed,
-                (setup.outage_s, setup.capacity, setup.base_ms),
-            )
-        }),
-        _ => Vec::new(),
-    };
+    let phones_rows = phones::rows(&setup);
     let shed_rows = if setup.shed {
         per_item(&setup.strategies, |&s| {
             outage_scaled(

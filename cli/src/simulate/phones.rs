@@ -64,6 +64,23 @@ pub fn phones_row(
     outage_fleet(name, fleet, true, clients, runs, seed, server)
 }
 
+/// The rows a run asks for (`--phones`), one per phone preset, on all cores.
+pub fn rows(setup: &super::Setup) -> Vec<OutageRow> {
+    match setup.phones {
+        Some(share) if setup.outage => super::per_item(&PHONE_PRESETS, |&p| {
+            phones_row(
+                p,
+                setup.outage_clients,
+                share,
+                setup.runs,
+                setup.seed,
+                (setup.outage_s, setup.capacity, setup.base_ms),
+            )
+        }),
+        _ => Vec::new(),
+    }
+}
+
 /// Prints the rows as a table (the outage's other figures are in its own table above).
 pub fn print_phones(rows: &[OutageRow], clients: u32, share_percent: u32, runs: u32) {
     if rows.is_empty() {
