@@ -72,44 +72,30 @@ await finish(async () => {
   }
   const touch = (cdp) => cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
 
-  const off = await run('emulation off', async () => {});
-  assert.equal(off.line, model.google);
-  assert.equal(off.hints, false);
-  assert.equal(off.coarse, false);
-
-  const phone = await run('a phone (hints mobile true, touch, phone screen)', async (cdp) => {
-    await cdp.send('Emulation.setUserAgentOverride', { userAgent: PIXEL, userAgentMetadata: metadata(true) });
+  const phoneScreen = async (cdp, ua, mobile) => {
+    await cdp.send('Emulation.setUserAgentOverride', { userAgent: ua, userAgentMetadata: metadata(mobile) });
     await touch(cdp);
     await cdp.send('Emulation.setDeviceMetricsOverride', PHONE_SCREEN);
-  });
-  assert.equal(phone.line, model.mobile);
-  assert.equal(phone.hints, true);
-
-  const desktopSite = await run('hints mobile false on a touch screen', async (cdp) => {
-    await cdp.send('Emulation.setUserAgentOverride', { userAgent: DESKTOP, userAgentMetadata: metadata(false) });
-    await touch(cdp);
-    await cdp.send('Emulation.setDeviceMetricsOverride', PHONE_SCREEN);
-  });
-  assert.equal(desktopSite.line, model.google);
-  assert.equal(desktopSite.hints, false);
-
-  const iphone = await run('no hints, an iPhone User-Agent', async (cdp) => {
-    await cdp.send('Emulation.setUserAgentOverride', { userAgent: IPHONE });
-  }, { noHints: true });
-  assert.equal(iphone.line, model.mobile);
-  assert.equal(iphone.hints, null);
-  assert.equal(iphone.coarse, false);
-
-  const ipad = await run('no hints, an iPad (desktop User-Agent, touch screen)', async (cdp) => {
-    await cdp.send('Emulation.setUserAgentOverride', { userAgent: IPAD });
-    await touch(cdp);
-    await cdp.send('Emulation.setDeviceMetricsOverride', { width: 820, height: 1180, deviceScaleFactor: 2, mobile: true });
-  }, { noHints: true });
-  assert.equal(ipad.coarse, true);
-  assert.equal(ipad.line, model.mobile);
-
-  const desktop = await run('no hints, a desktop User-Agent, no touch', async (cdp) => {
-    await cdp.send('Emulation.setUserAgentOverride', { userAgent: IPAD });
-  }, { noHints: true });
-  assert.equal(desktop.line, model.google);
+  };
+  const userAgent = (ua) => (cdp) => cdp.send('Emulation.setUserAgentOverride', { userAgent: ua });
+  const noHints = { noHints: true };
+  // [what, the emulation, page options, what the page must show]
+  const cases = [
+    ['emulation off', async () => {}, {}, { line: model.google, hints: false, coarse: false }],
+    ['a phone (hints mobile true, touch, phone screen)', (cdp) => phoneScreen(cdp, PIXEL, true), {},
+      { line: model.mobile, hints: true }],
+    ['hints mobile false on a touch screen', (cdp) => phoneScreen(cdp, DESKTOP, false), {},
+      { line: model.google, hints: false, coarse: true }],
+    ['no hints, an iPhone User-Agent', userAgent(IPHONE), noHints, { line: model.mobile, hints: null, coarse: false }],
+    ['no hints, an iPad (desktop User-Agent, touch screen)', async (cdp) => {
+      await userAgent(IPAD)(cdp);
+      await touch(cdp);
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width: 820, height: 1180, deviceScaleFactor: 2, mobile: true });
+    }, noHints, { line: model.mobile, hints: null, coarse: true }],
+    ['no hints, a desktop User-Agent, no touch', userAgent(IPAD), noHints, { line: model.google, hints: null, coarse: false }],
+  ];
+  for (const [what, emulate, options, want] of cases) {
+    const got = await run(what, emulate, options);
+    for (const [key, value] of Object.entries(want)) assert.equal(got[key], value, `${what}: ${key}`);
+  }
 }, close, server.close);
