@@ -44,6 +44,8 @@ sections=(
   "c-library|table|bash scripts/test.d/30-ffi.sh >&2 && cat artifacts/c-library.md"
   "c-sdk|table|bash scripts/test.d/80-dist.sh >&2 && cat artifacts/c-sdk.md"
   "fleet-advice|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google,full --outage-s 300"
+  "phones|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google --phones 50"
+  "phones-dead-zone|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google --phones 50 --outage-s 300"
   "npm-size|text|npm --prefix wasm run -s size"
   "bundlers|table|node wasm/test/bundlers/run.mjs --table"
   "outbox-load|text|(node wasm/test/browser/outbox-tabs.mjs && node wasm/test/browser/outbox-sw.mjs) | grep -E '^outbox: [0-9]+ (tabs|pages)'"

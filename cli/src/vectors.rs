@@ -60,6 +60,12 @@ fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {
             Policy::grpc(),
             plain(),
         ),
+        (
+            "schedule-preset-mobile",
+            "mobile: equal jitter, 2 s, x2, cap 64 s, 16 retries",
+            Policy::mobile(),
+            plain(),
+        ),
     ];
     for (stem, desc, jitter) in [
         (

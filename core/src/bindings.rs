@@ -272,7 +272,7 @@ mod tests {
             assert_eq!(Preset::from_name(name), Some(preset));
             assert_eq!(build(|o| o.preset = Some(preset)), Ok(preset.policy()));
         }
-        assert_eq!(Preset::from_code(4), None);
+        assert_eq!(Preset::from_code(5), None);
         assert_eq!(build(|_| {}), Ok(Policy::google()));
     }
 

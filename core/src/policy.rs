@@ -245,8 +245,8 @@ impl PolicyBuilder {
 ///
 /// ```
 /// use seeded_backoff::{const_policy, Jitter, Policy};
-/// const MOBILE: Policy = const_policy!(Policy::builder().initial_ms(500).jitter(Jitter::Full));
-/// assert_eq!(MOBILE.initial_ms(), 500);
+/// const FAST: Policy = const_policy!(Policy::builder().initial_ms(500).jitter(Jitter::Full));
+/// assert_eq!(FAST.initial_ms(), 500);
 /// ```
 ///
 /// ```compile_fail,E0080
@@ -263,47 +263,6 @@ macro_rules! const_policy {
         }
     };
 }
-
-/// Unwraps a preset known to be valid; `const` evaluation turns a mistake into a compile error.
-const fn preset(b: PolicyBuilder) -> Policy {
-    match b.build() {
-        Ok(p) => p,
-        Err(_) => panic!("preset policy is invalid"),
-    }
-}
-
-const GOOGLE: Policy = preset(
-    Policy::builder()
-        .initial_ms(1000)
-        .multiplier(2, 1)
-        .max_backoff_ms(32_000)
-        .max_retries(10)
-        .jitter(Jitter::Google { jitter_ms: 1000 }),
-);
-
-// Presets are `const` items, not `preset(...)` calls in the functions: a call at run time keeps
-// `preset`'s panic branch in builds that do not inline it (opt-level "s"/"z" firmware).
-const GOOGLE_64S: Policy = preset(GOOGLE.to_builder().max_backoff_ms(64_000));
-
-const AWS_STANDARD: Policy = preset(
-    Policy::builder()
-        .initial_ms(100)
-        .multiplier(2, 1)
-        .max_backoff_ms(20_000)
-        .max_retries(2)
-        .jitter(Jitter::Full),
-);
-
-const GRPC: Policy = preset(
-    Policy::builder()
-        .initial_ms(1000)
-        .multiplier(8, 5)
-        .max_backoff_ms(120_000)
-        .max_retries(10)
-        .jitter(Jitter::Proportional {
-            spread_per_mille: 200,
-        }),
-);
 
 impl Policy {
     /// A builder with Google's defaults (1 s, ×2, 32 s cap, 10 retries, 0–1000 ms additive jitter),
@@ -343,39 +302,6 @@ impl Policy {
             deadline: self.deadline,
             paced: self.paced,
         }
-    }
-
-    /// Google Cloud's reference: `min(2^n s + U[0, 1000] ms, 32 s)`, 10 retries.
-    ///
-    /// ```
-    /// use seeded_backoff::{Backoff, Policy, Step};
-    /// let policy = Policy::google();
-    /// let mut backoff = Backoff::new(&policy, 42);
-    /// match backoff.next_delay(&policy) {
-    ///     Step::Retry { delay_ms, retry } => {
-    ///         assert_eq!(retry, 0);
-    ///         assert!((1000..=2000).contains(&delay_ms));
-    ///     }
-    ///     Step::GiveUp(_) => unreachable!(),
-    /// }
-    /// ```
-    pub const fn google() -> Policy {
-        GOOGLE
-    }
-
-    /// [`Policy::google`] with the other cap Google suggests, 64 s.
-    pub const fn google_64s() -> Policy {
-        GOOGLE_64S
-    }
-
-    /// The AWS SDKs' "standard" mode: full jitter, base 100 ms, cap 20 s, 2 retries (3 attempts).
-    pub const fn aws_standard() -> Policy {
-        AWS_STANDARD
-    }
-
-    /// gRPC connection backoff: 1 s, ×1.6, ±20 % proportional jitter, cap 120 s, 10 retries.
-    pub const fn grpc() -> Policy {
-        GRPC
     }
 
     /// The first delay's base, in ms.

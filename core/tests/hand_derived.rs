@@ -135,6 +135,41 @@ fn presets_match_their_references() {
     }
 }
 
+// SPEC.md §2's mobile preset: retry n waits in [2^n s, 2^(n+1) s] up to the cap, then in
+// [32 s, 64 s]; 16 retries, whose waits add up to 383..=766 s. The jitter stays at the cap: across
+// seeds the capped waits take many values, not the one a Google fleet waits.
+#[test]
+fn mobile_waits_between_googles_base_and_twice_it_and_stays_spread_at_the_cap() {
+    let m = Policy::mobile();
+    assert_eq!(
+        (
+            m.initial_ms(),
+            m.multiplier(),
+            m.max_backoff_ms(),
+            m.max_retries()
+        ),
+        (2000, (2, 1), 64_000, 16)
+    );
+    assert_eq!(m.jitter(), Jitter::Equal);
+    let mut at_cap = std::collections::BTreeSet::new();
+    for seed in 0..200 {
+        let d = delays(&m, seed);
+        assert_eq!(d.len(), 16);
+        for (n, &ms) in d.iter().enumerate() {
+            let lo = 1000u32 << n.min(5);
+            assert!((lo..=2 * lo).contains(&ms), "seed {seed} retry {n}: {ms}");
+        }
+        let total: u32 = d.iter().sum();
+        assert!((383_000..=766_000).contains(&total), "{total}");
+        at_cap.extend(d[5..].iter().copied());
+    }
+    assert!(at_cap.len() > 1000, "{}", at_cap.len());
+    let google: std::collections::BTreeSet<u32> = (0..200)
+        .flat_map(|s| delays(&Policy::google(), s)[5..].to_vec())
+        .collect();
+    assert_eq!(google.into_iter().collect::<Vec<_>>(), [32_000]);
+}
+
 #[test]
 fn each_invalid_field_names_itself() {
     let b = Policy::builder();

@@ -215,6 +215,7 @@ fn one_hint_limit_for_every_constructor() {
         Policy::google_64s(),
         Policy::aws_standard(),
         Policy::grpc(),
+        Policy::mobile(),
     ] {
         assert_eq!(preset.max_hint_ms(), 300_000, "{preset:?}");
     }

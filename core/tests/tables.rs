@@ -12,7 +12,7 @@ use seeded_backoff::{
 #[test]
 fn preset_class_kind_and_budget_mode_codes_are_the_specs() {
     // Jitter, deadline, give-up and rate-limit header codes: `spec_tables.rs`.
-    let presets = ["google", "google_64s", "aws_standard", "grpc"];
+    let presets = ["google", "google_64s", "aws_standard", "grpc", "mobile"];
     let classes = ["success", "retry", "do_not_retry", "invalid"];
     let kinds = ["error", "timeout"];
     assert_eq!(Preset::NAMES, presets);

@@ -16,7 +16,7 @@
  * The library's parts are Cargo features of ffi/Cargo.toml, all on by default: jitter-none,
  * jitter-google, jitter-full, jitter-equal, jitter-decorrelated, jitter-proportional (the
  * strategies), runtime-policy (any valid policy; without it only the preset-google,
- * preset-google-64s, preset-aws and preset-grpc features' presets, unchanged), run (sb_run_*),
+ * preset-google-64s, preset-aws, preset-grpc and preset-mobile features' presets, unchanged), run (sb_run_*),
  * time-budget (max_elapsed_ms, SB_INPUT_ELAPSED), hints (server hints in sb_run_outcome and
  * sb_backoff_next_with, sb_parse_grpc_pushback), retry-after (sb_parse_retry_after,
  * sb_parse_rate_limit, sb_hint_from_headers), budget (sb_budget_*, and a budget given to
@@ -140,6 +140,11 @@
  * `sb_policy_from_options` preset: gRPC connection backoff.
  */
 #define SB_PRESET_GRPC 3
+
+/**
+ * `sb_policy_from_options` preset: Google's advice for mobile clients (`sb_policy_mobile`).
+ */
+#define SB_PRESET_MOBILE 4
 
 /**
  * `given` bit: `values->initial_ms` overrides the preset.
@@ -1431,7 +1436,7 @@ sb_status sb_backoff_next_with(struct sb_backoff *b,
 
 /**
  * The name of the preset with code `code` (an `SB_PRESET_*` value): "google", "google_64s",
- * "aws_standard", "grpc"; NULL for any other code.
+ * "aws_standard", "grpc", "mobile"; NULL for any other code.
  *
  * ```c
  * for (uint32_t i = 0; sb_preset_name(i) != NULL; i++) puts(sb_preset_name(i));
@@ -1626,6 +1631,13 @@ struct sb_policy sb_policy_aws(void);
  * gRPC connection backoff: 1 s, x1.6, +-20 % proportional jitter, cap 120 s, 10 retries.
  */
 struct sb_policy sb_policy_grpc(void);
+
+/**
+ * Google's advice for mobile clients: equal jitter on 2 s, x2, cap 64 s, 16 retries. Retry n
+ * waits 2^n to 2^(n+1) s, at the cap 32 to 64 s: the jitter stays at the cap, so a fleet that
+ * lost its link together does not come back together.
+ */
+struct sb_policy sb_policy_mobile(void);
 
 /**
  * Checks a policy: `SB_OK`, `SB_ERR_NULL`, the `SB_ERR_POLICY_*` code of the first invalid field

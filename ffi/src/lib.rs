@@ -102,16 +102,16 @@ pub use options::{
     SB_OPTION_JITTER, SB_OPTION_JITTER_MS, SB_OPTION_MAX_BACKOFF_MS, SB_OPTION_MAX_ELAPSED_MS,
     SB_OPTION_MAX_HINT_MS, SB_OPTION_MAX_RETRIES, SB_OPTION_MULTIPLIER, SB_OPTION_PACED,
     SB_OPTION_SPREAD_PER_MILLE, SB_PRESET_AWS, SB_PRESET_GOOGLE, SB_PRESET_GOOGLE_64S,
-    SB_PRESET_GRPC,
+    SB_PRESET_GRPC, SB_PRESET_MOBILE,
 };
 pub use pacer::{
     sb_pacer, sb_pacer_assign, sb_pacer_header_name, sb_pacer_init, sb_pacer_pending, sb_pacer_slot,
 };
 pub use policy::{
     sb_policy, sb_policy_aws, sb_policy_google, sb_policy_google_64s, sb_policy_grpc,
-    sb_policy_validate, SB_DEADLINE_CLAMP, SB_DEADLINE_GIVE_UP, SB_DEFAULT_MAX_HINT_MS,
-    SB_JITTER_DECORRELATED, SB_JITTER_EQUAL, SB_JITTER_FULL, SB_JITTER_GOOGLE, SB_JITTER_NONE,
-    SB_JITTER_PROPORTIONAL, SB_MAX_DELAY_MS,
+    sb_policy_mobile, sb_policy_validate, SB_DEADLINE_CLAMP, SB_DEADLINE_GIVE_UP,
+    SB_DEFAULT_MAX_HINT_MS, SB_JITTER_DECORRELATED, SB_JITTER_EQUAL, SB_JITTER_FULL,
+    SB_JITTER_GOOGLE, SB_JITTER_NONE, SB_JITTER_PROPORTIONAL, SB_MAX_DELAY_MS,
 };
 pub use run::{
     sb_run_attempts, sb_run_init, sb_run_outcome, sb_run_pause, sb_run_resume, sb_run_start,

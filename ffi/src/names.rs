@@ -25,7 +25,7 @@ macro_rules! name_at {
 }
 
 /// The name of the preset with code `code` (an `SB_PRESET_*` value): "google", "google_64s",
-/// "aws_standard", "grpc"; NULL for any other code.
+/// "aws_standard", "grpc", "mobile"; NULL for any other code.
 ///
 /// ```c
 /// for (uint32_t i = 0; sb_preset_name(i) != NULL; i++) puts(sb_preset_name(i));
@@ -35,7 +35,7 @@ pub extern "C" fn sb_preset_name(code: u32) -> *const c_char {
     if !cfg!(feature = "bindings") {
         return null();
     }
-    name_at!(Preset::NAMES, code, 0 1 2 3)
+    name_at!(Preset::NAMES, code, 0 1 2 3 4)
 }
 
 /// The name of the jitter strategy with code `code` (an `SB_JITTER_*` value): "none", "google",

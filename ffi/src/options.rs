@@ -18,6 +18,8 @@ pub const SB_PRESET_GOOGLE_64S: u32 = 1;
 pub const SB_PRESET_AWS: u32 = 2;
 /// `sb_policy_from_options` preset: gRPC connection backoff.
 pub const SB_PRESET_GRPC: u32 = 3;
+/// `sb_policy_from_options` preset: Google's advice for mobile clients (`sb_policy_mobile`).
+pub const SB_PRESET_MOBILE: u32 = 4;
 
 /// `given` bit: `values->initial_ms` overrides the preset.
 pub const SB_OPTION_INITIAL_MS: u32 = 1;
@@ -85,6 +87,10 @@ const _: () = {
     assert!(matches!(
         Preset::from_code(SB_PRESET_GRPC as u8),
         Some(Preset::Grpc)
+    ));
+    assert!(matches!(
+        Preset::from_code(SB_PRESET_MOBILE as u8),
+        Some(Preset::Mobile)
     ));
 };
 
@@ -306,7 +312,7 @@ mod tests {
         assert_eq!(from(SB_PRESET_GOOGLE, 0, |_| {}), Ok(sb_policy_google()));
         let grpc = from(SB_PRESET_GRPC, 0, |_| {}).unwrap();
         assert_eq!((grpc.multiplier_num, grpc.multiplier_den), (8, 5));
-        assert_eq!(from(4, 0, |_| {}), Err(sb_status::SB_ERR_POLICY_PRESET));
+        assert_eq!(from(5, 0, |_| {}), Err(sb_status::SB_ERR_POLICY_PRESET));
     }
 
     #[test]

@@ -172,6 +172,8 @@ impl sb_policy {
             Ok(Policy::aws_standard())
         } else if is(cfg!(feature = "preset-grpc"), &Policy::grpc()) {
             Ok(Policy::grpc())
+        } else if is(cfg!(feature = "preset-mobile"), &Policy::mobile()) {
+            Ok(Policy::mobile())
         } else {
             Err(sb_status::SB_ERR_UNSUPPORTED)
         }
@@ -246,6 +248,14 @@ pub extern "C" fn sb_policy_grpc() -> sb_policy {
     sb_policy::from_core(&Policy::grpc())
 }
 
+/// Google's advice for mobile clients: equal jitter on 2 s, x2, cap 64 s, 16 retries. Retry n
+/// waits 2^n to 2^(n+1) s, at the cap 32 to 64 s: the jitter stays at the cap, so a fleet that
+/// lost its link together does not come back together.
+#[no_mangle]
+pub extern "C" fn sb_policy_mobile() -> sb_policy {
+    sb_policy::from_core(&Policy::mobile())
+}
+
 /// Checks a policy: `SB_OK`, `SB_ERR_NULL`, the `SB_ERR_POLICY_*` code of the first invalid field
 /// in the order of SPEC.md section 2 (the jitter and deadline codes are checked first), in every
 /// build, or `SB_ERR_UNSUPPORTED` for a valid policy this build cannot run (its jitter strategy or
@@ -297,6 +307,10 @@ mod tests {
             (
                 Policy::grpc(),
                 cfg!(feature = "preset-grpc") || runtime && cfg!(feature = "jitter-proportional"),
+            ),
+            (
+                Policy::mobile(),
+                cfg!(feature = "preset-mobile") || runtime && cfg!(feature = "jitter-equal"),
             ),
         ] {
             let expected = if in_build {

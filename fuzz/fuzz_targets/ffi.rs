@@ -141,10 +141,11 @@ struct Input {
 }
 
 fn preset(n: u8) -> sb_policy {
-    match n % 4 {
+    match n % 5 {
         0 => sb_policy_google(),
         1 => sb_policy_google_64s(),
         2 => sb_policy_aws(),
+        3 => sb_policy_mobile(),
         _ => sb_policy_grpc(),
     }
 }

@@ -45,11 +45,12 @@ struct Input {
 }
 
 fn policy_of(input: &Input) -> Policy {
-    match input.preset % 5 {
+    match input.preset % 6 {
         0 => Policy::google(),
         1 => Policy::aws_standard(),
         2 => Policy::grpc(),
         3 => Policy::google_64s(),
+        4 => Policy::mobile(),
         _ => input.policy.valid(),
     }
 }

@@ -24,7 +24,7 @@ def model_schedule(policy_fields, seed, n=100):
     return out, None
 
 
-@pytest.mark.parametrize("name", ["google", "google_64s", "aws_standard", "grpc"])
+@pytest.mark.parametrize("name", ["google", "google_64s", "aws_standard", "grpc", "mobile"])
 def test_presets_are_the_specs(name):
     fields = m.PRESETS[name]
     p = Policy(name)

@@ -36,7 +36,7 @@ POLICY_CASES = [
     ("jitter", "Full", ValueError, "got 'Full'"),
     ("jitter", 2, TypeError, "jitter must be one of"),
     ("deadline", "giveup", ValueError, "deadline must be one of 'give_up', 'clamp'"),
-    ("preset", "google-64s", ValueError, "preset must be one of 'google', 'google_64s', 'aws_standard', 'grpc'"),
+    ("preset", "google-64s", ValueError, "preset must be one of 'google', 'google_64s', 'aws_standard', 'grpc', 'mobile', got 'google-64s'"),
     ("preset", None, TypeError, "preset must be one of"),
 ]
 

@@ -43,6 +43,9 @@ timeout 150 node wasm/test/browser/faults.mjs
 echo "--- headless Chromium: wasm/README.md's browser snippets as pasted (import map, esbuild)"
 node wasm/test/browser/readme.mjs
 
+echo "--- headless Chromium: devicePreset() with device emulation on and off (README's phones snippet)"
+node wasm/test/browser/device.mjs
+
 echo "--- the example app built by esbuild, Vite, webpack, Rollup (default settings), an import map, Node, workers"
 if [ ! -x wasm/test/bundlers/node_modules/.bin/vite ]; then
   (cd wasm/test/bundlers && npm ci --no-audit --no-fund)

@@ -20,6 +20,7 @@ CASES = [
     (["--seed", "0", "--preset", "google_64s"], m.preset("google_64s"), None),
     (["--seed", "18446744073709551615", "--preset", "aws_standard"], m.preset("aws_standard"), None),
     (["--seed", "4294967296", "--preset", "grpc"], m.preset("grpc"), None),
+    (["--seed", "3", "--preset", "mobile"], m.preset("mobile"), None),
     (["--seed", "7", "--jitter", "decorrelated", "--initial-ms", "250", "--multiplier", "3/2",
       "--max-backoff-ms", "10000", "--max-retries", "30"],
      m.make_policy(initial_ms=250, max_backoff_ms=10000, multiplier_num=3, multiplier_den=2,

@@ -187,6 +187,8 @@ PRESETS = {
                          max_retries=2, jitter="full"),
     "grpc": dict(initial_ms=1000, multiplier_num=8, multiplier_den=5, max_backoff_ms=120000,
                  max_retries=10, jitter="proportional", spread_per_mille=200),
+    "mobile": dict(initial_ms=2000, multiplier_num=2, multiplier_den=1, max_backoff_ms=64000,
+                   max_retries=16, jitter="equal"),
 }
 
 

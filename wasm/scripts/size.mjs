@@ -81,6 +81,7 @@ const usages = [
   ['seedFromDevice() + startupDelay()', "import { seedFromDevice, startupDelay } from 'seeded-backoff';\nexport const ms = startupDelay(seedFromDevice('dev-1', 1), 60000);"],
   ['Pacer + pace() (server)', "import { pace, Pacer } from 'seeded-backoff';\nexport const p = (res) => pace(res, new Pacer({ capacityPerS: 100 }));"],
   ['SendRate', "import { SendRate } from 'seeded-backoff';\nconst rate = new SendRate();\nexport const go = async () => (await rate.waitTurn()).kind;"],
+  ['devicePreset() + retry() (seeded-backoff/device)', "import { retry } from 'seeded-backoff';\nimport { devicePreset } from './dist/device.js';\nexport const run = (fn) => retry(fn, { preset: devicePreset() });"],
   ['Outbox (seeded-backoff/outbox)', "import { Outbox } from './dist/outbox/index.js';\nexport const o = new Outbox();"],
   ['Backoff alone (the adapters\' base)', "import { Backoff } from 'seeded-backoff';\nexport const b = (s) => new Backoff({}, s);"],
   ['seeded-backoff/ky', "import { kyRetry } from './dist/adapters/ky.js';\nexport const r = kyRetry;"],

@@ -55,7 +55,7 @@ const BAD_OPTIONS = [
   [{ maxHintMs: 2 ** 31 }, RangeError, 'maxHintMs must be in 0..=2147483647, got 2147483648'],
   [{ maxElapsedMs: -1 }, RangeError, 'maxElapsedMs must be in 0..=4294967295, got -1'],
   [{ deadline: 'later' }, RangeError, `deadline must be one of 'give_up', 'clamp', got "later"`],
-  [{ preset: 'gogle' }, RangeError, `preset must be one of 'google', 'google_64s', 'aws_standard', 'grpc', got "gogle"`],
+  [{ preset: 'gogle' }, RangeError, `preset must be one of 'google', 'google_64s', 'aws_standard', 'grpc', 'mobile', got "gogle"`],
   [{ maxRetry: 3 }, TypeError, `unknown option "maxRetry" in Policy options (a typo?); known: ${POLICY_KEYS.join(', ')}`],
 ];
 const SEED_RULE = 'seed must be an integer in 0..=2^53-1 (a number) or 0n..=2^64-1 (a bigint), got';

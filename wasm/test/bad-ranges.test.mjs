@@ -18,7 +18,7 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
   const { Backoff, Policy, RetryBudget, snapshot } = api;
 
   test(`${how}: no NaN, no negative delay, null at give-up`, () => {
-    for (const preset of ['google', 'google_64s', 'aws_standard', 'grpc']) {
+    for (const preset of ['google', 'google_64s', 'aws_standard', 'grpc', 'mobile']) {
       const b = new Backoff({ preset });
       const all = [...b];
       assert.ok(all.length > 0);

@@ -5,7 +5,7 @@
 // tables by the package's tests.
 
 /** A named starting point; options given next to it override its fields. */
-export type Preset = 'google' | 'google_64s' | 'aws_standard' | 'grpc';
+export type Preset = 'google' | 'google_64s' | 'aws_standard' | 'grpc' | 'mobile';
 
 /** How each delay is randomised around the exponential base `base_n = min(initial · mult^n, cap)`. */
 export type Jitter =

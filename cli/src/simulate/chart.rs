@@ -333,6 +333,7 @@ mod tests {
             outage_s: 60,
             capacity: 20,
             base_ms: 1000,
+            phones: None,
         }
     }
 

@@ -18,6 +18,8 @@ mod model;
 mod outage;
 // The shed with what the server answers: printed and drawn with `shed`.
 mod paced;
+// The outage with phones beside desktops: printed with `outage`.
+mod phones;
 mod quota;
 mod quota_report;
 mod report;
@@ -74,6 +76,10 @@ pub struct SimulateArgs {
     /// Outage only: seconds the server is down (1..=86400); default 120.
     #[arg(long, value_parser = u32_in(1, 86_400), allow_hyphen_values = true)]
     pub outage_s: Option<u32>,
+    /// Outage only: also run the outage with this percentage of the clients on phones (1..=100),
+    /// desktops on the google preset and the phones on google, then on mobile.
+    #[arg(long, value_parser = u32_in(1, 100), allow_hyphen_values = true)]
+    pub phones: Option<u32>,
     /// Outage, shed and quota: requests per second the server accepts (1..=10000000); default a
     /// tenth of the clients (100 for 1000), so the shape is the same at any fleet size.
     #[arg(long, value_parser = u32_in(1, 10_000_000), allow_hyphen_values = true)]
@@ -106,6 +112,8 @@ pub struct Setup {
     pub outage_s: u32,
     pub capacity: u32,
     pub base_ms: u32,
+    /// The outage's share of phones in percent, if its phones rows are asked for.
+    pub phones: Option<u32>,
 }
 
 /// The most work a run may do, in steps of [`estimate`]: about a minute on a 2-core machine (a
@@ -126,11 +134,16 @@ impl Setup {
                     .to_string(),
             );
         }
-        if !outage && args.outage_s.is_some() {
-            return Err(format!(
-                "--outage-s applies to the outage scenario only (got --scenario {})",
-                args.scenario.to_possible_value().expect("named").get_name()
-            ));
+        for (flag, set) in [
+            ("--outage-s", args.outage_s.is_some()),
+            ("--phones", args.phones.is_some()),
+        ] {
+            if !outage && set {
+                return Err(format!(
+                    "{flag} applies to the outage scenario only (got --scenario {})",
+                    args.scenario.to_possible_value().expect("named").get_name()
+                ));
+            }
         }
         if !outage && !shed && !quota {
             for (flag, set) in [
@@ -169,6 +182,7 @@ impl Setup {
             outage_s: args.outage_s.unwrap_or(120),
             capacity: args.capacity.unwrap_or((outage_clients / 10).max(1)),
             base_ms: args.base_ms.unwrap_or(model::OUTAGE_BASE_MS),
+            phones: args.phones,
         })
     }
 }
@@ -189,6 +203,7 @@ pub fn estimate(setup: &Setup) -> u64 {
         let seconds = 10 + (n / 50).min(horizon_s);
         per_run += n * (10 + (n / 100).min(horizon_s)) + seconds * 1000 / 64;
     }
+    let mut phones = 0;
     if setup.outage {
         let n = setup.outage_clients as u64;
         let drain_s = (2 * n / setup.capacity as u64).max(64).min(horizon_s);
@@ -196,6 +211,11 @@ pub fn estimate(setup: &Setup) -> u64 {
         // 24 s between requests at Google's 1 s base; proportionally less at a smaller base.
         let each = 4 + seconds * 1000 / (24 * setup.base_ms as u64);
         per_run += n * each + seconds * 1000 / 64;
+        // Its phones rows: two more fleets, each an outage run (the presets' retry limits end
+        // them sooner, so this overestimates).
+        if setup.phones.is_some() {
+            phones = 2 * (n * each + seconds * 1000 / 64) * setup.runs as u64;
+        }
     }
     if setup.shed {
         // The outage's drain without the outage: clients at the cap until let in.
@@ -211,7 +231,10 @@ pub fn estimate(setup: &Setup) -> u64 {
     } else {
         0
     };
-    per_run.saturating_mul(scale).saturating_add(quota)
+    per_run
+        .saturating_mul(scale)
+        .saturating_add(quota)
+        .saturating_add(phones)
 }
 
 /// Runs `work` for every item (a strategy, a row) on all cores, each thread taking the next item
@@ -311,6 +334,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
     } else {
         Vec::new()
     };
+    let phones_rows = phones::rows(&setup);
     let shed_rows = if setup.shed {
         per_item(&setup.strategies, |&s| {
             outage_scaled(
@@ -363,7 +387,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), (u8, String)> {
         args.format,
         &contention_rows,
         &outage_rows,
-        (&shed_rows, &pacing_rows, &quota_rows),
+        (&shed_rows, &pacing_rows, &quota_rows, &phones_rows),
         args.svg.as_deref(),
         started.elapsed(),
     );
@@ -389,6 +413,7 @@ mod tests {
             outage_s: 120,
             capacity,
             base_ms: model::OUTAGE_BASE_MS,
+            phones: None,
         }
     }
 

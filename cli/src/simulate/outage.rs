@@ -27,6 +27,37 @@ struct OutageRun {
     /// Clients whose last answer was an error they do not retry: a 429 the strategy does not
     /// retry, or a retry the policy gave up (the library default's deadline).
     failed: u32,
+    /// The phones among `failed`.
+    failed_phones: u32,
+}
+
+/// Who retries in a run: clients `0..phones` are phones on `phone`'s policy, the rest desktops on
+/// `desktop`'s. Every client starts within the desktop policy's first delay, so two fleets that
+/// differ in the phones' policy see the same outage begin.
+#[derive(Clone, Copy, Debug)]
+pub struct Fleet<'a> {
+    pub desktop: &'a Policy,
+    pub phone: &'a Policy,
+    pub phones: u32,
+}
+
+impl<'a> Fleet<'a> {
+    /// Every client on one policy.
+    pub fn uniform(policy: &'a Policy) -> Fleet<'a> {
+        Fleet {
+            desktop: policy,
+            phone: policy,
+            phones: 0,
+        }
+    }
+
+    fn policy(&self, c: u32) -> &'a Policy {
+        if c < self.phones {
+            self.phone
+        } else {
+            self.desktop
+        }
+    }
 }
 
 /// How the server rejects what exceeds its capacity once it is up.
@@ -41,14 +72,14 @@ pub enum Rejection {
 /// The server of one run: down until `outage_ms`, then `capacity` requests per second, the rest
 /// rejected with `rejection`.
 #[derive(Clone, Copy, Debug)]
-struct Server {
-    outage_ms: u64,
-    capacity: u32,
-    rejection: Rejection,
+pub struct Server {
+    pub outage_ms: u64,
+    pub capacity: u32,
+    pub rejection: Rejection,
 }
 
 fn outage_run(
-    policy: &Policy,
+    fleet: Fleet,
     retries_429: bool,
     clients: u32,
     server: Server,
@@ -62,12 +93,13 @@ fn outage_run(
     } = server;
     let mut out = OutageRun::default();
     let mut accepted: Vec<u32> = Vec::new();
-    let mut arrivals = TimeQueue::new(queue_span_ms(policy));
+    let span = queue_span_ms(fleet.desktop).max(queue_span_ms(fleet.phone));
+    let mut arrivals = TimeQueue::new(span);
     let mut sim: Vec<_> = (0..clients)
-        .map(|c| client(seed, 2, run, c, policy))
+        .map(|c| client(seed, 2, run, c, fleet.policy(c)))
         .collect();
     for (c, client) in sim.iter_mut().enumerate() {
-        let start = client.rng.below(policy.initial_ms() as u64);
+        let start = client.rng.below(fleet.desktop.initial_ms() as u64);
         arrivals.push(start + client.rng.net_ms(), c as u32);
     }
     let mut last_success = 0;
@@ -100,9 +132,12 @@ fn outage_run(
                     continue;
                 }
             }
-            match retry_arrival(client, policy, back) {
+            match retry_arrival(client, fleet.policy(c), back) {
                 Some(next) => arrivals.push(next, c),
-                None => out.failed += 1,
+                None => {
+                    out.failed += 1;
+                    out.failed_phones += u32::from(c < fleet.phones);
+                }
             }
         }
     }
@@ -124,6 +159,8 @@ pub struct OutageRow {
     pub unfinished: u64,
     /// Clients that ended with an error (a 429 not retried, or the policy gave up), over all runs.
     pub failed: u64,
+    /// The phones among `failed` (a fleet with phones, `Fleet`).
+    pub failed_phones: u64,
     /// Requests (accepted or rejected) and rejections, mean per run.
     pub requests_per_run: u64,
     pub rejected_per_run: u64,
@@ -172,19 +209,42 @@ pub fn outage_scaled(
     rejection: Rejection,
 ) -> OutageRow {
     let policy = outage_policy(name, base_ms);
-    let recovery = outage_s as usize;
-    let (mut peak_sum, mut peak_max, mut first_sum, mut unfinished, mut failed) = (0, 0, 0, 0, 0);
+    let server = Server {
+        outage_ms: outage_s as u64 * 1000,
+        capacity,
+        rejection,
+    };
+    let fleet = Fleet::uniform(&policy);
+    outage_fleet(
+        name.name(),
+        fleet,
+        name.retries_429(),
+        clients,
+        runs,
+        seed,
+        server,
+    )
+}
+
+/// The figures of `runs` runs of one fleet against one server, named `name`.
+pub fn outage_fleet(
+    name: &'static str,
+    fleet: Fleet,
+    retries_429: bool,
+    clients: u32,
+    runs: u32,
+    seed: u64,
+    server: Server,
+) -> OutageRow {
+    let recovery = (server.outage_ms / 1000) as usize;
+    let (mut peak_sum, mut peak_max, mut first_sum, mut unfinished) = (0, 0, 0, 0);
+    let (mut failed, mut failed_phones) = (0, 0);
     let mut done = Vec::with_capacity(runs as usize);
     let mut per_second_sum = Vec::new();
     let mut completion = Vec::new();
     let mut requests = 0u64;
     for run in 0..runs {
-        let server = Server {
-            outage_ms: outage_s as u64 * 1000,
-            capacity,
-            rejection,
-        };
-        let r = outage_run(&policy, name.retries_429(), clients, server, seed, run);
+        let r = outage_run(fleet, retries_429, clients, server, seed, run);
         let after = r.per_second.get(recovery..).unwrap_or(&[]);
         let peak = after.iter().copied().max().unwrap_or(0) as u64;
         peak_sum += peak;
@@ -192,6 +252,7 @@ pub fn outage_scaled(
         first_sum += after.first().copied().unwrap_or(0) as u64;
         unfinished += r.unfinished as u64;
         failed += r.failed as u64;
+        failed_phones += r.failed_phones as u64;
         done.push(r.all_done_after_recovery_ms);
         requests += r.per_second.iter().map(|&n| n as u64).sum::<u64>();
         completion.extend(r.completion_ms);
@@ -201,7 +262,7 @@ pub fn outage_scaled(
     let successes = completion.len() as u64;
     completion.sort_unstable();
     OutageRow {
-        strategy: name.name(),
+        strategy: name,
         peak_rps_mean: peak_sum / runs as u64,
         peak_rps_max: peak_max,
         first_second_mean: first_sum / runs as u64,
@@ -209,6 +270,7 @@ pub fn outage_scaled(
         all_done_max_ms: percentile(&done, 100),
         unfinished,
         failed,
+        failed_phones,
         requests_per_run: requests / runs as u64,
         rejected_per_run: (requests - successes) / runs as u64,
         completion_p50_ms: percentile(&completion, 50),

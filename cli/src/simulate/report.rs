@@ -9,6 +9,7 @@ use super::contention::ContentionRow;
 use super::model::{CONTENTION_BASE_MS, CONTENTION_CAP_MS, NET_MIN_MS, NET_SPREAD_MS, WINDOW_MS};
 use super::outage::OutageRow;
 use super::paced::PacingRow;
+use super::phones;
 use super::quota::QuotaRow;
 use super::quota_report;
 use super::Setup;
@@ -21,7 +22,12 @@ pub fn print(
     format: Format,
     contention_rows: &[ContentionRow],
     outage_rows: &[OutageRow],
-    (shed_rows, pacing_rows, quota_rows): (&[OutageRow], &[PacingRow], &[QuotaRow]),
+    (shed_rows, pacing_rows, quota_rows, phones_rows): (
+        &[OutageRow],
+        &[PacingRow],
+        &[QuotaRow],
+        &[OutageRow],
+    ),
     svg: Option<&Path>,
     wall: Duration,
 ) {
@@ -106,6 +112,9 @@ pub fn print(
                      until every client that succeeds has; failed: clients that ended with an \
                      error, over all runs)"
                 );
+                if let Some(share) = setup.phones {
+                    phones::print_phones(phones_rows, setup.outage_clients, share, setup.runs);
+                }
             }
             if setup.shed {
                 if setup.contention || setup.outage {
@@ -172,6 +181,12 @@ pub fn print(
                     "capacity_rps": setup.capacity,
                     "results": outage_rows.iter().map(outage_json).collect::<Vec<Value>>(),
                 });
+                if let Some(share) = setup.phones {
+                    out["outage"]["phones"] = json!({
+                        "percent": share,
+                        "results": phones_rows.iter().map(outage_json).collect::<Vec<Value>>(),
+                    });
+                }
             }
             if setup.shed {
                 out["shed"] = json!({
@@ -202,6 +217,11 @@ pub fn print(
             for r in outage_rows {
                 for (metric, value) in outage_metrics(r) {
                     println!("outage,{},{metric},{value}", r.strategy);
+                }
+            }
+            for r in phones_rows {
+                for (metric, value) in outage_metrics(r) {
+                    println!("outage-phones,{},{metric},{value}", r.strategy);
                 }
             }
             for r in shed_rows {
@@ -246,7 +266,7 @@ pub fn contention_metrics(r: &ContentionRow) -> [(&'static str, u64); 6] {
     ]
 }
 
-pub fn outage_metrics(r: &OutageRow) -> [(&'static str, u64); 13] {
+pub fn outage_metrics(r: &OutageRow) -> [(&'static str, u64); 14] {
     [
         ("peak_rps_mean", r.peak_rps_mean),
         ("peak_rps_max", r.peak_rps_max),
@@ -255,6 +275,7 @@ pub fn outage_metrics(r: &OutageRow) -> [(&'static str, u64); 13] {
         ("all_done_after_recovery_max_ms", r.all_done_max_ms),
         ("unfinished", r.unfinished),
         ("failed", r.failed),
+        ("failed_phones", r.failed_phones),
         ("succeeded", r.succeeded),
         ("requests_per_run", r.requests_per_run),
         ("rejected_per_run", r.rejected_per_run),

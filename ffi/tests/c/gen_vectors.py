@@ -85,7 +85,7 @@ def main(vector_dir, header_path, out_path):
     files += sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
     if not files:
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
-    schedules, cases, ops, snapshots = [], [], [], []
+    schedules, cases, ops, snapshots, wide_args = [], [], [], [], []
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
     rate_limits = []
     fleet_seeds, startup_delays, call_seeds = [], [], []
@@ -118,7 +118,11 @@ def main(vector_dir, header_path, out_path):
                         sys.exit(f"gen_vectors: {path.name}: unknown op {op!r}")
                     if code in "hl":
                         u32(int(arg))  # a hint is a u32; the elapsed clock a u64
-                    arg_c = u64(int(arg)) if arg else "UINT64_C(0)"
+                    if code == "t" and int(arg) > 0xFFFFFFFF:
+                        op_c, arg_c = "VEC_OP_AT_WIDE", u32(len(wide_args))
+                        wide_args.append(u64(int(arg)))
+                    else:
+                        op_c, arg_c = OPS[code], u32(int(arg)) if arg else "0u"
                     if want is None:
                         exp = ("VEC_EXPECT_NONE", "0u")
                     elif isinstance(want, int):
@@ -133,7 +137,7 @@ def main(vector_dir, header_path, out_path):
                         exp = ("VEC_EXPECT_STATUS", h.const("SB_GIVE_UP_", want))
                     if (code == "r") != (want is None) or (code == "s") != (exp[0] == "VEC_EXPECT_SNAPSHOT"):
                         sys.exit(f"gen_vectors: {path.name}: op {op!r} with expectation {want!r}")
-                    ops.append(f"{{{OPS[code]}, {exp[0]}, {exp[1]}, {arg_c}}}")
+                    ops.append(f"{{{op_c}, {exp[0]}, {exp[1]}, {arg_c}}}")
                 cases.append(f"{{{u64(int(case['seed']))}, {first_op}u, {len(ops) - first_op}u}}")
             schedules.append(f'{{"{doc["name"]}", {{{", ".join(values)}}}, {first_case}u, '
                              f"{len(cases) - first_case}u}}")
@@ -317,6 +321,7 @@ def main(vector_dir, header_path, out_path):
            table("vec_schedule", "vec_schedules", schedules),
            table("vec_case", "vec_cases", cases),
            table("vec_op", "vec_ops", ops),
+           table("uint64_t", "vec_wide_args", wide_args),
            table("vec_snapshot", "vec_snapshots",
                  ["{{" + ", ".join(f"0x{b:02x}" for b in s) + "}}" for s in snapshots]),
            table("vec_retry_after", "vec_retry_afters", retry_after),

@@ -66,6 +66,9 @@ static void replay_case(vec_stats *st, vec_fail_fn fail, const vec_schedule *s, 
         case VEC_OP_AT:
             rc = step_at(&b, op->arg, &delay);
             break;
+        case VEC_OP_AT_WIDE:
+            rc = step_at(&b, vec_wide_args[op->arg], &delay);
+            break;
         case VEC_OP_RESET:
             rc = sb_backoff_reset(&b);
             break;

@@ -185,25 +185,30 @@ static void test_invalid_policies(void) {
         {"deadline 2", deadline_unknown, SB_ERR_POLICY_DEADLINE},
         {"several fields", first_error_wins, SB_ERR_POLICY_INITIAL_MS},
     };
-    sb_policy presets[4];
+    sb_policy presets[5];
     size_t i;
     presets[0] = sb_policy_google();
     presets[1] = sb_policy_google_64s();
     presets[2] = sb_policy_aws();
     presets[3] = sb_policy_grpc();
-    for (i = 0; i < 4; i++) {
+    presets[4] = sb_policy_mobile();
+    for (i = 0; i < 5; i++) {
         CHECK_RC(sb_policy_validate(&presets[i]), SB_OK);
     }
     CHECK(presets[0].initial_ms == 1000u && presets[0].max_backoff_ms == 32000u &&
           presets[0].jitter == SB_JITTER_GOOGLE && presets[0].jitter_ms == 1000u &&
           presets[0].max_retries == 10u);
     CHECK(presets[1].max_backoff_ms == 64000u && presets[1].max_hint_ms == SB_DEFAULT_MAX_HINT_MS);
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < 5; i++) {
         CHECK(presets[i].max_hint_ms == 300000u); /* one hint limit, whatever the cap */
     }
     CHECK(presets[2].jitter == SB_JITTER_FULL && presets[2].initial_ms == 100u);
     CHECK(presets[3].multiplier_num == 8u && presets[3].multiplier_den == 5u &&
           presets[3].spread_per_mille == 200u);
+    /* SPEC.md section 2's table: mobile is 2 s, x2, cap 64 s, 16 retries, equal jitter */
+    CHECK(presets[4].initial_ms == 2000u && presets[4].multiplier_num == 2u &&
+          presets[4].multiplier_den == 1u && presets[4].max_backoff_ms == 64000u &&
+          presets[4].max_retries == 16u && presets[4].jitter == SB_JITTER_EQUAL);
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sb_policy p = sb_policy_google();
         sb_backoff b, before;

@@ -18,7 +18,8 @@ static uint32_t count(const char *(*name)(uint32_t)) {
 }
 
 static void test_tables(void) {
-    CHECK(count(sb_preset_name) == 4);
+    CHECK(count(sb_preset_name) == 5);
+    CHECK(same(sb_preset_name(SB_PRESET_MOBILE), "mobile"));
     CHECK(same(sb_preset_name(SB_PRESET_GOOGLE_64S), "google_64s"));
     CHECK(same(sb_preset_name(SB_PRESET_AWS), "aws_standard"));
     CHECK(count(sb_jitter_name) == 6);
@@ -73,7 +74,7 @@ static void test_options(void) {
     values.initial_ms = 0;
     CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values, SB_OPTION_INITIAL_MS) ==
             SB_ERR_POLICY_INITIAL_MS);
-    CHECK(sb_policy_from_options(&out, 4, &values, 0) == SB_ERR_POLICY_PRESET);
+    CHECK(sb_policy_from_options(&out, 5, &values, 0) == SB_ERR_POLICY_PRESET);
     values.deadline = 7;
     CHECK(sb_policy_from_options(&out, SB_PRESET_GOOGLE, &values, SB_OPTION_DEADLINE) ==
             SB_ERR_POLICY_DEADLINE);

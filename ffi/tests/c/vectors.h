@@ -11,7 +11,10 @@
 extern "C" {
 #endif
 
-enum { VEC_OP_NEXT, VEC_OP_HINT, VEC_OP_STOP, VEC_OP_AT, VEC_OP_RESET, VEC_OP_SNAPSHOT, VEC_OP_RATE_LIMIT };
+enum {
+    VEC_OP_NEXT, VEC_OP_HINT, VEC_OP_STOP, VEC_OP_AT, VEC_OP_RESET, VEC_OP_SNAPSHOT, VEC_OP_RATE_LIMIT,
+    VEC_OP_AT_WIDE
+};
 enum { VEC_EXPECT_NONE, VEC_EXPECT_DELAY, VEC_EXPECT_STATUS, VEC_EXPECT_SNAPSHOT };
 enum {
     VEC_B_FAIL_ERROR,
@@ -29,11 +32,13 @@ typedef struct {
         jitter_ms, spread_per_mille, max_hint_ms, max_elapsed_ms, deadline, paced;
 } vec_policy;
 
+/* 12 bytes a row, so that the Cortex-M3 firmware's 256 KiB of flash holds every schedule: the
+ * few elapsed clocks above 2^32 - 1 ms are VEC_OP_AT_WIDE rows whose arg indexes vec_wide_args. */
 typedef struct {
     uint8_t op;
     uint8_t expect_kind;
     uint32_t expect; /* delay, status, or index into vec_snapshots */
-    uint64_t arg;    /* hint ms (Retry-After or rate-limit reset) or elapsed ms */
+    uint32_t arg;    /* hint ms (Retry-After or rate-limit reset), elapsed ms, or a vec_wide_args index */
 } vec_op;
 
 typedef struct {

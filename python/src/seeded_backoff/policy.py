@@ -158,7 +158,7 @@ class Policy:
     """
 
     PRESETS = PRESETS
-    """The preset names: 'google', 'google_64s', 'aws_standard', 'grpc'."""
+    """The preset names: 'google', 'google_64s', 'aws_standard', 'grpc', 'mobile'."""
     JITTERS = JITTERS
     """The jitter strategies: 'none', 'google', 'full', 'equal', 'decorrelated', 'proportional'."""
     DEADLINES = DEADLINES

@@ -60,6 +60,7 @@ fn policies() -> Option<Policy> {
         Policy::google_64s(),
         Policy::aws_standard(),
         Policy::grpc(),
+        Policy::mobile(),
         Policy::default(),
     ] {
         sink(p);
