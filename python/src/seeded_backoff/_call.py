@@ -4,14 +4,16 @@ The loops (`retry`, the Google `Retry`, the tenacity, stamina and Valkey adapter
 calls and sleeps; each reads the outcome of an attempt (its class and server hint) and reports it
 here, and the run decides the rest: attempt numbers, the time since the call began, the budget's
 charge and refund, each delay, the give-up. This only turns the loop's clock into the run's
-monotonic milliseconds and keeps the run's last answer.
+monotonic milliseconds and keeps the run's last answer. With a shared send rate (SPEC.md section
+15.2) the run gates every attempt, the first included, and is told every answer; the loop only
+sleeps the waits it answers.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Dict, Optional, Type
+from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type
 
 from ._check import show
 from ._ffi import U64_MAX
@@ -19,21 +21,47 @@ from .budget import RetryBudget
 from .errors import RetryError
 from .events import RetryEvent
 from .run import Action, Run
+from .send_rate import SendRate
 
 Clock = Callable[[], float]
+# What the loop knows of a response, for the send rate: ('accepted' | 'throttled', hint_ms).
+Answer = Optional[Tuple[str, int]]
+
+
+def answer_of(status: Optional[int], hint: Optional[Dict[str, Any]]) -> Answer:
+    """The send rate's answer a response of HTTP `status` with the server hint `hint` (Run.outcome's
+    keywords) denotes, SPEC.md section 17.3 as the core's `Answer::from_http` reads it: a 429 is a
+    throttle, a 503 with a hint too, anything else is accepted. None without a status (an error that
+    is no response): the run then tells the outcome's own answer."""
+    if status is None:
+        return None
+    hint = hint or {}
+    ms = hint.get("retry_after_ms", hint.get("rate_limit_ms"))
+    if status == 429:
+        return ("throttled", ms or 0)
+    if status == 503 and ms is not None:
+        return ("throttled", ms)
+    return ("accepted", 0)
 
 
 class Call:
     """The run of one call, begun now by `clock` (monotonic seconds). `action` is the run's last
-    answer: 'attempt', then after each failure 'retry' or 'give_up', after a success 'done'."""
+    answer: 'attempt', then after each failure 'retry' or 'give_up', after a success 'done'; behind
+    a `send_rate`, also 'wait' (or 'give_up') before an attempt: see `turn`."""
 
-    __slots__ = ("run", "action", "_clock", "_origin")
+    __slots__ = ("run", "action", "_clock", "_origin", "_rate", "_last")
 
-    def __init__(self, run: Run, clock: Clock = time.monotonic) -> None:
+    def __init__(self, run: Run, clock: Clock = time.monotonic, send_rate: Optional[SendRate] = None) -> None:
+        if send_rate is not None and not isinstance(send_rate, SendRate):
+            raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
         self.run = run
         self._clock = clock
-        self._origin = self._read()
-        self.action: Action = run.start(0)
+        self._rate = send_rate
+        self._last: Any = None
+        # One send rate serves many calls, so their readings share one scale: the clock's own ms
+        # (time.monotonic's, as the SendRate's default clock), not ms since this call began.
+        self._origin = 0.0 if send_rate is not None else self._read()
+        self.action: Action = run.start(0 if send_rate is None else self.now_ms(), send_rate=send_rate)
 
     def _read(self) -> float:
         now = self._clock()
@@ -51,8 +79,28 @@ class Call:
         return min(U64_MAX - 1, max(0, int(ms)))
 
     def woke(self, now_ms: Optional[int] = None) -> None:
-        """The sleep of a retry has ended: the next attempt begins."""
-        self.action = self.run.wake(self.now_ms() if now_ms is None else now_ms)
+        """The sleep of a retry or a wait has ended: the next attempt begins, or behind the send
+        rate a 'wait' or a 'give_up' (`turn`)."""
+        self.action = self.run.wake(self.now_ms() if now_ms is None else now_ms, send_rate=self._rate)
+
+    def turn(self, give_up: Type[RetryError] = RetryError) -> Optional[int]:
+        """Before an attempt: None when it may go, else the ms the send rate says to wait (sleep
+        them, then `woke`). Raises `give_up(attempts, reason, last error)` when the run gave up
+        before the attempt ('throttled' with a fail-fast send rate, or 'deadline': the wait would
+        pass max_elapsed_ms); its cause is None when no attempt was made."""
+        if self.action.kind == "wait" and self.action.delay_ms is not None:
+            return self.action.delay_ms
+        if self.action.kind == "give_up":
+            _stop(give_up, self.action, self._last)
+        return None
+
+    def _told(self, answer: Answer) -> Dict[str, Any]:
+        """Run.outcome's send-rate keywords: the rate, and the loop's answer when it has one."""
+        if self._rate is None:
+            return {}
+        if answer is None:
+            return {"send_rate": self._rate}
+        return {"send_rate": self._rate, "answer": answer[0], "answer_hint_ms": answer[1]}
 
     def _in_flight(self, now_ms: Optional[int]) -> Optional[int]:
         """The clock reading for an outcome, after the wake a loop that does not sleep itself (an
@@ -63,39 +111,49 @@ class Call:
         return now if self.action.kind == "attempt" else None
 
     def failed(self, hint: Optional[Dict[str, Any]], now_ms: Optional[int] = None, *,
-               budget: Optional[RetryBudget] = None, failure: str = "error") -> Action:
+               budget: Optional[RetryBudget] = None, failure: str = "error", answer: Answer = None) -> Action:
         """The attempt in flight failed: worth a retry, with `hint` (`Run.outcome`'s hint keywords,
-        {} for none), or not worth one (None). Returns the run's 'retry' or 'give_up' (once given
-        up, the same answer again)."""
+        {} for none), or not worth one (None). `answer` is the send rate's (`answer_of`), None
+        for the outcome's own. Returns the run's 'retry' or 'give_up' (once given up, the same
+        answer again)."""
         now = self._in_flight(now_ms)
         if now is None:
             return self.action
         if hint is None:
-            self.action = self.run.outcome("permanent", now)
+            self.action = self.run.outcome("permanent", now, **self._told(answer))
         else:
-            self.action = self.run.outcome("retryable", now, budget=budget, failure=failure, **hint)
+            self.action = self.run.outcome("retryable", now, budget=budget, failure=failure, **hint,
+                                           **self._told(answer))
         return self.action
 
-    def succeeded(self, now_ms: Optional[int] = None, *, budget: Optional[RetryBudget] = None) -> Action:
-        """The attempt in flight succeeded: the budget's success is recorded by the run's rules."""
+    def succeeded(self, now_ms: Optional[int] = None, *, budget: Optional[RetryBudget] = None,
+                  answer: Answer = None) -> Action:
+        """The attempt in flight succeeded: the budget's success is recorded by the run's rules,
+        the send rate told `answer` (None: the outcome's own, 'accepted')."""
         now = self._in_flight(now_ms)
         if now is not None:
-            self.action = self.run.outcome("success", now, budget=budget)
+            self.action = self.run.outcome("success", now, budget=budget, **self._told(answer))
         return self.action
 
     def next_delay(self, hint: Dict[str, Any], error: Any, *, budget: Optional[RetryBudget] = None,
                    failure: str = "error", on_retry: Optional[Callable[[RetryEvent], Any]] = None,
-                   give_up: Type[RetryError] = RetryError) -> int:
+                   give_up: Type[RetryError] = RetryError, answer: Answer = None) -> int:
         """The attempt in flight failed with `error` (raised or returned), worth a retry with
         `hint`: the delay in ms before the next attempt, after telling `on_retry` of it (SPEC.md
         section 14's event); when the run gives up, raises `give_up(attempts, reason, error)`,
         from `error` when it is an exception."""
-        action = self.failed(hint, budget=budget, failure=failure)
+        self._last = error
+        action = self.failed(hint, budget=budget, failure=failure, answer=answer)
         if action.kind != "retry" or action.delay_ms is None:
-            stop = give_up(action.attempt, action.reason, error)
-            if isinstance(error, BaseException):
-                raise stop from error
-            raise stop
+            _stop(give_up, action, error)
         if on_retry is not None:
             on_retry(RetryEvent(attempt=action.attempt, delay_ms=action.delay_ms, error=error))
         return action.delay_ms
+
+
+def _stop(give_up: Type[RetryError], action: Action, error: Any) -> NoReturn:
+    """Raises the give-up error of `action`, from `error` when it is an exception."""
+    stop = give_up(action.attempt, action.reason, error)
+    if isinstance(error, BaseException):
+        raise stop from error
+    raise stop

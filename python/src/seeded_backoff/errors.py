@@ -59,8 +59,9 @@ class PacerError(CoreError):
 
 class RetryError(Exception):
     """`retry` gave up. `attempts` calls were made; `reason` is the core's give-up reason
-    ('max_retries', 'deadline', 'budget', 'server_stop' or 'hint_exceeds_max'); `cause` is the last exception raised or
-    response returned (an exception is also `__cause__`: the error is raised from it)."""
+    ('max_retries', 'deadline', 'budget', 'server_stop', 'hint_exceeds_max', or 'throttled': a fail-fast send rate
+    refused the attempt); `cause` is the last exception raised or response returned (an exception is also
+    `__cause__`: the error is raised from it), None when no attempt was made."""
 
     attempts: int
     reason: Optional[str]

@@ -6,7 +6,8 @@ duck-typed from `status_code`, as requests and httpx give it, returned or carrie
 error) whose `Retry-After` header is a lower bound on the next delay; a 429 without a valid one is
 read for the rate-limit headers (SPEC.md section 8.3). Every decision comes from the core's Run,
 which numbers the attempts, counts the time spent in the calls against `max_elapsed_ms`, charges
-and refunds a shared budget and decides each delay; this module calls, sleeps and reads outcomes.
+and refunds a shared budget and decides each delay; behind a shared SendRate it also gates every
+attempt and is told every answer (SPEC.md section 15.2). This module calls, sleeps and reads outcomes.
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ import time
 from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, cast,
                     overload)
 
-from ._call import Call, Clock
+from ._call import Answer, Call, Clock, answer_of
 from ._check import show, u64
-from ._outcome import Exceptions, exceptions, hint_of, should_retry, status_of
+from ._outcome import Exceptions, exceptions, hint_of, response_of, should_retry, status_of
 from .budget import RetryBudget
 from .events import RetryEvent
 from .http import is_retryable_status
 from .policy import Policy, PolicyOptions
 from .run import Run
+from .send_rate import SendRate
 from .transport import failure_of
 
 R = TypeVar("R")
@@ -51,29 +53,40 @@ class _Attempts:
 
     def __init__(self, options: "_Options") -> None:
         self.o = options
-        self.call = Call(Run(options.policy, options.seeds.next_seed()), options.clock)
+        self.call = Call(Run(options.policy, options.seeds.next_seed()), options.clock, options.send_rate)
 
     def returned(self, result: Any) -> Optional[int]:
         """The delay in ms before retrying the returned `result`, None when it is final (a
         success, recorded); raises RetryError when the run gives up."""
         status = status_of(result)
         if status is not None and is_retryable_status(status):
-            return self._delay(result, hint_of(result, False))
+            hint = hint_of(result, False)
+            return self._delay(result, hint, answer_of(status, hint))
         if self.o.retry_if_result is not None and self.o.retry_if_result(result):
-            return self._delay(result, {})
-        self.call.succeeded(budget=self.o.budget)
+            return self._delay(result, {}, answer_of(status, {}))
+        self.call.succeeded(budget=self.o.budget, answer=answer_of(status, {}))
         return None
 
     def raised(self, error: BaseException) -> Optional[int]:
         """The delay in ms before retrying after `error`, None when it is not worth a retry (the
         caller re-raises it); raises RetryError when the run gives up."""
+        status = status_of(response_of(error, True))
         if not should_retry(error, True, self.o.retry_on):
+            if self.o.send_rate is not None:
+                # Not retried, but the answer still tells the send rate what the server took.
+                self.call.failed(None, answer=answer_of(status, {}))
             return None
-        return self._delay(error, hint_of(error, True))
+        hint = hint_of(error, True)
+        return self._delay(error, hint, answer_of(status, hint))
 
-    def _delay(self, last: Any, hint: Dict[str, Any]) -> int:
+    def _delay(self, last: Any, hint: Dict[str, Any], answer: Answer) -> int:
         return self.call.next_delay(hint, last, budget=self.o.budget, failure=failure_of(last),
-                                    on_retry=self.o.on_retry)
+                                    on_retry=self.o.on_retry, answer=answer)
+
+    def turn(self) -> Optional[int]:
+        """None when the attempt may go, else the send rate's wait in ms; raises RetryError when
+        the run gave up before the attempt."""
+        return self.call.turn()
 
     def woke(self) -> None:
         self.call.woke()
@@ -91,6 +104,7 @@ class _Options:
     sleep: Optional[Callable[[float], Any]]
     clock: Clock
     on_retry: Optional[Callable[[RetryEvent], Any]]
+    send_rate: Optional[SendRate]
 
 
 def _callable(name: str, value: Any, required: bool = False) -> Any:
@@ -110,14 +124,15 @@ def retry(fn: None = None, /, *, policy: Optional[Policy] = None, seed: Optional
           retry_on: RetryOn = None, retry_if_result: Optional[Callable[[Any], bool]] = None,
           budget: Optional[RetryBudget] = None, sleep: Optional[Callable[[float], Any]] = None,
           clock: Clock = time.monotonic, on_retry: Optional[Callable[[RetryEvent], Any]] = None,
-          **policy_options: Unpack[PolicyOptions]) -> _Decorator: ...
+          send_rate: Optional[SendRate] = None, **policy_options: Unpack[PolicyOptions]) -> _Decorator: ...
 
 
 def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy] = None,
           seed: Optional[int] = None, retry_on: RetryOn = None,
           retry_if_result: Optional[Callable[[Any], bool]] = None, budget: Optional[RetryBudget] = None,
           sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
-          on_retry: Optional[Callable[[RetryEvent], Any]] = None, **policy_options: Any) -> Any:
+          on_retry: Optional[Callable[[RetryEvent], Any]] = None, send_rate: Optional[SendRate] = None,
+          **policy_options: Any) -> Any:
     """Retries `fn` by `policy` (or a Policy built from `policy_options`, e.g. `preset='aws_standard',
     max_retries=5`; default: Google's). The decorated function keeps its signature (for type
     checkers too), plain or `async def`.
@@ -139,8 +154,13 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
       max_elapsed_ms).
     - `budget`: a RetryBudget shared between calls; `on_retry(event)` is told of each retry with a
       RetryEvent (`attempt`, counted from 1, `delay_ms`, `error`).
+    - `send_rate`: a SendRate shared by every call to one server (threads and asyncio tasks alike):
+      the run asks it before every attempt, the first included, sleeps the wait it tells, and
+      answers it each response (a 429, or a 503 with a hint, is a throttle). With it, `clock` must
+      read the SendRate's clock (time.monotonic, the default, does).
 
-    Giving up raises RetryError (`attempts`, `reason`, `cause`), raised from the last exception.
+    Giving up raises RetryError (`attempts`, `reason`, `cause`), raised from the last exception
+    (reason 'throttled', no cause, when a fail-fast send rate refused the first attempt).
 
     >>> calls = []
     >>> @retry(seed=42, sleep=calls.append)
@@ -169,6 +189,9 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
     o.sleep = _callable("sleep", sleep)
     o.clock = _callable("clock", clock, required=True)
     o.on_retry = _callable("on_retry", on_retry)
+    if send_rate is not None and not isinstance(send_rate, SendRate):
+        raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
+    o.send_rate = send_rate
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         _callable("the decorated function", f, required=True)
@@ -186,6 +209,11 @@ def _sync_wrapper(f: Callable[..., Any], o: _Options) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         run = _Attempts(o)
         while True:
+            wait = run.turn()
+            if wait is not None:
+                sleep(wait / 1000)
+                run.woke()
+                continue
             try:
                 result = f(*args, **kwargs)
             except BaseException as e:
@@ -209,6 +237,11 @@ def _async_wrapper(f: Callable[..., Awaitable[Any]], o: _Options) -> Callable[..
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         run = _Attempts(o)
         while True:
+            wait = run.turn()
+            if wait is not None:
+                await _slept(sleep, wait)
+                run.woke()
+                continue
             try:
                 result = await f(*args, **kwargs)
             except BaseException as e:
@@ -219,9 +252,14 @@ def _async_wrapper(f: Callable[..., Awaitable[Any]], o: _Options) -> Callable[..
                 delay = run.returned(result)
                 if delay is None:
                     return result
-            pending = sleep(delay / 1000)
-            if inspect.isawaitable(pending):
-                await pending
+            await _slept(sleep, delay)
             run.woke()
 
     return cast(Callable[..., Any], wrapper)
+
+
+async def _slept(sleep: Callable[[float], Any], ms: int) -> None:
+    """Sleeps `ms` with an async loop's `sleep`, which may return an awaitable."""
+    pending = sleep(ms / 1000)
+    if inspect.isawaitable(pending):
+        await pending

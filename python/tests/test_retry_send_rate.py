@@ -1,0 +1,130 @@
+"""retry(send_rate=): the run gates every attempt through one shared SendRate and tells it every
+answer (SPEC.md sections 15.2 and 17). The bounds are SPEC.md's, derived here: at a fixed rate r
+(min = max, after one throttle) and burst 1, §17.4 lets attempt i go only once the clock reads at
+least the first reading plus i · 10^9 ÷ r µs, whatever the number of threads or tasks asking."""
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from seeded_backoff import RetryError, SendRate, retry
+
+RATE_MILLI = 200_000  # 200 attempts/s: 5 ms apart
+INTERVAL_MS = 10**9 // RATE_MILLI / 1000
+
+
+class Response:
+    def __init__(self, status, headers=None):
+        self.status_code, self.headers = status, headers or {}
+
+
+def fixed_rate():
+    """A send rate held at RATE_MILLI: min = max, turned on by one throttle without a hint."""
+    rate = SendRate(min_rate_milli=RATE_MILLI, max_rate_milli=RATE_MILLI)
+    rate.answer(None, "throttled")
+    assert rate.rate_milli == RATE_MILLI
+    return rate
+
+
+def assert_never_over_admitted(start_s, times):
+    """Attempt i (in the order they went) left no earlier than start + i intervals (the clock's
+    ms floor of the start), so no two attempts shared a slot."""
+    floor_ms = int(start_s * 1000)
+    for i, t in enumerate(sorted(times)):
+        assert t * 1000 >= floor_ms + i * INTERVAL_MS - 1e-6, (i, t * 1000 - floor_ms)
+
+
+def test_many_threads_sharing_one_rate_are_spaced_by_its_interval():
+    rate, times, lock = fixed_rate(), [], threading.Lock()
+
+    @retry(seed=1, send_rate=rate)
+    def call():
+        with lock:
+            times.append(time.monotonic())
+        return Response(200)
+
+    start = time.monotonic()
+    threads = [threading.Thread(target=lambda: [call() for _ in range(8)]) for _ in range(25)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(times) == 200
+    assert_never_over_admitted(start, times)
+    # Paced, not stalled: 200 attempts at 5 ms take about 1 s.
+    assert time.monotonic() - start < 10
+
+
+def test_many_asyncio_tasks_sharing_one_rate_are_spaced_by_its_interval():
+    rate, times = fixed_rate(), []
+
+    @retry(seed=1, send_rate=rate)
+    async def call():
+        times.append(time.monotonic())
+        await asyncio.sleep(0)
+        return Response(200)
+
+    async def worker():
+        for _ in range(4):
+            await call()
+
+    async def main():
+        await asyncio.gather(*(worker() for _ in range(50)))
+
+    start = time.monotonic()
+    asyncio.run(main())
+    assert len(times) == 200
+    assert_never_over_admitted(start, times)
+    assert time.monotonic() - start < 10
+
+
+def test_a_429_without_retry_after_is_told_as_a_throttle():
+    # The outcome alone (a retryable error without a hint) would be no answer: the loop knows the
+    # response, and a 429 is a throttle (SPEC.md section 17.3), which turns the rate on.
+    rate, answers = SendRate(), iter([Response(429), Response(200)])
+    retry(seed=1, send_rate=rate, sleep=lambda s: None)(lambda: next(answers))()
+    assert rate.rate_milli > 0
+
+
+def test_a_503_without_a_hint_is_accepted_and_leaves_the_rate_off():
+    rate, answers = SendRate(), iter([Response(503), Response(200)])
+    retry(seed=1, send_rate=rate, sleep=lambda s: None)(lambda: next(answers))()
+    assert rate.rate_milli == 0
+
+
+def test_a_held_rate_makes_the_first_attempt_wait_without_a_retry():
+    now, slept, events = [1.0], [], []
+    rate = SendRate()
+    rate.answer(1_000, "throttled", hint_ms=300)  # holds every attempt until 1300 ms
+
+    def sleep(s):
+        slept.append(s)
+        now[0] += s
+
+    @retry(seed=1, send_rate=rate, sleep=sleep, clock=lambda: now[0], on_retry=events.append)
+    def call():
+        return Response(200)
+
+    assert call().status_code == 200
+    assert slept == [0.3] and events == []
+
+
+def test_a_fail_fast_rate_gives_up_throttled_before_any_attempt():
+    rate = SendRate(fail_fast=True)
+    rate.answer(None, "throttled", hint_ms=60_000)
+    calls = []
+
+    @retry(send_rate=rate)
+    def call():
+        calls.append(1)
+
+    with pytest.raises(RetryError) as e:
+        call()
+    assert (e.value.attempts, e.value.reason, e.value.cause, calls) == (0, "throttled", None, [])
+
+
+def test_send_rate_of_another_type_is_a_type_error_naming_it():
+    with pytest.raises(TypeError, match="^send_rate must be a SendRate, got 'fast' \\(str\\)"):
+        retry(send_rate="fast")
