@@ -128,3 +128,29 @@ def test_a_fail_fast_rate_gives_up_throttled_before_any_attempt():
 def test_send_rate_of_another_type_is_a_type_error_naming_it():
     with pytest.raises(TypeError, match="^send_rate must be a SendRate, got 'fast' \\(str\\)"):
         retry(send_rate="fast")
+
+
+def test_the_google_retry_waits_for_the_rate_and_tells_it_a_429():
+    exceptions = pytest.importorskip("google.api_core.exceptions")
+    from seeded_backoff.google import Retry
+
+    now, slept = [1.0], []
+    rate = SendRate()
+    rate.answer(1_000, "throttled", hint_ms=200)
+
+    def sleep(s):
+        slept.append(s)
+        now[0] += s
+
+    answers = iter([exceptions.TooManyRequests("slow down"), "ok"])
+
+    def call():
+        a = next(answers)
+        if isinstance(a, Exception):
+            raise a
+        return a
+
+    assert Retry(seed=1, send_rate=rate, sleep=sleep, clock=lambda: now[0])(call)() == "ok"
+    assert slept[0] == 0.2 and len(slept) >= 2  # the hold's wait, then the 429's retry
+    with pytest.raises(TypeError, match="^send_rate must be a SendRate"):
+        Retry(send_rate=1)

@@ -49,7 +49,7 @@ from google.api_core import exceptions as api_exceptions
 from google.api_core import retry as retries
 
 from . import errors
-from ._call import Call, Clock
+from ._call import Call, Clock, answer_of
 from ._check import show, u64
 from ._outcome import response_hint
 from .budget import RetryBudget
@@ -57,6 +57,7 @@ from .events import RetryEvent
 from .http import classify_grpc_code, classify_status
 from .policy import Policy
 from .run import Run
+from .send_rate import SendRate
 from .transport import failure_of, is_transport_error
 from .seeds import CallSeeds
 
@@ -128,7 +129,7 @@ class _Run:
 
     def __init__(self, retry: "_Seeded") -> None:
         self.r = retry
-        self.call = Call(Run(retry.policy, retry._seeds.next_seed()), retry.clock)
+        self.call = Call(Run(retry.policy, retry._seeds.next_seed()), retry.clock, retry.send_rate)
 
     @staticmethod
     def worth(r: "_Seeded", exc: BaseException) -> Optional[Dict[str, Any]]:
@@ -147,12 +148,20 @@ class _Run:
         """The delay in ms before the next attempt, None when `exc` is not worth a retry; raises
         RetryError when the run gives up."""
         hint = self.worth(self.r, exc)
+        answer = answer_of(_status_and_code(exc)[0], hint)
         if hint is None:
+            if self.r.send_rate is not None:
+                self.call.failed(None, answer=answer)
             return None
         if on_error is not None:
             on_error(exc)
         return self.call.next_delay(hint, exc, budget=self.r.budget, failure=failure_of(exc),
-                                    on_retry=self.r.on_retry, give_up=RetryError)
+                                    on_retry=self.r.on_retry, give_up=RetryError, answer=answer)
+
+    def turn(self) -> Optional[int]:
+        """None when the attempt may go, else the send rate's wait in ms; raises RetryError when
+        the run gave up before the attempt."""
+        return self.call.turn(give_up=RetryError)
 
     def woke(self) -> None:
         self.call.woke()
@@ -186,6 +195,7 @@ class _Seeded:
     sleep: Callable[[float], Any]
     clock: Clock
     retry_on: Tuple[Type[BaseException], ...]
+    send_rate: Optional[SendRate]
     _user_predicate: Optional[Callable[[Exception], bool]]
     _default_sleep: Callable[[float], Any]
 
@@ -193,7 +203,10 @@ class _Seeded:
                  deadline: Optional[float] = None, budget: Optional[RetryBudget] = None,
                  on_retry: Optional[Callable[[RetryEvent], Any]] = None,
                  sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
-                 retry_on: Tuple[Type[BaseException], ...] = ()) -> None:
+                 retry_on: Tuple[Type[BaseException], ...] = (), send_rate: Optional[SendRate] = None) -> None:
+        if send_rate is not None and not isinstance(send_rate, SendRate):
+            raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
+        self.send_rate = send_rate
         base = self._options(policy, seed, deadline, budget, on_retry, sleep, clock, retry_on)
         # google-api-core's Retry or AsyncRetry, next in the subclass's order.
         cast(Any, super()).__init__(**base)
@@ -302,6 +315,8 @@ class Retry(_Seeded, retries.Retry):
     - `sleep(seconds)`, `clock()`: time.sleep and time.monotonic by default.
     - `retry_on`: exception classes retried whatever they carry, beside the retryable API errors
       and the transport errors retried by default.
+    - `send_rate`: a SendRate shared by every call to one service: each attempt, the first
+      included, waits for it, and each answer is told to it (a 429 is a throttle), as `retry`'s.
 
     Giving up raises `RetryError` (this module's: a `google.api_core.exceptions.RetryError` with
     `attempts`, `reason` and `cause`), chained to the last exception; an error that is not worth a
@@ -319,6 +334,11 @@ class Retry(_Seeded, retries.Retry):
         def attempts(*args: P.args, **kwargs: P.kwargs) -> R:
             run = _Run(self)
             while True:
+                wait = run.turn()
+                if wait is not None:
+                    self.sleep(wait / 1000)
+                    run.woke()
+                    continue
                 try:
                     result = func(*args, **kwargs)
                 except Exception as exc:  # noqa: BLE001 (classified; others re-raised)
@@ -354,6 +374,13 @@ class AsyncRetry(_Seeded, retries.AsyncRetry):
         async def attempts(*args: P.args, **kwargs: P.kwargs) -> R:
             run = _Run(self)
             while True:
+                wait = run.turn()
+                if wait is not None:
+                    pending = self.sleep(wait / 1000)
+                    if inspect.isawaitable(pending):
+                        await pending
+                    run.woke()
+                    continue
                 try:
                     # A GAPIC async method may return an awaitable that is no coroutine (a gRPC call).
                     result: Any = func(*args, **kwargs)
