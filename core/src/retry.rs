@@ -317,16 +317,14 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
         }
     }
 
-    /// `outcome`, its answer told to the send rate if the loop has one.
-    fn outcome<E>(
-        &mut self,
-        outcome: Outcome,
-        now: Option<u64>,
-        budget: Option<&dyn RetryGate>,
-    ) -> Result<Action, RunError>
+    /// `outcome`, its answer told to the send rate if the loop has one. The budget is borrowed
+    /// here, not held by `run` across its awaits, so that the loop's future is `Send` (a
+    /// `&dyn RetryGate` is not) and can be spawned on a multi-threaded runtime.
+    fn outcome<E>(&mut self, outcome: Outcome, now: Option<u64>) -> Result<Action, RunError>
     where
         R: LoopSendRate<E>,
     {
+        let budget = self.budget.map(|b| b as &dyn RetryGate);
         match self.send_rate.gate() {
             Some(rate) => self
                 .run
@@ -356,7 +354,6 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
         H: OnRetry<E>,
         R: LoopSendRate<E>,
     {
-        let budget = self.budget.map(|b| b as &dyn RetryGate);
         let now = self.now();
         let mut next = match self.send_rate.gate() {
             Some(rate) => self.run.start_paced(self.policy, now, rate),
@@ -403,14 +400,14 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
             let error = match op(attempt).await {
                 Ok(value) => {
                     let now = self.now();
-                    let _done = self.outcome(Outcome::Success, now, budget);
+                    let _done = self.outcome(Outcome::Success, now);
                     return Ok(value);
                 }
                 Err(error) => error,
             };
             let outcome = classify(&error).into().into();
             let now = self.now();
-            match self.outcome(outcome, now, budget) {
+            match self.outcome(outcome, now) {
                 Ok(Action::Retry { attempt, delay_ms }) => {
                     self.on_retry.on_retry(RetryEvent {
                         attempt,

@@ -2,7 +2,7 @@
 
 extern crate std;
 
-use crate::{Backoff, Policy, Retry, RetryError};
+use crate::{Backoff, LoopSendRate, OnRetry, Policy, Retry, RetryError, RetryGate, Verdict};
 
 impl Backoff {
     /// A fresh state seeded from the operating system's random source, so every client jitters
@@ -25,7 +25,8 @@ pub fn random_seed() -> Result<u64, getrandom::Error> {
 }
 
 /// Calls `op(attempt)` (attempt 1, 2, …) until it succeeds, sleeping the thread between attempts
-/// as `backoff` says. `is_retryable` decides which errors are worth another try.
+/// as `backoff` says. `is_retryable` decides which errors are worth another try. For a budget, a
+/// callback or a shared send rate, build a [`Retry`] and end it with [`Retry::run_thread`].
 ///
 /// ```
 /// use seeded_backoff::{retry_blocking, Backoff, Policy};
@@ -43,4 +44,59 @@ pub fn retry_blocking<T, E>(
     is_retryable: impl FnMut(&E) -> bool,
 ) -> Result<T, RetryError<E>> {
     Retry::from_backoff(policy, backoff).run_blocking(std::thread::sleep, op, is_retryable)
+}
+
+/// Milliseconds on the OS monotonic clock since the first reading in this process: one scale
+/// for every loop, as a send rate shared by many threads needs.
+fn std_now_ms() -> u64 {
+    static ORIGIN: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let origin = *ORIGIN.get_or_init(std::time::Instant::now);
+    u64::try_from(origin.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
+    /// [`Retry::run_blocking`] on this thread: `std::thread::sleep` between attempts and the OS
+    /// monotonic clock (one process-wide origin) in place of any [`Retry::clock`], keeping the
+    /// loop's budget, callback and send rate. So threads sharing one
+    /// [`AtomicSendRate`](crate::AtomicSendRate) through
+    /// `Retry::new(&policy, seed).send_rate(&rate).run_thread(op, classify)` are paced together,
+    /// every attempt, the first included (SPEC.md §15.2).
+    ///
+    /// ```
+    /// use seeded_backoff::{Answer, AtomicSendRate, NotSent, Policy, Retry, SendRateConfig};
+    /// use std::time::{Duration, Instant};
+    ///
+    /// #[derive(Debug)]
+    /// struct Error(NotSent);
+    /// impl From<NotSent> for Error { fn from(n: NotSent) -> Self { Error(n) } }
+    ///
+    /// // 100 requests/s at most: a throttle turns the rate on, min = max holds it there.
+    /// let config = SendRateConfig { min_rate_milli: 100_000, max_rate_milli: 100_000, ..SendRateConfig::DEFAULT };
+    /// let rate = AtomicSendRate::new(config).unwrap();
+    /// rate.on_answer(0, Answer::Throttled { hint_ms: 0 });
+    /// let policy = Policy::google();
+    /// let start = Instant::now();
+    /// std::thread::scope(|s| {
+    ///     for i in 0..4 {
+    ///         let (rate, policy) = (&rate, &policy);
+    ///         s.spawn(move || {
+    ///             Retry::new(policy, i).send_rate(rate)
+    ///                 .run_thread(|_| Ok::<_, Error>(()), |_| true).unwrap()
+    ///         });
+    ///     }
+    /// });
+    /// // Four attempts 10 ms apart: the last went at least 30 ms after the first.
+    /// assert!(start.elapsed() >= Duration::from_millis(29));
+    /// ```
+    pub fn run_thread<T, E, F, K, V>(self, op: F, classify: K) -> Result<T, RetryError<E>>
+    where
+        F: FnMut(u32) -> Result<T, E>,
+        K: FnMut(&E) -> V,
+        V: Into<Verdict>,
+        H: OnRetry<E>,
+        R: LoopSendRate<E>,
+    {
+        self.clock(std_now_ms as fn() -> u64)
+            .run_blocking(std::thread::sleep, op, classify)
+    }
 }
