@@ -6,6 +6,11 @@ sending again as soon as its answer (20 ms later) comes back, for 60 s, against 
 Usage: python3 bench/send_rate_quota.py
 Prints, per quota and burst: goodput as a share of the quota's total, throttled attempts as a share
 of all attempts, for the default configuration and with a 200 ms guard.
+
+       python3 bench/send_rate_quota.py --steady QUOTA BURST WORKERS LATENCY_MS SECONDS [RATE_BURST]
+Prints "goodput refused" (shares) for the default configuration (its burst RATE_BURST, default 1)
+against a quota that stays put:
+the prediction scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
 """
 
 import heapq
@@ -20,7 +25,7 @@ DEFAULT = dict(min_rate_milli=1, max_rate_milli=10**9, margin_permille=20, probe
                max_hold_ms=60000, fail_fast=False)
 
 
-def run(cfg, quota, burst, latency=20, workers=50, until=60000):
+def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True):
     rate = m.SendRate(cfg)
     level, last, ok, thr = burst * 1000, 0, 0, 0  # level in thousandths of a token
     events = [(w, 0, w, None) for w in range(workers)]  # (time, 0 ask / 1 answer, worker, answer)
@@ -37,7 +42,7 @@ def run(cfg, quota, burst, latency=20, workers=50, until=60000):
         if pace["pace"] != "send":
             heapq.heappush(events, (t + pace["ms"], 0, w, None))
             continue
-        q = quota // 2 if 20000 <= t < 40000 else quota
+        q = quota // 2 if halved and 20000 <= t < 40000 else quota
         arrive = t + latency // 2
         if arrive > last:
             level, last = min(burst * 1000, level + (arrive - last) * q), arrive
@@ -46,7 +51,7 @@ def run(cfg, quota, burst, latency=20, workers=50, until=60000):
         else:
             thr, answer = thr + 1, "throttled"
         heapq.heappush(events, (t + latency, 1, w, answer))
-    total = quota * 20 + quota // 2 * 20 + quota * 20
+    total = quota * 20 + quota // 2 * 20 + quota * 20 if halved else quota * until // 1000
     return ok / total, thr / max(1, ok + thr)
 
 
@@ -61,4 +66,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--steady"]:
+        q, b, w, lat, sec = (int(a) for a in sys.argv[2:7])
+        cfg = dict(DEFAULT, burst=int(sys.argv[7]) if len(sys.argv) > 7 else 1)
+        good, refused = run(cfg, q, b, latency=lat, workers=w, until=sec * 1000, halved=False)
+        print("%.4f %.4f" % (good, refused))
+    else:
+        main()

@@ -35,7 +35,7 @@ cd "$(dirname "$0")/.."
 file=${BENCHMARKS:-BENCHMARKS.md}
 
 # NAME|KIND|COMMAND, in the file's order; KIND is text or table (what the command prints is
-# markdown). Long: core-size, c-library, c-sdk, bundlers, outbox-load, fleet-scale, storm, send-rate (minutes each, and they need nginx,
+# markdown). Long: core-size, c-library, c-sdk, bundlers, outbox-load, fleet-scale, storm, quota-nginx, send-rate (minutes each, and they need nginx,
 # Chromium or the thumbv6m target as their scripts say).
 sections=(
   "speed|text|bash scripts/benchmarks.sh --speed"
@@ -58,6 +58,7 @@ sections=(
   "pacing|text|cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff paced -- --nocapture | grep 'calls/client'"
   "simulate-quota|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario quota"
   "storm|table|bash scripts/test.d/60-storm.sh >&2 && cat artifacts/storm.md"
+  "quota-nginx|table|bash scripts/test.d/61-quota-nginx.sh >&2 && cat artifacts/quota-nginx.md"
   "pacing-real|text|bash scripts/test.d/62-pacing.sh"
   "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
   "faults|text|(cargo test -q -p seeded-backoff --all-features --test faults -- --nocapture --test-threads=1 2>&1 && bash scripts/test.d/77-faults.sh) | grep -E '^(retry_tokio|TowerPolicy|requests|httpx) '"

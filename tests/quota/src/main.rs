@@ -1,0 +1,179 @@
+//! 50 Tokio tasks against nginx's limit_req (429 past its rate), one mode after the other, each on
+//! its own path so that nginx's access log tells them apart (scripts/test.d/61-quota-nginx.sh
+//! reads it):
+//!   /rs-none      each task loops `retry_tokio` (per-request backoff, no shared limiter);
+//!   /rs-sendrate  the tasks share one `AtomicSendRate` through `Retry::send_rate(..).run_tokio`:
+//!                 the run asks it before every attempt and tells it every answer;
+//!   /rs-sendrate-b2  the same with a burst of 2: a wait that ends late (Tokio's timer rounds up
+//!                 to whole ms) may still go on the schedule instead of moving it back (§17.4).
+//! Each task keeps one HTTP/1.1 keep-alive connection (a GET and its Content-Length body is all
+//! nginx needs). Env: PORT, SECONDS (a mode's length). Prints the rate the send rate learnt.
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use seeded_backoff::{
+    retry_tokio, AtomicSendRate, CallSeeds, NotSent, Policy, Retry, SendRateConfig, ServerHint,
+    Verdict,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::Mutex;
+use tokio::time::Instant;
+
+const WORKERS: usize = 50;
+
+#[derive(Debug)]
+enum Error {
+    Status(u16),
+    Io(io::Error),
+    NotSent(NotSent),
+}
+
+impl From<NotSent> for Error {
+    fn from(n: NotSent) -> Self {
+        Error::NotSent(n)
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Status(s) => write!(f, "HTTP {s}"),
+            Error::Io(e) => write!(f, "connection: {e}"),
+            Error::NotSent(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::Io(e)
+    }
+}
+
+/// nginx's 429 carries no `Retry-After`. The loop tells the send rate the outcome's answer, which
+/// for a retryable error without a hint is no answer (SPEC.md §15.2); a hint of 0 ms makes it
+/// the throttle `Answer::from_http(429, None)` denotes, and bounds no delay.
+fn classify(e: &Error) -> Verdict {
+    match e {
+        Error::Status(429) => Verdict::with_hint(ServerHint::RetryAfterMs(0)),
+        Error::Status(s) if *s >= 500 => Verdict::RETRY,
+        Error::Io(_) => Verdict::RETRY,
+        _ => Verdict::Stop,
+    }
+}
+
+/// One GET on the task's connection (opened again after an error): its status.
+async fn get(conn: &Mutex<Option<TcpStream>>, port: u16, path: &str) -> Result<(), Error> {
+    let mut slot = conn.lock().await;
+    if slot.is_none() {
+        *slot = Some(TcpStream::connect(("127.0.0.1", port)).await?);
+    }
+    let Some(stream) = slot.as_mut() else {
+        return Err(Error::Io(io::ErrorKind::NotConnected.into()));
+    };
+    let result = exchange(stream, path).await;
+    if result.is_err() {
+        *slot = None;
+    }
+    match result? {
+        200 => Ok(()),
+        status => Err(Error::Status(status)),
+    }
+}
+
+async fn exchange(stream: &mut TcpStream, path: &str) -> io::Result<u16> {
+    let request = format!("GET {path} HTTP/1.1\r\nHost: quota\r\n\r\n");
+    stream.write_all(request.as_bytes()).await?;
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 1024];
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).to_ascii_lowercase();
+    let bad = || io::Error::new(io::ErrorKind::InvalidData, "bad response head");
+    let status: u16 = head.split(' ').nth(1).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(bad)?;
+    let mut have = buf.len() - head_end;
+    while have < length {
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        have += n;
+    }
+    Ok(status)
+}
+
+async fn mode(port: u16, seconds: u64, path: &'static str, rate: Option<Arc<AtomicSendRate>>) {
+    // As the Node loop's: many retries within 30 s, so a request is retried rather than dropped.
+    let policy = Policy::google()
+        .to_builder()
+        .max_retries(100)
+        .max_elapsed_ms(30_000)
+        .build()
+        .expect("a valid policy");
+    let seeds = Arc::new(CallSeeds::new(1));
+    let end = Instant::now() + Duration::from_secs(seconds);
+    let tasks: Vec<_> = (0..WORKERS)
+        .map(|_| {
+            let (rate, seeds) = (rate.clone(), Arc::clone(&seeds));
+            tokio::spawn(async move {
+                let conn = Mutex::new(None);
+                let op = |_| get(&conn, port, path);
+                while Instant::now() < end {
+                    let seed = seeds.next_seed();
+                    let served = match &rate {
+                        None => retry_tokio(&policy, seed, op, classify).await,
+                        Some(rate) => {
+                            Retry::new(&policy, seed)
+                                .send_rate(&**rate)
+                                .run_tokio(op, classify)
+                                .await
+                        }
+                    };
+                    // A request that ran out of retries on 429s is counted in nginx's log; any
+                    // other end is the client's fault, and says so.
+                    if let Err(e) = served {
+                        if !matches!(e.cause, Error::Status(_)) {
+                            eprintln!("{path}: {}", e.cause);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.expect("a task ended");
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let port: u16 = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).expect("PORT");
+    let seconds: u64 = std::env::var("SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
+    mode(port, seconds, "/rs-none", None).await; // each mode after a pause: nginx's bucket refilled
+    for (path, burst) in [("/rs-sendrate", 1), ("/rs-sendrate-b2", 2)] {
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let config = SendRateConfig {
+            burst,
+            ..SendRateConfig::DEFAULT
+        };
+        let rate = Arc::new(AtomicSendRate::new(config).expect("a valid burst"));
+        mode(port, seconds, path, Some(Arc::clone(&rate))).await;
+        println!("learnt {path} {}", rate.rate_milli());
+    }
+}
