@@ -16,12 +16,13 @@ use seeded_backoff::{
 #[derive(Debug)]
 enum Error {
     Throttled,
-    NotSent(NotSent),
+    /// A loop stopped before its first attempt (none does here: no fail-fast, no deadline).
+    NotSent,
 }
 
 impl From<NotSent> for Error {
-    fn from(n: NotSent) -> Self {
-        Error::NotSent(n)
+    fn from(_: NotSent) -> Self {
+        Error::NotSent
     }
 }
 

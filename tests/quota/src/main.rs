@@ -101,7 +101,11 @@ async fn exchange(stream: &mut TcpStream, path: &str) -> io::Result<u16> {
     };
     let head = String::from_utf8_lossy(&buf[..head_end]).to_ascii_lowercase();
     let bad = || io::Error::new(io::ErrorKind::InvalidData, "bad response head");
-    let status: u16 = head.split(' ').nth(1).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
+    let status: u16 = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(bad)?;
     let length: usize = head
         .lines()
         .find_map(|l| l.strip_prefix("content-length:"))
@@ -163,8 +167,14 @@ async fn mode(port: u16, seconds: u64, path: &'static str, rate: Option<Arc<Atom
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let port: u16 = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).expect("PORT");
-    let seconds: u64 = std::env::var("SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
+    let port: u16 = std::env::var("PORT")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .expect("PORT");
+    let seconds: u64 = std::env::var("SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
     mode(port, seconds, "/rs-none", None).await; // each mode after a pause: nginx's bucket refilled
     for (path, burst) in [("/rs-sendrate", 1), ("/rs-sendrate-b2", 2)] {
         tokio::time::sleep(Duration::from_millis(1500)).await;
