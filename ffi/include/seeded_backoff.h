@@ -1879,6 +1879,28 @@ sb_status sb_send_rate_answer(struct sb_send_rate *s,
                               uint32_t hint_ms);
 
 /**
+ * The answer an HTTP response denotes (SPEC.md section 17.3), for `sb_send_rate_answer` or
+ * `sb_run_outcome_paced`: a 429 is `SB_ANSWER_THROTTLED`, a 503 with a Retry-After or rate-limit
+ * hint too (`*out_hint_ms` the hint, else 0); anything else is `SB_ANSWER_ACCEPTED`. `hint_flag`
+ * and `hint_ms` are the response's hint as `sb_outcome` holds it: 0, `SB_INPUT_RETRY_AFTER`,
+ * `SB_INPUT_RATE_LIMIT` or `SB_INPUT_DO_NOT_RETRY`; any other flag is `SB_ERR_TWO_HINTS`.
+ * Nothing is written on an error.
+ *
+ * ```c
+ * uint32_t kind, hint_ms;
+ * sb_answer_from_http(429, 0, 0, &kind, &hint_ms); // SB_ANSWER_THROTTLED, 0
+ * ```
+ *
+ * # Safety
+ * `kind` and `out_hint_ms` are NULL or writable.
+ */
+sb_status sb_answer_from_http(uint16_t status,
+                              uint32_t hint_flag,
+                              uint32_t hint_ms,
+                              uint32_t *kind,
+                              uint32_t *out_hint_ms);
+
+/**
  * Stores the allowed rate, in thousandths of a request per second (0 while off: no throttle
  * yet), in `*out`.
  *

@@ -125,7 +125,7 @@ pub use run_types::{
     SB_PAUSE_OFFLINE, SB_RUN_COUNT_PAUSED,
 };
 pub use send_rate::{
-    sb_send_rate, sb_send_rate_answer, sb_send_rate_ask, sb_send_rate_config,
+    sb_answer_from_http, sb_send_rate, sb_send_rate_answer, sb_send_rate_ask, sb_send_rate_config,
     sb_send_rate_config_default, sb_send_rate_init, sb_send_rate_rate_milli, SB_ANSWER_ACCEPTED,
     SB_ANSWER_NO_ANSWER, SB_ANSWER_THROTTLED,
 };

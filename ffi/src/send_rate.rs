@@ -1,8 +1,9 @@
 //! `sb_send_rate`: the adaptive send rate (SPEC.md section 17) in caller-owned memory.
 
 use seeded_backoff::bindings::SEND_RATE_WORDS;
-use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig};
+use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig, ServerHint};
 
+use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
 use crate::ptr;
 use crate::status::{require_feature, sb_status};
 
@@ -226,6 +227,53 @@ pub unsafe extern "C" fn sb_send_rate_answer(
             Ok(sb_status::SB_OK)
         })
     }
+}
+
+/// The answer an HTTP response denotes (SPEC.md section 17.3), for `sb_send_rate_answer` or
+/// `sb_run_outcome_paced`: a 429 is `SB_ANSWER_THROTTLED`, a 503 with a Retry-After or rate-limit
+/// hint too (`*out_hint_ms` the hint, else 0); anything else is `SB_ANSWER_ACCEPTED`. `hint_flag`
+/// and `hint_ms` are the response's hint as `sb_outcome` holds it: 0, `SB_INPUT_RETRY_AFTER`,
+/// `SB_INPUT_RATE_LIMIT` or `SB_INPUT_DO_NOT_RETRY`; any other flag is `SB_ERR_TWO_HINTS`.
+/// Nothing is written on an error.
+///
+/// ```c
+/// uint32_t kind, hint_ms;
+/// sb_answer_from_http(429, 0, 0, &kind, &hint_ms); // SB_ANSWER_THROTTLED, 0
+/// ```
+///
+/// # Safety
+/// `kind` and `out_hint_ms` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sb_answer_from_http(
+    status: u16,
+    hint_flag: u32,
+    hint_ms: u32,
+    kind: *mut u32,
+    out_hint_ms: *mut u32,
+) -> sb_status {
+    require_feature!("send-rate");
+    ptr::status((|| {
+        if kind.is_null() || out_hint_ms.is_null() {
+            return Err(sb_status::SB_ERR_NULL);
+        }
+        let hint = match hint_flag {
+            0 => None,
+            SB_INPUT_RETRY_AFTER => Some(ServerHint::RetryAfterMs(hint_ms)),
+            SB_INPUT_RATE_LIMIT => Some(ServerHint::RateLimitResetMs(hint_ms)),
+            SB_INPUT_DO_NOT_RETRY => Some(ServerHint::DoNotRetry),
+            _ => return Err(sb_status::SB_ERR_TWO_HINTS),
+        };
+        let (code, ms) = match Answer::from_http(status, hint) {
+            Answer::Accepted => (SB_ANSWER_ACCEPTED, 0),
+            Answer::Throttled { hint_ms } => (SB_ANSWER_THROTTLED, hint_ms),
+            Answer::NoAnswer => (SB_ANSWER_NO_ANSWER, 0),
+        };
+        // SAFETY: both checked non-NULL above; writable by this function's contract.
+        unsafe { ptr::write(kind, code) }?;
+        // SAFETY: as above.
+        unsafe { ptr::write(out_hint_ms, ms) }?;
+        Ok(sb_status::SB_OK)
+    })())
 }
 
 /// Stores the allowed rate, in thousandths of a request per second (0 while off: no throttle

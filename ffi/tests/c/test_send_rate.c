@@ -137,6 +137,32 @@ static void bad_calls(void) {
     CHECK(ms == 400u);
 }
 
+/* What an HTTP response tells the send rate (SPEC.md section 17.3), each case from its table: a
+ * 429 throttles with or without a hint, a 503 only with a Retry-After or rate-limit hint. */
+static void answers_from_http(void) {
+    static const struct { uint16_t status; uint32_t flag, ms, kind, hint_ms; } cases[] = {
+        {429u, 0u, 0u, SB_ANSWER_THROTTLED, 0u},
+        {429u, SB_INPUT_RETRY_AFTER, 1500u, SB_ANSWER_THROTTLED, 1500u},
+        {429u, SB_INPUT_DO_NOT_RETRY, 0u, SB_ANSWER_THROTTLED, 0u},
+        {503u, 0u, 0u, SB_ANSWER_ACCEPTED, 0u},
+        {503u, SB_INPUT_RATE_LIMIT, 2000u, SB_ANSWER_THROTTLED, 2000u},
+        {503u, SB_INPUT_DO_NOT_RETRY, 0u, SB_ANSWER_ACCEPTED, 0u},
+        {500u, SB_INPUT_RETRY_AFTER, 1000u, SB_ANSWER_ACCEPTED, 0u},
+        {200u, 0u, 0u, SB_ANSWER_ACCEPTED, 0u},
+    };
+    uint32_t kind = 99u, ms = 99u;
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_RC(sb_answer_from_http(cases[i].status, cases[i].flag, cases[i].ms, &kind, &ms), SB_OK);
+        CHECK(kind == cases[i].kind && ms == cases[i].hint_ms);
+    }
+    kind = 99u, ms = 99u;
+    CHECK_RC(sb_answer_from_http(429u, 7u, 0u, &kind, &ms), SB_ERR_TWO_HINTS);
+    CHECK_RC(sb_answer_from_http(429u, 0u, 0u, NULL, &ms), SB_ERR_NULL);
+    CHECK_RC(sb_answer_from_http(429u, 0u, 0u, &kind, NULL), SB_ERR_NULL);
+    CHECK(kind == 99u && ms == 99u);
+}
+
 /* The paced run's bad calls (SPEC.md section 15.2): each refused by name, run and rate unchanged. */
 static void paced_run_bad_calls(void) {
     sb_send_rate_config d = sb_send_rate_config_default();
@@ -174,4 +200,5 @@ void test_send_rate(void) {
     bad_configs();
     bad_calls();
     paced_run_bad_calls();
+    answers_from_http();
 }

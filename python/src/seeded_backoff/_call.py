@@ -16,12 +16,12 @@ import time
 from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type
 
 from ._check import show
-from ._ffi import U64_MAX
+from ._ffi import U64_MAX, ffi, lib
 from .budget import RetryBudget
-from .errors import RetryError
+from .errors import CoreError, RetryError
 from .events import RetryEvent
 from .run import Action, Run
-from .send_rate import SendRate
+from .send_rate import ANSWERS, SendRate
 
 Clock = Callable[[], float]
 # What the loop knows of a response, for the send rate: ('accepted' | 'throttled', hint_ms).
@@ -30,18 +30,27 @@ Answer = Optional[Tuple[str, int]]
 
 def answer_of(status: Optional[int], hint: Optional[Dict[str, Any]]) -> Answer:
     """The send rate's answer a response of HTTP `status` with the server hint `hint` (Run.outcome's
-    keywords) denotes, SPEC.md section 17.3 as the core's `Answer::from_http` reads it: a 429 is a
-    throttle, a 503 with a hint too, anything else is accepted. None without a status (an error that
-    is no response): the run then tells the outcome's own answer."""
-    if status is None:
+    keywords) denotes, as the core reads it (SPEC.md section 17.3, `sb_answer_from_http`). None
+    without an HTTP status (an error that is no response): the run then tells the outcome's own
+    answer."""
+    if status is None or not 0 <= status <= 0xFFFF:
         return None
     hint = hint or {}
-    ms = hint.get("retry_after_ms", hint.get("rate_limit_ms"))
-    if status == 429:
-        return ("throttled", ms or 0)
-    if status == 503 and ms is not None:
-        return ("throttled", ms)
-    return ("accepted", 0)
+    flag, ms = 0, 0
+    if hint.get("retry_after_ms") is not None:
+        flag, ms = lib.SB_INPUT_RETRY_AFTER, hint["retry_after_ms"]
+    elif hint.get("rate_limit_ms") is not None:
+        flag, ms = lib.SB_INPUT_RATE_LIMIT, hint["rate_limit_ms"]
+    elif hint.get("do_not_retry"):
+        flag = lib.SB_INPUT_DO_NOT_RETRY
+    kind, hint_ms = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+    code = lib.sb_answer_from_http(status, flag, ms, kind, hint_ms)
+    if code != lib.SB_OK:
+        raise CoreError(code)
+    return (_ANSWER_NAMES[kind[0]], hint_ms[0])
+
+
+_ANSWER_NAMES = {code: name for name, code in ANSWERS.items()}
 
 
 class Call:
