@@ -6,7 +6,7 @@
 import {
   ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, CLASSES, EVENT_OUTCOME, EVENT_PAUSE,
   EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS, OUTCOME_OFFLINE,
-  OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_OFFLINE,
+  OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_OFFLINE, TOLD_HTTP,
 } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
 import { isBudget } from './gate.js';
@@ -30,7 +30,7 @@ const engineReady = () => (engine ??= (async () => {
 })());
 
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'attemptTimeoutMs', 'offline',
-  'whenHidden', 'countPausedTime'];
+  'whenHidden', 'countPausedTime', 'sendRate'];
 const RETRY_KEYS = [...OPTIONS, ...OWN];
 
 // The give-up error, re-exported for the `seeded-backoff/retry` entry; retry() itself takes it
@@ -61,11 +61,13 @@ function race(call, signal) {
 /** retry()'s options, checked: everything but the core's own check of the policy options. */
 function settings(options, name) {
   keys(name, options, RETRY_KEYS);
-  const { policy, seed, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime = false } = options;
+  const { policy, seed, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime = false, sendRate } = options;
   for (const k of ['shouldRetry', 'onRetry']) if (options[k] !== undefined) fn(k, options[k]);
   if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') fail(TypeError, 'signal', 'an AbortSignal', signal);
   if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
   if (attemptTimeoutMs !== undefined) int('attemptTimeoutMs', attemptTimeoutMs, 1, 2147483647);
+  // A SendRate registers how the engine asks it (send-rate.js); no other value is one.
+  const pace = sendRate === undefined ? null : registry.pace?.(sendRate) ?? fail(TypeError, 'sendRate', 'a SendRate', sendRate);
   bool('countPausedTime', countPausedTime);
   const life = watch(
     options.whenHidden === undefined || !oneOf('whenHidden', options.whenHidden, ['pause', 'continue']),
@@ -83,7 +85,7 @@ function settings(options, name) {
   }
   // Checked by the core now where the engine is loaded; else once it is, before any retry.
   if (loaded && !policy) loaded.check(loaded.main, pw, values);
-  return { pw, values, seed: seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life };
+  return { pw, values, seed: seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life, pace };
 }
 
 export async function retry(fnToRetry, options = {}) {
@@ -94,7 +96,7 @@ export async function retry(fnToRetry, options = {}) {
 // `idempotent` false (fetchWithBackoff, a POST without an Idempotency-Key): every failure is
 // permanent, so the one attempt is the run.
 async function loop(fnToRetry, s, idempotent) {
-  const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life } = s;
+  const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life, pace } = s;
   const clock = () => Math.floor(performance.now());
   const t0 = clock();
   // Loaded from the next task: the first attempt's request leaves before the engine's compile
@@ -111,8 +113,17 @@ async function loop(fnToRetry, s, idempotent) {
       if (started) ask(EVENT_START, 0, 0, 0, 0, t0);
     }
   };
-  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, now = clock()) =>
-    e.event(e.main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now);
+  // With a send rate, start, wake and outcome are paced (SPEC §15.2); an outcome with a Response
+  // tells the send rate its status, which the core reads.
+  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, now = clock(), status = 0) =>
+    e.event(e.main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now, pace, status && TOLD_HTTP, status);
+  // A give-up ends the call: with the last error, or (refused before any attempt) with none.
+  const end = (a, error) => {
+    if (a[0] === ACTION_GIVE_UP) {
+      if (!a[3]) throw error;
+      throw new loaded.RetryError(error, a[1], GIVE_UP[a[3]]);
+    }
+  };
   // Sleeps through the actions after a failure, feeding the run the page's events, until it
   // answers an attempt (or gives up: a run that only pauses and waits does not).
   const sleep = async (a) => {
@@ -139,10 +150,13 @@ async function loop(fnToRetry, s, idempotent) {
     }
   };
   let attempt = 1;
-  // Offline at the start: the run begins paused, and the first attempt waits too (SPEC §13).
-  if (offline(life)) {
+  // Offline at the start: the run begins paused, and the first attempt waits too (SPEC §13). A
+  // send rate is asked before the first attempt too.
+  if (pace || offline(life)) {
     await run(false);
-    attempt = (await sleep(ask(EVENT_PAUSE, PAUSE_OFFLINE)))[1];
+    const a = await sleep(offline(life) ? ask(EVENT_PAUSE, PAUSE_OFFLINE) : ask(EVENT_START, 0, 0, 0, 0, t0));
+    end(a);
+    attempt = a[1];
   }
   for (;;) {
     signal?.throwIfAborted();
@@ -185,18 +199,16 @@ async function loop(fnToRetry, s, idempotent) {
       off?.();
     }
     await run(true);
-    let a = ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0);
+    let a = ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, undefined, isResponse(value) ? value.status : 0);
     if (a[0] === ACTION_DONE) return value;
-    if (a[0] === ACTION_GIVE_UP) {
-      if (!a[3]) throw error;
-      throw new loaded.RetryError(error, a[1], GIVE_UP[a[3]]);
-    }
+    end(a, error);
     if (a[0] === ACTION_RETRY) {
       // Frees the connection of a response that will not be read.
       if (isResponse(error)) error.body?.cancel().catch(() => {});
       onRetry?.({ attempt: a[1], delayMs: a[2], error });
     }
     a = await sleep(a);
+    end(a, error);
     attempt = a[1];
   }
 }

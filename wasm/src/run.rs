@@ -6,15 +6,17 @@
 //! use seeded_backoff_wasm::run::{action, event, run_event, run_new};
 //! seeded_backoff_wasm::rt::io(|io| io.options[0] = 0); // Google's preset
 //! assert_eq!(run_new(7, 0, false), 0);
-//! assert_eq!(run_event(event::START, 0, 0, 0, 0, false, 0, 0, false), 0);
+//! assert_eq!(run_event(event::START, 0, 0, 0, 0, false, 0, 0, 0, 0, 0), 0);
 //! let answer = seeded_backoff_wasm::rt::io(|io| io.action);
 //! assert_eq!(answer[..2], [action::ATTEMPT, 1]);
 //! ```
 
 use seeded_backoff::bindings::RawRun;
-use seeded_backoff::{Action, FailureKind, Outcome, PauseReason, RetryGate, Run, RunError};
+use seeded_backoff::{
+    Action, Answer, FailureKind, Outcome, PauseReason, RetryGate, Run, RunError,
+};
 
-use crate::gate::JsGate;
+use crate::gate::{JsGate, JsSendRate};
 use crate::io::{self, step_input};
 use crate::rt::io as shared;
 
@@ -61,6 +63,29 @@ pub mod action {
     pub const GIVE_UP: u32 = 5;
 }
 
+/// The bits of `run_event`'s `flags`.
+pub mod flag {
+    /// The JS budget of [`crate::gate`] is charged and refunded.
+    pub const BUDGET: u32 = 1;
+    /// The events are paced by the JS send rate (SPEC.md §15.2).
+    pub const PACED: u32 = 2;
+}
+
+/// The answers an outcome tells the send rate, as `run_event`'s `answer`.
+pub mod answer {
+    /// None given: the outcome's own (SPEC.md §15.2, [`seeded_backoff::answer_of`]).
+    pub const OF_OUTCOME: u32 = 0;
+    /// Accepted.
+    pub const ACCEPTED: u32 = 1;
+    /// Throttled, with `answer_arg` ms of hint.
+    pub const THROTTLED: u32 = 2;
+    /// No answer.
+    pub const NO_ANSWER: u32 = 3;
+    /// The response's HTTP status is `answer_arg` ([`seeded_backoff::Answer::from_http`], with
+    /// the outcome's hint).
+    pub const HTTP: u32 = 4;
+}
+
 /// What `run_event` answers for words that do not check (a policy or run JS did not get from
 /// here): the run is unchanged.
 pub const BAD_WORDS: u32 = u32::MAX;
@@ -94,13 +119,33 @@ fn encode(a: Action) -> [u32; 4] {
     }
 }
 
+/// The answer `run_event`'s `answer` and `answer_arg` give, `None` for the outcome's own.
+fn told(answer: u32, arg: u32, outcome: Outcome) -> Option<Answer> {
+    match answer {
+        answer::ACCEPTED => Some(Answer::Accepted),
+        answer::THROTTLED => Some(Answer::Throttled { hint_ms: arg }),
+        answer::NO_ANSWER => Some(Answer::NoAnswer),
+        answer::HTTP => {
+            let hint = match outcome {
+                Outcome::Retryable { hint, .. } => hint,
+                _ => None,
+            };
+            Some(Answer::from_http(u16::try_from(arg).unwrap_or(0), hint))
+        }
+        _ => None,
+    }
+}
+
 /// One event of the run in the shared run words under the shared policy (with `with_budget`, the
 /// JS budget of [`crate::gate`] is charged and refunded); the action in
 /// `Io::action`. `kind` is the outcome code ([`outcome`]) or the pause reason; with a retryable
 /// outcome, `timeout` says its failure kind and `hint_kind`/`hint_ms` its hint ([`io::hint`]).
 /// With `has_now`, `now_hi:now_lo` is the monotonic clock in ms (u64 halves: the JS build of the
-/// engine has no float-to-u64 conversion). Returns 0, 1 + the index of the refusing
-/// [`RunError`], or [`BAD_WORDS`]; a refused event changes nothing.
+/// engine has no float-to-u64 conversion). `flags` are [`flag`] bits: with [`flag::PACED`],
+/// `start`, `wake` and `outcome` are the core's paced events (SPEC.md §15.2), behind the JS send
+/// rate of [`crate::gate::JsSendRate`], and an outcome's answer to it is `answer` ([`answer`]
+/// codes, `answer_arg` the throttle's hint or the HTTP status). Returns 0, 1 + the index of the
+/// refusing [`RunError`], or [`BAD_WORDS`]; a refused event changes nothing.
 #[export_name = "runEvent"]
 pub extern "C" fn run_event(
     event: u32,
@@ -111,7 +156,9 @@ pub extern "C" fn run_event(
     has_now: bool,
     now_lo: u32,
     now_hi: u32,
-    with_budget: bool,
+    flags: u32,
+    answer: u32,
+    answer_arg: u32,
 ) -> u32 {
     shared(|io| {
         let Ok(policy) = io::policy(&io.options) else {
@@ -121,7 +168,10 @@ pub extern "C" fn run_event(
             return BAD_WORDS;
         };
         let now = has_now.then_some(u64::from(now_hi) << 32 | u64::from(now_lo));
+        let paced = flags & flag::PACED != 0;
+        let rate = &JsSendRate;
         let answer = match event {
+            event::START if paced => run.start_paced(&policy, now, rate),
             event::START => run.start(now),
             event::OUTCOME => {
                 let outcome = match kind {
@@ -137,9 +187,15 @@ pub extern "C" fn run_event(
                     outcome::PERMANENT => Outcome::Permanent,
                     _ => Outcome::Offline,
                 };
-                let gate = with_budget.then_some(&JsGate as &dyn RetryGate);
-                run.outcome(&policy, outcome, now, gate)
+                let gate = (flags & flag::BUDGET != 0).then_some(&JsGate as &dyn RetryGate);
+                if paced {
+                    let told = told(answer, answer_arg, outcome);
+                    run.outcome_paced(&policy, outcome, told, now, gate, rate)
+                } else {
+                    run.outcome(&policy, outcome, now, gate)
+                }
             }
+            event::WAKE if paced => run.wake_paced(&policy, now, rate),
             event::WAKE => run.wake(now),
             event::PAUSE => {
                 let reason = u8::try_from(kind)
