@@ -245,18 +245,12 @@ fn main() {
         list(seeded_backoff::IDEMPOTENT_METHODS.map(s))
     );
     // The run's codes (SPEC.md §15): events, outcomes, pause reasons, actions, refusals.
-    use seeded_backoff_wasm::gate::{pace_op, PACE_REFUSE};
-    use seeded_backoff_wasm::run::{action, answer as told, event, flag, outcome};
+    use seeded_backoff_wasm::run::{action, answer as told, event, outcome};
     let codes = [
-        ("RUN_BUDGET", flag::BUDGET),
-        ("RUN_PACED", flag::PACED),
         ("TOLD_ACCEPTED", told::ACCEPTED),
         ("TOLD_THROTTLED", told::THROTTLED),
         ("TOLD_NO_ANSWER", told::NO_ANSWER),
         ("TOLD_HTTP", told::HTTP),
-        ("PACE_OP_ASK", pace_op::ASK),
-        ("PACE_OP_ANSWER", pace_op::ANSWER),
-        ("PACE_TO_REFUSE", PACE_REFUSE),
         ("EVENT_START", event::START),
         ("EVENT_OUTCOME", event::OUTCOME),
         ("EVENT_WAKE", event::WAKE),

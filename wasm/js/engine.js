@@ -11,7 +11,7 @@
 // WebAssembly never fetch it; retry() and fetchWithBackoff() wait for it themselves, the
 // synchronous API needs `await ready()` once on such a page.
 import { BYTES, WORDS } from '../pkg/tables.js';
-import { gate, pace } from './gate.js';
+import { gate } from './gate.js';
 
 const parts = [];
 
@@ -43,8 +43,8 @@ function adopt(p, x) {
   return p;
 }
 
-// The budget a step asks and the send rate a paced run event asks (gate.js): what the engine imports.
-const IMPORTS = { env: { gate, pace } };
+// The budget a step asks (gate.js): the one function the engine imports.
+const IMPORTS = { env: { gate } };
 
 const bytes = (p) => Uint8Array.from(p.hex.match(/../g), (h) => parseInt(h, 16));
 

@@ -1,10 +1,8 @@
 // The budget the engine asks during one step or run event (wasm/src/gate.rs): any object with a
-// RetryBudget's three methods, set for the length of that one synchronous call; likewise the send
-// rate of a paced run event. The engine imports `gate` and `pace` (the JS build of the engine
-// imports them from this module).
+// RetryBudget's three methods, set for the length of that one synchronous call. The engine imports
+// `gate` (the JS build of the engine imports it from this module).
 const KINDS = ['error', 'timeout'];
 let current = null;
-let rate = null;
 /** Whether the engine is asking a budget now: its methods may not step a schedule meanwhile. */
 export let inside = false;
 
@@ -15,19 +13,15 @@ export function gate(op, kind) {
   return 0;
 }
 
-/** The send rate's answer to the engine (send-rate.js makes `rate` for a SendRate). */
-export const pace = (op, lo, hi, kind, hintMs) => rate(op, lo, hi, kind, hintMs);
-
-/** `f()` with `budget` (or none) as the budget the engine asks, and `paced` (or none) as its send rate. */
-export function asking(budget, f, paced = null) {
+/** `f()` with `budget` (or none) as the budget the engine asks. */
+export function asking(budget, f) {
   if (inside) throw new Error("seeded-backoff: a budget's methods may not step a schedule or a run while the engine asks them");
   current = budget;
-  rate = paced;
   inside = true;
   try {
     return f();
   } finally {
-    current = rate = null;
+    current = null;
     inside = false;
   }
 }

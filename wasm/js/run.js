@@ -9,10 +9,10 @@ import {
   RUN_ERRORS, RUN_PHASE_WORD, RUN_SEED_WORD, TOLD_ACCEPTED, TOLD_HTTP, TOLD_NO_ANSWER, TOLD_THROTTLED,
 } from '../pkg/tables.js';
 import { bool, coded, fail, int, keys, oneOf, U32_MAX } from './check.js';
-import { get, registry } from './engine.js';
+import { get } from './engine.js';
 import { isBudget } from './gate.js';
 import { isPolicy, seedHalves, wordsOf } from './policy.js';
-import { event, runWords } from './run-words.js';
+import { event, paceOf, runWords } from './run-words.js';
 
 export { event, runWords };
 
@@ -53,7 +53,7 @@ export class Run {
   #p;
   #w;
   #budget;
-  #pace;
+  #rate;
   #seed;
 
   static {
@@ -76,12 +76,12 @@ export class Run {
     this.#p = wordsOf(policy);
     this.#w = runWords(get(main), this.#p, lo, hi, countPausedTime);
     this.#budget = budget;
-    // A SendRate registers how the engine asks it (send-rate.js); no other value is one.
-    this.#pace = sendRate === undefined ? null : registry.pace?.(sendRate) ?? fail(TypeError, 'sendRate', 'a SendRate', sendRate);
+    paceOf(sendRate);
+    this.#rate = sendRate;
   }
 
   #event(e, kind, hintKind, hintMs, timeout, nowMs, [t, arg] = [0, 0]) {
-    return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs), this.#pace, t, arg));
+    return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs), this.#rate, t, arg));
   }
 
   /** The phase (SPEC.md §15): 'ready', 'attempting', 'sleeping', 'paused', 'done' or 'gave_up'. */

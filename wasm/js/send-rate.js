@@ -6,8 +6,7 @@
 import { send_rate as part } from '../pkg/send_rate-part.js';
 import {
   ACTION_AT, ANSWER_ACCEPTED, ANSWER_NO_ANSWER, ANSWER_THROTTLED, PACE_REFUSE, PACE_SEND, PACE_WAIT,
-  PACE_OP_ASK, PACE_TO_REFUSE, SEND_RATE_AREA, SEND_RATE_DEFAULTS, SEND_RATE_ERRORS, SEND_RATE_FAIL_FAST,
-  SEND_RATE_FIELDS,
+  SEND_RATE_AREA, SEND_RATE_DEFAULTS, SEND_RATE_ERRORS, SEND_RATE_FAIL_FAST, SEND_RATE_FIELDS,
 } from '../pkg/tables.js';
 import { bool, clockMs, failRule, int, keys, oneOf, U32_MAX } from './check.js';
 import { get, registry } from './engine.js';
@@ -30,15 +29,11 @@ export class SendRate {
   #w; // the configuration's words in the core's order of checking, failFast, the state's u64 words as halves
 
   static {
-    // A run's `sendRate` (retry(), fetchWithBackoff(), Run): the engine's `pace` import for a
-    // SendRate (wasm/src/gate.rs), or undefined for any other value. Registered rather than
-    // imported, so that a run without a send rate loads none of this module: a program that has a
-    // SendRate to give has loaded it.
-    registry.pace = (r) => (Object(r) === r && #w in r ? (op, lo, hi, kind, hintMs) => r.#call(({ u32, x }) => {
-      if (op !== PACE_OP_ASK) return x.sendRateAnswer(lo, hi, kind, hintMs) ? corrupt() : 0;
-      const pace = x.sendRateAsk(lo, hi);
-      return pace === PACE_SEND ? 0 : pace === PACE_REFUSE ? PACE_TO_REFUSE : pace === PACE_WAIT ? u32[ACTION_AT] : corrupt();
-    }) : undefined);
+    // A run's `sendRate` (retry(), fetchWithBackoff(), Run): for a SendRate, a function that runs
+    // `f` on the send-rate part with this send rate's words in place (its paced run events,
+    // run-words.js), else undefined. Registered rather than imported, so that a run without a
+    // send rate loads none of this module: a program that has a SendRate to give has loaded it.
+    registry.pace = (r) => (Object(r) === r && #w in r ? (f) => r.#call(f) : undefined);
   }
 
   constructor(options = {}) {

@@ -194,44 +194,6 @@ pub fn set_gate(f: fn(u32, u32) -> u32) {
     GATE.set(f);
 }
 
-// The send rate a paced run event consults lives in JS too (a `SendRate`, whose own words the
-// send-rate part updates): the main part asks it through `env.pace(op, now_lo, now_hi, kind,
-// hint_ms)` (ops in `crate::gate::pace_op`).
-#[cfg(all(feature = "rt", target_arch = "wasm32"))]
-#[link(wasm_import_module = "env")]
-extern "C" {
-    #[link_name = "pace"]
-    fn js_pace(op: u32, now_lo: u32, now_hi: u32, kind: u32, hint_ms: u32) -> u32;
-}
-
-/// Asks the JS send rate of the paced event in progress.
-#[cfg(all(feature = "rt", target_arch = "wasm32"))]
-pub fn pace(op: u32, now_lo: u32, now_hi: u32, kind: u32, hint_ms: u32) -> u32 {
-    // SAFETY: an imported JS function of five numbers; it touches no memory of this module.
-    unsafe { js_pace(op, now_lo, now_hi, kind, hint_ms) }
-}
-
-/// A stand-in for JS's `pace`: the op, the clock halves, the answer's kind and hint.
-#[cfg(not(all(feature = "rt", target_arch = "wasm32")))]
-pub type PaceFn = fn(u32, u32, u32, u32, u32) -> u32;
-
-#[cfg(not(all(feature = "rt", target_arch = "wasm32")))]
-std::thread_local! {
-    static PACE: core::cell::Cell<PaceFn> = const { core::cell::Cell::new(|_, _, _, _, _| 0) };
-}
-
-/// Asks the send rate a test installed with [`set_pace`] (by default: send every attempt).
-#[cfg(not(all(feature = "rt", target_arch = "wasm32")))]
-pub fn pace(op: u32, now_lo: u32, now_hi: u32, kind: u32, hint_ms: u32) -> u32 {
-    PACE.get()(op, now_lo, now_hi, kind, hint_ms)
-}
-
-/// Installs the stand-in for JS's `pace` (tests).
-#[cfg(not(all(feature = "rt", target_arch = "wasm32")))]
-pub fn set_pace(f: PaceFn) {
-    PACE.set(f);
-}
-
 #[cfg(all(feature = "rt", target_arch = "wasm32"))]
 mod no_std_runtime {
     // The core has no panicking path (its build proofs); this is for the binding's own code.
