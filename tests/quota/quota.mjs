@@ -1,8 +1,10 @@
 // 50 concurrent Node workers against nginx's limit_req (429 past its rate), one mode after the
 // other, each on its own path so that nginx's access log tells them apart:
 //   none      each worker loops fetchWithBackoff() (per-request backoff on 429, no shared limiter);
-//   sendrate  the workers share one npm SendRate: ask (wait if told), fetch, answer with the status.
-// (A plain loop over SendRate: the send rate does not plug into fetchWithBackoff's run yet.)
+//   sendrate  each worker loops fetchWithBackoff() with one shared npm SendRate as its `sendRate`:
+//             the run asks it before every attempt and tells it every status (SPEC.md §15.2).
+//             The send rate paces the retries too, so their own backoff is short (10-100 ms, full
+//             jitter): with Google's 1 s a refused worker sat idle, and the goodput was 84-88 %.
 // Goodput is nginx's served requests over the quota (rate × the mode's span in the log); refused
 // is its 429s over all attempts. Env: PORT, ACCESS_LOG, RATE, BURST, PACKAGE, SECONDS, OUT.
 import assert from 'node:assert/strict';
@@ -26,10 +28,9 @@ async function none(end) {
 const rate = new SendRate();
 async function sendrate(end) {
   while (performance.now() < end) {
-    await rate.waitTurn();
-    const res = await fetch(`${base}/sendrate`);
-    await res.arrayBuffer();
-    rate.answer(res.status === 429 ? 'throttled' : 'accepted');
+    const res = await fetchWithBackoff(`${base}/sendrate`, {}, { sendRate: rate, maxRetries: 100, maxElapsedMs: 30_000, initialMs: 10, maxBackoffMs: 100, jitter: 'full' })
+      .catch((e) => e.cause);
+    await res?.arrayBuffer();
   }
 }
 

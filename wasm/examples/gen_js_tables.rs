@@ -245,8 +245,12 @@ fn main() {
         list(seeded_backoff::IDEMPOTENT_METHODS.map(s))
     );
     // The run's codes (SPEC.md §15): events, outcomes, pause reasons, actions, refusals.
-    use seeded_backoff_wasm::run::{action, event, outcome};
+    use seeded_backoff_wasm::run::{action, answer as told, event, outcome};
     let codes = [
+        ("TOLD_ACCEPTED", told::ACCEPTED),
+        ("TOLD_THROTTLED", told::THROTTLED),
+        ("TOLD_NO_ANSWER", told::NO_ANSWER),
+        ("TOLD_HTTP", told::HTTP),
         ("EVENT_START", event::START),
         ("EVENT_OUTCOME", event::OUTCOME),
         ("EVENT_WAKE", event::WAKE),

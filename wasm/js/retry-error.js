@@ -19,10 +19,13 @@ function describe(e) {
 // which are RetryErrors too.
 const GIVE_UPS = new WeakSet();
 
-/** Why retry() stopped: `cause` is the last error (or the last retryable Response). */
+/**
+ * Why retry() stopped: `cause` is the last error (or the last retryable Response); a run a send
+ * rate refused (or held past its deadline) before any attempt has none.
+ */
 export class RetryError extends Error {
   constructor(cause, attempts, reason) {
-    super(giveUpMessage(cause, attempts, reason), { cause });
+    super(giveUpMessage(cause, attempts, reason), attempts ? { cause } : undefined);
     this.name = 'RetryError';
     this.attempts = attempts;
     this.reason = reason;
@@ -33,7 +36,7 @@ export class RetryError extends Error {
   }
 }
 
-const giveUpMessage = (cause, attempts, reason) => `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'} (${reason}): ${describe(cause)}`;
+const giveUpMessage = (cause, attempts, reason) => `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'} (${reason})${attempts ? `: ${describe(cause)}` : ''}`;
 
 /**
  * A give-up as an instance of `Base` (an Error class whose constructor takes the message), with
@@ -41,7 +44,7 @@ const giveUpMessage = (cause, attempts, reason) => `gave up after ${attempts} at
  */
 export function giveUpAs(Base, cause, attempts, reason) {
   const e = new Base(giveUpMessage(cause, attempts, reason));
-  Object.assign(e, { cause, attempts, reason });
+  Object.assign(e, attempts ? { cause, attempts, reason } : { attempts, reason });
   GIVE_UPS.add(e);
   return e;
 }

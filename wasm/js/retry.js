@@ -4,7 +4,7 @@
 // first attempt is made in the same tick as the call, before the engine is loaded: the run is
 // started with the call's clock reading once it is there, and told the first outcome.
 import {
-  ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, CLASSES, EVENT_OUTCOME, EVENT_PAUSE,
+  ACTION_ATTEMPT, ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, CLASSES, EVENT_OUTCOME, EVENT_PAUSE,
   EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS, OUTCOME_OFFLINE,
   OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_OFFLINE,
 } from '../pkg/tables.js';
@@ -30,7 +30,7 @@ const engineReady = () => (engine ??= (async () => {
 })());
 
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'attemptTimeoutMs', 'offline',
-  'whenHidden', 'countPausedTime'];
+  'whenHidden', 'countPausedTime', 'sendRate'];
 const RETRY_KEYS = [...OPTIONS, ...OWN];
 
 // The give-up error, re-exported for the `seeded-backoff/retry` entry; retry() itself takes it
@@ -61,7 +61,7 @@ function race(call, signal) {
 /** retry()'s options, checked: everything but the core's own check of the policy options. */
 function settings(options, name) {
   keys(name, options, RETRY_KEYS);
-  const { policy, seed, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime = false } = options;
+  const { policy, seed, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime = false, sendRate } = options;
   for (const k of ['shouldRetry', 'onRetry']) if (options[k] !== undefined) fn(k, options[k]);
   if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') fail(TypeError, 'signal', 'an AbortSignal', signal);
   if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
@@ -83,7 +83,7 @@ function settings(options, name) {
   }
   // Checked by the core now where the engine is loaded; else once it is, before any retry.
   if (loaded && !policy) loaded.check(loaded.main, pw, values);
-  return { pw, values, seed: seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life };
+  return { pw, values, seed: seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life, sendRate };
 }
 
 export async function retry(fnToRetry, options = {}) {
@@ -94,7 +94,7 @@ export async function retry(fnToRetry, options = {}) {
 // `idempotent` false (fetchWithBackoff, a POST without an Idempotency-Key): every failure is
 // permanent, so the one attempt is the run.
 async function loop(fnToRetry, s, idempotent) {
-  const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life } = s;
+  const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life, sendRate } = s;
   const clock = () => Math.floor(performance.now());
   const t0 = clock();
   // Loaded from the next task: the first attempt's request leaves before the engine's compile
@@ -108,17 +108,23 @@ async function loop(fnToRetry, s, idempotent) {
       e = await ready;
       e.check(e.main, pw, s.values);
       rw = e.runWords(e.main, pw, s.seed[0], s.seed[1], s.countPausedTime);
-      if (started) ask(EVENT_START, 0, 0, 0, 0, t0);
+      if (started) ask(EVENT_START, 0, 0, 0, 0, 0, t0);
     }
   };
-  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, now = clock()) =>
-    e.event(e.main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now);
+  // With a send rate (checked with the engine, before any attempt: a run with one starts with the
+  // engine), start, wake and outcome are paced (SPEC §15.2); an outcome's Response tells it its
+  // status, which the core reads.
+  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, value, now = clock()) =>
+    e.event(e.main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now, sendRate, value);
   // Sleeps through the actions after a failure, feeding the run the page's events, until it
-  // answers an attempt (or gives up: a run that only pauses and waits does not).
-  const sleep = async (a) => {
+  // answers an attempt. A give-up ends the call: with the last error `error` itself for a
+  // permanent one, else a RetryError (without a cause when a send rate refused the first attempt).
+  const sleep = async (a, error) => {
     for (;;) {
-      const [k, , delayMs, maxMs] = a;
-      if (k !== ACTION_RETRY && k !== ACTION_WAIT && k !== ACTION_PAUSED) return a;
+      const [k, n, delayMs, maxMs] = a;
+      if (k === ACTION_GIVE_UP) throw maxMs ? new loaded.RetryError(error, n, GIVE_UP[maxMs]) : error;
+      // Else a retry, a wait or a pause (a `done` never comes here).
+      if (k === ACTION_ATTEMPT) return a;
       const reason = blocked(life);
       if (k !== ACTION_PAUSED && reason >= 0) {
         a = ask(EVENT_PAUSE, reason);
@@ -139,10 +145,11 @@ async function loop(fnToRetry, s, idempotent) {
     }
   };
   let attempt = 1;
-  // Offline at the start: the run begins paused, and the first attempt waits too (SPEC §13).
-  if (offline(life)) {
+  // Offline at the start: the run begins paused, and the first attempt waits too (SPEC §13). A
+  // send rate is asked before the first attempt too.
+  if (sendRate !== undefined || offline(life)) {
     await run(false);
-    attempt = (await sleep(ask(EVENT_PAUSE, PAUSE_OFFLINE)))[1];
+    attempt = (await sleep(offline(life) ? ask(EVENT_PAUSE, PAUSE_OFFLINE) : ask(EVENT_START)))[1];
   }
   for (;;) {
     signal?.throwIfAborted();
@@ -185,19 +192,14 @@ async function loop(fnToRetry, s, idempotent) {
       off?.();
     }
     await run(true);
-    let a = ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0);
+    let a = ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, value);
     if (a[0] === ACTION_DONE) return value;
-    if (a[0] === ACTION_GIVE_UP) {
-      if (!a[3]) throw error;
-      throw new loaded.RetryError(error, a[1], GIVE_UP[a[3]]);
-    }
     if (a[0] === ACTION_RETRY) {
       // Frees the connection of a response that will not be read.
       if (isResponse(error)) error.body?.cancel().catch(() => {});
       onRetry?.({ attempt: a[1], delayMs: a[2], error });
     }
-    a = await sleep(a);
-    attempt = a[1];
+    attempt = (await sleep(a, error))[1];
   }
 }
 

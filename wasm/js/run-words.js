@@ -1,8 +1,9 @@
 // A run's words and its events on the engine (SPEC.md §15): what `Run` and retry() share.
-import { ACTION_AT, RUN_AT, RUN_ERRORS, RUN_WORDS } from '../pkg/tables.js';
-import { coded } from './check.js';
+import { ACTION_AT, RUN_AT, RUN_ERRORS, RUN_WORDS, TOLD_HTTP } from '../pkg/tables.js';
+import { coded, fail } from './check.js';
 import { registry } from './engine.js';
 import { asking } from './gate.js';
+import { isResponse } from './retry.js';
 
 /** A new run's words under the option words `pw`, seeded from `lo:hi` (part `m`, loaded). */
 export function runWords(m, pw, lo, hi, countPaused) {
@@ -15,17 +16,29 @@ export function runWords(m, pw, lo, hi, countPaused) {
 /**
  * One event on the run words `rw` under option words `pw`, in part `m`: the action as its 4 words
  * (kind, attempt, delay ms, give-up code or pause limit), or throws the core's refusal (the words
- * are then unchanged). `now` is a monotonic ms reading, or -1 for none.
+ * are then unchanged). `now` is a monotonic ms reading, or -1 for none. With a `sendRate` (any
+ * other value than a SendRate is a TypeError), the event is the send-rate part's, paced by it
+ * (SPEC.md §15.2): `told`/
+ * `toldArg` are the answer an outcome tells it (a TOLD_* code, 0 for the outcome's own), or `told`
+ * is the attempt's value: a Response's status, else the outcome's own.
  */
-export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now) {
-  m.owner = null;
-  m.u32.set(pw);
-  m.u32.set(rw, RUN_AT);
-  const r = asking(budget, () => m.x.runEvent(e, kind, hintKind, hintMs, timeout, now >= 0, now % 4294967296, Math.floor(now / 4294967296), !!budget));
-  if (r) throw coded(Error, RUN_ERRORS[r - 1] ?? ['bad_state', 'run words the engine did not make']);
-  rw.set(m.u32.subarray(RUN_AT, RUN_AT + RUN_WORDS));
-  return m.u32.slice(ACTION_AT, ACTION_AT + 4);
+export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now, sendRate, told = 0, toldArg = 0) {
+  const pace = paceOf(sendRate);
+  if (typeof told !== 'number') [told, toldArg] = isResponse(told) ? [TOLD_HTTP, told.status] : [0, 0];
+  const args = [e, kind, hintKind, hintMs, timeout, now >= 0, now % 4294967296, Math.floor(now / 4294967296), !!budget];
+  const on = (p, f) => {
+    p.owner = null;
+    p.u32.set(pw);
+    p.u32.set(rw, RUN_AT);
+    const r = asking(budget, f);
+    if (r) throw coded(Error, RUN_ERRORS[r - 1] ?? ['bad_state', 'run words the engine did not make']);
+    rw.set(p.u32.subarray(RUN_AT, RUN_AT + RUN_WORDS));
+    return p.u32.slice(ACTION_AT, ACTION_AT + 4);
+  };
+  return pace ? pace((p) => on(p, () => p.x.runEventPaced(...args, told, toldArg))) : on(m, () => m.x.runEvent(...args));
 }
 
+/** How a run is paced by a SendRate (registered by send-rate.js): null for none, a TypeError naming `sendRate` for any other value. */
+export const paceOf = (v) => (v === undefined ? null : registry.pace?.(v) ?? fail(TypeError, 'sendRate', 'a SendRate', v));
 
 registry.run = { event, runWords };

@@ -6,13 +6,13 @@ import {
   ACTION_AT, ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, EVENT_OUTCOME, EVENT_PAUSE,
   EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER,
   OUTCOME_OFFLINE, OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_HIDDEN, PAUSE_OFFLINE, RUN_AT,
-  RUN_ERRORS, RUN_PHASE_WORD, RUN_SEED_WORD,
+  RUN_ERRORS, RUN_PHASE_WORD, RUN_SEED_WORD, TOLD_ACCEPTED, TOLD_HTTP, TOLD_NO_ANSWER, TOLD_THROTTLED,
 } from '../pkg/tables.js';
 import { bool, coded, fail, int, keys, oneOf, U32_MAX } from './check.js';
 import { get } from './engine.js';
 import { isBudget } from './gate.js';
 import { isPolicy, seedHalves, wordsOf } from './policy.js';
-import { event, runWords } from './run-words.js';
+import { event, paceOf, runWords } from './run-words.js';
 
 export { event, runWords };
 
@@ -33,6 +33,16 @@ function action([k, attempt, delayMs, extra]) {
 const now = (v) => (v === undefined ? -1 : int('nowMs', v, 0, Number.MAX_SAFE_INTEGER));
 const OUTCOMES = ['success', 'retryable', 'permanent', 'offline'];
 const HINTS = [['retryAfterMs', HINT_RETRY_AFTER], ['rateLimitMs', HINT_RATE_LIMIT]];
+const ANSWERS = ['accepted', 'throttled', 'no_answer'];
+
+/** An outcome's answer to the send rate as the engine's code and argument (see index.d.ts). */
+function told(answer) {
+  if (answer === undefined) return [0, 0];
+  if (typeof answer === 'number') return [TOLD_HTTP, int('answer', answer, 100, 599, 'answer must be an HTTP status (100..=599), an answer kind or { kind, hintMs }')];
+  const { kind, hintMs = 0 } = typeof answer === 'string' ? { kind: answer } : keys('answer', answer, ['kind', 'hintMs']);
+  const k = oneOf('answer kind', kind, ANSWERS);
+  return [[TOLD_ACCEPTED, TOLD_THROTTLED, TOLD_NO_ANSWER][k], k === 1 ? int('hintMs', hintMs, 0, U32_MAX) : 0];
+}
 
 /** A run's policy words and its 22 run words, for the snapshot module. */
 export let runState;
@@ -43,6 +53,7 @@ export class Run {
   #p;
   #w;
   #budget;
+  #rate;
   #seed;
 
   static {
@@ -56,8 +67,8 @@ export class Run {
   /** A run not yet started: see index.d.ts. */
   constructor(policy, options = {}) {
     if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
-    keys('Run options', options, ['seed', 'countPausedTime', 'budget']);
-    const { seed, countPausedTime = false, budget } = options;
+    keys('Run options', options, ['seed', 'countPausedTime', 'budget', 'sendRate']);
+    const { seed, countPausedTime = false, budget, sendRate } = options;
     bool('countPausedTime', countPausedTime);
     if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
     const [lo, hi] = seedHalves(seed);
@@ -65,10 +76,12 @@ export class Run {
     this.#p = wordsOf(policy);
     this.#w = runWords(get(main), this.#p, lo, hi, countPausedTime);
     this.#budget = budget;
+    paceOf(sendRate);
+    this.#rate = sendRate;
   }
 
-  #event(e, kind, hintKind, hintMs, timeout, nowMs) {
-    return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs)));
+  #event(e, kind, hintKind, hintMs, timeout, nowMs, [t, arg] = [0, 0]) {
+    return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs), this.#rate, t, arg));
   }
 
   /** The phase (SPEC.md §15): 'ready', 'attempting', 'sleeping', 'paused', 'done' or 'gave_up'. */
@@ -85,12 +98,16 @@ export class Run {
     return this.#event(EVENT_START, 0, 0, 0, 0, nowMs);
   }
 
-  /** `'success'`, `'permanent'`, `'offline'`, or a retryable failure `{ failureKind?, retryAfterMs? | rateLimitMs? | doNotRetry? }`. */
-  outcome(outcome, nowMs) {
+  /**
+   * `'success'`, `'permanent'`, `'offline'`, or a retryable failure `{ failureKind?, retryAfterMs? | rateLimitMs? | doNotRetry? }`;
+   * with a send rate, `answer` is what the attempt's answer tells it.
+   */
+  outcome(outcome, nowMs, answer) {
+    const t = told(answer);
     if (typeof outcome === 'string') {
       const k = oneOf('outcome', outcome, OUTCOMES);
-      if (k === 1) return this.outcome({}, nowMs);
-      return this.#event(EVENT_OUTCOME, [OUTCOME_SUCCESS, 0, OUTCOME_PERMANENT, OUTCOME_OFFLINE][k], 0, 0, 0, nowMs);
+      if (k === 1) return this.outcome({}, nowMs, answer);
+      return this.#event(EVENT_OUTCOME, [OUTCOME_SUCCESS, 0, OUTCOME_PERMANENT, OUTCOME_OFFLINE][k], 0, 0, 0, nowMs, t);
     }
     keys('retryable outcome', outcome, ['failureKind', 'retryAfterMs', 'rateLimitMs', 'doNotRetry']);
     let hint = HINT_NONE;
@@ -106,7 +123,7 @@ export class Run {
       hint = HINT_DO_NOT_RETRY;
     }
     const timeout = outcome.failureKind === undefined ? 0 : oneOf('failureKind', outcome.failureKind, ['error', 'timeout']);
-    return this.#event(EVENT_OUTCOME, OUTCOME_RETRYABLE, hint, ms, timeout, nowMs);
+    return this.#event(EVENT_OUTCOME, OUTCOME_RETRYABLE, hint, ms, timeout, nowMs, t);
   }
 
   wake(nowMs) {

@@ -9,11 +9,14 @@ import {
   SEND_RATE_AREA, SEND_RATE_DEFAULTS, SEND_RATE_ERRORS, SEND_RATE_FAIL_FAST, SEND_RATE_FIELDS,
 } from '../pkg/tables.js';
 import { bool, clockMs, failRule, int, keys, oneOf, U32_MAX } from './check.js';
-import { get } from './engine.js';
+import { get, registry } from './engine.js';
 
 const KINDS = ['accepted', 'throttled', 'no_answer'];
 const CODES = [ANSWER_ACCEPTED, ANSWER_THROTTLED, ANSWER_NO_ANSWER];
 const PACES = { [PACE_SEND]: 'send', [PACE_WAIT]: 'wait', [PACE_REFUSE]: 'refuse' };
+const corrupt = () => {
+  throw new Error('seeded-backoff: the send rate state is corrupt');
+};
 
 /** The part, ready, with a word view of its shared bytes (where the send rate's words go). */
 function engine() {
@@ -24,6 +27,14 @@ function engine() {
 
 export class SendRate {
   #w; // the configuration's words in the core's order of checking, failFast, the state's u64 words as halves
+
+  static {
+    // A run's `sendRate` (retry(), fetchWithBackoff(), Run): for a SendRate, a function that runs
+    // `f` on the send-rate part with this send rate's words in place (its paced run events,
+    // run-words.js), else undefined. Registered rather than imported, so that a run without a
+    // send rate loads none of this module: a program that has a SendRate to give has loaded it.
+    registry.pace = (r) => (Object(r) === r && #w in r ? (f) => r.#call(f) : undefined);
+  }
 
   constructor(options = {}) {
     keys('SendRate options', options, [...SEND_RATE_FIELDS, 'failFast']);
@@ -55,7 +66,7 @@ export class SendRate {
     const [lo, hi] = clockMs(nowMs);
     return this.#call(({ u32, x }) => {
       const kind = PACES[x.sendRateAsk(lo, hi)];
-      if (kind === undefined) throw new Error('seeded-backoff: the send rate state is corrupt');
+      if (kind === undefined) corrupt();
       return { kind, ms: u32[ACTION_AT] };
     });
   }
@@ -68,9 +79,7 @@ export class SendRate {
     const code = CODES[oneOf('kind', kind, KINDS)];
     int('hintMs', hintMs, 0, U32_MAX);
     const [lo, hi] = clockMs(nowMs);
-    if (this.#call(({ x }) => x.sendRateAnswer(lo, hi, code, hintMs))) {
-      throw new Error('seeded-backoff: the send rate state is corrupt');
-    }
+    if (this.#call(({ x }) => x.sendRateAnswer(lo, hi, code, hintMs))) corrupt();
   }
 
   /** Waits (setTimeout, on performance.now()) until an attempt may go: `{ kind: 'send' }`, or with failFast the first refusal at once. */
@@ -96,7 +105,7 @@ export class SendRate {
   /** The learnt rate in thousandths of a request per second; 0 while off (no throttle yet). */
   get rateMilli() {
     const rate = this.#call(({ x }) => x.sendRateRate());
-    if (rate === U32_MAX) throw new Error('seeded-backoff: the send rate state is corrupt');
+    if (rate === U32_MAX) corrupt();
     return rate;
   }
 }

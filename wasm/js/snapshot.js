@@ -44,7 +44,7 @@ export function restore(policy, bytes) {
 
 /**
  * A Run restored from `bytes` (from `snapshot(run)`), under the policy it was taken with;
- * `options.budget` as for `new Run`. It answers every later event as the snapshotted run would.
+ * `options.budget` and `options.sendRate` as for `new Run`. It answers every later event as the snapshotted run would.
  */
 export function restoreRun(policy, bytes, options = {}) {
   if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);

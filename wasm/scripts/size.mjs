@@ -124,7 +124,9 @@ for (const [goal, got, limit] of goals) console.log(`goal: ${goal}: ${got} B, ${
 const limits = [
   ['retry() call site, split', retryFirst, 5500],
   ['retry() call site, one file', row('retry() call site')[1], 36500],
-  ['whole package, split', row('whole package (every export, every part)')[2].first, 37500],
+  // The send-rate part carries the paced run (SPEC.md §15.2: runEventPaced, policy and step included)
+  // so that retry() without a sendRate carries none of it: 35707 B before it, 40194 B with it.
+  ['whole package, split', row('whole package (every export, every part)')[2].first, 41000],
   ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 24500],
 ];
 let failed = false;

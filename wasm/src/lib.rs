@@ -42,11 +42,11 @@ pub mod budget;
 pub mod date;
 #[cfg(feature = "fleet")]
 pub mod fleet;
-#[cfg(feature = "main")]
+#[cfg(any(feature = "main", feature = "send_rate"))]
 pub mod gate;
 #[cfg(feature = "pacer")]
 pub mod pacer;
-#[cfg(feature = "main")]
+#[cfg(any(feature = "main", feature = "send_rate"))]
 pub mod run;
 #[cfg(feature = "send_rate")]
 pub mod send_rate;

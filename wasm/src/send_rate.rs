@@ -190,3 +190,48 @@ pub extern "C" fn send_rate_answer(now_lo: u32, now_hi: u32, kind: u32, hint_ms:
 pub extern "C" fn send_rate_rate() -> u32 {
     shared(|io| read(io).map_or(u32::MAX, |r| r.rate_milli()))
 }
+
+/// A run event (`crate::run::run_event`'s numbers) paced by the send rate of the shared bytes
+/// (SPEC.md §15.2): `start`, `wake` and `outcome` are the core's paced events, an outcome telling
+/// the send rate `answer` ([`crate::run::answer`], `answer_arg` the hint or the HTTP status); the
+/// run words and the send rate's words are written back. Returns as `runEvent`, or
+/// [`crate::run::BAD_WORDS`] for words no send rate has (nothing changes).
+#[export_name = "runEventPaced"]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn run_event_paced(
+    event: u32,
+    kind: u32,
+    hint_kind: u32,
+    hint_ms: u32,
+    timeout: u32,
+    has_now: bool,
+    now_lo: u32,
+    now_hi: u32,
+    with_budget: bool,
+    answer: u32,
+    answer_arg: u32,
+) -> u32 {
+    use crate::run::{event_in, Event, BAD_WORDS};
+    shared(|io| {
+        let Some(rate) = read(io) else {
+            return BAD_WORDS;
+        };
+        let cell = core::cell::Cell::new(rate);
+        let e = Event {
+            event,
+            kind,
+            hint_kind,
+            hint_ms,
+            timeout,
+            has_now,
+            now_lo,
+            now_hi,
+            with_budget,
+        };
+        let r = event_in(io, e, Some((&cell, answer, answer_arg)));
+        if r == 0 {
+            write(io, &cell.get());
+        }
+        r
+    })
+}

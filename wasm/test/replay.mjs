@@ -170,15 +170,23 @@ function budgetOf(api, cfg) {
       });
 }
 
-/** The run vectors (SPEC.md §15): each event through the package's `Run`, each answer compared. */
+/**
+ * The run vectors (SPEC.md §15): each event through the package's `Run`, each answer compared. In
+ * the send-rate runs (§15.2) the Run is given the case's SendRate, an outcome its `answer`, and
+ * `rate_ask`/`rate_answer` act on that SendRate as another run would.
+ */
 function run(api, file) {
   let checks = 0;
   const hints = { retry_after: 'retryAfterMs', rate_limit: 'rateLimitMs' };
-  const snake = { attempt: 'attempt', delayMs: 'delay_ms', maxMs: 'max_ms', attempts: 'attempts', reason: 'reason', bytes: 'bytes' };
+  const snake = { attempt: 'attempt', delayMs: 'delay_ms', maxMs: 'max_ms', attempts: 'attempts', reason: 'reason', bytes: 'bytes',
+    pace: 'pace', ms: 'ms', rate_milli: 'rate_milli' };
+  const answerOf = (e) => (e.answer === undefined ? undefined : { kind: e.answer, hintMs: e.answer === 'throttled' ? e.hint_ms ?? 0 : 0 });
   file.cases.forEach((c, ci) => {
     const budget = c.budget ? budgetOf(api, c.budget) : undefined;
     const policy = new api.Policy(optionsOf(c.policy));
-    let r = new api.Run(policy, { seed: BigInt(c.seed), countPausedTime: c.count_paused, budget });
+    const rate = c.send_rate ? new api.SendRate(sendRateOptions(c.send_rate)) : undefined;
+    const paced = rate ? { budget, sendRate: rate } : { budget };
+    let r = new api.Run(policy, { seed: BigInt(c.seed), countPausedTime: c.count_paused, ...paced });
     const hex = (b) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
     c.events.forEach((e, i) => {
       const now = e.now === undefined ? undefined : Number(e.now);
@@ -188,11 +196,17 @@ function run(api, file) {
         if (e.e === 'snapshot') {
           // The run goes on restored from its bytes, so the rest of the case checks the restore.
           const bytes = api.snapshot(r);
-          r = api.restoreRun(policy, bytes, { budget });
+          r = api.restoreRun(policy, bytes, paced);
           a = { type: 'snapshot', bytes: hex(bytes) };
         } else if (e.e === 'restore') {
-          r = api.restoreRun(policy, Uint8Array.from(e.bytes.match(/../g), (h) => parseInt(h, 16)), { budget });
+          r = api.restoreRun(policy, Uint8Array.from(e.bytes.match(/../g), (h) => parseInt(h, 16)), paced);
           a = { type: 'restored' };
+        } else if (e.e === 'rate_ask') {
+          const p = rate.ask(now);
+          a = p.kind === 'send' ? { type: 'pace', pace: 'send' } : { type: 'pace', pace: p.kind, ms: p.ms };
+        } else if (e.e === 'rate_answer') {
+          rate.answer(e.answer, e.hint_ms ?? 0, now);
+          a = { type: 'rate', rate_milli: rate.rateMilli };
         } else if (e.e === 'start') a = r.start(now);
         else if (e.e === 'wake') a = r.wake(now);
         else if (e.e === 'resume') a = r.resume(now);
@@ -202,8 +216,8 @@ function run(api, file) {
           if (e.kind) o.failureKind = e.kind;
           if (e.hint === 'do_not_retry') o.doNotRetry = true;
           else if (e.hint) o[hints[e.hint]] = e.hint_ms;
-          a = r.outcome(o, now);
-        } else a = r.outcome(e.e, now);
+          a = r.outcome(o, now, answerOf(e));
+        } else a = r.outcome(e.e, now, answerOf(e));
         got = { a: a.type };
         for (const [k, v] of Object.entries(a)) if (k !== 'type') got[snake[k]] = v;
       } catch (err) {
@@ -215,6 +229,10 @@ function run(api, file) {
     });
     if (c.expect_tokens_milli !== undefined) {
       same(budget.tokensMilli, c.expect_tokens_milli, `${file.name} case ${ci} (${c.name}) tokens`);
+      checks++;
+    }
+    if (c.expect_rate_milli !== undefined) {
+      same(rate.rateMilli, c.expect_rate_milli, `${file.name} case ${ci} (${c.name}) rate`);
       checks++;
     }
   });
@@ -348,10 +366,9 @@ function sendRate(api, file) {
   return checks;
 }
 
-// A kind the npm package does not export: its file is replayed by the other bindings' tests, and
-// named here so that any other unknown kind still fails. The run's paced events (SPEC.md §15.2)
-// take a send rate that npm's Run does not accept.
-export const NOT_IN_NPM = new Set(['run_send_rate']);
+// Kinds the npm package does not export: their files are replayed by the other bindings' tests, and
+// named here so that any other unknown kind still fails. (Every kind is replayed today.)
+export const NOT_IN_NPM = new Set([]);
 
 /** Replays one parsed vector file; returns how many recorded results it compared. */
 export function replayFile(api, file) {
@@ -368,6 +385,7 @@ export function replayFile(api, file) {
     case 'classify':
       return classify(api, file);
     case 'run':
+    case 'run_send_rate':
       return run(api, file);
     case 'call_seed':
       return callSeeds(api, file);
@@ -393,7 +411,9 @@ export function expectedChecks(file) {
     case 'classify':
       return file.http.length + file.grpc.length;
     case 'run':
-      return file.cases.reduce((n, c) => n + c.events.length + (c.expect_tokens_milli === undefined ? 0 : 1), 0);
+    case 'run_send_rate':
+      return file.cases.reduce((n, c) => n + c.events.length + (c.expect_tokens_milli === undefined ? 0 : 1) +
+        (c.expect_rate_milli === undefined ? 0 : 1), 0);
     case 'call_seed':
       return file.cases.reduce((n, c) => n + 1 + c.google_delays.length, 0);
     case 'pacer':

@@ -239,7 +239,7 @@ export function snapshot(run: Run): Uint8Array;
  * again.wake(Date.now()); // { type: 'attempt', attempt: 2 }
  * ```
  */
-export function restoreRun(policy: Policy, bytes: Uint8Array, options?: { budget?: BudgetLike }): Run;
+export function restoreRun(policy: Policy, bytes: Uint8Array, options?: { budget?: BudgetLike; sendRate?: SendRate }): Run;
 
 /**
  * A Backoff rebuilt from `snapshot()` bytes, under the policy it was taken with (a Policy, or the
@@ -517,6 +517,26 @@ export interface RetryHooks {
    * @default false
    */
   countPausedTime?: boolean;
+  /**
+   * A send rate shared by every call to one server (SPEC.md §15.2, §17): the run asks it before
+   * every attempt, the first included, and waits when told (a wait spends no retry and no budget,
+   * and calls no `onRetry`); it tells it every answer: a Response's status as the core reads it
+   * (`429`, or `503` with a hint, is a throttle; anything else accepted), else the outcome's own
+   * (success and permanent errors accepted, a retryable failure with a `Retry-After` hint a
+   * throttle, any other no answer). A wait that would pass `maxElapsedMs` gives up `'deadline'`;
+   * with the SendRate's `failFast`, a refusal gives up `'throttled'` at once (a `RetryError` with
+   * no `cause` when no attempt was made). Only a {@link SendRate} is one: any other value is a
+   * TypeError naming `sendRate`.
+   *
+   * @example
+   * ```
+   * import { fetchWithBackoff, SendRate } from 'seeded-backoff';
+   *
+   * const sendRate = new SendRate(); // one per process and server
+   * const items = await Promise.all(ids.map((id) => fetchWithBackoff(`/api/items/${id}`, {}, { sendRate })));
+   * ```
+   */
+  sendRate?: SendRate;
 }
 
 /** Options for `retry()`: a shared `policy`, or policy options (not both). */
@@ -526,7 +546,9 @@ export type RetryOptions = RetryHooks &
 
 /**
  * `retry()` gave up. `cause` is the last error (or the last retryable Response); the message says
- * what it was: `gave up after 3 attempts (max_retries): HTTP 503`, `…: threw 5`.
+ * what it was: `gave up after 3 attempts (max_retries): HTTP 503`, `…: threw 5`. A run that a
+ * `sendRate` refused (or held past `maxElapsedMs`) before any attempt has no `cause`:
+ * `gave up after 0 attempts (throttled)`.
  */
 export class RetryError extends Error {
   readonly name: 'RetryError';
@@ -638,15 +660,25 @@ export interface RetryableOutcome {
  */
 export class Run {
   #private;
-  constructor(policy: Policy, options?: { seed?: Seed; countPausedTime?: boolean; budget?: BudgetLike });
+  /**
+   * `sendRate`: start, wake and outcome are paced by it (SPEC.md §15.2): they need a clock
+   * reading (else they throw with `code` `'no_clock'`), start and wake may answer `'wait'` or give
+   * up `'throttled'` / `'deadline'`, and each outcome is told to it.
+   */
+  constructor(policy: Policy, options?: { seed?: Seed; countPausedTime?: boolean; budget?: BudgetLike; sendRate?: SendRate });
   /** The seed of the run's jitter and re-drawn waits. */
   readonly seed: bigint;
   /** Where the run is between events (SPEC.md §15). */
   readonly phase: 'ready' | 'attempting' | 'sleeping' | 'paused' | 'done' | 'gave_up';
   /** Begins the run: answers attempt 1. */
   start(nowMs?: number): RunAction;
-  /** How the attempt in flight ended. */
-  outcome(outcome: 'success' | 'permanent' | 'offline' | 'retryable' | RetryableOutcome, nowMs?: number): RunAction;
+  /**
+   * How the attempt in flight ended. With a `sendRate`, `answer` is what the attempt tells it: an
+   * HTTP status (100..=599, read by the core with the outcome's hint), or an answer kind
+   * (`{ kind: 'throttled', hintMs }` for a hint); omitted, the outcome's own (SPEC.md §15.2).
+   */
+  outcome(outcome: 'success' | 'permanent' | 'offline' | 'retryable' | RetryableOutcome, nowMs?: number,
+    answer?: number | SendRateAnswer | { kind: SendRateAnswer; hintMs?: number }): RunAction;
   /** The sleep of a retry or a wait has ended. */
   wake(nowMs?: number): RunAction;
   /** The page is hidden or the device offline (before the start, or during a sleep). */
