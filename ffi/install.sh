@@ -37,6 +37,12 @@ if [ -n "$target" ]; then
   target_args=(--target "$target")
   build_dir=$target/release
 fi
+# 64-bit Arm Linux from another machine: Debian's cross toolchain (gcc-aarch64-linux-gnu) links
+# the shared library and strips. On an Arm host the target is the host and its own cc links.
+if [ "$target" = aarch64-unknown-linux-gnu ] && [ "$(uname -m)" != aarch64 ]; then
+  export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=${CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER:-aarch64-linux-gnu-gcc}
+  strip_tool=aarch64-linux-gnu-strip
+fi
 
 # The system libraries Rust's std needs when linking the static library, as rustc reports them
 # (none on bare metal).

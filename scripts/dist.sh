@@ -3,9 +3,12 @@
 #   seeded-backoff-VERSION.tgz                  the npm package (`npm pack` of the built package)
 #   seeded-backoff-VERSION.crate                the Rust crate (`cargo package`, checked by
 #                                               `cargo publish --dry-run`)
-#   seeded-backoff-c-VERSION-TARGET.tar.gz      the C SDK, one per target (scripts/release/c-sdk.sh)
-#   seeded_backoff-VERSION-*.whl                the Python wheel, when python/pyproject.toml exists,
-#                                               its manylinux tag checked by auditwheel
+#   seeded-backoff-c-VERSION-TARGET.tar.gz      the C SDK, one per target (scripts/release/c-sdk.sh),
+#                                               aarch64-unknown-linux-gnu cross-built with Debian's
+#                                               gcc-aarch64-linux-gnu
+#   seeded_backoff-VERSION-*.whl                the Python wheels, x86_64 and aarch64 (cross-built),
+#                                               when python/pyproject.toml exists, each manylinux tag
+#                                               checked (scripts/release/wheel.sh)
 #   seeded_backoff-VERSION.tar.gz               the Python sdist: `pip install` builds it with any
 #                                               stable Rust toolchain (maturin)
 #   SHA256SUMS                                  over all of them
@@ -34,6 +37,12 @@ stage=$target_dir/dist-stage
 host=$(rustc -vV | sed -n 's/^host: //p')
 sdk_targets=("$host" thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf
   riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf)
+# The C SDK and wheel for 64-bit Arm Linux beside the host's (cross-built when the host is not one).
+wheel_targets=("$host")
+if [ "$host" != aarch64-unknown-linux-gnu ]; then
+  sdk_targets+=(aarch64-unknown-linux-gnu)
+  wheel_targets+=(aarch64-unknown-linux-gnu)
+fi
 
 log() { echo "dist: $*"; }
 # archive DIR FILE: DIR's contents under DIR's own name, reproducibly.
@@ -78,13 +87,11 @@ fi
 
 if wants python && [ -f python/pyproject.toml ]; then
   log "Python wheel and sdist"
-  [ -x .venv/bin/maturin ] || { echo "dist: .venv/bin/maturin is missing (scripts/setup.sh installs it)" >&2; exit 1; }
-  # maturin writes the cffi declarations with the python3 on PATH, which must have cffi: the venv's.
-  (. .venv/bin/activate && cd python && maturin build --quiet --release --out "$out" &&
-    { maturin sdist --out "$out" >"$stage/sdist.log" 2>&1 || { cat "$stage/sdist.log"; exit 1; }; })
-  for wheel in "$out"/*.whl; do
-    PATH="$root/.venv/bin:$PATH" python3 scripts/release/check-wheel-glibc.py "$wheel" | sed 's/^/dist: /'
+  for target in "${wheel_targets[@]}"; do
+    bash scripts/release/wheel.sh "$target" "$out" | sed 's/^/dist: /'
   done
+  (. .venv/bin/activate && cd python &&
+    { maturin sdist --out "$out" >"$stage/sdist.log" 2>&1 || { cat "$stage/sdist.log"; exit 1; }; })
 fi
 
 (cd "$out" && sha256sum -- $(ls | grep -vx SHA256SUMS) >SHA256SUMS)

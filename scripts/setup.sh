@@ -3,11 +3,13 @@
 # usage: bash scripts/setup.sh [AUDIENCE...]   AUDIENCE: web, rust, c, python; none means all.
 #   web      the npm package: the wasm32 target, wasm-bindgen-cli, the npm dependencies of wasm/
 #   rust     the crate: clippy and rustfmt
-#   c        the C SDKs: the Cortex-M targets, gcc, pkg-config, cmake, the ARM toolchain
-#   python   the wheel: python3-venv and .venv (maturin, cffi and the test tools)
+#   c        the C SDKs: the Cortex-M, RISC-V and aarch64 Linux targets, gcc, pkg-config, cmake,
+#            the ARM, RISC-V and aarch64 Linux toolchains
+#   python   the wheels: python3-venv, .venv (maturin, cffi and the test tools), the aarch64 target
+#            and its cross toolchain
 # With no audience (as ./test.sh runs it) it also installs what every test needs: headless
-# Chromium, QEMU, valgrind, g++, nginx, librsvg, Miri, cbindgen, cargo-fuzz, cargo-mutants, and
-# npm ci for every committed package-lock.json.
+# Chromium, QEMU (system and user mode), debootstrap, valgrind, g++, nginx, librsvg, Miri,
+# cbindgen, cargo-fuzz, cargo-mutants, and npm ci for every committed package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -24,17 +26,20 @@ done
 [ "$all" = 1 ] && web=1 rust=1 c=1 python=1
 
 # Debian packages. The C SDKs: gcc, pkg-config and cmake for the host example, the ARM toolchain
-# (binutils for the size report, newlib for the firmware). The wheel: python3-venv for .venv.
+# (binutils for the size report, newlib for the firmware), Debian's aarch64 Linux cross compiler
+# and its glibc (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) for the aarch64 SDK. The wheels:
+# python3-venv for .venv, the same cross compiler for the aarch64 one.
 # Every test (all): headless Chromium for the browser tests, qemu for the Cortex-M and RISC-V firmware,
+# qemu-user-static and debootstrap for the arm64 Debian root the aarch64 SDK and wheel run in,
 # valgrind and g++ for the C tests, rsvg-convert (librsvg2-bin) for the simulator's chart, nginx
 # for the storm test, GNU time for scripts/simulate-scale.sh, redis-server (protocol-compatible
 # with Valkey) for the reconnect tests of the Valkey integrations.
 # wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
 apt_packages=()
 [ "$c" = 1 ] && apt_packages+=(gcc pkg-config cmake gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
-  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
-[ "$python" = 1 ] && apt_packages+=(python3 python3-venv)
-[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm qemu-system-misc valgrind g++ librsvg2-bin nginx time redis-server)
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+[ "$python" = 1 ] && apt_packages+=(python3 python3-venv gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm qemu-system-misc qemu-user-static debootstrap valgrind g++ librsvg2-bin nginx time redis-server)
 missing=()
 for pkg in ${apt_packages[@]+"${apt_packages[@]}"}; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -45,11 +50,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-# Rust targets: wasm32 for the npm package, the Cortex-M ones for their C SDKs (scripts/dist.sh).
+# Rust targets: wasm32 for the npm package, the Cortex-M, RISC-V and aarch64 Linux ones for their C
+# SDKs, aarch64 Linux for its wheel (scripts/dist.sh).
 targets=()
 [ "$web" = 1 ] && targets+=(wasm32-unknown-unknown)
 [ "$c" = 1 ] && targets+=(thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf
-  riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf)
+  riscv32imc-unknown-none-elf riscv32imac-unknown-none-elf aarch64-unknown-linux-gnu)
+[ "$python" = 1 ] && targets+=(aarch64-unknown-linux-gnu)
 installed_targets=$(rustup target list --installed)
 for target in ${targets[@]+"${targets[@]}"}; do
   grep -qx "$target" <<<"$installed_targets" || rustup target add "$target"

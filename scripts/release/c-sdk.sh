@@ -50,7 +50,7 @@ case $target in
   thumbv7em-none-eabihf) cpu="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" ;;
   riscv32imc-unknown-none-elf) cpu="-march=rv32imc -mabi=ilp32" ;;
   riscv32imac-unknown-none-elf) cpu="-march=rv32imac -mabi=ilp32" ;;
-  "$host") cpu= ;;
+  "$host" | aarch64-unknown-linux-gnu) cpu= ;;
   *) echo "c-sdk.sh: no C flags known for $target" >&2; exit 2 ;;
 esac
 
@@ -72,6 +72,26 @@ SH
   notes="\`--static\` adds the system libraries that Rust's standard library needs when it is
 linked statically (\`$libs_private\`). The library bundles the parts of Rust's standard library it
 calls; the linker keeps only what a program uses."
+elif [ "$target" = aarch64-unknown-linux-gnu ]; then
+  # 64-bit Arm Linux (Raspberry Pi OS 64-bit, Debian or Ubuntu arm64, Graviton): the host SDK's
+  # example, built on the Arm machine or cross-built and run under QEMU's user mode.
+  cp ffi/examples/retry_http.c ffi/examples/CMakeLists.txt "$dir/examples/"
+  example="\`examples/retry_http.c\`: one request retried with Google's backoff, its loop over \`sb_run\` (a stand-in transport)"
+  build=$(cat <<SH
+export PKG_CONFIG_PATH="\$PWD/lib/pkgconfig"
+# On the Arm machine:
+#   cc -std=c99 examples/retry_http.c \$(pkg-config --cflags --libs --static seeded-backoff) -o retry_http
+#   cmake -S examples -B build -DCMAKE_PREFIX_PATH="\$PWD" && cmake --build build
+# Cross-built on x86_64 Debian or Ubuntu (gcc-aarch64-linux-gnu), run by qemu-user-static:
+aarch64-linux-gnu-gcc -std=c99 examples/retry_http.c \$(pkg-config --cflags --libs --static seeded-backoff) -o retry_http
+qemu-aarch64-static -L /usr/aarch64-linux-gnu ./retry_http
+SH
+)
+  notes="\`--static\` adds the system libraries that Rust's standard library needs when it is
+linked statically (\`$libs_private\`); the linker keeps only what a program uses. The library
+is built for glibc: the project's tests run the example and every test vector with it in a
+Debian 12 arm64 root (glibc 2.36) under \`qemu-aarch64\`. \`-L /usr/aarch64-linux-gnu\` points
+QEMU at the cross toolchain's arm64 glibc (libc6-arm64-cross)."
 elif [[ $target == riscv32* ]]; then
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/semihosting.c ffi/firmware/semihosting.h ffi/firmware/main_google.c \

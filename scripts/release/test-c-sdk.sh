@@ -64,9 +64,7 @@ out=$(run_readme "$sdk" 2>&1) || { echo "$out"; fail "$host: the SDK README's li
 delays=$(grep -oE 'retrying in [0-9]+ ms' <<<"$out" | grep -oE '[0-9]+' | paste -sd' ')
 # The example honours its first 503's Retry-After: 3 (sb_hint_from_headers): the model's delays
 # for that step and the next, as scripts/test.d/30-ffi.sh expects them.
-want=$(PYTHONPATH="$root/tests/model" python3 -c 'import spec_model as m
-b = m.Backoff(m.preset("google"), 42)
-print(b.next(hint=m.RetryAfter(3000)).delay_ms, b.next().delay_ms)')
+want=$(python3 "$root/ffi/tests/example_delays.py")
 [ "$delays" = "$want $want $want" ] || { echo "$out"; fail "$host: the three builds printed '$delays'"; }
 grep -q seeded_backoff <<<"$(ldd "$sdk/retry_http")" && fail "$host: the example needs a shared library"
 echo "$host SDK: pkg-config, plain cc and CMake builds of retry_http each printed $want (static, $(du -k "$sdk/lib/libseeded_backoff_ffi.a" | cut -f1) KB library)"

@@ -51,7 +51,7 @@ echo "dist/ built and checked in $((SECONDS - dist_start)) s"
 host=$(rustc -vV | sed -n 's/^host: //p')
 tgz=dist/seeded-backoff-$version.tgz
 crate=dist/seeded-backoff-$version.crate
-for f in "$tgz" "$crate" dist/seeded-backoff-c-"$version"-{"$host",thumbv6m-none-eabi,thumbv7m-none-eabi,thumbv7em-none-eabihf,riscv32imc-unknown-none-elf,riscv32imac-unknown-none-elf}.tar.gz; do
+for f in "$tgz" "$crate" dist/seeded-backoff-c-"$version"-{"$host",aarch64-unknown-linux-gnu,thumbv6m-none-eabi,thumbv7m-none-eabi,thumbv7em-none-eabihf,riscv32imc-unknown-none-elf,riscv32imac-unknown-none-elf}.tar.gz; do
   [ -f "$f" ] || fail "$f is missing"
   listing=$(tar tzf "$f")
   for lic in LICENSE-MIT LICENSE-APACHE; do grep -q "/$lic$" <<<"$listing" || fail "$f has no $lic"; done
@@ -132,16 +132,18 @@ bash "$root/scripts/release/test-c-sdk.sh" "$root/dist" "$version" "$tmp/c" "$ex
 step "ffi/README.md 'Install'"
 out=$(run_block '## Install' "$root" ffi/README.md 2>&1 | grep -oE 'retrying in [0-9]+' | grep -oE '[0-9]+$' | paste -sd' ')
 # The C example honours its first 503's Retry-After: 3: the model's delays for that step and the next.
-c_two=$(PYTHONPATH="$root/tests/model" python3 -c 'import spec_model as m
-b = m.Backoff(m.preset("google"), 42)
-print(b.next(hint=m.RetryAfter(3000)).delay_ms, b.next().delay_ms)')
+c_two=$(python3 "$root/ffi/tests/example_delays.py")
 [ "$out" = "$c_two $c_two" ] || fail "ffi/README.md's C lines printed '$out', not $c_two twice"
 echo "the pkg-config and the CMake builds each printed $c_two"
 
 step "Python wheel in a new venv"
 if [ -f python/pyproject.toml ]; then
-  wheel=$(ls dist/*.whl 2>/dev/null | head -n 1)
-  [ -n "$wheel" ] || fail "python/pyproject.toml exists but dist/ has no wheel"
+  # This machine's wheel (the aarch64 one runs in scripts/test.d/32-aarch64.sh's arm64 root).
+  wheel=$(ls dist/*_"$(uname -m)".whl 2>/dev/null | head -n 1)
+  [ -n "$wheel" ] || fail "python/pyproject.toml exists but dist/ has no $(uname -m) wheel"
+  for arch in x86_64 aarch64; do
+    ls dist/*-manylinux_*_"$arch".whl >/dev/null 2>&1 || fail "dist/ has no $arch wheel"
+  done
   python3 - "$wheel" <<'PY' || fail "$wheel does not carry LICENSE-MIT and LICENSE-APACHE"
 import sys, zipfile
 names = [n.rsplit("/", 1)[-1] for n in zipfile.ZipFile(sys.argv[1]).namelist()]
