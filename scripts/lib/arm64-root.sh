@@ -44,9 +44,11 @@ start=$SECONDS
 say "building $root ($want) from $mirror: the first time takes minutes"
 rm -rf "$root"
 mkdir -p "$root"
-# --foreign: unpack here (amd64 tools); --second-stage: configure inside the root, every program
-# of it an aarch64 one under qemu-aarch64.
-timeout 900 debootstrap --arch=arm64 --variant=minbase --foreign --include="$packages" \
+# --foreign: download and unpack here (amd64 tools, about a minute); --second-stage: install and
+# configure inside the root, every program of it an aarch64 one under qemu-aarch64: about 7 min of
+# CPU, 18 min on this project's 2-core machine under a load of 12. The timeouts bound a stalled
+# mirror or emulator.
+timeout 600 debootstrap --arch=arm64 --variant=minbase --foreign --include="$packages" \
   "$suite" "$root" "$mirror" >"$root.log" 2>&1 || { tail -n 20 "$root.log" >&2; say "first stage failed"; exit 1; }
 say "first stage (download, unpack) done in $((SECONDS - start)) s"
 timeout 1800 chroot "$root" /debootstrap/debootstrap --second-stage >>"$root.log" 2>&1 ||

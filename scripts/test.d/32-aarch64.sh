@@ -33,7 +33,7 @@ work=/tmp/seeded-backoff-aarch64
 rm -rf "${debian:?}$work"
 mkdir -p "$debian$work"
 in_root() { chroot "$debian" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C.UTF-8 "$@"; }
-echo "$(in_root uname -m) root at $debian: $(in_root python3 -c 'import platform; print("glibc %s %s, Python" % platform.libc_ver(), platform.python_version())') ($((SECONDS - start)) s)"
+echo "$(in_root uname -m) root at $debian: $(in_root python3 -c 'import platform; print("%s %s, Python" % platform.libc_ver(), platform.python_version())') ($((SECONDS - start)) s)"
 
 step "the C SDK for $target (scripts/release/c-sdk.sh, as scripts/dist.sh lays it out)"
 sdk=$out/sdk
@@ -104,15 +104,23 @@ for wrong in manylinux_2_17_aarch64 manylinux_2_39_aarch64 "${tag%_aarch64}_x86_
   if PATH="$root/.venv/bin:$PATH" python3 scripts/release/check-wheel-glibc.py "$out/wrong-$wrong"/*.whl >"$out/wrong.log" 2>&1; then
     fail "check-wheel-glibc.py accepted the wheel tagged $wrong"
   fi
-  echo "control: tagged $wrong, the check says: $(tail -n 1 "$out/wrong.log" | sed 's/.*\.whl: //' | cut -c1-150)"
+  echo "control: tagged $wrong, the check says: $(tail -n 1 "$out/wrong.log" | sed 's/.*\.whl: //; s/\. The wheel references.*//')"
 done
 
 step "the wheel installed by the root's pip; python/tests/test_vectors.py under qemu-aarch64"
 cp "$wheel" "$debian$work/"
 # --no-index: pip checks the wheel's tags against the root's Python and glibc, and fetches nothing
 # (cffi is Debian's python3-cffi).
-in_root python3 -m pip install --quiet --no-index --no-deps --disable-pip-version-check --target "$work/site" \
+in_root python3 -m pip install --quiet --no-index --no-deps --disable-pip-version-check --root-user-action=ignore \
+  --target "$work/site" \
   "$work/$(basename "$wheel")" || fail "the root's pip did not install $(basename "$wheel")"
+# The control: the same wheel tagged for x86_64 is refused by that check.
+cp "$out/wrong-${tag%_aarch64}_x86_64"/*.whl "$debian$work/"
+if in_root python3 -m pip install --quiet --no-index --no-deps --disable-pip-version-check --root-user-action=ignore \
+  --target "$work/wrong-site" "$work/$(basename "$wheel" | sed "s/_aarch64/_x86_64/")" 2>"$out/pip-wrong.log"; then
+  fail "the root's pip installed a wheel tagged x86_64"
+fi
+echo "control: the root's pip refuses the x86_64-tagged copy: $(grep -m1 -o 'is not a supported wheel on this platform' "$out/pip-wrong.log")"
 mkdir -p "$debian$work/repo/python/tests" "$debian$work/repo/tests"
 cp python/tests/conftest.py python/tests/test_vectors.py "$debian$work/repo/python/tests/"
 cp -r tests/vectors tests/model "$debian$work/repo/tests/"
