@@ -85,6 +85,10 @@ export PKG_CONFIG_PATH="\$PWD/lib/pkgconfig"
 # Cross-built on x86_64 Debian or Ubuntu (gcc-aarch64-linux-gnu), run by qemu-user-static:
 aarch64-linux-gnu-gcc -std=c99 examples/retry_http.c \$(pkg-config --cflags --libs --static seeded-backoff) -o retry_http
 qemu-aarch64-static -L /usr/aarch64-linux-gnu ./retry_http
+# CMake, cross: find_package(seeded_backoff) (examples/CMakeLists.txt), target seeded_backoff::seeded_backoff
+cmake -S examples -B build -DCMAKE_PREFIX_PATH="\$PWD" -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \\
+  -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc && cmake --build build
+qemu-aarch64-static -L /usr/aarch64-linux-gnu build/retry_http
 SH
 )
   notes="\`--static\` adds the system libraries that Rust's standard library needs when it is

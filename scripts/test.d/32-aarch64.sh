@@ -43,20 +43,24 @@ machines=$(aarch64-linux-gnu-readelf -h "$lib_a" | sed -n 's/^ *Machine: *//p' |
 [ "$machines" = AArch64 ] || fail "the SDK's archive holds objects for $machines"
 echo "lib/libseeded_backoff_ffi.a: $(wc -c <"$lib_a") B, AArch64 objects only"
 
-step "the SDK README's lines: cross-built through pkg-config, run by qemu-aarch64-static"
+step "the SDK README's lines: cross-built through pkg-config and CMake, run by qemu-aarch64-static"
 want=$(python3 ffi/tests/example_delays.py)
 python3 scripts/release/readme-block.py "$sdk/README.md" "## Build the example" >"$out/build.sh"
 got=$(cd "$sdk" && bash -euo pipefail "$out/build.sh" 2>&1) || { echo "$got"; fail "the SDK README's lines failed"; }
 delays=$(grep -oE 'retrying in [0-9]+ ms' <<<"$got" | grep -oE '[0-9]+' | paste -sd' ')
-[ "$delays" = "$want" ] || { echo "$got"; fail "retry_http printed '$delays', the model $want"; }
-aarch64-linux-gnu-readelf -d "$sdk/retry_http" | grep -q 'NEEDED.*seeded' && fail "retry_http needs a shared library"
-echo "retry_http (static library, $(wc -c <"$sdk/retry_http") B) printed $delays, the model's delays"
+[ "$delays" = "$want $want" ] || { echo "$got"; fail "the two builds of retry_http printed '$delays', the model $want each"; }
+for program in retry_http build/retry_http; do
+  aarch64-linux-gnu-readelf -d "$sdk/$program" | grep -q 'NEEDED.*seeded' && fail "$program needs a shared library"
+done
+echo "retry_http (static library, $(wc -c <"$sdk/retry_http") B) and CMake's build/retry_http each printed $want, the model's delays"
 
 step "the example in the Debian root"
 cp "$sdk/retry_http" "$debian$work/"
+cp "$sdk/build/retry_http" "$debian$work/retry_http_cmake"
 got=$(in_root "$work/retry_http") || fail "retry_http exited with $? in the root"
 delays=$(grep -oE 'retrying in [0-9]+ ms' <<<"$got" | grep -oE '[0-9]+' | paste -sd' ')
 [ "$delays" = "$want" ] || fail "retry_http printed '$delays' in the root, the model $want"
+[ "$(in_root "$work/retry_http_cmake")" = "$got" ] || fail "CMake's retry_http printed other lines in the root"
 glibc=$(aarch64-linux-gnu-readelf --dyn-syms -W "$sdk/retry_http" | grep -oE '@GLIBC_[0-9.]+' | sort -uV | tail -n 1)
 echo "$got"
 echo "(its newest glibc symbol: ${glibc#@})"
