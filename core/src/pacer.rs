@@ -363,7 +363,13 @@ mod tests {
         }
         let raw = pacer.to_raw();
         assert_eq!(
-            (raw.rate, raw.capacity, raw.reserve_s, raw.tail_s, raw.tail_count),
+            (
+                raw.rate,
+                raw.capacity,
+                raw.reserve_s,
+                raw.tail_s,
+                raw.tail_count
+            ),
             (3, 4, 2, 3, 1)
         );
         let mut back = Pacer::from_raw(raw).unwrap();
@@ -372,10 +378,7 @@ mod tests {
             RawPacer { rng: [0; 4], ..raw },
             RawPacer { rate: 0, ..raw },
             RawPacer { rate: 5, ..raw },
-            RawPacer {
-                capacity: 0,
-                ..raw
-            },
+            RawPacer { capacity: 0, ..raw },
             RawPacer {
                 capacity: MAX_PACER_CAPACITY + 1,
                 rate: 1,
