@@ -1,6 +1,8 @@
 //! The pacer vectors of SPEC.md §16.5: every configuration error, and schedules that cover a shed
-//! burst, the spread inside a second, a clock going backwards, a full schedule, rates above 1000 a
-//! second and the clock's upper clamp, each computed by the core.
+//! burst, the reserve kept in a schedule's first second and lent after it, a refusal joining a
+//! running schedule and one restarting a drained one, the spread inside a second, a clock going
+//! backwards, a full schedule, rates above 1000 a second and the clock's upper clamp, each
+//! computed by the core.
 
 use seeded_backoff::Pacer;
 use serde_json::{json, Value};
@@ -39,11 +41,20 @@ fn cases() -> Vec<(u32, u32, u32, u64, Vec<String>)> {
     shed.extend(ops("p0 p999 p1000 p4500 p9000 p9999 p10000"));
     let mut reserve = repeat("a250", 95);
     reserve.extend(ops("p250 a1100 a1999 a2000 p2000"));
+    // 45 at once at 10/s with 20 % kept: 8 in second 1, 10 in seconds 2..=4, 7 in second 5; a
+    // refusal at 2.5 s joins second 5, and those at 5.5 s (nothing pending) open a new reserve
+    // second 6 (8), then second 7.
+    let mut lent = repeat("a0", 45);
+    lent.extend(ops("p0 p1000 p2000 p4000 p5000 a2500 p2500"));
+    lent.extend(repeat("a5500", 10));
+    lent.extend(ops("p5500 p6000"));
     let mut fast = repeat("a999", 6);
     fast.extend(ops("a1000 a1001 p0"));
     vec![
         (100, 0, 60, 42, shed),
         (100, 100, 60, 7, reserve),
+        (10, 200, 60, 31, lent),
+        (4, 500, 3, 2, ops("a0 a0 a0 a0 a0 a0 a0 a0 a0 a0 p0 a1000 a1999 p1999 a4000 p4000")),
         (
             3,
             0,

@@ -2,14 +2,17 @@
 //! a schedule drained at the server's capacity, so that a refused fleet returns at that capacity
 //! instead of all at once.
 //!
-//! The schedule is kept per whole second of the server's monotonic clock: each second holds at
-//! most `retry_rate` returns (the capacity less the share kept for first attempts), and a refused
-//! request gets the earliest second after the current one with room. `Retry-After` is whole
+//! The schedule is kept per whole second of the server's monotonic clock, and a refused request
+//! gets the earliest second after the current one with room. The first second of a schedule that
+//! starts empty holds `retry_rate` returns (the capacity less the share kept for first attempts:
+//! the late arrivals of the burst that started it land there); every later second holds the whole
+//! capacity, since the first attempts of a burst are over by then, and a reserve kept there would
+//! only slow the drain. `Retry-After` is whole
 //! seconds (RFC 9110), and `now + Retry-After · 1000` falls in the assigned second whatever the
 //! sub-second phase of `now`, so a client of any library that honours `Retry-After` lands in its
 //! second; the millisecond reset additionally spreads the returns evenly inside it. Only the
-//! earliest second with room is stored (the schedule fills in order), so the state is fixed size
-//! and every call is O(1).
+//! earliest second with room and the second that keeps the reserve are stored (the schedule fills
+//! in order), so the state is fixed size and every call is O(1).
 
 use crate::error_enum::error_enum;
 use core::num::NonZeroU64;
@@ -97,23 +100,26 @@ impl Slot {
 }
 
 /// A server's schedule of returns (SPEC.md §16). One per server (or per quota), fed the server's
-/// monotonic clock in milliseconds. 48 bytes, no allocation.
+/// monotonic clock in milliseconds. 56 bytes, no allocation.
 ///
 /// ```
 /// use seeded_backoff::Pacer;
-/// // 100 requests/s, a tenth of it kept for first attempts: 90 returns a second.
+/// // 100 requests/s, a tenth of it kept for first attempts in the schedule's first second: 90
+/// // returns there, the whole capacity in every later second.
 /// let mut pacer = Pacer::new(100, 100, 60, 7).unwrap();
 /// let slots: Vec<_> = (0..200).map(|_| pacer.assign(5_000)).collect();
 /// assert!(slots[..90].iter().all(|s| s.retry_after_s == 1));
-/// assert!(slots[90..180].iter().all(|s| s.retry_after_s == 2));
-/// assert_eq!(slots[180].retry_after_s, 3);
+/// assert!(slots[90..190].iter().all(|s| s.retry_after_s == 2));
+/// assert_eq!(slots[190].retry_after_s, 3);
 /// assert!(slots.iter().all(|s| !s.full && s.reset_ms >= 1000));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pacer {
     rng: SpecRng,
-    /// Returns a second may hold, nonzero by construction (the divisions by it cannot fail).
+    /// Returns the reserve second holds, nonzero by construction (the divisions by it cannot fail).
     rate: NonZeroU64,
+    /// Returns every other second holds, at least `rate`.
+    capacity: NonZeroU64,
     max_wait_s: u32,
     /// The latest `now` seen, in ms: an earlier one is read as this.
     latest_ms: u64,
@@ -121,6 +127,9 @@ pub struct Pacer {
     tail_s: u64,
     /// Returns already assigned to `tail_s`.
     tail_count: u32,
+    /// The first second of the latest schedule that started empty: the one second that keeps the
+    /// reserve.
+    reserve_s: u64,
 }
 
 impl Pacer {
@@ -149,7 +158,10 @@ impl Pacer {
         }
         let kept = u64::from(capacity_per_s) * u64::from(reserve_per_mille) / 1000;
         // `kept < capacity_per_s` since `reserve_per_mille < 1000`: never `None`.
-        let Some(rate) = NonZeroU64::new(u64::from(capacity_per_s) - kept) else {
+        let (Some(rate), Some(capacity)) = (
+            NonZeroU64::new(u64::from(capacity_per_s) - kept),
+            NonZeroU64::new(u64::from(capacity_per_s)),
+        ) else {
             return Err(PacerError::ReservePerMille);
         };
         if !(1..=MAX_PACER_WAIT_S).contains(&max_wait_s) {
@@ -158,17 +170,35 @@ impl Pacer {
         Ok(Pacer {
             rng: SpecRng::from_seed_u64(seed ^ PACER_DOMAIN),
             rate,
+            capacity,
             max_wait_s,
             latest_ms: 0,
             tail_s: 0,
             tail_count: 0,
+            reserve_s: 0,
         })
     }
 
-    /// Returns a second may hold: `capacity_per_s − capacity_per_s · reserve_per_mille / 1000`.
+    /// Returns the first second of a schedule that starts empty holds:
+    /// `capacity_per_s − capacity_per_s · reserve_per_mille / 1000`.
     pub fn retry_rate(&self) -> u32 {
         // At most `capacity_per_s`, a u32.
         self.rate.get() as u32
+    }
+
+    /// Returns every later second holds: `capacity_per_s`.
+    pub fn capacity(&self) -> u32 {
+        // At most `MAX_PACER_CAPACITY`, a u32.
+        self.capacity.get() as u32
+    }
+
+    /// Returns second `s` holds: the reserve second `rate`, any other the capacity.
+    fn holds(&self, s: u64) -> NonZeroU64 {
+        if s == self.reserve_s {
+            self.rate
+        } else {
+            self.capacity
+        }
     }
 
     /// Returns already scheduled after `now_ms` (read as the latest `now` if it is earlier):
@@ -176,10 +206,12 @@ impl Pacer {
     ///
     /// ```
     /// use seeded_backoff::Pacer;
-    /// let mut pacer = Pacer::new(10, 0, 60, 1).unwrap();
+    /// // 10/s, a fifth kept in the first second: 8 there, then 10 a second.
+    /// let mut pacer = Pacer::new(10, 200, 60, 1).unwrap();
     /// for _ in 0..25 { pacer.assign(0); }
     /// assert_eq!(pacer.pending(0), 25);
-    /// assert_eq!(pacer.pending(1_500), 15);
+    /// assert_eq!(pacer.pending(1_500), 17);
+    /// assert_eq!(pacer.pending(2_000), 7);
     /// assert_eq!(pacer.pending(3_000), 0);
     /// ```
     pub fn pending(&self, now_ms: u64) -> u64 {
@@ -187,7 +219,13 @@ impl Pacer {
         if self.tail_s < next_s {
             return 0;
         }
-        (self.tail_s - next_s) * self.rate.get() + u64::from(self.tail_count)
+        let whole = (self.tail_s - next_s) * self.capacity.get() + u64::from(self.tail_count);
+        // The reserve second, if it is among the full seconds counted: it holds `rate`.
+        if (next_s..self.tail_s).contains(&self.reserve_s) {
+            whole - (self.capacity.get() - self.rate.get())
+        } else {
+            whole
+        }
     }
 
     /// Assigns a request turned away at `now_ms` its return (SPEC.md §16.2). Never fails; a clock
@@ -197,7 +235,6 @@ impl Pacer {
         let now = now_ms.max(self.latest_ms).min(MAX_NOW_MS);
         self.latest_ms = now;
         let now_s = now / 1000;
-        let rate = self.rate;
         let last_s = now_s + u64::from(self.max_wait_s);
         let mut second = self.tail_s.max(now_s + 1);
         let mut index = if second == self.tail_s {
@@ -205,17 +242,26 @@ impl Pacer {
         } else {
             0
         };
+        if second == now_s + 1 && index == 0 {
+            // Nothing is scheduled after this second: the schedule starts empty, and its first
+            // second keeps the reserve for the late first attempts of the burst that starts it.
+            self.reserve_s = second;
+        }
         let full = second > last_s;
         if full {
             second = last_s;
-            index = rate.get() - 1;
-        } else if index + 1 == rate.get() {
+        }
+        let holds = self.holds(second);
+        if full {
+            index = holds.get() - 1;
+        } else if index + 1 >= holds.get() {
             self.tail_s = second + 1;
             self.tail_count = 0;
         } else {
             self.tail_s = second;
             self.tail_count = index as u32 + 1;
         }
+        let rate = holds;
         let width = (1000 / rate) as u32;
         let spread = u64::from(self.rng.uniform(width.saturating_sub(1)));
         let at_ms = second * 1000 + index * 1000 / rate + spread;
@@ -227,8 +273,9 @@ impl Pacer {
     }
 }
 
-/// A [`Pacer`]'s fields as plain integers (`#[repr(C)]`, 48 bytes), for caller-allocated state in
-/// the C ABI. Only [`Pacer::from_raw`] turns it back into a pacer, after validating it.
+/// A [`Pacer`]'s fields as plain integers (`#[repr(C)]`, 56 bytes, no padding), for
+/// caller-allocated state in the C ABI. Only [`Pacer::from_raw`] turns it back into a pacer, after
+/// validating it.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RawPacer {
@@ -236,14 +283,18 @@ pub struct RawPacer {
     pub latest_ms: u64,
     /// The earliest second that may still have room.
     pub tail_s: u64,
+    /// The second that keeps the reserve: the first of the latest schedule that started empty.
+    pub reserve_s: u64,
     /// The xoshiro128++ state words s0..s3.
     pub rng: [u32; 4],
-    /// Returns a second holds ([`Pacer::retry_rate`]).
+    /// Returns the reserve second holds ([`Pacer::retry_rate`]).
     pub rate: u32,
     /// The longest wait told, in seconds.
     pub max_wait_s: u32,
     /// Returns already assigned to `tail_s`.
     pub tail_count: u32,
+    /// Returns every other second holds ([`Pacer::capacity`]).
+    pub capacity: u32,
 }
 
 impl Pacer {
@@ -252,93 +303,43 @@ impl Pacer {
         RawPacer {
             latest_ms: self.latest_ms,
             tail_s: self.tail_s,
+            reserve_s: self.reserve_s,
             rng: self.rng.words(),
             rate: self.retry_rate(),
             max_wait_s: self.max_wait_s,
             tail_count: self.tail_count,
+            capacity: self.capacity(),
         }
     }
 
     /// Rebuilds a pacer from [`Pacer::to_raw`]; `None` for a state no pacer reaches (a zero
-    /// generator, a rate or wait out of range, a tail past `latest_ms`'s schedule).
+    /// generator, a rate, capacity or wait out of range, a tail past `latest_ms`'s schedule, a
+    /// reserve second after the tail or the latest second's next).
     pub fn from_raw(raw: RawPacer) -> Option<Pacer> {
         let rng = SpecRng::from_words(raw.rng)?;
-        let rate = NonZeroU64::new(u64::from(raw.rate))
-            .filter(|r| r.get() <= u64::from(MAX_PACER_CAPACITY))?;
-        let reachable = (1..=MAX_PACER_WAIT_S).contains(&raw.max_wait_s)
-            && raw.latest_ms <= MAX_NOW_MS
-            && raw.tail_s <= raw.latest_ms / 1000 + u64::from(raw.max_wait_s) + 1
-            && u64::from(raw.tail_count) < rate.get();
-        reachable.then_some(Pacer {
+        let capacity = NonZeroU64::new(u64::from(raw.capacity))
+            .filter(|c| c.get() <= u64::from(MAX_PACER_CAPACITY))?;
+        let rate = NonZeroU64::new(u64::from(raw.rate)).filter(|r| r.get() <= capacity.get())?;
+        let latest_s = raw.latest_ms / 1000;
+        let pacer = Pacer {
             rng,
             rate,
+            capacity,
             max_wait_s: raw.max_wait_s,
             latest_ms: raw.latest_ms,
             tail_s: raw.tail_s,
             tail_count: raw.tail_count,
-        })
+            reserve_s: raw.reserve_s,
+        };
+        let reachable = (1..=MAX_PACER_WAIT_S).contains(&raw.max_wait_s)
+            && raw.latest_ms <= MAX_NOW_MS
+            && raw.tail_s <= latest_s + u64::from(raw.max_wait_s) + 1
+            && raw.reserve_s <= raw.tail_s
+            && raw.reserve_s <= latest_s + 1
+            && u64::from(raw.tail_count) < pacer.holds(raw.tail_s).get();
+        reachable.then_some(pacer)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_backwards_clock_reads_as_standing_still() {
-        let mut pacer = Pacer::new(2, 0, 60, 3).unwrap();
-        let a = pacer.assign(10_500);
-        let b = pacer.assign(2_000);
-        assert_eq!((a.retry_after_s, b.retry_after_s), (1, 1));
-        assert!(b.reset_ms > a.reset_ms);
-    }
-
-    #[test]
-    fn the_raw_form_round_trips_and_refuses_what_no_pacer_reaches() {
-        let mut pacer = Pacer::new(3, 0, 2, 5).unwrap();
-        for _ in 0..4 {
-            pacer.assign(1_200);
-        }
-        let raw = pacer.to_raw();
-        assert_eq!((raw.rate, raw.tail_s, raw.tail_count), (3, 3, 1));
-        let mut back = Pacer::from_raw(raw).unwrap();
-        assert_eq!(back.assign(1_300), pacer.clone().assign(1_300));
-        for bad in [
-            RawPacer { rng: [0; 4], ..raw },
-            RawPacer { rate: 0, ..raw },
-            RawPacer {
-                max_wait_s: 0,
-                ..raw
-            },
-            RawPacer {
-                tail_count: 3,
-                ..raw
-            },
-            RawPacer { tail_s: 5, ..raw },
-            RawPacer {
-                latest_ms: u64::MAX,
-                ..raw
-            },
-        ] {
-            assert_eq!(Pacer::from_raw(bad), None, "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn a_full_schedule_answers_the_last_second() {
-        let mut pacer = Pacer::new(1, 0, 2, 3).unwrap();
-        let waits: [_; 4] = core::array::from_fn(|_| pacer.assign(0));
-        assert_eq!(
-            waits.map(|s| (s.retry_after_s, s.full)),
-            [(1, false), (2, false), (2, true), (2, true)]
-        );
-    }
-
-    #[test]
-    fn the_largest_clock_and_capacity_stay_in_range() {
-        let mut pacer = Pacer::new(MAX_PACER_CAPACITY, 0, MAX_PACER_WAIT_S, 0).unwrap();
-        let slot = pacer.assign(u64::MAX);
-        assert_eq!(slot.retry_after_s, 1);
-        assert!(slot.reset_ms <= 2000);
-    }
-}
+mod tests;

@@ -86,10 +86,11 @@ async fn refusals_get_the_slots_spec_gives_them() {
     );
 }
 
-// capacity 4, reserve 500‰: rate = 4 − 4 · 500 / 1000 = 2 a second, w = 500, so the i-th return
-// of second s lies in [s · 1000 + i · 500, s · 1000 + i · 500 + 499].
+// capacity 4, reserve 500‰: the schedule's first second holds rate = 4 − 4 · 500 / 1000 = 2
+// (w = 500), every later one 4 (w = 250), so the i-th return of second s lies in
+// [s · 1000 + i · w, s · 1000 + i · w + w − 1].
 #[tokio::test(start_paused = true)]
-async fn clones_share_one_schedule_at_the_retry_rate() {
+async fn clones_share_one_schedule_reserve_first() {
     let pacer = Arc::new(Mutex::new(Pacer::new(4, 500, 60, 9).unwrap()));
     let layer = PaceLayer::shared(Arc::clone(&pacer));
     let mut a = layer.layer(server());
@@ -107,22 +108,22 @@ async fn clones_share_one_schedule_at_the_retry_rate() {
         ));
         assert_eq!(limit, format!("\"pacer\";r=0;t={after}"));
     }
-    // Seconds 1, 1, 2, 2, 3; index 0, 1, 0, 1, 0.
+    // Seconds 1, 1, 2, 2, 2; index 0, 1, 0, 1, 2.
     let expect = [
-        ("1", 1000),
-        ("1", 1500),
-        ("2", 2000),
-        ("2", 2500),
-        ("3", 3000),
+        ("1", 1000, 500),
+        ("1", 1500, 500),
+        ("2", 2000, 250),
+        ("2", 2250, 250),
+        ("2", 2500, 250),
     ];
-    for ((after, reset), (want_after, low)) in seen.iter().zip(expect) {
+    for ((after, reset), (want_after, low, w)) in seen.iter().zip(expect) {
         assert_eq!(after, want_after);
         assert!(
-            (low..low + 500).contains(reset),
+            (low..low + w).contains(reset),
             "{reset} outside {low}..{}",
-            low + 500
+            low + w
         );
     }
-    // tail_s = 3, tail_count = 1: pending(0) = (3 − 1) · 2 + 1.
+    // tail_s = 2, tail_count = 3, the reserve second 1 holds 2: pending(0) = 2 + 3.
     assert_eq!(pacer.lock().unwrap().pending(0), 5);
 }

@@ -29,6 +29,26 @@ fn each_field_is_refused_by_name_at_its_edges() {
 }
 
 #[test]
+fn a_shed_burst_keeps_the_reserve_in_its_first_second_only() {
+    // 900 refused at once by a server of 100/s that keeps 6 % for first attempts: 94 in second
+    // 1, where the burst's late first attempts arrive, then 100 a second: 8 more seconds hold
+    // 800, and second 10 the last 6 (at 94 a second throughout, it would be 54 of second 10).
+    let mut pacer = Pacer::new(100, 60, 60, 42).unwrap();
+    let mut per_second = [0u32; 12];
+    for _ in 0..900 {
+        per_second[pacer.assign(0).retry_after_s as usize] += 1;
+    }
+    assert_eq!(
+        per_second,
+        [0, 94, 100, 100, 100, 100, 100, 100, 100, 100, 6, 0]
+    );
+    assert_eq!(
+        [0, 1_000, 2_000, 9_000, 10_000].map(|t| pacer.pending(t)),
+        [900, 806, 706, 6, 0]
+    );
+}
+
+#[test]
 fn a_shed_burst_fills_each_second_to_the_rate_and_no_further() {
     // 900 refused at once by a server of 100/s: seconds 1 to 9, 100 each.
     let mut pacer = Pacer::new(100, 0, 60, 42).unwrap();
@@ -60,12 +80,19 @@ proptest! {
         let mut pacer = Pacer::new(capacity, reserve, max_wait, seed).unwrap();
         let rate = pacer.retry_rate();
         prop_assert_eq!(u64::from(rate), u64::from(capacity) - u64::from(capacity) * u64::from(reserve) / 1000);
+        prop_assert_eq!(pacer.capacity(), capacity);
+        // The seconds that open an empty schedule (the one after a refusal that found nothing
+        // pending): each holds at most `rate`; every second at most `capacity`.
+        let mut reserved = std::collections::HashSet::new();
         let mut now = start;
         let mut latest = 0u64;
         let mut per_second: HashMap<u64, u32> = HashMap::new();
         for step in steps {
             now = now.saturating_add_signed(step);
             latest = latest.max(now).min(1 << 63);
+            if pacer.pending(now) == 0 {
+                reserved.insert(latest / 1000 + 1);
+            }
             let slot = pacer.assign(now);
             prop_assert!((1..=max_wait).contains(&slot.retry_after_s));
             prop_assert!(slot.reset_ms >= 1 && slot.reset_ms <= max_wait * 1000 + 999);
@@ -74,11 +101,22 @@ proptest! {
             if !slot.full {
                 let n = per_second.entry(second).or_default();
                 *n += 1;
-                prop_assert!(*n <= rate);
+                prop_assert!(*n <= capacity);
+                if reserved.contains(&second) {
+                    prop_assert!(*n <= rate, "second {} holds {} > {}", second, n, rate);
+                }
             } else {
                 prop_assert_eq!(slot.retry_after_s, max_wait);
             }
-            prop_assert!(pacer.pending(now) <= u64::from(rate) * u64::from(max_wait));
+            let pending = pacer.pending(now);
+            prop_assert!(pending <= u64::from(capacity) * u64::from(max_wait));
+            // Exact: the unfull returns counted in the seconds after `latest`.
+            let counted: u64 = per_second
+                .iter()
+                .filter(|(&s, _)| s > latest / 1000)
+                .map(|(_, &n)| u64::from(n))
+                .sum();
+            prop_assert_eq!(pending, counted);
         }
     }
 }

@@ -19,7 +19,7 @@ static void refuse(uint64_t now_ms) {
 int main(void) {
     uint64_t pending = 0;
     int i;
-    /* 100 requests/s, a tenth kept for first attempts (90 returns a second), no wait beyond 60 s. */
+    /* 100 requests/s, a tenth kept in the first second (90 returns, 100 later), waits <= 60 s. */
     int rc = sb_pacer_init(&pacer, 100, 100, 60, 7);
     if (rc != SB_OK) {
         fprintf(stderr, "pacer: %s\n", sb_strerror(rc));

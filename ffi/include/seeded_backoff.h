@@ -918,11 +918,15 @@ typedef struct sb_pacer {
    */
   uint64_t tail_s;
   /**
+   * The second that keeps the reserve (the first of the latest schedule that started empty).
+   */
+  uint64_t reserve_s;
+  /**
    * Random generator state (xoshiro128++ words s0..s3).
    */
   uint32_t rng[4];
   /**
-   * Returns one second of the schedule holds.
+   * Returns the reserve second holds.
    */
   uint32_t rate;
   /**
@@ -934,9 +938,9 @@ typedef struct sb_pacer {
    */
   uint32_t tail_count;
   /**
-   * Always 0: the struct has no padding, so every byte of it is set (a copy compares equal).
+   * Returns every other second holds.
    */
-  uint32_t reserved;
+  uint32_t capacity;
 } sb_pacer;
 
 /**

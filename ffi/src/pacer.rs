@@ -22,29 +22,34 @@ pub struct sb_pacer {
     pub latest_ms: u64,
     /// The earliest second of the schedule that may still have room.
     pub tail_s: u64,
+    /// The second that keeps the reserve (the first of the latest schedule that started empty).
+    pub reserve_s: u64,
     /// Random generator state (xoshiro128++ words s0..s3).
     pub rng: [u32; 4],
-    /// Returns one second of the schedule holds.
+    /// Returns the reserve second holds.
     pub rate: u32,
     /// The longest wait the pacer tells, in seconds.
     pub max_wait_s: u32,
     /// Returns already assigned to `tail_s`.
     pub tail_count: u32,
-    /// Always 0: the struct has no padding, so every byte of it is set (a copy compares equal).
-    pub reserved: u32,
+    /// Returns every other second holds.
+    pub capacity: u32,
 }
 
-// `sb_pacer` is the core's `RawPacer`, field for field, and `reserved` where `RawPacer` pads.
+// `sb_pacer` is the core's `RawPacer`, field for field, and neither has padding, so every byte of
+// it is set (a copy compares equal).
 const _: () = {
     use core::mem::{offset_of, size_of};
     assert!(offset_of!(sb_pacer, latest_ms) == offset_of!(RawPacer, latest_ms));
     assert!(offset_of!(sb_pacer, tail_s) == offset_of!(RawPacer, tail_s));
+    assert!(offset_of!(sb_pacer, reserve_s) == offset_of!(RawPacer, reserve_s));
     assert!(offset_of!(sb_pacer, rng) == offset_of!(RawPacer, rng));
     assert!(offset_of!(sb_pacer, rate) == offset_of!(RawPacer, rate));
     assert!(offset_of!(sb_pacer, max_wait_s) == offset_of!(RawPacer, max_wait_s));
     assert!(offset_of!(sb_pacer, tail_count) == offset_of!(RawPacer, tail_count));
-    assert!(offset_of!(sb_pacer, reserved) == offset_of!(RawPacer, tail_count) + 4);
-    assert!(size_of::<sb_pacer>() == offset_of!(sb_pacer, reserved) + 4);
+    assert!(offset_of!(sb_pacer, capacity) == offset_of!(RawPacer, capacity));
+    assert!(size_of::<sb_pacer>() == offset_of!(sb_pacer, capacity) + 4);
+    assert!(size_of::<sb_pacer>() == size_of::<RawPacer>());
 };
 
 impl sb_pacer {
@@ -53,25 +58,25 @@ impl sb_pacer {
         sb_pacer {
             latest_ms: raw.latest_ms,
             tail_s: raw.tail_s,
+            reserve_s: raw.reserve_s,
             rng: raw.rng,
             rate: raw.rate,
             max_wait_s: raw.max_wait_s,
             tail_count: raw.tail_count,
-            reserved: 0,
+            capacity: raw.capacity,
         }
     }
 
     fn to_core(self) -> Result<Pacer, sb_status> {
-        if self.reserved != 0 {
-            return Err(sb_status::SB_ERR_BAD_STATE);
-        }
         Pacer::from_raw(RawPacer {
             latest_ms: self.latest_ms,
             tail_s: self.tail_s,
+            reserve_s: self.reserve_s,
             rng: self.rng,
             rate: self.rate,
             max_wait_s: self.max_wait_s,
             tail_count: self.tail_count,
+            capacity: self.capacity,
         })
         .ok_or(sb_status::SB_ERR_BAD_STATE)
     }

@@ -33,13 +33,18 @@ class Pacer:
             raise m.SpecError("reserve_per_mille")
         if not 1 <= max_wait_s <= 86_400:
             raise m.SpecError("max_wait_s")
+        self.capacity = capacity_per_s
         self.rate = capacity_per_s - capacity_per_s * reserve_per_mille // 1000
-        assert self.rate >= 1
+        assert 1 <= self.rate <= self.capacity
         self.max_wait_s = max_wait_s
         self.rng = m.Rng.from_seed(seed ^ DOMAIN)
         self.latest = 0
         self.tail_s = 0
         self.tail_count = 0
+        self.reserve_s = 0
+
+    def holds(self, s):
+        return self.rate if s == self.reserve_s else self.capacity
 
     def assign(self, now_ms):
         now = min(max(now_ms, self.latest), MAX_NOW)
@@ -48,21 +53,30 @@ class Pacer:
         last_s = now_s + self.max_wait_s
         s = max(self.tail_s, now_s + 1)
         i = self.tail_count if s == self.tail_s else 0
+        if s == now_s + 1 and i == 0:
+            self.reserve_s = s
         full = s > last_s
         if full:
-            s, i = last_s, self.rate - 1
-        elif i + 1 == self.rate:
-            self.tail_s, self.tail_count = s + 1, 0
+            s = last_s
+            h = self.holds(s)
+            i = h - 1
         else:
-            self.tail_s, self.tail_count = s, i + 1
-        w = 1000 // self.rate
+            h = self.holds(s)
+            if i + 1 == h:
+                self.tail_s, self.tail_count = s + 1, 0
+            else:
+                self.tail_s, self.tail_count = s, i + 1
+        w = 1000 // h
         x = self.rng.uniform(max(w - 1, 0))
-        at = s * 1000 + i * 1000 // self.rate + x
+        at = s * 1000 + i * 1000 // h + x
         return s - now_s, at - now, full
 
     def pending(self, now_ms):
         n = min(max(now_ms, self.latest), MAX_NOW) // 1000 + 1
-        return 0 if self.tail_s < n else (self.tail_s - n) * self.rate + self.tail_count
+        if self.tail_s < n:
+            return 0
+        short = self.capacity - self.rate if n <= self.reserve_s < self.tail_s else 0
+        return (self.tail_s - n) * self.capacity + self.tail_count - short
 
 
 def make(config):
@@ -80,7 +94,9 @@ def run_op(pacer, op):
 
 
 def check_bounds(failures):
-    """§16.3 on seeded bursts: waits in range, and at most `rate` unfull returns a second."""
+    """§16.3 on seeded bursts: waits in range; unfull returns at most `capacity` a second, and at
+    most `rate` in a second that opens an empty schedule (the next after a refusal that found
+    nothing pending); `pending` equal to the unfull returns counted after the current second."""
     rnd = random.Random(31)
     checks = 0
     for _ in range(60):
@@ -89,17 +105,22 @@ def check_bounds(failures):
         wait = rnd.choice([1, 2, 5, 60])
         p = Pacer(cap, reserve, wait, rnd.getrandbits(64))
         now = rnd.randrange(0, 10 ** 7)
-        per_second = {}
-        for _ in range(rnd.randrange(1, min(3 * p.rate * wait, 3000) + 10)):
+        per_second, opened = {}, set()
+        for _ in range(rnd.randrange(1, min(3 * p.capacity * wait, 3000) + 10)):
             now = max(0, now + rnd.choice([0, 0, 1, 37, 400, -5000]))
             clock = max(now, p.latest)
+            if p.pending(now) == 0:
+                opened.add(clock // 1000 + 1)
             ra, ms, full = p.assign(now)
             sec = (clock + ms) // 1000
             ok = (1 <= ra <= wait and 1 <= ms <= wait * 1000 + 999
                   and (clock + ra * 1000) // 1000 == sec)
             if not full:
                 per_second[sec] = per_second.get(sec, 0) + 1
-                ok = ok and per_second[sec] <= p.rate
+                limit = p.rate if sec in opened else p.capacity
+                ok = ok and per_second[sec] <= limit
+            counted = sum(v for k, v in per_second.items() if k > clock // 1000)
+            ok = ok and p.pending(now) == counted
             checks += 1
             if not ok:
                 failures.append("bounds: cap %d reserve %d wait %d now %d -> %r"

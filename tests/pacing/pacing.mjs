@@ -3,7 +3,7 @@
 // second of its clock and answers 429 above it. Half the clients are Node (the npm package's
 // fetchWithBackoff, in NODE_PROCS processes), half Python (the package's asyncio `retry` over
 // aiohttp, one process), every fleet both. One fleet after another, each against a fresh server:
-// - the pacer (the core's PaceLayer, 6 % kept for first attempts) with `paced` clients;
+// - the pacer (the core's PaceLayer, 6 % kept for first attempts in its first second) with `paced` clients;
 // - `Retry-After: 1` on every 429, `equal` clients;
 // - no Retry-After, `full` clients; and `google` clients.
 // Every client runs the simulator's policy for the row: Google's (1 s × 2, cap 32 s) with the

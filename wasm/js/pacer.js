@@ -1,5 +1,5 @@
 // Pacer: a server's schedule of returns (SPEC.md §16). Each request the server turns away (429 or
-// 503) is told its own return second, at most the server's retry rate a second, as Retry-After
+// 503) is told its own return second, at most the server's capacity a second, as Retry-After
 // and rate-limit headers. Its words live in this object; the pacer part's core code updates them.
 // A server-side helper: its own wasm part, which no client import pulls in.
 import { pacer } from '../pkg/pacer-part.js';
@@ -11,7 +11,7 @@ import { seedHalves } from './options.js';
 const FIELDS = ['capacityPerS', 'reservePerMille', 'maxWaitS'];
 
 export class Pacer {
-  #w; // latest_ms and tail_s (lo, hi), the generator's four words, rate, max_wait_s, tail_count
+  #w; // latest_ms, tail_s, reserve_s (lo, hi), the generator's four words, rate, max_wait_s, tail_count, capacity
 
   constructor(options = {}) {
     keys('Pacer options', options, [...FIELDS, 'seed']);

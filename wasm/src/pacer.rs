@@ -1,9 +1,9 @@
 //! The pacer part: a server's schedule of returns (SPEC.md §16) whose words live in the JS
 //! `Pacer`. A server-side helper, its own small wasm file, so that no client carries it.
 //!
-//! The pacer's 12 words sit at the start of the shared run words (no run is stepped in this
-//! part): `latest_ms` and `tail_s` as (low, high) halves, the generator's four words, `rate`,
-//! `max_wait_s`, `tail_count` ([`RawPacer`]'s fields in order).
+//! The pacer's 14 words sit at the start of the shared run words (no run is stepped in this
+//! part): `latest_ms`, `tail_s` and `reserve_s` as (low, high) halves, the generator's four
+//! words, `rate`, `max_wait_s`, `tail_count`, `capacity` ([`RawPacer`]'s fields in order).
 
 use seeded_backoff::bindings::RawPacer;
 use seeded_backoff::{Pacer, PacerError};
@@ -11,7 +11,7 @@ use seeded_backoff::{Pacer, PacerError};
 use crate::rt::{io as shared, Io};
 
 /// The words of a pacer.
-pub const PACER_WORDS: usize = 12;
+pub const PACER_WORDS: usize = 14;
 
 fn u64_of(lo: u32, hi: u32) -> u64 {
     u64::from(hi) << 32 | u64::from(lo)
@@ -25,6 +25,8 @@ fn write(io: &mut Io, pacer: &Pacer) {
         (r.latest_ms >> 32) as u32,
         r.tail_s as u32,
         (r.tail_s >> 32) as u32,
+        r.reserve_s as u32,
+        (r.reserve_s >> 32) as u32,
         a,
         b,
         c,
@@ -32,6 +34,7 @@ fn write(io: &mut Io, pacer: &Pacer) {
         r.rate,
         r.max_wait_s,
         r.tail_count,
+        r.capacity,
     ];
     for (to, from) in io.run.iter_mut().zip(words) {
         *to = from;
@@ -43,10 +46,12 @@ fn read(io: &Io) -> Option<Pacer> {
     Pacer::from_raw(RawPacer {
         latest_ms: u64_of(w(0), w(1)),
         tail_s: u64_of(w(2), w(3)),
-        rng: [w(4), w(5), w(6), w(7)],
-        rate: w(8),
-        max_wait_s: w(9),
-        tail_count: w(10),
+        reserve_s: u64_of(w(4), w(5)),
+        rng: [w(6), w(7), w(8), w(9)],
+        rate: w(10),
+        max_wait_s: w(11),
+        tail_count: w(12),
+        capacity: w(13),
     })
 }
 

@@ -740,7 +740,7 @@ export function startupDelay(seed: Seed, windowMs: number): number;
 export interface PacerOptions {
   /** Requests a second the server serves: 1..=1000000. */
   capacityPerS: number;
-  /** Thousandths of the capacity kept for first attempts, not given to returns: 0..=999 (default 0). */
+  /** Thousandths of the capacity kept for first attempts in the first second of a schedule that starts empty (every later second is given whole to returns): 0..=999 (default 0). */
   reservePerMille?: number;
   /** The longest wait it tells, in seconds: 1..=86400 (default 60). */
   maxWaitS?: number;
@@ -772,7 +772,8 @@ export interface PacerSlot {
 
 /**
  * A server's schedule of returns (SPEC.md §16): each request it turns away (429 or 503) gets its
- * own return, at most `capacityPerS − capacityPerS · reservePerMille / 1000` a second, so that a
+ * own return, at most `capacityPerS` a second (`capacityPerS − capacityPerS · reservePerMille / 1000`
+ * in the first second of a schedule that starts empty), so that a
  * refused fleet comes back at the server's capacity instead of all at once. One per server (or per
  * quota). Clock: the server's monotonic one in ms (`performance.now()` by default; a fraction is
  * dropped; an earlier reading than one already seen reads as that one). Bad configuration throws a

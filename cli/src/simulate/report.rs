@@ -326,7 +326,7 @@ fn print_pacing(setup: &Setup, rows: &[PacingRow]) {
     println!(
         "shed with what the server answers: {} clients, one run, seed {}; {} requests/s; the limit: \
          every client done after {} s with one retry at most; pacer: SPEC.md §16, 6 % kept for \
-         first attempts, clients with the paced option",
+         first attempts in its first second, clients with the paced option",
         setup.outage_clients,
         setup.seed,
         setup.capacity,

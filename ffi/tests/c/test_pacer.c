@@ -54,7 +54,8 @@ static void test_pacer_null_and_bad_state(void) {
     CHECK_RC(sb_pacer_pending(&p, 0, NULL), SB_ERR_NULL);
     CHECK(pending == 7);
 
-    /* States no init produces: zeroed memory, a zero generator, a second holding more than it may. */
+    /* States no init produces: zeroed memory, a zero generator, a second holding more than it may,
+     * a capacity below the rate, a reserve second past the tail. */
     memset(&p, 0, sizeof p);
     CHECK_RC(sb_pacer_assign(&p, 0, &slot), SB_ERR_BAD_STATE);
     CHECK_RC(sb_pacer_pending(&p, 0, &pending), SB_ERR_BAD_STATE);
@@ -67,7 +68,12 @@ static void test_pacer_null_and_bad_state(void) {
     CHECK_RC(sb_pacer_assign(&p, 0, &slot), SB_ERR_BAD_STATE);
     CHECK(memcmp(&p, &before, sizeof p) == 0);
     CHECK_RC(sb_pacer_init(&p, 100, 0, 60, 1), SB_OK);
-    p.reserved = 1;
+    p.capacity = p.rate - 1; /* below the reserve second's rate */
+    before = p;
+    CHECK_RC(sb_pacer_assign(&p, 0, &slot), SB_ERR_BAD_STATE);
+    CHECK(memcmp(&p, &before, sizeof p) == 0);
+    CHECK_RC(sb_pacer_init(&p, 100, 0, 60, 1), SB_OK);
+    p.reserve_s = 2; /* after the tail (0) and the latest second's next (1) */
     before = p;
     CHECK_RC(sb_pacer_assign(&p, 0, &slot), SB_ERR_BAD_STATE);
     CHECK(memcmp(&p, &before, sizeof p) == 0);

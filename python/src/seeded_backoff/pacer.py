@@ -1,6 +1,6 @@
 """Pacer: a server's schedule of returns (SPEC.md §16), held in the C ABI's `sb_pacer`. Each request
-the server turns away (429 or 503) gets its own return second, at most the server's retry rate a
-second, as `Retry-After` and rate-limit headers. Thread-safe: a lock guards it."""
+the server turns away (429 or 503) gets its own return second, at most the server's capacity a second
+(less the reserve in the first second of a schedule that starts empty), as `Retry-After` and rate-limit headers. Thread-safe: a lock guards it."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ class PacerSlot:
 
 class Pacer:
     """A server's pacer: `capacity_per_s` requests a second (1..=1000000), `reserve_per_mille`
-    thousandths of it kept for first attempts (0..=999), no wait told beyond `max_wait_s`
+    thousandths of it kept for first attempts in the first second of a schedule that starts empty
+    (0..=999), no wait told beyond `max_wait_s`
     (1..=86400); `seed` (0..=2**64-1; omitted, a random one) makes the spread inside each second
     reproducible. One per server, shared by its threads. The clock is the server's monotonic one
     in milliseconds: `now_ms` omitted, milliseconds since the pacer was made.
