@@ -25,7 +25,7 @@ output=()
 [[ " $* " == *" --output "* ]] || output=(--output target)
 # The rule tests (core/tests/<name>.rs); ./test.sh checks that each one exists. TESTS="a b" runs
 # only those, for a bounded run of a few files (fewer tests catch no more: its score is a floor).
-RULE_TESTS="bad_input budget_transitions extreme_values fleet from_rng hand_derived pacer properties rate_limit retry_after rule_boundaries run_rules send_rate spec_tables tables vectors"
+RULE_TESTS="bad_input budget_transitions extreme_values fleet from_rng hand_derived pacer properties rate_limit raw_words retry_after rule_boundaries run_rules send_rate spec_tables tables vectors"
 tests=(--lib)
 for t in ${TESTS:-$RULE_TESTS}; do
   tests+=(--test "$t")

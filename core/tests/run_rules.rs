@@ -192,3 +192,65 @@ fn a_run_that_starts_without_a_clock_ignores_later_readings() {
     assert_eq!((raw.clock, raw.origin_ms, raw.now_ms), (0, 0, 0));
     assert_eq!((raw.pause_since_ms, run.paused_ms()), (0, 0));
 }
+
+/// A send rate that always answers the same pace, and counts the answers it is told.
+struct Fixed(seeded_backoff::Pace, core::cell::Cell<u32>);
+
+impl seeded_backoff::SendGate for Fixed {
+    fn before_attempt(&self, _now_ms: u64) -> seeded_backoff::Pace {
+        self.0
+    }
+    fn on_answer(&self, _now_ms: u64, _answer: seeded_backoff::Answer) {
+        self.1.set(self.1.get() + 1);
+    }
+}
+
+#[test]
+fn a_send_rate_wait_that_ends_at_the_time_budget_is_waited_and_one_past_it_gives_up() {
+    // SPEC.md §15.2: a wait gives up as `deadline` only when elapsed + wait passes max_elapsed_ms.
+    let p = Policy::builder()
+        .initial_ms(100)
+        .max_backoff_ms(1000)
+        .jitter(Jitter::None)
+        .max_elapsed_ms(1000)
+        .build()
+        .unwrap();
+    let at_limit = Fixed(seeded_backoff::Pace::Wait { ms: 1000 }, Default::default());
+    assert_eq!(
+        Run::new(&p, 1).start_paced(&p, Some(0), &at_limit),
+        Ok(Action::Wait { delay_ms: 1000 })
+    );
+    let past = Fixed(seeded_backoff::Pace::Wait { ms: 1001 }, Default::default());
+    assert_eq!(
+        Run::new(&p, 1).start_paced(&p, Some(0), &past),
+        Ok(Action::GiveUp {
+            attempts: 0,
+            reason: Some(seeded_backoff::GiveUpReason::Deadline)
+        })
+    );
+}
+
+#[test]
+fn a_run_tells_a_shared_atomic_send_rate_each_answer() {
+    // A throttle with a 500 ms hint while the rate is off holds every ask until 10 + 500
+    // (SPEC.md §17.5), so the shared rate must have heard it through the run.
+    use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRateConfig};
+    let p = policy();
+    let rate = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
+    let mut run = Run::new(&p, 1);
+    assert_eq!(
+        run.start_paced(&p, Some(0), &rate),
+        Ok(Action::Attempt { attempt: 1 })
+    );
+    let throttled = Some(Answer::Throttled { hint_ms: 500 });
+    run.outcome_paced(
+        &p,
+        fail(FailureKind::Error),
+        throttled,
+        Some(10),
+        None,
+        &rate,
+    )
+    .unwrap();
+    assert_eq!(rate.before_attempt(11), Pace::Wait { ms: 499 });
+}
