@@ -131,7 +131,9 @@ fuzz_target!(|input: Input| {
                     (last_second, in_last) = (second, 0);
                 }
                 in_last += 1;
-                assert!(in_last <= rate, "second {second} holds {in_last} > {rate}");
+                // SPEC.md §16.3: the reserve second holds the rate, every other the capacity.
+                let holds = if second == model.reserve_s { rate } else { model.capacity };
+                assert!(in_last <= holds, "second {second} holds {in_last} > {holds}");
             }
         }
     }
