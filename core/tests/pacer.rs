@@ -225,3 +225,17 @@ fn the_reset_header_is_seconds_with_three_decimals() {
         assert_eq!(slot.reset_seconds(&mut buf), want);
     }
 }
+
+#[test]
+fn a_raw_tail_may_be_one_second_past_the_longest_wait_and_no_further() {
+    // SPEC.md §16.3: no return is told more than max_wait_s ahead, so the tail second (the next
+    // with room) is at most latest_s + max_wait_s + 1. Here latest_s 5, max_wait_s 2: 8 and no more.
+    let mut raw = Pacer::new(3, 0, 2, 9).unwrap().to_raw();
+    raw.latest_ms = 5_400;
+    raw.reserve_s = 6;
+    raw.tail_count = 0;
+    for (tail_s, ok) in [(6, true), (8, true), (9, false)] {
+        raw.tail_s = tail_s;
+        assert_eq!(Pacer::from_raw(raw).is_some(), ok, "tail_s {tail_s}");
+    }
+}
