@@ -61,7 +61,7 @@ sections=(
   "quota-nginx|table|bash scripts/test.d/61-quota-nginx.sh >&2 && cat artifacts/quota-nginx.md"
   "pacing-real|text|bash scripts/test.d/62-pacing.sh"
   "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
-  "faults|text|(cargo test -q -p seeded-backoff --all-features --test faults -- --nocapture --test-threads=1 2>&1 && bash scripts/test.d/77-faults.sh) | grep -E '^(retry_tokio|TowerPolicy|requests|httpx) '"
+  "faults|text|(cargo test -q -p seeded-backoff --all-features --test faults -- --nocapture --test-threads=1 2>&1 && bash scripts/test.d/77-faults.sh) | grep -oE '(retry_tokio|TowerPolicy|requests|httpx) [a-z-]+: .*'"
   "npm-faults|text|(node wasm/test/faults.test.mjs && node wasm/test/browser/faults.mjs) | grep -E '^(node|chromium) '"
   "asyncio-load|text|.venv/bin/python tests/faults/load_asyncio.py"
   "send-rate|text|python3 bench/send_rate_quota.py"
