@@ -91,8 +91,11 @@ fn fifty_tokio_tasks_share_one_rate_without_over_admitting() {
     let times = Arc::try_unwrap(times).unwrap().into_inner().unwrap();
     assert_eq!(times.len(), 200);
     assert_spaced(start, times);
-    // Paced, not stalled: 200 attempts 2 ms apart take about 0.4 s.
-    assert!(start.elapsed() < Duration::from_secs(10));
+    // Paced, not stalled: 200 attempts 2 ms apart take about 0.4 s. Miri interprets every task
+    // about a thousand times slower, so there the bound says nothing of the rate.
+    if !cfg!(miri) {
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
 }
 
 #[test]
