@@ -28,6 +28,7 @@ fn specs() -> Result<Vec<Spec>, String> {
     let none = plain(Policy::google().to_builder().jitter(Jitter::None))?;
     let timed = plain(Policy::builder().max_elapsed_ms(10_000))?;
     let google = Policy::google();
+    let once = plain(Policy::google().to_builder().max_retries(1))?;
     let grpc = BudgetConfig::grpc(4, 500).map_err(|e| e.to_string())?;
     // 10 requests per second at the least, so a throttle before any traffic spaces by 100 ms.
     let ten = SendRateConfig {
@@ -73,6 +74,12 @@ fn specs() -> Result<Vec<Spec>, String> {
           "rate_answer@0:answer=throttled,hint_ms=3000 start@0 snapshot wake@3000 fail@3010:hint=rate_limit,hint_ms=2000 wake@6000 success@6100"),
         s("a permanent error is an answer; offline is none", none, 13, ten,
           "rate_answer@0:answer=throttled start@0 offline@10 resume@20 wake@2000 permanent@2010 rate_ask@2010"),
+        s("a throttled retry waits only its hint: the rate paces it, not its backoff", google, 15, ten,
+          "start@0 fail@10:hint=retry_after,hint_ms=300 wake@310 fail@320:answer=throttled wake@320 wake@420 success@430"),
+        s("a retry after an error that is no answer keeps its backoff", none, 16, ten,
+          "start@0 fail@10:answer=no_answer wake@1010 success@1020"),
+        s("a throttled retry past max_retries still gives up", once, 17, ten,
+          "start@0 fail@10:answer=throttled wake@10 fail@120:answer=throttled"),
         Spec {
             budget: Some(grpc),
             ..s("the send rate's waits spend no budget", none, 14, ten,

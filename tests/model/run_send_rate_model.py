@@ -61,6 +61,10 @@ class PacedRun(run_model.Run):
         if answer is None:
             answer = default_answer(o, hint, kind)
         rate.answer(answer[0], self.now, answer[1])
+        if action["a"] == "retry" and answer[0] == "throttled":
+            # §15.2: the send rate paces a throttled retry; it waits only the hint.
+            action["delay_ms"] = min(action["delay_ms"], answer[1])
+            self.window_ms = action["delay_ms"]
         return action
 
 

@@ -147,8 +147,24 @@ impl Run {
     }
 
     /// [`Run::outcome`], then the attempt's answer told to the send rate: `answer`, or when the
-    /// loop does not know the response, [`answer_of`] the outcome. Needs a clock reading; a
-    /// refused event tells the send rate nothing.
+    /// loop does not know the response, [`answer_of`] the outcome. A throttled retry waits only
+    /// the server's hint, not its backoff: the send rate paces it (SPEC.md §15.2). Needs a clock
+    /// reading; a refused event tells the send rate nothing.
+    ///
+    /// ```
+    /// use core::cell::Cell;
+    /// use seeded_backoff::{Action, Answer, FailureKind, Outcome, Policy, Run, SendRate, SendRateConfig};
+    /// let p = Policy::google();
+    /// let rate = Cell::new(SendRate::new(SendRateConfig::DEFAULT).unwrap());
+    /// let mut run = Run::new(&p, 7);
+    /// run.start_paced(&p, Some(0), &rate).unwrap();
+    /// let throttled = Some(Answer::Throttled { hint_ms: 0 });
+    /// let busy = Outcome::Retryable { hint: None, kind: FailureKind::Error };
+    /// let retry = run.outcome_paced(&p, busy, throttled, Some(5), None, &rate);
+    /// assert_eq!(retry, Ok(Action::Retry { attempt: 1, delay_ms: 0 }));
+    /// // The wake asks the rate the throttle turned on.
+    /// assert!(matches!(run.wake_paced(&p, Some(5), &rate), Ok(Action::Wait { .. } | Action::Attempt { .. })));
+    /// ```
     pub fn outcome_paced(
         &mut self,
         policy: &Policy,
@@ -161,7 +177,17 @@ impl Run {
         self.check(self.phase == Phase::Attempting, RunError::Outcome)?;
         let now = self.paced_now(now_ms)?;
         let action = self.outcome(policy, outcome, Some(now), budget)?;
-        rate.on_answer(now, answer.unwrap_or(answer_of(outcome)));
-        Ok(action)
+        let answer = answer.unwrap_or(answer_of(outcome));
+        rate.on_answer(now, answer);
+        Ok(match (action, answer) {
+            // The throttle has just cut the shared rate, which now paces this retry with every
+            // other attempt; the request's own backoff on top would leave the quota idle.
+            (Action::Retry { attempt, delay_ms }, Answer::Throttled { hint_ms }) => {
+                let delay_ms = delay_ms.min(hint_ms);
+                self.window_ms = delay_ms;
+                Action::Retry { attempt, delay_ms }
+            }
+            _ => action,
+        })
     }
 }
