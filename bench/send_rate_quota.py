@@ -8,7 +8,7 @@ Prints, per quota and burst: goodput as a share of the quota's total, throttled 
 of all attempts, for the default configuration and with a 200 ms guard.
 
        python3 bench/send_rate_quota.py --steady QUOTA BURST WORKERS LATENCY_MS SECONDS [RATE_BURST]
-Prints "goodput refused" (shares) for the default configuration (its burst RATE_BURST, default 1)
+Prints "goodput refused" (shares) for the default configuration (its burst RATE_BURST, default 2)
 against a quota that stays put:
 the prediction scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
 """
@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import send_rate_model as m  # noqa: E402
 
 DEFAULT = dict(min_rate_milli=1, max_rate_milli=10**9, margin_permille=20, probe_ms=500,
-               probe_first_permille=10, probe_max_permille=250, guard_ms=0, burst=1,
+               probe_first_permille=10, probe_max_permille=250, guard_ms=0, burst=2,
                max_hold_ms=60000, fail_fast=False)
 
 
@@ -68,7 +68,7 @@ def main():
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--steady"]:
         q, b, w, lat, sec = (int(a) for a in sys.argv[2:7])
-        cfg = dict(DEFAULT, burst=int(sys.argv[7]) if len(sys.argv) > 7 else 1)
+        cfg = dict(DEFAULT, burst=int(sys.argv[7]) if len(sys.argv) > 7 else 2)
         good, refused = run(cfg, q, b, latency=lat, workers=w, until=sec * 1000, halved=False)
         print("%.4f %.4f" % (good, refused))
     else:

@@ -101,6 +101,7 @@ impl Answer {
 /// rate.on_answer(1000, Answer::Throttled { hint_ms: 0 });
 /// assert_eq!(rate.rate_milli(), 98_000); // 100/s less 2 %
 /// assert_eq!(rate.before_attempt(1000), Pace::Send);
+/// assert_eq!(rate.before_attempt(1000), Pace::Send); // the default burst of 2
 /// assert_eq!(rate.before_attempt(1000), Pace::Wait { ms: 11 }); // 1/98 s later: ask again then
 /// assert_eq!(rate.before_attempt(1011), Pace::Send);
 /// ```

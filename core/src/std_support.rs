@@ -85,8 +85,9 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
     ///         });
     ///     }
     /// });
-    /// // Four attempts 10 ms apart: the last went at least 30 ms after the first.
-    /// assert!(start.elapsed() >= Duration::from_millis(29));
+    /// // Two attempts at once (the default burst of 2), then 10 ms apart: the last went at least
+    /// // 20 ms after the first.
+    /// assert!(start.elapsed() >= Duration::from_millis(19));
     /// ```
     pub fn run_thread<T, E, F, K, V>(self, op: F, classify: K) -> Result<T, RetryError<E>>
     where

@@ -83,8 +83,9 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
     ///     })
     /// }).collect();
     /// for t in tasks { t.await.unwrap(); }
-    /// // Five attempts 100 ms apart: the last went 400 ms after the first.
-    /// assert!(start.elapsed() >= std::time::Duration::from_millis(400));
+    /// // Two attempts at once (the default burst of 2), then 100 ms apart: the last went 300 ms
+    /// // after the first.
+    /// assert!(start.elapsed() >= std::time::Duration::from_millis(300));
     /// # }
     /// ```
     pub async fn run_tokio<T, E, F, Fut, K, V>(self, op: F, classify: K) -> Result<T, RetryError<E>>

@@ -24,6 +24,7 @@ impl From<NotSent> for Error {
 fn ten_per_s() -> SendRateConfig {
     SendRateConfig {
         min_rate_milli: 10_000,
+        burst: 1,
         ..SendRateConfig::DEFAULT
     }
 }

@@ -97,7 +97,10 @@ fn every_send_rate_vector_replays_in_both_forms() {
 /// told the same wait, and the state matches one thread's after the same asks.
 #[test]
 fn shared_rate_lets_one_of_many_threads_send_per_slot() {
-    let c = SendRateConfig::DEFAULT;
+    let c = SendRateConfig {
+        burst: 1,
+        ..SendRateConfig::DEFAULT
+    };
     let shared = AtomicSendRate::new(c).unwrap();
     let mut plain = SendRate::new(c).unwrap();
     for t in 0..100u64 {
@@ -306,8 +309,12 @@ fn every_field_is_accepted_at_both_edges_of_its_range() {
 fn a_probe_comes_exactly_probe_ms_after_the_last() {
     // §17.5 step P: `now ≥ last_probe + probe_ms`, equality included. 100 accepted in a second,
     // a throttle at 1000 ms (rate 98/s, last_probe 1000), then asks at 1499 and 1500 ms; expected
-    // values from tests/model/send_rate_model.py.
-    let mut rate = SendRate::new(SendRateConfig::DEFAULT).unwrap();
+    // values from tests/model/send_rate_model.py, burst 1.
+    let one = SendRateConfig {
+        burst: 1,
+        ..SendRateConfig::DEFAULT
+    };
+    let mut rate = SendRate::new(one).unwrap();
     for t in (0..1000).step_by(10) {
         assert_eq!(rate.before_attempt(t), Pace::Send);
         rate.on_answer(t, Answer::Accepted);

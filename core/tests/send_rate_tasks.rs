@@ -33,6 +33,7 @@ fn fixed_rate() -> AtomicSendRate {
     let config = SendRateConfig {
         min_rate_milli: RATE_MILLI,
         max_rate_milli: RATE_MILLI,
+        burst: 1,
         ..SendRateConfig::DEFAULT
     };
     let rate = AtomicSendRate::new(config).unwrap();

@@ -94,7 +94,7 @@ impl sb_send_rate {
 }
 
 /// SPEC.md section 17.1's defaults: 0.001..1000000 requests/s, margin 2 %, probe every 500 ms
-/// growing 1 % doubling to 25 %, no guard, burst 1, hints held up to 60 s, blocking.
+/// growing 1 % doubling to 25 %, no guard, burst 2, hints held up to 60 s, blocking.
 #[no_mangle]
 pub extern "C" fn sb_send_rate_config_default() -> sb_send_rate_config {
     let d = SendRateConfig::DEFAULT;

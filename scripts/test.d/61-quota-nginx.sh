@@ -3,7 +3,7 @@
 # answering 429 above RATE r/s (burst BURST, nodelay), and 50 concurrent workers of each binding,
 # each first with no limiter (its retry loop per request), then sharing one send rate through that
 # loop: Node (tests/quota/quota.mjs), Python asyncio tasks (tests/quota/quota_py.py: retry() and
-# retry(send_rate=), httpx) and Rust tokio tasks (tests/quota, the seeded-backoff-quota-client
+# retry(send_rate=), asyncio streams) and Rust tokio tasks (tests/quota, the seeded-backoff-quota-client
 # binary: retry_tokio and Retry::send_rate(..).run_tokio). Each mode has its own path, so nginx's
 # access log counts served and refused per mode; tests/quota/table.py writes the one table,
 # artifacts/quota-nginx.md, and checks every shared send rate against the independent model's
@@ -26,7 +26,7 @@ if [ ! -f wasm/dist/send-rate.js ]; then
   npm --prefix wasm run build
 fi
 venv=$PWD/.venv
-if ! "$venv/bin/python" -c 'import seeded_backoff, httpx; seeded_backoff.retry(send_rate=seeded_backoff.SendRate())' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import seeded_backoff; seeded_backoff.retry(send_rate=seeded_backoff.SendRate())' 2>/dev/null; then
   [ -x "$venv/bin/maturin" ] || { echo "FAIL (quota-nginx): .venv has no maturin: run scripts/setup.sh" >&2; exit 1; }
   wheels=$(mktemp -d)
   (. "$venv/bin/activate" && cd python && maturin build --release --out "$wheels" 2>&1 | tail -n 1)

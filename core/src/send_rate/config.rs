@@ -57,7 +57,11 @@ pub struct SendRateConfig {
     /// After a decrease, throttles within this many ms do not decrease again (the answers to
     /// attempts sent before the decrease).
     pub guard_ms: u32,
-    /// Attempts that may go at once after an idle spell (the pacer's bucket size).
+    /// Attempts that may go at once after an idle spell (the pacer's bucket size). The default
+    /// is 2: waits are whole ms and a woken caller is up to a few ms late, and with a burst of 1
+    /// every late attempt moves the schedule back (at 100/s, 50 Tokio tasks against nginx sent
+    /// 97 % of the rate, Python asyncio tasks 89 %; at 400/s the simulator's process sent 333/s);
+    /// with 2 a late attempt goes on the schedule.
     pub burst: u32,
     /// The longest a server's hint (Retry-After, rate-limit reset) holds every attempt back.
     pub max_hold_ms: u32,
@@ -67,7 +71,7 @@ pub struct SendRateConfig {
 
 impl SendRateConfig {
     /// The defaults: 0.001..1 000 000 requests/s, margin 2 %, probe every 500 ms growing 1 %
-    /// doubling to 25 %, guard 0 ms, burst 1, hints held up to 60 s, blocking.
+    /// doubling to 25 %, guard 0 ms, burst 2, hints held up to 60 s, blocking.
     pub const DEFAULT: SendRateConfig = SendRateConfig {
         min_rate_milli: 1,
         max_rate_milli: MAX_RATE_MILLI,
@@ -76,7 +80,7 @@ impl SendRateConfig {
         probe_first_permille: 10,
         probe_max_permille: 250,
         guard_ms: 0,
-        burst: 1,
+        burst: 2,
         max_hold_ms: 60_000,
         fail_fast: false,
     };

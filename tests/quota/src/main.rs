@@ -4,8 +4,9 @@
 //!   /rs-none      each task loops `retry_tokio` (per-request backoff, no shared limiter);
 //!   /rs-sendrate  the tasks share one `AtomicSendRate` through `Retry::send_rate(..).run_tokio`:
 //!                 the run asks it before every attempt and tells it every answer;
-//!   /rs-sendrate-b2  the same with a burst of 2: a wait that ends late (Tokio's timer rounds up
-//!                 to whole ms) may still go on the schedule instead of moving it back (§17.4).
+//!   /rs-sendrate-b1  the same with a burst of 1: a wait that ends late (Tokio's timer rounds up
+//!                 to whole ms) moves the schedule back, where the default burst of 2 lets it go
+//!                 on the schedule (§17.4).
 //! Each task keeps one HTTP/1.1 keep-alive connection (a GET and its Content-Length body is all
 //! nginx needs). Env: PORT, SECONDS (a mode's length). Prints the rate the send rate learnt.
 
@@ -176,7 +177,7 @@ async fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
     mode(port, seconds, "/rs-none", None).await; // each mode after a pause: nginx's bucket refilled
-    for (path, burst) in [("/rs-sendrate", 1), ("/rs-sendrate-b2", 2)] {
+    for (path, burst) in [("/rs-sendrate", 2), ("/rs-sendrate-b1", 1)] {
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let config = SendRateConfig {
             burst,
