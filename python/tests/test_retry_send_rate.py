@@ -22,7 +22,7 @@ class Response:
 
 def fixed_rate():
     """A send rate held at RATE_MILLI: min = max, turned on by one throttle without a hint."""
-    rate = SendRate(min_rate_milli=RATE_MILLI, max_rate_milli=RATE_MILLI)
+    rate = SendRate(min_rate_milli=RATE_MILLI, max_rate_milli=RATE_MILLI, burst=1)
     rate.answer(None, "throttled")
     assert rate.rate_milli == RATE_MILLI
     return rate

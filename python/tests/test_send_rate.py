@@ -68,8 +68,8 @@ def test_the_hint_holds_every_ask_whatever_the_burst():
 
 
 def test_threads_share_one_rate_and_lose_no_send():
-    # Rate 98/s (100 accepted in 1 s, less 2 %): at one instant exactly one of many threads sends.
-    rate = SendRate()
+    # Rate 98/s (100 accepted in 1 s, less 2 %), burst 1: at one instant exactly one of many threads sends.
+    rate = SendRate(burst=1)
     for t in range(100):
         rate.answer(t * 10, "accepted")
     rate.answer(1000, "throttled")
@@ -94,9 +94,9 @@ def test_threads_share_one_rate_and_lose_no_send():
 
 
 def test_asyncio_tasks_take_turns_on_a_virtual_clock():
-    # A clock the sleeps move: 5 tasks at 98/s go one interval (10204 µs) apart, the waits rounded up.
+    # A clock the sleeps move: 5 tasks at 98/s, burst 1, go one interval (10204 µs) apart, the waits rounded up.
     now = [1000]
-    rate = SendRate(clock=lambda: now[0])
+    rate = SendRate(burst=1, clock=lambda: now[0])
     for t in range(100):
         rate.answer(t * 10, "accepted")
     rate.answer(1000, "throttled")

@@ -14,9 +14,10 @@ import { VECTORS_DIR } from './vectors-fs.mjs';
 
 const cjs = createRequire(import.meta.url)('seeded-backoff');
 
-/** A send rate that learnt 98/s: 100 accepted over the first second, then a throttle (§17.5). */
+/** A send rate that learnt 98/s: 100 accepted over the first second, then a throttle (§17.5);
+ * burst 1 unless `options` say otherwise, so each send is one interval after the last. */
 function learnt(api, options = {}) {
-  const r = new api.SendRate(options);
+  const r = new api.SendRate({ burst: 1, ...options });
   for (let t = 0; t < 100; t++) r.answer('accepted', 0, t * 10);
   r.answer('throttled', 0, 1000);
   return r;
@@ -37,6 +38,9 @@ for (const [how, api] of [['import', esm], ['require', cjs], ['seeded-backoff/se
     // next = max(1 010 204, 1 011 000) + 10 204 µs: 11 ms again.
     assert.deepEqual(s.ask(1011n), { kind: 'wait', ms: 11 });
     assert.deepEqual(s.ask(1011.9), { kind: 'wait', ms: 11 });
+    // The default burst of 2: allowed = next − interval, so two go at 1000 ms, then 11 ms again.
+    const d = learnt(api, { burst: undefined });
+    assert.deepEqual([d.ask(1000), d.ask(1000), d.ask(1000)], [{ kind: 'send', ms: 0 }, { kind: 'send', ms: 0 }, { kind: 'wait', ms: 11 }]);
   });
 
   test(`${how}: a hint holds every attempt whatever the burst; failFast refuses; no_answer learns nothing`, () => {
