@@ -65,8 +65,9 @@ pub(crate) unsafe fn load(b: *const sb_backoff) -> Result<(Policy, Backoff), sb_
     // SAFETY: forwarded from this function's contract; `sb_backoff` begins with a `RawBackoff`
     // (checked at compile time above), plain integers.
     let raw: RawBackoff = unsafe { ptr::read_prefix(b) }?;
-    // SAFETY: `b` is non-NULL (just read) and valid by this function's contract.
-    let c_policy = unsafe { ptr::read(&raw const (*b).policy) }?;
+    // SAFETY: `b` is non-NULL (just read) and valid by this function's contract; the policy is
+    // only read, and dropped before the step writes the state, which it does not overlap.
+    let c_policy = unsafe { ptr::borrow(&raw const (*b).policy) }?;
     let policy = c_policy
         .to_core()
         .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;

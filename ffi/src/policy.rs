@@ -115,7 +115,7 @@ impl sb_policy {
     /// The core policy, or the status naming the first invalid field.
     // Inlined without `runtime-policy`, so each caller sees the preset's constants.
     #[cfg_attr(not(feature = "runtime-policy"), inline(always))]
-    pub(crate) fn to_core(self) -> Result<Policy, sb_status> {
+    pub(crate) fn to_core(&self) -> Result<Policy, sb_status> {
         if !cfg!(feature = "runtime-policy") {
             return self.to_preset();
         }
@@ -129,7 +129,7 @@ impl sb_policy {
 
     /// The core policy these fields make by the core's rules, whatever this build contains, or
     /// the status naming the first invalid field.
-    fn validated(self) -> Result<Policy, sb_status> {
+    fn validated(&self) -> Result<Policy, sb_status> {
         let param = match self.jitter {
             SB_JITTER_GOOGLE => self.jitter_ms,
             SB_JITTER_PROPORTIONAL => self.spread_per_mille,
@@ -162,8 +162,8 @@ impl sb_policy {
     /// core then works on a constant policy, as a Rust firmware's `const` one does, and the
     /// validation is a comparison.
     #[inline(always)]
-    fn to_preset(self) -> Result<Policy, sb_status> {
-        let is = |on: bool, preset: &Policy| on && sb_policy::from_core(preset) == self;
+    fn to_preset(&self) -> Result<Policy, sb_status> {
+        let is = |on: bool, preset: &Policy| on && sb_policy::from_core(preset) == *self;
         if is(cfg!(feature = "preset-google"), &Policy::google()) {
             Ok(Policy::google())
         } else if is(cfg!(feature = "preset-google-64s"), &Policy::google_64s()) {
@@ -185,7 +185,7 @@ impl sb_policy {
     /// preset firmware the core's validation (190 B on thumbv7m).
     #[cold]
     #[inline(never)]
-    fn refusal(self) -> sb_status {
+    fn refusal(&self) -> sb_status {
         self.validated()
             .err()
             .unwrap_or(sb_status::SB_ERR_UNSUPPORTED)
