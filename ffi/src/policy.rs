@@ -114,10 +114,14 @@ pub struct sb_policy {
 impl sb_policy {
     /// The core policy, or the status naming the first invalid field.
     // Inlined without `runtime-policy`, so each caller sees the preset's constants.
+    // By reference, against the convention for `Copy` types: the step validates the policy where
+    // it lies in the caller's `sb_backoff`, not in a 48-byte copy on its own stack (24 B of
+    // `sb_backoff_next`'s worst case on thumbv7m).
+    #[allow(clippy::wrong_self_convention)]
     #[cfg_attr(not(feature = "runtime-policy"), inline(always))]
     pub(crate) fn to_core(&self) -> Result<Policy, sb_status> {
         if !cfg!(feature = "runtime-policy") {
-            return self.to_preset();
+            return (*self).to_preset();
         }
         let policy = self.validated()?;
         // A valid policy that needs a part this build leaves out: said after any invalid field.
@@ -162,8 +166,8 @@ impl sb_policy {
     /// core then works on a constant policy, as a Rust firmware's `const` one does, and the
     /// validation is a comparison.
     #[inline(always)]
-    fn to_preset(&self) -> Result<Policy, sb_status> {
-        let is = |on: bool, preset: &Policy| on && sb_policy::from_core(preset) == *self;
+    fn to_preset(self) -> Result<Policy, sb_status> {
+        let is = |on: bool, preset: &Policy| on && sb_policy::from_core(preset) == self;
         if is(cfg!(feature = "preset-google"), &Policy::google()) {
             Ok(Policy::google())
         } else if is(cfg!(feature = "preset-google-64s"), &Policy::google_64s()) {

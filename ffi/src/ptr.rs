@@ -1,6 +1,7 @@
-//! The only place raw pointers are dereferenced. Each helper turns NULL into `SB_ERR_NULL` and
-//! copies values in or out instead of handing out references, so no reference ever aliases memory
-//! the C caller also holds.
+//! The only place raw pointers are dereferenced. Each helper turns NULL into `SB_ERR_NULL`. Most
+//! copy values in or out; the few that hand out a shared reference (`borrow`, `bytes`, `slice`) do
+//! so for input the exported function only reads, and the reference ends with that function, so
+//! no reference ever aliases memory that is written while it lives.
 
 use crate::status::sb_status;
 
