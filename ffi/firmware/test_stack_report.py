@@ -90,49 +90,35 @@ class Arm(unittest.TestCase):
         self.assertEqual(depth(listing), 32 + 120)
 
     def test_a_conditional_pop_keeps_the_sum(self):
-        listing = """
-00000200 <sb_caller>:
-     200:	push	{r7, lr}
-     202:	sub	sp, #24
-     204:	cmp	r0, #0
-     206:	itt	eq
-     208:	addeq	sp, #24
-     20a:	popeq	{r7, lr}
-     20c:	b.w	100 <sb_callee>
-""" + ARM_CALLEE
-        self.assertEqual(depth(listing), 32 + 120)
+        self.assertEqual(depth(popped_by("cmp\tr0, #0", "itt\teq", "addeq\tsp, #24", "popeq\t{r7, lr}")),
+                         32 + 120)
 
     def test_an_it_block_whose_pops_objdump_prints_without_condition_keeps_the_sum(self):
-        listing = """
-00000200 <sb_caller>:
-     200:	push	{r7, lr}
-     202:	sub	sp, #24
-     204:	it	ne
-     206:	add	sp, #24
-     208:	b.w	100 <sb_callee>
-""" + ARM_CALLEE
-        self.assertEqual(depth(listing), 32 + 120)
+        self.assertEqual(depth(popped_by("itt\tne", "add\tsp, #24", "pop\t{r7, lr}")), 32 + 120)
 
     def test_a_jump_table_keeps_the_sum(self):
-        listing = """
-00000200 <sb_caller>:
-     200:	push	{r7, lr}
-     202:	sub	sp, #24
-     204:	tbb	[pc, r0]
-     208:	add	sp, #24
-     20a:	pop	{r7, lr}
-     20c:	b.w	100 <sb_callee>
-""" + ARM_CALLEE
-        self.assertEqual(depth(listing), 32 + 120)
+        self.assertEqual(depth(popped_by("tbb\t[pc, r0]", "add\tsp, #24", "pop\t{r7, lr}")), 32 + 120)
+
+    def test_a_load_from_another_register_gives_nothing_back(self):
+        self.assertEqual(depth(popped_by("ldmia\tr1!, {r2, r3}")), 32 + 120)
+
+    def test_the_same_pops_alone_give_the_frame_back(self):
+        # The control of the three above: without the condition or the jump table, max(32, 120).
+        self.assertEqual(depth(popped_by("add\tsp, #24", "pop\t{r7, lr}")), 120)
+
+
+def popped_by(*body):
+    """sb_caller: 32 B (push {r7, lr}, sub sp, #24), then `body`, then a tail call to sb_callee."""
+    lines = ["push\t{r7, lr}", "sub\tsp, #24", *body, "b.w\t100 <sb_callee>"]
+    code = "".join(f"     {0x200 + 2 * i:x}:\t{line}\n" for i, line in enumerate(lines))
+    return "\n00000200 <sb_caller>:\n" + code + ARM_CALLEE
 
 
 RISCV = """
 80000100 <sb_callee>:
 80000100:	add	sp,sp,-96
-80000102:	sw	ra,92(sp)
-80000104:	lw	ra,92(sp)
-80000106:	add	sp,sp,96
-80000108:	ret
+80000102:	add	sp,sp,96
+80000104:	ret
 """
 
 
