@@ -34,8 +34,14 @@ impl SpecRng {
     /// (test `seeding_is_rand_xoshiro_seed_from_u64`).
     #[inline]
     pub(crate) fn from_seed_u64(seed: u64) -> Self {
-        let a = splitmix64(seed);
-        let b = splitmix64(seed.wrapping_add(GOLDEN_GAMMA));
+        // A loop over the two outputs, not two inlined copies: at opt-level "s" it stays one copy
+        // of SplitMix64's two 64-bit multiplies (about 90 B on a 32-bit core).
+        let (mut outputs, mut x) = ([0u64; 2], seed);
+        for out in &mut outputs {
+            *out = splitmix64(x);
+            x = x.wrapping_add(GOLDEN_GAMMA);
+        }
+        let [a, b] = outputs;
         // Never all zero: SplitMix64's output is a bijection of its counter, so two consecutive
         // outputs differ and at most one of them is zero.
         SpecRng([a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32])
@@ -77,36 +83,34 @@ impl SpecRng {
     }
 
     /// A uniform integer in `[0, n]`, both ends included, without bias (SPEC.md §3.3).
+    ///
+    /// One generator step and one multiply per draw; a product whose low half is below `s = n + 1`
+    /// (probability below `s / 2^32`) is checked against the exact threshold `(2^32 − s) mod s`
+    /// and drawn again below it. The loop draws at one site, so the inlined draw carries one
+    /// generator step; the threshold's division is on the rare path, and with a constant `n` (a
+    /// preset's jitter) it folds to a constant.
     #[inline]
     pub(crate) fn uniform(&mut self, n: u32) -> u32 {
         // `s = n + 1` in 64 bits, so `n = u32::MAX` (s = 2^32) needs no test of its own: its
-        // products' low halves are 0, below `s`, and the rejecting path answers the raw output.
+        // products' low halves are 0, below `s`, and its threshold is 0, which rejects nothing.
         let s = u64::from(n) + 1;
-        let m = u64::from(self.next_u32()) * s;
-        if u64::from(m as u32) < s {
-            let (rng, value) = Self::uniform_rejecting(self.clone(), m, n);
-            *self = rng;
-            return value;
+        let mut bound = s;
+        loop {
+            let m = u64::from(self.next_u32()) * s;
+            let low = m as u32;
+            if u64::from(low) >= bound {
+                return (m >> 32) as u32;
+            }
+            // (2^32 − s) mod s, the count of low products that would bias the result, in 32 bits.
+            let threshold = n
+                .checked_add(1)
+                .and_then(NonZeroU32::new)
+                .map_or(0, |s| s.get().wrapping_neg() % s);
+            if low >= threshold {
+                return (m >> 32) as u32;
+            }
+            bound = u64::from(threshold);
         }
-        (m >> 32) as u32
-    }
-
-    /// The rare part of [`SpecRng::uniform`] (probability below `s / 2^32`): out of line, so each
-    /// inlined draw carries one generator step and one multiply, not a second step, a division and
-    /// a loop. The state goes by value so that callers can keep theirs in registers.
-    #[cold]
-    #[inline(never)]
-    fn uniform_rejecting(mut rng: SpecRng, mut m: u64, n: u32) -> (SpecRng, u32) {
-        // `s = n + 1`; none for n = u32::MAX, the whole range, which rejects nothing.
-        let Some(s) = n.checked_add(1).and_then(NonZeroU32::new) else {
-            return (rng, (m >> 32) as u32);
-        };
-        // (2^32 − s) mod s: the count of low products that would bias the result.
-        let threshold = s.get().wrapping_neg() % s;
-        while (m as u32) < threshold {
-            m = u64::from(rng.next_u32()) * u64::from(s.get());
-        }
-        (rng, (m >> 32) as u32)
     }
 }
 

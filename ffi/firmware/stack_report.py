@@ -9,7 +9,10 @@ it does not assume two adjustments are on exclusive paths): on Arm every push/st
 `sub sp, #n` and pre-indexed store below sp; on RISC-V every `addi sp,sp,-n`. A function's worst
 case is its frame plus the worst of the functions it calls (Arm: bl, blx <label>; RISC-V: jal,
 auipc+jalr, and auipc+jr, a tail call, whose targets objdump names; on both a branch to another
-function counts like a call). An indirect call, a stack adjustment by a register or recursion cannot be bounded this way
+function counts like a call). A tail call (a branch without link) that follows the pops of part
+or all of the frame adds the callee's worst case to what is left of the frame, as the callee's
+frame takes the popped part's place (see `parse_text`; ffi/firmware/test_stack_report.py checks it
+on hand-written listings). An indirect call, a stack adjustment by a register or recursion cannot be bounded this way
 and is reported instead of a number, except calls through `&dyn RetryGate`, which count as calls
 to every RetryGate method in the image; a RISC-V `jr` through a register other than ra is a jump
 table within the function. With a goal, says whether every sb_backoff_next* and sb_run_*
@@ -53,24 +56,97 @@ def riscv_insn(current, name, op, operands):
     args, comment = args.strip(), comment.strip()
     adjust = re.match(r"^sp,\s*sp,\s*(-?\d+)$", args)
     if op in ("addi", "add", "c.addi", "c.addi16sp") and adjust:
-        current["frame"] += max(0, -int(adjust.group(1)))
-    elif op in ("add", "sub") and args.startswith("sp,"):
+        step = int(adjust.group(1))
+        if step < 0:
+            current["frame"] -= step
+            current["released"] = 0
+        else:
+            current["released"] += step
+        return
+    current["released_before"] = current["released"]
+    if op in ("add", "sub") and args.startswith("sp,"):
         current["unknown"].append(f"sp adjusted by a register ({op} {args})")
     elif op in ("jal", "j", "call", "tail") or op.startswith("b"):
         t = CALLEE.search(args)
         if t and t.group(2) != name:
-            current["calls"].add(t.group(2))
+            tail_call(current, t.group(2), op in ("j", "tail") or op.startswith("b"))
     elif op in ("jr", "c.jr") and CALLEE.search(comment):
         # A tail call (auipc + jr), whose target objdump names; a jump table's jr names none.
         t = CALLEE.search(comment)
         if t.group(2) != name:
-            current["calls"].add(t.group(2))
+            tail_call(current, t.group(2), True)
+    elif op in ("jr", "c.jr") and args != "ra":
+        current["jump_table"] = True
     elif op in ("jalr", "c.jalr"):
         t = CALLEE.search(comment)
         if t:
             current["calls"].add(t.group(2))
         else:
             current["unknown"].append(f"indirect call ({op} {args})")
+    if op.startswith(("b", "c.b", "j", "c.j", "ret", "tail", "call", "mret")) or args.startswith("sp,"):
+        current["released"] = 0
+
+
+def tail_call(current, callee, is_jump):
+    """A branch to another function: a call on top of the whole frame, or for a jump (no link)
+    a tail call on top of what is left of the frame after the pops just before it."""
+    if not is_jump:
+        current["calls"].add(callee)
+        return
+    tails = current["tails"]
+    tails[callee] = min(tails.get(callee, current["released_before"]), current["released_before"])
+
+
+# Arm instructions that give stack back: pop and ldm from sp (without pc, else a return),
+# `add sp, #n`, a post-indexed load from sp.
+ARM_POP = re.compile(r"^(pop|vpop|ldmia|ldmfd|ldm)$")
+
+
+def arm_released(mnemonic, args):
+    """The bytes an unconditional Arm instruction gives back to the stack, or None if none."""
+    if ARM_POP.match(mnemonic) and (mnemonic in ("pop", "vpop") or args.startswith("sp!")):
+        if re.search(r"\bpc\b", args):
+            return None
+        return reglist_bytes(args, 8 if mnemonic == "vpop" and "d" in args else 4)
+    if mnemonic in ("add", "addw") and re.match(r"^sp,\s*(sp,\s*)?#", args):
+        return int(args.rsplit("#", 1)[1], 0)
+    m = re.match(r"^(\w+),\s*\[sp\],\s*#(\d+)$", args)
+    if mnemonic == "ldr" and m and m.group(1) != "pc":
+        return int(m.group(2))
+    return None
+
+
+def arm_insn(current, name, op, args, it_left):
+    """One Arm instruction's part in the frame, calls and tail calls of the function it is in."""
+    mnemonic = op.split(".")[0]
+    released = None if it_left else arm_released(mnemonic, args)
+    if released is not None:
+        current["released"] += released
+        return
+    current["released_before"] = current["released"]
+    if mnemonic.startswith(("b", "cb", "tb", "it")) or args.startswith("sp") or re.search(r"\bpc\b", args):
+        current["released"] = 0
+    if mnemonic in ("push", "vpush"):
+        current["frame"] += reglist_bytes(args, 8 if mnemonic == "vpush" and "d" in args else 4)
+    elif mnemonic in ("stmdb", "stmfd") and args.startswith("sp!"):
+        current["frame"] += reglist_bytes(args)
+    elif mnemonic in ("sub", "subw") and re.match(r"^sp,\s*(sp,\s*)?#", args):
+        current["frame"] += int(args.rsplit("#", 1)[1], 0)
+    elif mnemonic in ("sub", "subw") and args.startswith("sp,"):
+        current["unknown"].append(f"sp adjusted by a register ({op} {args})")
+    elif re.search(r"\[sp,\s*#-(\d+)\]!", args):
+        current["frame"] += int(re.search(r"\[sp,\s*#-(\d+)\]!", args).group(1))
+    elif mnemonic in ("bl", "blx", "b") or (mnemonic.startswith("b") and TARGET.match(args)):
+        t = TARGET.match(args)
+        if t:
+            if t.group(1) != name:
+                tail_call(current, t.group(1), mnemonic not in ("bl", "blx"))
+        elif mnemonic == "blx" or (mnemonic == "bx" and args != "lr"):
+            current["unknown"].append(f"indirect call ({op} {args})")
+    elif mnemonic == "bx" and args != "lr":
+        current["unknown"].append(f"indirect branch ({op} {args})")
+    elif mnemonic in ("tbb", "tbh") or re.match(r"^pc\b", args):
+        current["jump_table"] = True
 
 
 def parse(elf):
@@ -78,40 +154,45 @@ def parse(elf):
     objdump = "riscv64-unknown-elf-objdump" if riscv else "arm-none-eabi-objdump"
     text = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf],
                           check=True, capture_output=True, text=True).stdout
-    funcs, current, name = {}, None, None
-    for line in text.splitlines():
+    return parse_text(text, riscv)
+
+
+def parse_text(text, riscv):
+    """{function: its frame, calls, tail calls and problems} from `objdump -d` output.
+
+    A tail call (a branch without link to another function) right after pops costs what is left
+    of the frame after those pops plus the callee's worst case, not the whole frame plus it: the
+    callee's frame replaces the popped part. Only pops that run on every path to the branch count:
+    unconditional ones (none in an IT block), with no branch, call or branch target between them
+    and the branch; in a function with a jump table (whose targets objdump does not name) none do.
+    """
+    lines = text.splitlines()
+    targets = set()
+    for line in lines:
+        m = INSN.match(line)
+        if m:
+            targets.update(int(t, 16) for t in re.findall(r"\b([0-9a-f]+) <[^>]+>", m.group(3)))
+    funcs, current, name, it_left = {}, None, None, 0
+    for line in lines:
         m = FUNC.match(line)
         if m:
             name = m.group(2)
-            current = funcs.setdefault(name, {"frame": 0, "calls": set(), "unknown": []})
+            current = funcs.setdefault(name, {"frame": 0, "calls": set(), "tails": {}, "unknown": [],
+                                              "jump_table": False, "released": 0,
+                                              "released_before": 0})
+            it_left = 0
             continue
         m = INSN.match(line)
         if not m or current is None:
             continue
+        if int(m.group(1), 16) in targets:
+            current["released"] = 0
         if riscv:
             riscv_insn(current, name, m.group(2), m.group(3))
             continue
         op, args = m.group(2), m.group(3).split(";")[0].split("@")[0].strip()
-        mnemonic = op.split(".")[0]
-        if mnemonic in ("push", "vpush"):
-            current["frame"] += reglist_bytes(args, 8 if mnemonic == "vpush" and "d" in args else 4)
-        elif mnemonic in ("stmdb", "stmfd") and args.startswith("sp!"):
-            current["frame"] += reglist_bytes(args)
-        elif mnemonic in ("sub", "subw") and re.match(r"^sp,\s*(sp,\s*)?#", args):
-            current["frame"] += int(args.rsplit("#", 1)[1], 0)
-        elif mnemonic in ("sub", "subw") and args.startswith("sp,"):
-            current["unknown"].append(f"sp adjusted by a register ({op} {args})")
-        elif re.search(r"\[sp,\s*#-(\d+)\]!", args):
-            current["frame"] += int(re.search(r"\[sp,\s*#-(\d+)\]!", args).group(1))
-        elif mnemonic in ("bl", "blx", "b") or (mnemonic.startswith("b") and TARGET.match(args)):
-            t = TARGET.match(args)
-            if t:
-                if t.group(1) != name:
-                    current["calls"].add(t.group(1))
-            elif mnemonic == "blx" or (mnemonic == "bx" and args != "lr"):
-                current["unknown"].append(f"indirect call ({op} {args})")
-        elif mnemonic == "bx" and args != "lr":
-            current["unknown"].append(f"indirect branch ({op} {args})")
+        arm_insn(current, name, op, args, it_left)
+        it_left = len(op) - 1 if re.fullmatch(r"it[te]{0,3}", op) else max(0, it_left - 1)
     return funcs
 
 
@@ -132,12 +213,16 @@ def worst(funcs, name, path=()):
     f = funcs.get(name)
     if f is None:
         return 0, [f"no code for {name}"]
-    deepest, problems = 0, list(f["unknown"])
-    for callee in sorted(f["calls"]):
+    deepest, problems = f["frame"], list(f["unknown"])
+    for callee in sorted(f["calls"] | set(f["tails"])):
         depth, more = worst(funcs, callee, path + (name,))
-        deepest = max(deepest, depth)
+        if callee in f["calls"]:
+            deepest = max(deepest, f["frame"] + depth)
+        if callee in f["tails"]:
+            left = f["frame"] - (0 if f["jump_table"] else f["tails"][callee])
+            deepest = max(deepest, left + depth)
         problems += more
-    return f["frame"] + deepest, problems
+    return deepest, problems
 
 
 def stacks(elf):

@@ -114,10 +114,14 @@ pub struct sb_policy {
 impl sb_policy {
     /// The core policy, or the status naming the first invalid field.
     // Inlined without `runtime-policy`, so each caller sees the preset's constants.
+    // By reference, against the convention for `Copy` types: the step validates the policy where
+    // it lies in the caller's `sb_backoff`, not in a 48-byte copy on its own stack (24 B of
+    // `sb_backoff_next`'s worst case on thumbv7m).
+    #[allow(clippy::wrong_self_convention)]
     #[cfg_attr(not(feature = "runtime-policy"), inline(always))]
-    pub(crate) fn to_core(self) -> Result<Policy, sb_status> {
+    pub(crate) fn to_core(&self) -> Result<Policy, sb_status> {
         if !cfg!(feature = "runtime-policy") {
-            return self.to_preset();
+            return (*self).to_preset();
         }
         let policy = self.validated()?;
         // A valid policy that needs a part this build leaves out: said after any invalid field.
@@ -129,7 +133,7 @@ impl sb_policy {
 
     /// The core policy these fields make by the core's rules, whatever this build contains, or
     /// the status naming the first invalid field.
-    fn validated(self) -> Result<Policy, sb_status> {
+    fn validated(&self) -> Result<Policy, sb_status> {
         let param = match self.jitter {
             SB_JITTER_GOOGLE => self.jitter_ms,
             SB_JITTER_PROPORTIONAL => self.spread_per_mille,
@@ -185,7 +189,7 @@ impl sb_policy {
     /// preset firmware the core's validation (190 B on thumbv7m).
     #[cold]
     #[inline(never)]
-    fn refusal(self) -> sb_status {
+    fn refusal(&self) -> sb_status {
         self.validated()
             .err()
             .unwrap_or(sb_status::SB_ERR_UNSUPPORTED)

@@ -1,6 +1,7 @@
-//! The only place raw pointers are dereferenced. Each helper turns NULL into `SB_ERR_NULL` and
-//! copies values in or out instead of handing out references, so no reference ever aliases memory
-//! the C caller also holds.
+//! The only place raw pointers are dereferenced. Each helper turns NULL into `SB_ERR_NULL`. Most
+//! copy values in or out; the few that hand out a shared reference (`borrow`, `bytes`, `slice`) do
+//! so for input the exported function only reads, and the reference ends with that function, so
+//! no reference ever aliases memory that is written while it lives.
 
 use crate::status::sb_status;
 
@@ -27,6 +28,21 @@ pub(crate) unsafe fn write<T>(p: *mut T, value: T) -> Result<(), sb_status> {
     // SAFETY: `p` is non-NULL, and the caller guarantees it is valid and aligned for a `T`.
     unsafe { p.write(value) };
     Ok(())
+}
+
+/// Borrows the value behind `p` for one call, or `SB_ERR_NULL`: a large value (a policy) is then
+/// read where it is, instead of copied onto the stack first.
+///
+/// # Safety
+/// A non-NULL `p` must be valid for reads of one properly aligned, initialised `T` that nothing
+/// writes to while the reference lives (it does not outlive the exported function that made it).
+pub(crate) unsafe fn borrow<'a, T>(p: *const T) -> Result<&'a T, sb_status> {
+    if p.is_null() {
+        return Err(sb_status::SB_ERR_NULL);
+    }
+    // SAFETY: `p` is non-NULL, and the caller guarantees it is valid, aligned and unchanged
+    // while the reference lives.
+    Ok(unsafe { &*p })
 }
 
 /// Copies the `P` that the first `size_of::<P>()` bytes of `*p` hold, or `SB_ERR_NULL`.

@@ -413,6 +413,8 @@ python3 "$fw/size_report.py" "whole API, short messages (vectors firmware, thumb
 python3 "$fw/size_report.py" "whole API, default build (vectors firmware, thumbv6m)" "$out/vectors-v6m.map"
 
 step "stack: worst case of every sb_ function (disassembly + call graph; goal <= 256 B for next*)"
+python3 "$fw/test_stack_report.py" 2>&1 | tail -n 1 | grep -qx OK || fail "stack_report.py's hand-counted listings: $(python3 "$fw/test_stack_report.py" 2>&1 | tail -n 5)"
+echo "stack_report.py: the hand-counted listings (tail calls, calls, conditional pops, branch targets) pass"
 python3 "$fw/stack_report.py" "default build, thumbv7m" "$out/vectors.elf" 256
 python3 "$fw/stack_report.py" "default build, thumbv6m" "$out/vectors-v6m.elf" 256
 python3 "$fw/stack_report.py" "--features preset-google,run, thumbv7m" "$out/vectors-google-preset.elf" 256
