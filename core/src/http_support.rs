@@ -41,8 +41,12 @@ impl Verdict {
         // `HeaderMap::get` matches names ignoring case and returns a name's first value, as
         // SPEC.md §8.3 reads them.
         let value = |name: &str| headers.get(name).map(http::HeaderValue::as_bytes);
-        let hint =
-            ServerHint::from_http_headers(status, value(RETRY_AFTER), |h| value(h.name()), now_unix_s);
+        let hint = ServerHint::from_http_headers(
+            status,
+            value(RETRY_AFTER),
+            |h| value(h.name()),
+            now_unix_s,
+        );
         Verdict::from_status(status, hint)
     }
 

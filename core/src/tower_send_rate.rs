@@ -38,7 +38,11 @@ pub struct SendRefused {
 
 impl fmt::Display for SendRefused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "not sent: the send rate has a slot in {} ms", self.wait_ms)
+        write!(
+            f,
+            "not sent: the send rate has a slot in {} ms",
+            self.wait_ms
+        )
     }
 }
 
