@@ -58,13 +58,18 @@ fn assert_spaced(start: Instant, mut times: Vec<Instant>) {
     }
 }
 
-#[test]
-fn fifty_tokio_tasks_share_one_rate_without_over_admitting() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+/// A multi-threaded runtime, so that tasks ask the rate from several threads at once.
+fn four_workers() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(4)
         .enable_time()
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn fifty_tokio_tasks_share_one_rate_without_over_admitting() {
+    let runtime = four_workers();
     let rate = Arc::new(fixed_rate());
     let times = Arc::new(Mutex::new(Vec::new()));
     let policy = Policy::google();
@@ -111,11 +116,7 @@ fn fifty_concurrent_calls_through_the_tower_layer_are_spaced_by_the_rate() {
     use seeded_backoff::SendRateLayer;
     use tower::{service_fn, Layer, ServiceExt};
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(4)
-        .enable_time()
-        .build()
-        .unwrap();
+    let runtime = four_workers();
     let rate = Arc::new(fixed_rate());
     let times = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&times);
@@ -184,11 +185,7 @@ fn throttles_from_many_tasks_keep_the_rate_within_its_bounds() {
         ..SendRateConfig::DEFAULT
     };
     let rate = Arc::new(AtomicSendRate::new(config).unwrap());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(4)
-        .enable_time()
-        .build()
-        .unwrap();
+    let runtime = four_workers();
     let policy = Policy::google()
         .to_builder()
         .initial_ms(5)
