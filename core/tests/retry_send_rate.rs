@@ -179,8 +179,8 @@ fn hundred_accepted_in_a_second() -> SendRate {
 }
 
 /// One loop from 1000 ms on a virtual clock: attempt 1 fails and is classified by `classify`,
-/// attempt 2 (after Google's 1 s, no jitter) succeeds.
-fn fail_once(rate: &Cell<SendRate>, classify: fn(&Error) -> Verdict) {
+/// attempt 2 succeeds; the clock when it does.
+fn fail_once(rate: &Cell<SendRate>, classify: fn(&Error) -> Verdict) -> u64 {
     let policy = Policy::google()
         .to_builder()
         .jitter(Jitter::None)
@@ -202,22 +202,23 @@ fn fail_once(rate: &Cell<SendRate>, classify: fn(&Error) -> Verdict) {
             classify,
         );
     assert_eq!(out, Ok(()));
-    assert_eq!(now.get(), 2_000);
+    now.get()
 }
 
 #[test]
 fn a_classifier_saying_throttled_cuts_the_rate() {
     // A 429 without Retry-After. §17.5 at 1000 ms: window span min(1000, 1000 - 0) = 1000 ms,
     // accepted 100 (rate 100 000), sent 1 (1 000); rate off, so current = 100 000;
-    // base = max(min(100 000, 100 000), 50 000); rate = 100 000 · 980 ÷ 1000 = 98 000. At 2000 ms
-    // the probe finds sent_rate 1 000 < 98 000 ÷ 2: no growth.
+    // base = max(min(100 000, 100 000), 50 000); rate = 100 000 · 980 ÷ 1000 = 98 000.
+    // §15.2: the throttled retry waits min(1000, 0) = 0 ms, and §17.4 sends it at once (next_us
+    // is the first attempt's 1000 ms); the probe there is not due (last probe 1000 + 500 ms).
     let classifiers: [fn(&Error) -> Verdict; 2] = [
         |_| Verdict::throttled(None),
         |_| Verdict::from_status(429, None),
     ];
     for classify in classifiers {
         let rate = Cell::new(hundred_accepted_in_a_second());
-        fail_once(&rate, classify);
+        assert_eq!(fail_once(&rate, classify), 1_000);
         assert_eq!(rate.get().rate_milli(), 98_000);
     }
 }
@@ -225,8 +226,10 @@ fn a_classifier_saying_throttled_cuts_the_rate() {
 #[test]
 fn a_classifier_saying_plain_retry_for_a_500_does_not_cut_the_rate() {
     // The rate is on at 98 000 (the throttle above, told directly at 1000 ms). A 500 is an
-    // accepted answer (§17.3), a plain retry no answer: neither cuts. Told as a throttle, it would
-    // be base = max(min(98 000, 100 000), 49 000) = 98 000, rate 96 040.
+    // accepted answer (§17.3), a plain retry no answer: neither cuts, and the retry keeps its
+    // backoff (Google's 1 s, no jitter). Told as a throttle, it would be
+    // base = max(min(98 000, 100 000), 49 000) = 98 000, rate 96 040. At 2000 ms the probe finds
+    // sent_rate 1 000 < 98 000 ÷ 2: no growth.
     let classifiers: [fn(&Error) -> Verdict; 2] =
         [|_| Verdict::from_status(500, None), |_| Verdict::RETRY];
     for classify in classifiers {
@@ -234,7 +237,7 @@ fn a_classifier_saying_plain_retry_for_a_500_does_not_cut_the_rate() {
         on.on_answer(1_000, Answer::Throttled { hint_ms: 0 });
         assert_eq!(on.rate_milli(), 98_000);
         let rate = Cell::new(on);
-        fail_once(&rate, classify);
+        assert_eq!(fail_once(&rate, classify), 2_000);
         assert_eq!(rate.get().rate_milli(), 98_000);
     }
 }
