@@ -14,17 +14,19 @@ fn now_unix_s() -> u64 {
 }
 
 impl Verdict {
-    /// The verdict on a response's status and headers (SPEC.md §7): a 429 or 5xx is a retry with
-    /// the response's hint (its `Retry-After`, or a 429's rate-limit reset, §8.3; `now_unix_s`
-    /// dates an HTTP-date); any other status, success included, is [`Verdict::Stop`]. A response
+    /// The verdict on a response's status and headers (SPEC.md §7): [`Verdict::from_status`] of
+    /// the status and the response's hint (its `Retry-After`, or a 429's rate-limit reset, §8.3;
+    /// `now_unix_s` dates an HTTP-date), so a 429 or 5xx is a retry carrying the send rate's
+    /// answer (§17.3) and any other status, success included, is [`Verdict::Stop`]. A response
     /// this still calls a retry, returned by a retry loop, is one whose retries ran out.
     ///
     /// ```
-    /// use seeded_backoff::{ServerHint, Verdict};
+    /// use seeded_backoff::{Answer, ServerHint, Verdict};
     /// let mut headers = http::HeaderMap::new();
     /// headers.insert("retry-after", http::HeaderValue::from_static("2"));
     /// let verdict = Verdict::from_http_parts(http::StatusCode::SERVICE_UNAVAILABLE, &headers, 0);
-    /// assert_eq!(verdict, Verdict::with_hint(ServerHint::RetryAfterMs(2_000)));
+    /// assert!(matches!(verdict, Verdict::Retry { hint: Some(ServerHint::RetryAfterMs(2_000)), .. }));
+    /// assert_eq!(verdict.answer(), Some(Answer::Throttled { hint_ms: 2_000 }));
     /// assert_eq!(Verdict::from_http_parts(http::StatusCode::OK, &headers, 0), Verdict::Stop);
     /// ```
     pub fn from_http_parts(
@@ -39,15 +41,13 @@ impl Verdict {
         // `HeaderMap::get` matches names ignoring case and returns a name's first value, as
         // SPEC.md §8.3 reads them.
         let value = |name: &str| headers.get(name).map(http::HeaderValue::as_bytes);
-        match ServerHint::from_http_headers(
+        let hint = ServerHint::from_http_headers(
             status,
             value(RETRY_AFTER),
             |h| value(h.name()),
             now_unix_s,
-        ) {
-            Some(hint) => Verdict::with_hint(hint),
-            None => Verdict::RETRY,
-        }
+        );
+        Verdict::from_status(status, hint)
     }
 
     /// [`Verdict::from_http_parts`] of an `http::Response` (any body), dated by the system clock.
@@ -55,7 +55,7 @@ impl Verdict {
     /// ```
     /// use seeded_backoff::{ServerHint, Verdict};
     /// let response = http::Response::builder().status(429).header("ratelimit-reset", "30").body(()).unwrap();
-    /// assert_eq!(Verdict::from_http(&response), Verdict::with_hint(ServerHint::RateLimitResetMs(30_000)));
+    /// assert_eq!(Verdict::from_http(&response), Verdict::throttled(Some(ServerHint::RateLimitResetMs(30_000))));
     /// ```
     pub fn from_http<B>(response: &http::Response<B>) -> Verdict {
         Verdict::from_http_parts(response.status(), response.headers(), now_unix_s())

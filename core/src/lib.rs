@@ -43,7 +43,9 @@
 //! None is on by default: the crate is `no_std`, allocation-free and depends only on itself.
 //! - `std`: `Backoff::from_entropy` (OS seeding) and `retry_blocking` (sleeps the thread).
 //! - `tokio`: `retry_tokio`, the async loop on Tokio's timer and clock (implies `std`).
-//! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`).
+//! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`), and
+//!   `SendRateLayer`, which paces every call of a service, retries included, through a shared
+//!   [`AtomicSendRate`].
 //! - `retry-policies`: `SeededRetryPolicy`, a `retry_policies::RetryPolicy` (retry-policies 0.5,
 //!   what `reqwest-retry` takes; implies `std`).
 //! - `http`: `Verdict::from_http`, the verdict and hint of an `http::Response` (http 1; implies
@@ -99,6 +101,8 @@ mod std_support;
 #[cfg(feature = "tokio")]
 mod tokio_support;
 #[cfg(feature = "tower")]
+mod tower_send_rate;
+#[cfg(feature = "tower")]
 mod tower_support;
 
 pub use backoff::{Backoff, GiveUpReason, Step, StepInput};
@@ -149,6 +153,8 @@ pub use snapshot::{SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 pub use std_support::{random_seed, retry_blocking};
 #[cfg(feature = "tokio")]
 pub use tokio_support::retry_tokio;
+#[cfg(feature = "tower")]
+pub use tower_send_rate::{SendRateLayer, SendRateService, SendRefused};
 #[cfg(feature = "tower")]
 pub use tower_support::{
     ByClone, CloneRequest, NoGiveUpHook, OnGiveUp, RetriesExhausted, TowerPolicy,

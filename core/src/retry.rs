@@ -12,6 +12,7 @@ use crate::policy::Policy;
 use crate::retry_event::{NoCallback, OnRetry, RetryEvent};
 use crate::retry_rate::{LoopSendRate, NoSendRate, NotSent};
 use crate::run::{Action, Outcome, Run, RunError, SendGate};
+use crate::send_rate::Answer;
 
 mod verdict;
 pub use verdict::{RetryError, Verdict};
@@ -114,7 +115,9 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
 
     /// Shares a send rate ([`AtomicSendRate`](crate::AtomicSendRate), a `Cell<SendRate>`, or
     /// your own [`SendGate`]): every attempt, the first included, waits for it (a wait spends no
-    /// retry), and every answer is told to it (SPEC.md §15.2). It needs [`Retry::clock`]. A loop
+    /// retry), and every answer is told to it (SPEC.md §15.2): the one the classifier's
+    /// [`Verdict`] carries ([`Verdict::from_status`], [`Verdict::throttled`]), else the outcome's
+    /// ([`answer_of`](crate::answer_of)). It needs [`Retry::clock`]. A loop
     /// stopped before its first attempt (a fail-fast refusal, a wait past `max_elapsed_ms`, no
     /// clock) has no error of its own, so its cause is made from [`NotSent`].
     ///
@@ -216,10 +219,16 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
         }
     }
 
-    /// `outcome`, its answer told to the send rate if the loop has one. The budget is borrowed
-    /// here, not held by `run` across its awaits, so that the loop's future is `Send` (a
-    /// `&dyn RetryGate` is not) and can be spawned on a multi-threaded runtime.
-    fn outcome<E>(&mut self, outcome: Outcome, now: Option<u64>) -> Result<Action, RunError>
+    /// `outcome`, its answer told to the send rate if the loop has one: the classifier's
+    /// (`answer`, from its [`Verdict`]), else the outcome's own. The budget is borrowed here, not
+    /// held by `run` across its awaits, so that the loop's future is `Send` (a `&dyn RetryGate` is
+    /// not) and can be spawned on a multi-threaded runtime.
+    fn outcome<E>(
+        &mut self,
+        outcome: Outcome,
+        answer: Option<Answer>,
+        now: Option<u64>,
+    ) -> Result<Action, RunError>
     where
         R: LoopSendRate<E>,
     {
@@ -227,7 +236,7 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
         match self.send_rate.gate() {
             Some(rate) => self
                 .run
-                .outcome_paced(self.policy, outcome, None, now, budget, rate),
+                .outcome_paced(self.policy, outcome, answer, now, budget, rate),
             None => self.run.outcome(self.policy, outcome, now, budget),
         }
     }
@@ -299,14 +308,14 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
             let error = match op(attempt).await {
                 Ok(value) => {
                     let now = self.now();
-                    let _done = self.outcome(Outcome::Success, now);
+                    let _done = self.outcome(Outcome::Success, None, now);
                     return Ok(value);
                 }
                 Err(error) => error,
             };
-            let outcome = classify(&error).into().into();
+            let verdict: Verdict = classify(&error).into();
             let now = self.now();
-            match self.outcome(outcome, now) {
+            match self.outcome(verdict.into(), verdict.answer(), now) {
                 Ok(Action::Retry { attempt, delay_ms }) => {
                     self.on_retry.on_retry(RetryEvent {
                         attempt,

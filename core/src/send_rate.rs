@@ -70,19 +70,23 @@ impl Answer {
     /// assert_eq!(Answer::from_http(200, None), Answer::Accepted);
     /// ```
     pub const fn from_http(status: u16, hint: Option<ServerHint>) -> Answer {
-        let hint_ms = match hint {
-            Some(ServerHint::RetryAfterMs(ms)) | Some(ServerHint::RateLimitResetMs(ms)) => Some(ms),
-            _ => None,
-        };
-        match (status, hint_ms) {
-            (429, h) => Answer::Throttled {
-                hint_ms: match h {
-                    Some(ms) => ms,
-                    None => 0,
-                },
-            },
-            (503, Some(ms)) => Answer::Throttled { hint_ms: ms },
+        let timed = matches!(
+            hint,
+            Some(ServerHint::RetryAfterMs(_) | ServerHint::RateLimitResetMs(_))
+        );
+        match (status, timed) {
+            (429, _) | (503, true) => Answer::throttle(hint),
             _ => Answer::Accepted,
+        }
+    }
+
+    /// The throttle a hint gives: its ms if it is a `Retry-After` or rate-limit one, else 0.
+    pub(crate) const fn throttle(hint: Option<ServerHint>) -> Answer {
+        match hint {
+            Some(ServerHint::RetryAfterMs(ms) | ServerHint::RateLimitResetMs(ms)) => {
+                Answer::Throttled { hint_ms: ms }
+            }
+            _ => Answer::Throttled { hint_ms: 0 },
         }
     }
 }

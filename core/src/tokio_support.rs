@@ -45,7 +45,7 @@ where
 /// Milliseconds on Tokio's clock since the first reading in this process: one scale for every
 /// loop, as a send rate shared by many loops needs (a per-call origin would put each call's
 /// readings on its own scale).
-fn tokio_now_ms() -> u64 {
+pub(crate) fn tokio_now_ms() -> u64 {
     static ORIGIN: std::sync::OnceLock<tokio::time::Instant> = std::sync::OnceLock::new();
     let origin = *ORIGIN.get_or_init(tokio::time::Instant::now);
     u64::try_from(origin.elapsed().as_millis()).unwrap_or(u64::MAX)

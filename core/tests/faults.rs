@@ -44,6 +44,7 @@ fn classify(failure: &Failure) -> Verdict {
         Failure::Status(r) => Verdict::Retry {
             hint: r.hint(),
             kind: FailureKind::Error,
+            answer: None,
         },
         _ => Verdict::RETRY,
     }
@@ -227,6 +228,7 @@ fn tower_policy_rides_out_a_storm_of_5xx_and_429_with_garbage_hints() {
             Ok(resp) if seeded_backoff::is_retryable_http(resp.status) => Verdict::Retry {
                 hint: resp.hint(),
                 kind: FailureKind::Error,
+                answer: None,
             },
             Ok(_) => Verdict::Stop,
             Err(_) => Verdict::RETRY,

@@ -186,6 +186,7 @@ fn the_time_budget_counts_time_spent_in_attempts() {
         |_| Verdict::Retry {
             hint: None,
             kind: FailureKind::Timeout,
+            answer: None,
         },
     ));
     let e = result.unwrap_err();

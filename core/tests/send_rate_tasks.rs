@@ -1,6 +1,6 @@
 //! Many Tokio tasks and many threads sharing one send rate through the retry loop
-//! (`Retry::send_rate` with `run_tokio` / `run_thread`): it never admits two attempts into one
-//! slot. The bound is SPEC.md §17.4's, derived here: at a fixed rate r (min = max, after one
+//! (`Retry::send_rate` with `run_tokio` / `run_thread`) and through tower's `SendRateLayer`: it
+//! never admits two attempts into one slot. The bound is SPEC.md §17.4's, derived here: at a fixed rate r (min = max, after one
 //! throttle) and burst 1, attempt i goes only once the clock reads at least the first reading
 //! plus i · 10^9 ÷ r µs, whatever the number of callers; and §17.5's answers keep the rate
 //! within [min, max] whatever the order they arrive in.
@@ -22,6 +22,13 @@ enum Error {
 
 impl From<NotSent> for Error {
     fn from(_: NotSent) -> Self {
+        Error::NotSent
+    }
+}
+
+#[cfg(feature = "tower")]
+impl From<seeded_backoff::SendRefused> for Error {
+    fn from(_: seeded_backoff::SendRefused) -> Self {
         Error::NotSent
     }
 }
@@ -52,13 +59,18 @@ fn assert_spaced(start: Instant, mut times: Vec<Instant>) {
     }
 }
 
-#[test]
-fn fifty_tokio_tasks_share_one_rate_without_over_admitting() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+/// A multi-threaded runtime, so that tasks ask the rate from several threads at once.
+fn four_workers() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(4)
         .enable_time()
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn fifty_tokio_tasks_share_one_rate_without_over_admitting() {
+    let runtime = four_workers();
     let rate = Arc::new(fixed_rate());
     let times = Arc::new(Mutex::new(Vec::new()));
     let policy = Policy::google();
@@ -94,6 +106,41 @@ fn fifty_tokio_tasks_share_one_rate_without_over_admitting() {
     assert_spaced(start, times);
     // Paced, not stalled: 200 attempts 2 ms apart take about 0.4 s. Miri interprets every task
     // about a thousand times slower, so there the bound says nothing of the rate.
+    if !cfg!(miri) {
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
+}
+
+#[cfg(feature = "tower")]
+#[test]
+fn fifty_concurrent_calls_through_the_tower_layer_are_spaced_by_the_rate() {
+    use seeded_backoff::SendRateLayer;
+    use tower::{service_fn, Layer, ServiceExt};
+
+    let runtime = four_workers();
+    let rate = Arc::new(fixed_rate());
+    let times = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&times);
+    let layer = SendRateLayer::new(Arc::clone(&rate), |_: &Result<(), Error>| Answer::Accepted);
+    let service = layer.layer(service_fn(move |_call: u32| {
+        seen.lock().unwrap().push(Instant::now());
+        async { Ok::<_, Error>(()) }
+    }));
+    let start = Instant::now();
+    runtime.block_on(async {
+        let calls: Vec<_> = (0..50)
+            .map(|i| tokio::spawn(service.clone().oneshot(i)))
+            .collect();
+        for c in calls {
+            c.await.unwrap().unwrap();
+        }
+    });
+    drop(service);
+    let times = Arc::try_unwrap(times).unwrap().into_inner().unwrap();
+    assert_eq!(times.len(), 50);
+    assert_spaced(start, times);
+    // Accepted answers leave a rate at its maximum where it is.
+    assert_eq!(rate.rate_milli(), RATE_MILLI);
     if !cfg!(miri) {
         assert!(start.elapsed() < Duration::from_secs(10));
     }
@@ -139,11 +186,7 @@ fn throttles_from_many_tasks_keep_the_rate_within_its_bounds() {
         ..SendRateConfig::DEFAULT
     };
     let rate = Arc::new(AtomicSendRate::new(config).unwrap());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(4)
-        .enable_time()
-        .build()
-        .unwrap();
+    let runtime = four_workers();
     let policy = Policy::google()
         .to_builder()
         .initial_ms(5)

@@ -5,11 +5,17 @@ use core::fmt;
 
 use crate::backoff::GiveUpReason;
 use crate::budget::FailureKind;
+use crate::classify::{classify_http, Classification};
 use crate::hint::ServerHint;
 use crate::run::Outcome;
+use crate::send_rate::Answer;
 
 /// What the classifier says about a failed attempt. `true` converts to [`Verdict::RETRY`] and
 /// `false` to [`Verdict::Stop`], so a plain `|e| e.is_transient()` is a classifier too.
+///
+/// A classifier that knows the server's answer says so for a loop's send rate (SPEC.md §15.2):
+/// [`Verdict::from_status`] reads it from an HTTP status as SPEC.md §17.3 does, and
+/// [`Verdict::throttled`] says "refused for rate" of any protocol's error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {
     /// Do not retry: the error is returned to the caller now.
@@ -20,6 +26,10 @@ pub enum Verdict {
         hint: Option<ServerHint>,
         /// What kind of failure it was, for a retry budget.
         kind: FailureKind,
+        /// The server's answer for a send rate, when the classifier knows it; with `None` the
+        /// loop tells the outcome's own ([`answer_of`](crate::answer_of): a `Retry-After` or
+        /// rate-limit hint is a throttle, anything else no answer).
+        answer: Option<Answer>,
     },
 }
 
@@ -28,6 +38,7 @@ impl Verdict {
     pub const RETRY: Verdict = Verdict::Retry {
         hint: None,
         kind: FailureKind::Error,
+        answer: None,
     };
 
     /// Retry, honouring the server's hint.
@@ -42,6 +53,57 @@ impl Verdict {
         Verdict::Retry {
             hint: Some(hint),
             kind: FailureKind::Error,
+            answer: None,
+        }
+    }
+
+    /// Retry a refusal for rate (a 429, a gRPC `RESOURCE_EXHAUSTED`), honouring the server's hint
+    /// if any: a loop's send rate is told [`Answer::Throttled`] with the hint's ms (0 for none),
+    /// so it cuts its rate even when the server gave no `Retry-After`.
+    ///
+    /// ```
+    /// use seeded_backoff::{Answer, ServerHint, Verdict};
+    /// assert_eq!(Verdict::throttled(None).answer(), Some(Answer::Throttled { hint_ms: 0 }));
+    /// let hinted = Verdict::throttled(Some(ServerHint::RetryAfterMs(2_000)));
+    /// assert_eq!(hinted.answer(), Some(Answer::Throttled { hint_ms: 2_000 }));
+    /// ```
+    pub const fn throttled(hint: Option<ServerHint>) -> Verdict {
+        Verdict::Retry {
+            hint,
+            kind: FailureKind::Error,
+            answer: Some(Answer::throttle(hint)),
+        }
+    }
+
+    /// The verdict on an HTTP status and the hint its headers give (`ServerHint::from_http_headers`):
+    /// a 429 or 5xx ([`classify_http`]) is a retry with that hint, carrying the answer
+    /// [`Answer::from_http`] reads (SPEC.md §17.3: a 429, or a 503 with a hint, is a throttle;
+    /// any other response was accepted); any other status, success included, is
+    /// [`Verdict::Stop`].
+    ///
+    /// ```
+    /// use seeded_backoff::{Answer, ServerHint, Verdict};
+    /// assert_eq!(Verdict::from_status(429, None), Verdict::throttled(None));
+    /// assert_eq!(Verdict::from_status(500, None).answer(), Some(Answer::Accepted));
+    /// assert_eq!(Verdict::from_status(404, None), Verdict::Stop);
+    /// ```
+    pub const fn from_status(status: u16, hint: Option<ServerHint>) -> Verdict {
+        match classify_http(status) {
+            Classification::Retry => Verdict::Retry {
+                hint,
+                kind: FailureKind::Error,
+                answer: Some(Answer::from_http(status, hint)),
+            },
+            _ => Verdict::Stop,
+        }
+    }
+
+    /// The answer the classifier gives a send rate, if any: `None` for [`Verdict::Stop`] (a
+    /// loop tells a stop as accepted) and for a retry that leaves it to the loop.
+    pub const fn answer(&self) -> Option<Answer> {
+        match self {
+            Verdict::Stop => None,
+            Verdict::Retry { answer, .. } => *answer,
         }
     }
 }
@@ -50,7 +112,7 @@ impl From<Verdict> for Outcome {
     fn from(verdict: Verdict) -> Outcome {
         match verdict {
             Verdict::Stop => Outcome::Permanent,
-            Verdict::Retry { hint, kind } => Outcome::Retryable { hint, kind },
+            Verdict::Retry { hint, kind, .. } => Outcome::Retryable { hint, kind },
         }
     }
 }

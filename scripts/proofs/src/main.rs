@@ -313,7 +313,11 @@ fn retry_loop(policy: &Policy) {
             .run_blocking(
             |d| now.set(now.get().wrapping_add(d.as_millis() as u64)),
             |attempt| if attempt < u32_in() { Err(attempt) } else { Ok(attempt) },
-            |e| Verdict::with_hint(ServerHint::RetryAfterMs(*e)),
+            |e| match *e % 3 {
+                0 => Verdict::with_hint(ServerHint::RetryAfterMs(*e)),
+                1 => Verdict::throttled(Some(ServerHint::RateLimitResetMs(*e))),
+                _ => Verdict::from_status(black_box(*e as u16), None),
+            },
         ),
         None => retry.run_blocking(|_| {}, |a| Err(a), |_| true),
     };
@@ -322,6 +326,34 @@ fn retry_loop(policy: &Policy) {
         let _ = write!(out, "{e}");
         sink((out.0, e.attempts, e.reason));
     }
+    paced_loop(policy);
+}
+
+/// An attempt's error in a paced loop, made from `NotSent` when the rate stops it first.
+struct Failed(u32);
+
+impl From<seeded_backoff::NotSent> for Failed {
+    fn from(_: seeded_backoff::NotSent) -> Self {
+        Failed(0)
+    }
+}
+
+/// The retry loop behind a send rate: every attempt asks it, and the verdict's answer is told.
+fn paced_loop(policy: &Policy) {
+    let Ok(rate) = seeded_backoff::SendRate::new(seeded_backoff::SendRateConfig::DEFAULT) else {
+        return;
+    };
+    let rate = core::cell::Cell::new(rate);
+    let now = core::cell::Cell::new(u64_in());
+    let result = Retry::new(policy, u64_in())
+        .clock(|| black_box(now.get()))
+        .send_rate(&rate)
+        .run_blocking(
+            |d| now.set(now.get().wrapping_add(d.as_millis() as u64)),
+            |attempt| if attempt < u32_in() { Err(Failed(attempt)) } else { Ok(attempt) },
+            |e: &Failed| Verdict::from_status(black_box(e.0 as u16), None),
+        );
+    sink((result.is_ok(), rate.get().rate_milli()));
 }
 
 #[cfg(sb_proof_panic)]

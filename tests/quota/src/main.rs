@@ -15,8 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use seeded_backoff::{
-    retry_tokio, AtomicSendRate, CallSeeds, NotSent, Policy, Retry, SendRateConfig, ServerHint,
-    Verdict,
+    retry_tokio, AtomicSendRate, CallSeeds, NotSent, Policy, Retry, SendRateConfig, Verdict,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -54,15 +53,14 @@ impl From<io::Error> for Error {
     }
 }
 
-/// nginx's 429 carries no `Retry-After`. The loop tells the send rate the outcome's answer, which
-/// for a retryable error without a hint is no answer (SPEC.md §15.2); a hint of 0 ms makes it
-/// the throttle `Answer::from_http(429, None)` denotes, and bounds no delay.
+/// A status is read as SPEC.md §17.3 reads it: nginx's 429, which carries no `Retry-After`, is a
+/// throttle for the send rate, a 5xx a retry the server answered; a connection error is a retry
+/// with no answer.
 fn classify(e: &Error) -> Verdict {
     match e {
-        Error::Status(429) => Verdict::with_hint(ServerHint::RetryAfterMs(0)),
-        Error::Status(s) if *s >= 500 => Verdict::RETRY,
+        Error::Status(s) => Verdict::from_status(*s, None),
         Error::Io(_) => Verdict::RETRY,
-        _ => Verdict::Stop,
+        Error::NotSent(_) => Verdict::Stop,
     }
 }
 
