@@ -4,6 +4,9 @@ burst 1, section 17.4 lets attempt i go only once the rate's clock reads at leas
 reading plus i · 10^9 ÷ r µs, whatever the number of threads or tasks asking; the clock reads
 time.monotonic in whole ms, so each bound holds from the ms floor of the test's start."""
 
+import inspect
+import time
+
 from seeded_backoff import SendRate
 
 RATE_MILLI = 200_000  # 200 attempts/s
@@ -54,3 +57,18 @@ def assert_spaced(start_s, times, interval_ms=INTERVAL_MS):
     floor_ms = int(start_s * 1000)
     for i, t in enumerate(sorted(times)):
         assert t * 1000 >= floor_ms + i * interval_ms - 1e-6, (i, t * 1000 - floor_ms)
+
+
+def leaving(fn, leaves):
+    """`fn` (plain or async), appending the time.monotonic() at which each call leaves to `leaves`
+    (a list: its append is atomic, so threads may share it)."""
+    if inspect.iscoroutinefunction(fn):
+        async def timed_async(*args, **kwargs):
+            leaves.append(time.monotonic())
+            return await fn(*args, **kwargs)
+        return timed_async
+
+    def timed(*args, **kwargs):
+        leaves.append(time.monotonic())
+        return fn(*args, **kwargs)
+    return timed

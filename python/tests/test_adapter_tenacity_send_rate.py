@@ -1,8 +1,9 @@
 """seeded(..., send_rate=) with the real tenacity (pinned) against a real HTTP server on
 127.0.0.1: tenacity's `before` gates every attempt, the first included, and its `retry` tells the
 rate each answer. Expected rates and spacings are derived by hand from SPEC.md section 17 in
-send_rates.py. Spacing slack: none below (each arrival is at or after its slot, from the ms floor
-of the start); above, the whole run must end within its slots plus 5 s."""
+send_rates.py. Spacing: the times the attempts leave the client (and arrive at the server) are
+each at or after their slot, from the ms floor of the start (no slack below); the whole run must
+end within its slots plus 5 s (the slack above)."""
 
 import asyncio
 import threading
@@ -17,7 +18,7 @@ from http_server import serve
 from seeded_backoff import Policy, RetryError, SendRate
 from seeded_backoff.tenacity import seeded, wait_seeded
 from send_rates import (AFTER_429_MILLI, AFTER_500_MILLI, INTERVAL_MS, assert_spaced, capped_rate,
-                        fixed_rate, refusing_rate)
+                        fixed_rate, leaving, refusing_rate)
 
 SEED = 20261203
 
@@ -29,30 +30,32 @@ def get(url):
 
 
 def test_threads_sharing_one_rate_leave_spaced_by_its_interval():
-    rate = fixed_rate()
+    rate, leaves = fixed_rate(), []
     retrying = tenacity.Retrying(**seeded(Policy("google"), seed=SEED, send_rate=rate))
+    call = leaving(get, leaves)
     with serve([(200, {})]) as (url, server):
         start = time.monotonic()
-        threads = [threading.Thread(target=lambda: [retrying(get, url) for _ in range(5)]) for _ in range(20)]
+        threads = [threading.Thread(target=lambda: [retrying(call, url) for _ in range(5)]) for _ in range(20)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         took = time.monotonic() - start
-        assert server.count == 100
+        assert server.count == len(leaves) == 100
+        assert_spaced(start, leaves)
         assert_spaced(start, server.arrivals)
     assert took < 100 * INTERVAL_MS / 1000 + 5
 
 
 def test_asyncio_tasks_sharing_one_rate_leave_spaced_by_its_interval():
     # 20 ms apart: one event loop alone may take about 5 ms a request, which would hide the gate.
-    rate = fixed_rate(50_000)
+    rate, leaves = fixed_rate(50_000), []
     retrying = tenacity.AsyncRetrying(**seeded(Policy("google"), seed=SEED, send_rate=rate, is_async=True))
 
     async def main(url):
         async with httpx.AsyncClient(timeout=10) as client:
             async def one():
-                response = await retrying(client.get, url)
+                response = await retrying(leaving(client.get, leaves), url)
                 return response.status_code
             return await asyncio.gather(*(one() for _ in range(30)))
 
@@ -60,6 +63,8 @@ def test_asyncio_tasks_sharing_one_rate_leave_spaced_by_its_interval():
         start = time.monotonic()
         assert asyncio.run(main(url)) == [200] * 30
         took = time.monotonic() - start
+        assert len(leaves) == 30
+        assert_spaced(start, leaves, interval_ms=20)
         assert_spaced(start, server.arrivals, interval_ms=20)
     assert took < 30 * 0.020 + 5
 
