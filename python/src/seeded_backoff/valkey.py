@@ -58,7 +58,7 @@ import inspect
 import secrets
 import sys
 import time
-from typing import Any, Callable, Dict, Optional, Type, TypeVar
+from typing import Any, Callable, Dict, Iterator, Optional, Type, TypeVar, cast
 
 from ._adapt import Seeds, report, turns
 from ._call import Call
@@ -157,92 +157,103 @@ class ReconnectBackoff:
         return f"<ReconnectBackoff seed={self.seed} attempts={attempts}>"
 
 
+class _Loop:
+    """One `call_with_retry` of a paced Retry: what its sync and asyncio loops share. A nested
+    loop (the connect a command's attempt makes; the backoff, one per connection, counts them) is
+    part of the attempt: its first try is not gated, and the command's outcome is the outer's."""
+
+    __slots__ = ("backoff", "retries", "outer", "call", "failures")
+
+    def __init__(self, retry: Any) -> None:
+        self.backoff: ReconnectBackoff = retry._backoff
+        self.retries: int = retry._retries
+        self.outer = self.backoff._depth == 0
+        self.call = self.backoff._command() if self.outer else self.backoff._call
+        self.failures = 0
+        self.backoff._depth += 1
+
+    def turns(self) -> Iterator[float]:
+        """The sleeps before the next try: the send rate's, for an attempt."""
+        if self.call is not None and (self.outer or self.failures):
+            yield from turns(self.call)
+
+    def exhausted(self) -> bool:
+        """A supported error: counted; whether the Retry's own count is spent."""
+        self.failures += 1
+        return self.retries >= 0 and self.failures > self.retries
+
+    def delay(self) -> float:
+        """Inside the `except` clause (compute reads the error there): seconds before the retry."""
+        return self.backoff.compute(self.failures)
+
+    def ended(self, value: Any, raised: bool) -> None:
+        """The command's outcome, when no retry follows: a reply (an error reply too) is
+        accepted; a transport error the Retry does not retry (a refused connect: valkey-py
+        retries only its own connection errors) has no answer, as a retryable failure."""
+        if self.outer and self.call is not None:
+            report(self.call, value, raised, raised and is_transport_error(value))
+
+    def close(self) -> None:
+        self.backoff._depth -= 1
+
+
 class _Paced:
     """The loop of `Retry.call_with_retry` (valkey-py 6.2, redis-py: its `_backoff`, `_retries`
-    and `_supported_errors`) with the send rate's gate before each attempt. A nested loop (the
-    connect a command's attempt makes; the backoff, one per connection, counts them) is part of
-    that attempt: its first try is not gated."""
+    and `_supported_errors`) with the send rate's gate before each attempt."""
 
     __slots__ = ()
-    _backoff: ReconnectBackoff
-    _retries: int
     _supported_errors: Any
 
     def call_with_retry(self, do: Callable[[], R], fail: Callable[[Exception], Any]) -> R:
-        backoff = self._backoff
-        outer = backoff._depth == 0
-        call = backoff._command() if outer else backoff._call
-        backoff._depth += 1
+        loop = _Loop(self)
         try:
-            failures = 0
             while True:
-                if call is not None and (outer or failures):
-                    for seconds in turns(call):
-                        time.sleep(seconds)
+                for seconds in loop.turns():
+                    time.sleep(seconds)
                 try:
                     result = do()
                 except self._supported_errors as error:
-                    failures += 1
                     fail(error)
-                    if self._retries >= 0 and failures > self._retries:
+                    if loop.exhausted():
                         raise
-                    time.sleep(backoff.compute(failures))
+                    time.sleep(loop.delay())
                     continue
                 except BaseException as error:
-                    if outer:
-                        _ended(call, error)
+                    loop.ended(error, True)
                     raise
-                if outer:
-                    report(call, result, False, False)
+                loop.ended(result, False)
                 return result
         finally:
-            backoff._depth -= 1
+            loop.close()
 
 
 class _PacedAsync:
     """`_Paced` for the asyncio Retry (`await do()`, `await fail(error)`, asyncio.sleep)."""
 
     __slots__ = ()
-    _backoff: ReconnectBackoff
-    _retries: int
     _supported_errors: Any
 
     async def call_with_retry(self, do: Callable[[], Any], fail: Callable[[Exception], Any]) -> Any:
-        backoff = self._backoff
-        outer = backoff._depth == 0
-        call = backoff._command() if outer else backoff._call
-        backoff._depth += 1
+        loop = _Loop(self)
         try:
-            failures = 0
             while True:
-                if call is not None and (outer or failures):
-                    for seconds in turns(call):
-                        await asyncio.sleep(seconds)
+                for seconds in loop.turns():
+                    await asyncio.sleep(seconds)
                 try:
                     result = await do()
                 except self._supported_errors as error:
-                    failures += 1
                     await fail(error)
-                    if self._retries >= 0 and failures > self._retries:
+                    if loop.exhausted():
                         raise
-                    await asyncio.sleep(backoff.compute(failures))
+                    await asyncio.sleep(loop.delay())
                     continue
                 except BaseException as error:
-                    if outer:
-                        _ended(call, error)
+                    loop.ended(error, True)
                     raise
-                if outer:
-                    report(call, result, False, False)
+                loop.ended(result, False)
                 return result
         finally:
-            backoff._depth -= 1
-
-
-def _ended(call: Call, error: BaseException) -> None:
-    """An error the Retry does not retry ended the command: a reply (an error reply) is accepted;
-    a transport error (a refused connect: valkey-py retries only its own connection errors) has no
-    answer, as a retryable failure without a hint."""
-    report(call, error, True, is_transport_error(error))
+            loop.close()
 
 
 _PACED_CLASSES: Dict[type, type] = {}
@@ -264,9 +275,9 @@ def paced_retry(retry: R) -> R:
         mixin = _PacedAsync if inspect.iscoroutinefunction(base.call_with_retry) else _Paced
         cls = _PACED_CLASSES[base] = type(f"Paced{base.__name__}", (mixin, base), {"__module__": __name__})
     # A copy of its state (attributes and slots: the asyncio Retry has slots) in the subclass.
-    paced = cls.__new__(cls)
+    paced: Any = object.__new__(cls)
     names = list(getattr(retry, "__dict__", ())) + [n for k in base.__mro__ for n in getattr(k, "__slots__", ())]
     for name in names:
         if hasattr(retry, name):
             setattr(paced, name, getattr(retry, name))
-    return paced
+    return cast(R, paced)
