@@ -4,9 +4,14 @@ burst 1, section 17.4 lets attempt i go only once the rate's clock reads at leas
 reading plus i · 10^9 ÷ r µs, whatever the number of threads or tasks asking; the clock reads
 time.monotonic in whole ms, so each bound holds from the ms floor of the test's start."""
 
+import asyncio
 import inspect
+import threading
 import time
 
+import httpx
+
+from http_server import serve
 from seeded_backoff import SendRate
 
 RATE_MILLI = 200_000  # 200 attempts/s
@@ -72,3 +77,40 @@ def leaving(fn, leaves):
         leaves.append(time.monotonic())
         return fn(*args, **kwargs)
     return timed
+
+
+def in_threads(work, threads=20, each=5):
+    """Runs `work()` `each` times on each of `threads` threads started together; returns
+    (the time.monotonic() before they start, the seconds until the last ends)."""
+    pool = [threading.Thread(target=lambda: [work() for _ in range(each)]) for _ in range(threads)]
+    start = time.monotonic()
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return start, time.monotonic() - start
+
+
+def assert_paced(start_s, took_s, leaves, count, interval_ms=INTERVAL_MS):
+    """`count` attempts left, each at or after its slot (no slack below); the run ended within its
+    slots plus 5 s (the slack above: a paced run, not a stalled one)."""
+    assert len(leaves) == count
+    assert_spaced(start_s, leaves, interval_ms)
+    assert took_s < count * interval_ms / 1000 + 5
+
+
+def assert_tasks_paced(one, leaves, interval_ms, tasks=30):
+    """Runs `tasks` calls of the coroutine function `one(client, url)` together on one event loop
+    (one httpx.AsyncClient) against a server on 127.0.0.1 answering 200: each answered 200, and the
+    attempts left (`leaves`) and arrived spaced as `assert_paced` says."""
+    async def main(url):
+        async with httpx.AsyncClient(timeout=10) as client:
+            return await asyncio.gather(*(one(client, url) for _ in range(tasks)))
+
+    with serve([(200, {})]) as (url, server):
+        start = time.monotonic()
+        statuses = asyncio.run(main(url))
+        took = time.monotonic() - start
+        assert statuses == [200] * tasks
+        assert_spaced(start, server.arrivals, interval_ms)
+    assert_paced(start, took, leaves, tasks, interval_ms)

@@ -6,8 +6,6 @@ Spacing: the times the attempts leave the client (and arrive at the server) are 
 their slot, from the ms floor of the start (no slack below); the whole run must end within its
 slots plus 5 s (the slack above)."""
 
-import asyncio
-import threading
 import time
 
 import httpx
@@ -17,8 +15,8 @@ import stamina
 from http_server import serve
 from seeded_backoff import Policy, RetryError, SendRate
 from seeded_backoff.stamina import backoff_hook
-from send_rates import (AFTER_429_MILLI, AFTER_500_MILLI, INTERVAL_MS, assert_spaced, capped_rate,
-                        fixed_rate, leaving, refusing_rate)
+from send_rates import (AFTER_429_MILLI, AFTER_500_MILLI, assert_paced, assert_spaced, assert_tasks_paced,
+                        capped_rate, fixed_rate, in_threads, leaving, refusing_rate)
 
 
 def get(client, url):
@@ -46,18 +44,10 @@ def test_threads_sharing_one_rate_leave_spaced_by_its_interval():
     rate, leaves = fixed_rate(), []
     # One client for every thread (httpx's is thread-safe): making one takes tens of ms.
     with serve([(200, {})]) as (url, server), httpx.Client(timeout=10) as client:
-        start = time.monotonic()
-        threads = [threading.Thread(target=lambda: [fetch(client, url, rate, leaves=leaves) for _ in range(5)])
-                   for _ in range(20)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        took = time.monotonic() - start
-        assert server.count == len(leaves) == 100
-        assert_spaced(start, leaves)
+        start, took = in_threads(lambda: fetch(client, url, rate, leaves=leaves))
+        assert server.count == 100
         assert_spaced(start, server.arrivals)
-    assert took < 100 * INTERVAL_MS / 1000 + 5
+    assert_paced(start, took, leaves, 100)
 
 
 def test_asyncio_tasks_sharing_one_rate_leave_spaced_by_its_interval():
@@ -72,34 +62,16 @@ def test_asyncio_tasks_sharing_one_rate_leave_spaced_by_its_interval():
                 response.raise_for_status()
         return response.status_code
 
-    async def main(url):
-        async with httpx.AsyncClient(timeout=10) as client:
-            return await asyncio.gather(*(one(client, url) for _ in range(30)))
-
-    with serve([(200, {})]) as (url, server):
-        start = time.monotonic()
-        assert asyncio.run(main(url)) == [200] * 30
-        took = time.monotonic() - start
-        assert len(leaves) == 30
-        assert_spaced(start, leaves, interval_ms=20)
-        assert_spaced(start, server.arrivals, interval_ms=20)
-    assert took < 30 * 0.020 + 5
+    assert_tasks_paced(one, leaves, interval_ms=20)
 
 
-def test_a_429_without_a_hint_lowers_the_rate(no_retry_sleep):
+@pytest.mark.parametrize("status, rate_after", [(429, AFTER_429_MILLI), (500, AFTER_500_MILLI)])
+def test_a_429_without_a_hint_lowers_the_rate_and_a_500_does_not(no_retry_sleep, status, rate_after):
     rate = capped_rate()
-    with serve([(429, {}), (200, {})]) as (url, server), httpx.Client(timeout=10) as client:
+    with serve([(status, {}), (200, {})]) as (url, server), httpx.Client(timeout=10) as client:
         assert fetch(client, url, rate, seed=1) == 200
         assert server.count == 2
-    assert rate.rate_milli == AFTER_429_MILLI
-
-
-def test_a_500_is_accepted_and_leaves_the_rate(no_retry_sleep):
-    rate = capped_rate()
-    with serve([(500, {}), (200, {})]) as (url, server), httpx.Client(timeout=10) as client:
-        assert fetch(client, url, rate, seed=1) == 200
-        assert server.count == 2
-    assert rate.rate_milli == AFTER_500_MILLI
+    assert rate.rate_milli == rate_after
 
 
 def test_a_fail_fast_rate_refuses_before_calling():

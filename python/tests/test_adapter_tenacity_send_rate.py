@@ -6,10 +6,8 @@ each at or after their slot, from the ms floor of the start (no slack below); th
 end within its slots plus 5 s (the slack above)."""
 
 import asyncio
-import threading
 import time
 
-import httpx
 import pytest
 import requests
 import tenacity
@@ -17,16 +15,9 @@ import tenacity
 from http_server import serve
 from seeded_backoff import Policy, RetryError, SendRate
 from seeded_backoff.tenacity import seeded, wait_seeded
-from send_rates import (AFTER_429_MILLI, AFTER_500_MILLI, INTERVAL_MS, assert_spaced, capped_rate,
-                        fixed_rate, leaving, refusing_rate)
-
-SEED = 20261203
-
-
-def get(url):
-    r = requests.get(url, timeout=10)
-    r.raise_for_status()
-    return r.status_code
+from send_rates import (AFTER_429_MILLI, AFTER_500_MILLI, assert_paced, assert_spaced, assert_tasks_paced,
+                        capped_rate, fixed_rate, in_threads, leaving, refusing_rate)
+from test_adapter_tenacity import SEED, get
 
 
 def test_threads_sharing_one_rate_leave_spaced_by_its_interval():
@@ -34,17 +25,10 @@ def test_threads_sharing_one_rate_leave_spaced_by_its_interval():
     retrying = tenacity.Retrying(**seeded(Policy("google"), seed=SEED, send_rate=rate))
     call = leaving(get, leaves)
     with serve([(200, {})]) as (url, server):
-        start = time.monotonic()
-        threads = [threading.Thread(target=lambda: [retrying(call, url) for _ in range(5)]) for _ in range(20)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        took = time.monotonic() - start
-        assert server.count == len(leaves) == 100
-        assert_spaced(start, leaves)
+        start, took = in_threads(lambda: retrying(call, url))
+        assert server.count == 100
         assert_spaced(start, server.arrivals)
-    assert took < 100 * INTERVAL_MS / 1000 + 5
+    assert_paced(start, took, leaves, 100)
 
 
 def test_asyncio_tasks_sharing_one_rate_leave_spaced_by_its_interval():
@@ -52,39 +36,21 @@ def test_asyncio_tasks_sharing_one_rate_leave_spaced_by_its_interval():
     rate, leaves = fixed_rate(50_000), []
     retrying = tenacity.AsyncRetrying(**seeded(Policy("google"), seed=SEED, send_rate=rate, is_async=True))
 
-    async def main(url):
-        async with httpx.AsyncClient(timeout=10) as client:
-            async def one():
-                response = await retrying(leaving(client.get, leaves), url)
-                return response.status_code
-            return await asyncio.gather(*(one() for _ in range(30)))
+    async def one(client, url):
+        response = await retrying(leaving(client.get, leaves), url)
+        return response.status_code
 
-    with serve([(200, {})]) as (url, server):
-        start = time.monotonic()
-        assert asyncio.run(main(url)) == [200] * 30
-        took = time.monotonic() - start
-        assert len(leaves) == 30
-        assert_spaced(start, leaves, interval_ms=20)
-        assert_spaced(start, server.arrivals, interval_ms=20)
-    assert took < 30 * 0.020 + 5
+    assert_tasks_paced(one, leaves, interval_ms=20)
 
 
-def test_a_429_without_a_hint_lowers_the_rate():
+@pytest.mark.parametrize("status, rate_after", [(429, AFTER_429_MILLI), (500, AFTER_500_MILLI)])
+def test_a_429_without_a_hint_lowers_the_rate_and_a_500_does_not(status, rate_after):
     rate = capped_rate()
     retrying = tenacity.Retrying(**seeded(Policy("google"), seed=SEED, send_rate=rate), sleep=lambda s: None)
-    with serve([(429, {}), (200, {})]) as (url, server):
+    with serve([(status, {}), (200, {})]) as (url, server):
         assert retrying(get, url) == 200
         assert server.count == 2
-    assert rate.rate_milli == AFTER_429_MILLI
-
-
-def test_a_500_is_accepted_and_leaves_the_rate():
-    rate = capped_rate()
-    retrying = tenacity.Retrying(**seeded(Policy("google"), seed=SEED, send_rate=rate), sleep=lambda s: None)
-    with serve([(500, {}), (200, {})]) as (url, server):
-        assert retrying(get, url) == 200
-        assert server.count == 2
-    assert rate.rate_milli == AFTER_500_MILLI
+    assert rate.rate_milli == rate_after
 
 
 def test_a_returned_429_is_a_throttle_too():

@@ -28,11 +28,12 @@ backoff only hears of failures (Retry asks `compute` after one), so the gate is 
 loop, a subclass of the library's class (`valkey.retry.Retry`, `valkey.asyncio.retry.Retry`,
 redis-py's) that sleeps time.sleep (asyncio.sleep) for the rate before each attempt and tells it
 each answer: a reply, even an error reply, is accepted; a connection error or timeout (a refused
-connect too) is no answer (Redis has no throttle reply: the rate learns from what other loops sharing it tell it, and
-paces what they learnt). Each command is then a run from its first attempt: command i of a
-connection runs with `call_seed(seed, i)`. The connection a retry re-opens is part of that
-attempt; the retries of the connect itself (the library runs it on the same Retry) are paced too.
-A fail-fast rate's refusal raises RetryError (reason 'throttled').
+connect too) is no answer. Redis has no throttle reply: such a rate paces what the other loops
+sharing it (HTTP ones) learnt. Each command is then a run from its first attempt: command i,
+counted over the connections copied from one backoff, runs with `call_seed(seed, i)` (the
+connect a client makes outside a command counts as one). The connection a retry re-opens is part
+of that attempt; the retries of the connect itself (the library runs it on the same Retry) are
+paced too. A fail-fast rate's refusal raises RetryError (reason 'throttled').
 
 >>> from seeded_backoff import SendRate
 >>> class Retry:  # a stand-in for valkey.retry.Retry: what its loop reads
@@ -158,43 +159,50 @@ class ReconnectBackoff:
 
 
 class _Loop:
-    """One `call_with_retry` of a paced Retry: what its sync and asyncio loops share. A nested
-    loop (the connect a command's attempt makes; the backoff, one per connection, counts them) is
-    part of the attempt: its first try is not gated, and the command's outcome is the outer's."""
+    """One `call_with_retry` of a paced Retry, as a context: what its sync and asyncio loops share.
+    A nested loop (the connect a command's attempt makes; the backoff, one per connection, counts
+    them) is part of the attempt: its first try is not gated, and the outcome is the command's."""
 
-    __slots__ = ("backoff", "retries", "outer", "call", "failures")
+    __slots__ = ("backoff", "retries", "supported", "outer", "call", "failures")
 
     def __init__(self, retry: Any) -> None:
         self.backoff: ReconnectBackoff = retry._backoff
         self.retries: int = retry._retries
+        self.supported: Any = retry._supported_errors
         self.outer = self.backoff._depth == 0
         self.call = self.backoff._command() if self.outer else self.backoff._call
         self.failures = 0
+
+    def __enter__(self) -> "_Loop":
         self.backoff._depth += 1
+        return self
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        """An error ends the command: a reply (an error reply too) is accepted; a connection error
+        (the Retry's own, spent, or a refused connect, which valkey-py does not retry) is no answer,
+        as a retryable failure without a hint."""
+        self.backoff._depth -= 1
+        if error is not None and self.outer and self.call is not None:
+            report(self.call, error, True, isinstance(error, self.supported) or is_transport_error(error))
 
     def turns(self) -> Iterator[float]:
         """The sleeps before the next try: the send rate's, for an attempt."""
         if self.call is not None and (self.outer or self.failures):
             yield from turns(self.call)
 
-    def exhausted(self) -> bool:
-        """A supported error: counted; whether the Retry's own count is spent."""
-        self.failures += 1
-        return self.retries >= 0 and self.failures > self.retries
+    def done(self, result: R) -> R:
+        """The command's reply: accepted."""
+        if self.outer and self.call is not None:
+            report(self.call, result, False, False)
+        return result
 
     def delay(self) -> float:
-        """Inside the `except` clause (compute reads the error there): seconds before the retry."""
+        """Inside the `except` clause of a supported error (compute reads it there): the seconds
+        before the retry; the error again once the Retry's own count is spent."""
+        self.failures += 1
+        if 0 <= self.retries < self.failures:
+            raise  # noqa: PLE0704 (the error being handled)
         return self.backoff.compute(self.failures)
-
-    def ended(self, value: Any, raised: bool) -> None:
-        """The command's outcome, when no retry follows: a reply (an error reply too) is
-        accepted; a transport error the Retry does not retry (a refused connect: valkey-py
-        retries only its own connection errors) has no answer, as a retryable failure."""
-        if self.outer and self.call is not None:
-            report(self.call, value, raised, raised and is_transport_error(value))
-
-    def close(self) -> None:
-        self.backoff._depth -= 1
 
 
 class _Paced:
@@ -205,26 +213,15 @@ class _Paced:
     _supported_errors: Any
 
     def call_with_retry(self, do: Callable[[], R], fail: Callable[[Exception], Any]) -> R:
-        loop = _Loop(self)
-        try:
+        with _Loop(self) as loop:
             while True:
                 for seconds in loop.turns():
                     time.sleep(seconds)
                 try:
-                    result = do()
+                    return loop.done(do())
                 except self._supported_errors as error:
                     fail(error)
-                    if loop.exhausted():
-                        raise
                     time.sleep(loop.delay())
-                    continue
-                except BaseException as error:
-                    loop.ended(error, True)
-                    raise
-                loop.ended(result, False)
-                return result
-        finally:
-            loop.close()
 
 
 class _PacedAsync:
@@ -234,26 +231,15 @@ class _PacedAsync:
     _supported_errors: Any
 
     async def call_with_retry(self, do: Callable[[], Any], fail: Callable[[Exception], Any]) -> Any:
-        loop = _Loop(self)
-        try:
+        with _Loop(self) as loop:
             while True:
                 for seconds in loop.turns():
                     await asyncio.sleep(seconds)
                 try:
-                    result = await do()
+                    return loop.done(await do())
                 except self._supported_errors as error:
                     await fail(error)
-                    if loop.exhausted():
-                        raise
                     await asyncio.sleep(loop.delay())
-                    continue
-                except BaseException as error:
-                    loop.ended(error, True)
-                    raise
-                loop.ended(result, False)
-                return result
-        finally:
-            loop.close()
 
 
 _PACED_CLASSES: Dict[type, type] = {}
@@ -266,7 +252,8 @@ def paced_retry(retry: R) -> R:
     client copies it into each connection as it copies any Retry. Anything else is a TypeError."""
     backoff = getattr(retry, "_backoff", None)
     if not isinstance(backoff, ReconnectBackoff) or backoff.send_rate is None:
-        raise TypeError(f"paced_retry takes a Retry over a ReconnectBackoff with a send_rate, got {show(retry)}")
+        raise TypeError("paced_retry takes a Retry over a ReconnectBackoff with a send_rate, "
+                        f"got {show(retry)}")
     base: Type[Any] = type(retry)
     if issubclass(base, (_Paced, _PacedAsync)):
         return retry
@@ -276,7 +263,8 @@ def paced_retry(retry: R) -> R:
         cls = _PACED_CLASSES[base] = type(f"Paced{base.__name__}", (mixin, base), {"__module__": __name__})
     # A copy of its state (attributes and slots: the asyncio Retry has slots) in the subclass.
     paced: Any = object.__new__(cls)
-    names = list(getattr(retry, "__dict__", ())) + [n for k in base.__mro__ for n in getattr(k, "__slots__", ())]
+    slots = [n for k in base.__mro__ for n in getattr(k, "__slots__", ())]
+    names = list(getattr(retry, "__dict__", ())) + slots
     for name in names:
         if hasattr(retry, name):
             setattr(paced, name, getattr(retry, name))
