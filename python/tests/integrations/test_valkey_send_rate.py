@@ -144,3 +144,5 @@ def test_the_librarys_own_retry_over_a_paced_backoff_names_paced_retry():
                           retry=Retry(ReconnectBackoff(send_rate=SendRate()), -1))
     with pytest.raises(TypeError, match="paced_retry takes a Retry over a ReconnectBackoff with a send_rate"):
         paced_retry(Retry(ReconnectBackoff(), -1))
+    with pytest.raises(TypeError, match="^send_rate must be a SendRate, got 'fast' \\(str\\)"):
+        ReconnectBackoff(send_rate="fast")
