@@ -66,7 +66,7 @@ class wait_seeded(wait_base):  # noqa: N801 (tenacity's naming)
     `.stop` stops the call once the run has given up; `.action(retry_state)` is the run's last
     answer for the call (`kind` 'retry' or 'give_up', with `attempt`, `delay_ms`, `reason`; None
     before its first failure). With a `send_rate`, its `.before` (`.before_async` for
-    AsyncRetrying) gates every attempt, and `.told(retry_state)` reports an outcome to the rate
+    AsyncRetrying) gates every attempt, and `.told(retry_state, worth)` reports an outcome to the rate
     (the `retry` of `seeded` calls it)."""
 
     def __init__(self, policy: Policy, seed: Optional[int] = None, *,
