@@ -53,6 +53,13 @@ def answer_of(status: Optional[int], hint: Optional[Dict[str, Any]]) -> Answer:
 _ANSWER_NAMES = {code: name for name, code in ANSWERS.items()}
 
 
+def checked_rate(send_rate: Any) -> Optional[SendRate]:
+    """`send_rate` when it is a SendRate or None; anything else is a TypeError naming it."""
+    if send_rate is not None and not isinstance(send_rate, SendRate):
+        raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
+    return send_rate
+
+
 class Call:
     """The run of one call, begun now by `clock` (monotonic seconds). `action` is the run's last
     answer: 'attempt', then after each failure 'retry' or 'give_up', after a success 'done'; behind
@@ -61,8 +68,7 @@ class Call:
     __slots__ = ("run", "action", "_clock", "_origin", "_rate", "_last")
 
     def __init__(self, run: Run, clock: Clock = time.monotonic, send_rate: Optional[SendRate] = None) -> None:
-        if send_rate is not None and not isinstance(send_rate, SendRate):
-            raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
+        checked_rate(send_rate)
         self.run = run
         self._clock = clock
         self._rate = send_rate
@@ -120,11 +126,15 @@ class Call:
         return now if self.action.kind == "attempt" else None
 
     def failed(self, hint: Optional[Dict[str, Any]], now_ms: Optional[int] = None, *,
-               budget: Optional[RetryBudget] = None, failure: str = "error", answer: Answer = None) -> Action:
+               budget: Optional[RetryBudget] = None, failure: str = "error", answer: Answer = None,
+               error: Any = None) -> Action:
         """The attempt in flight failed: worth a retry, with `hint` (`Run.outcome`'s hint keywords,
         {} for none), or not worth one (None). `answer` is the send rate's (`answer_of`), None
-        for the outcome's own. Returns the run's 'retry' or 'give_up' (once given up, the same
-        answer again)."""
+        for the outcome's own; `error` (what the attempt raised or returned, when given) is the
+        cause of a give-up before the next attempt (`turn`). Returns the run's 'retry' or
+        'give_up' (once given up, the same answer again)."""
+        if error is not None:
+            self._last = error
         now = self._in_flight(now_ms)
         if now is None:
             return self.action

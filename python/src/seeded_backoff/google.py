@@ -49,7 +49,7 @@ from google.api_core import exceptions as api_exceptions
 from google.api_core import retry as retries
 
 from . import errors
-from ._call import Call, Clock, answer_of
+from ._call import Call, Clock, answer_of, checked_rate
 from ._check import show, u64
 from ._outcome import response_hint
 from .budget import RetryBudget
@@ -204,9 +204,7 @@ class _Seeded:
                  on_retry: Optional[Callable[[RetryEvent], Any]] = None,
                  sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
                  retry_on: Tuple[Type[BaseException], ...] = (), send_rate: Optional[SendRate] = None) -> None:
-        if send_rate is not None and not isinstance(send_rate, SendRate):
-            raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
-        self.send_rate = send_rate
+        self.send_rate = checked_rate(send_rate)
         base = self._options(policy, seed, deadline, budget, on_retry, sleep, clock, retry_on)
         # google-api-core's Retry or AsyncRetry, next in the subclass's order.
         cast(Any, super()).__init__(**base)

@@ -19,7 +19,7 @@ import time
 from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, cast,
                     overload)
 
-from ._call import Answer, Call, Clock, answer_of
+from ._call import Answer, Call, Clock, answer_of, checked_rate
 from ._check import show, u64
 from ._outcome import Exceptions, exceptions, hint_of, response_of, should_retry, status_of
 from .budget import RetryBudget
@@ -189,9 +189,7 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
     o.sleep = _callable("sleep", sleep)
     o.clock = _callable("clock", clock, required=True)
     o.on_retry = _callable("on_retry", on_retry)
-    if send_rate is not None and not isinstance(send_rate, SendRate):
-        raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
-    o.send_rate = send_rate
+    o.send_rate = checked_rate(send_rate)
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         _callable("the decorated function", f, required=True)

@@ -12,15 +12,16 @@ import httpx
 import requests
 import stamina
 import tenacity
+import valkey.retry
 from google.cloud.memorystore_v1 import MemorystoreAsyncClient, MemorystoreClient
 from google.cloud.memorystore_v1.types import Instance
 from typing_extensions import assert_type, reveal_type
 
-from seeded_backoff import Pacer, PacerError, Policy, RetryBudget, RetryError, RetryEvent, retry
+from seeded_backoff import Pacer, PacerError, Policy, RetryBudget, RetryError, RetryEvent, SendRate, retry
 from seeded_backoff.google import AsyncRetry, Retry
 from seeded_backoff.stamina import backoff_hook
 from seeded_backoff.tenacity import seeded
-from seeded_backoff.valkey import ReconnectBackoff
+from seeded_backoff.valkey import ReconnectBackoff, paced_retry
 
 
 @retry
@@ -76,6 +77,29 @@ retrying = tenacity.Retrying(**seeded(Policy("google"), seed=42), reraise=True)
 seeded(Policy("google"), seed="42")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 
 
+# With a send rate, seeded() adds tenacity's `before` (awaited with is_async=True).
+rate = SendRate()
+paced_retrying = tenacity.Retrying(**seeded(Policy("google"), send_rate=rate))
+paced_async = tenacity.AsyncRetrying(**seeded(Policy("google"), send_rate=rate, is_async=True))
+seeded(Policy("google"), send_rate=1000)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+def with_stamina_paced(url: str) -> int:
+    hook = backoff_hook(Policy("google"), send_rate=rate)
+    for attempt in stamina.retry_context(on=hook, attempts=None, timeout=None):
+        with attempt:
+            response = hook.attempt(httpx.get, url)
+            reveal_type(response)  # revealed: Response
+            return response.status_code
+    raise AssertionError("unreachable")
+
+
+async def with_stamina_paced_async(client: httpx.AsyncClient, url: str) -> int:
+    hook = backoff_hook(Policy("google"), send_rate=rate)
+    response = await hook.attempt_async(client.get, url)
+    return response.status_code
+
+
 def with_stamina(url: str) -> httpx.Response:
     for attempt in stamina.retry_context(on=backoff_hook(Policy("google"), seed=42), attempts=None, timeout=None):
         with attempt:
@@ -94,6 +118,11 @@ async def google_async(client: MemorystoreAsyncClient) -> Instance:
 
 reveal_type(Retry(seed=7).with_timeout(30))  # revealed: Retry
 ReconnectBackoff(seed=7, on_retry=on_retry)
+ReconnectBackoff(seed=7, send_rate=rate)
+
+
+def valkey_paced(retry: valkey.retry.Retry) -> None:
+    reveal_type(paced_retry(retry))  # revealed: Retry
 Policy("google").replace(max_elapsed_ms=datetime.timedelta(seconds=3))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 
 # A server's pacer: its slot's fields and headers are typed.
