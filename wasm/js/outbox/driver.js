@@ -7,6 +7,7 @@
 import * as sb from '../index.js';
 import { OutboxError } from './error.js';
 import { fault } from './record.js';
+import { gate } from './send-gate.js';
 
 // setTimeout's longest timer (a longer one fires at once).
 const MAX_TIMER = 2147483647;
@@ -20,7 +21,7 @@ const NULL_BODY = [101, 204, 205, 304];
 const offline = () => globalThis.navigator?.onLine === false;
 
 export class Driver {
-  #o; // { store, policy, budget, maxAgeMs, settle(rec, outcome), skip(key, why), still() }
+  #o; // { store, policy, budget, sendRate, maxAgeMs, settle(rec, outcome), skip(key, why), still() }
   #recs = new Map();
   #busy = new Set();
   #skipped = new Set();
@@ -129,6 +130,18 @@ export class Driver {
         await this.#redraw(rec);
         return;
       }
+      // The send rate first (send-gate.js): a wait moves the attempt (in memory: the stored time
+      // stays the run's), a refusal ends the request.
+      const g = o.sendRate && gate(o.sendRate);
+      if (g?.pace.type === 'wait') {
+        rec.due = Date.now() + g.pace.delayMs;
+        return;
+      }
+      if (g?.pace.type === 'give_up') {
+        const n = rec.attempts ?? 0;
+        await this.#end(rec, { error: new OutboxError('gave-up', `gave up after ${n} attempts (${g.pace.reason}): the send rate refused the delivery`, { reason: g.pace.reason }) });
+        return;
+      }
       if (run.phase === 'ready') run.start(Date.now());
       else run.wake(Date.now());
       let res;
@@ -150,7 +163,9 @@ export class Driver {
       const cls = res ? sb.classifyStatus(res.status) : 'retry';
       if (cls !== 'retry') {
         // The run settles the budget's refund of a success.
-        run.outcome(cls === 'success' ? 'success' : 'permanent', Date.now());
+        const outcome = cls === 'success' ? 'success' : 'permanent';
+        run.outcome(outcome, Date.now());
+        g?.told(outcome, res.status);
         const body = NULL_BODY.includes(res.status) ? null : await res.arrayBuffer();
         await this.#end(rec, { response: { status: res.status, statusText: res.statusText, headers: [...res.headers], body } });
         return;
@@ -162,6 +177,7 @@ export class Driver {
       // The hint may have loaded the date part: stopped meanwhile, the next driver continues.
       if (this.#ac.signal.aborted) return;
       res?.body?.cancel().catch(() => {});
+      if (res) g?.told(hint, res.status);
       const a = run.outcome(hint, Date.now());
       if (a.type === 'give_up') {
         const what = res ? `HTTP ${res.status}` : String(err?.message ?? err);
