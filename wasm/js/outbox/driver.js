@@ -7,7 +7,6 @@
 import * as sb from '../index.js';
 import { OutboxError } from './error.js';
 import { fault } from './record.js';
-import { gate } from './send-gate.js';
 
 // setTimeout's longest timer (a longer one fires at once).
 const MAX_TIMER = 2147483647;
@@ -19,6 +18,10 @@ export const OVERDUE_MS = 1000;
 const NULL_BODY = [101, 204, 205, 304];
 
 const offline = () => globalThis.navigator?.onLine === false;
+const mono = () => Math.floor(performance.now());
+// The policy of a send rate's gate runs: the default one, without a deadline (the stored run's
+// policy bounds the delivery).
+let gatePolicy;
 
 export class Driver {
   #o; // { store, policy, budget, sendRate, maxAgeMs, settle(rec, outcome), skip(key, why), still() }
@@ -130,16 +133,19 @@ export class Driver {
         await this.#redraw(rec);
         return;
       }
-      // The send rate first (send-gate.js): a wait moves the attempt (in memory: the stored time
-      // stays the run's), a refusal ends the request.
-      const g = o.sendRate && gate(o.sendRate);
-      if (g?.pace.type === 'wait') {
-        rec.due = Date.now() + g.pace.delayMs;
+      // The send rate first (SPEC.md §15.2, §17), through a run of its own for this attempt, on
+      // performance.now(), the clock the rate shares with this context's other loops (the stored
+      // run keeps Date.now(): it outlives the page). Its paced start answers whether the attempt
+      // goes; a wait moves it (in memory: the stored time stays the run's), a refusal ends the
+      // request. Its outcome tells the rate the response's status, which the core reads (§17.3).
+      const gate = o.sendRate && new sb.Run((gatePolicy ??= new sb.Policy()), { sendRate: o.sendRate });
+      const pace = gate?.start(mono());
+      if (pace?.type === 'wait') {
+        rec.due = Date.now() + pace.delayMs;
         return;
       }
-      if (g?.pace.type === 'give_up') {
-        const n = rec.attempts ?? 0;
-        await this.#end(rec, { error: new OutboxError('gave-up', `gave up after ${n} attempts (${g.pace.reason}): the send rate refused the delivery`, { reason: g.pace.reason }) });
+      if (pace?.type === 'give_up') {
+        await this.#end(rec, { error: new OutboxError('gave-up', `gave up after ${rec.attempts ?? 0} attempts (${pace.reason})`, { reason: pace.reason }) });
         return;
       }
       if (run.phase === 'ready') run.start(Date.now());
@@ -165,7 +171,7 @@ export class Driver {
         // The run settles the budget's refund of a success.
         const outcome = cls === 'success' ? 'success' : 'permanent';
         run.outcome(outcome, Date.now());
-        g?.told(outcome, res.status);
+        gate?.outcome(outcome, mono(), res.status);
         const body = NULL_BODY.includes(res.status) ? null : await res.arrayBuffer();
         await this.#end(rec, { response: { status: res.status, statusText: res.statusText, headers: [...res.headers], body } });
         return;
@@ -177,7 +183,7 @@ export class Driver {
       // The hint may have loaded the date part: stopped meanwhile, the next driver continues.
       if (this.#ac.signal.aborted) return;
       res?.body?.cancel().catch(() => {});
-      if (res) g?.told(hint, res.status);
+      if (res) gate?.outcome(hint, mono(), res.status);
       const a = run.outcome(hint, Date.now());
       if (a.type === 'give_up') {
         const what = res ? `HTTP ${res.status}` : String(err?.message ?? err);
