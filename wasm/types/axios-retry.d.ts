@@ -4,12 +4,12 @@ import type { BackoffOptions, Policy, PolicyOptions, Seed, SendRate } from './in
 /** The third argument of {@link axiosRetryOptions}. */
 export interface AxiosRetrySendOptions {
   /**
-   * A send rate shared by every request to one server (SPEC.md §17): every attempt, retries included, waits in a request interceptor on `axios` until it lets it go. Each response's status
-   * is told to it as the core reads it (a 429, or a 503 with a hint, is a throttle; an error
-   * without a response is no answer). A fail-fast refusal, or a wait past the policy's
-   * `maxElapsedMs`, fails the request before it is sent with a `RetryError` (`reason`
-   * `'throttled'` or `'deadline'`, no `cause` when nothing was sent). Any other value is a
-   * TypeError naming `sendRate`.
+   * A send rate shared by every request to one server (SPEC.md §17): every attempt, retries
+   * included, waits in a request interceptor on `axios` until it lets it go. Each response's status
+   * is told to it as the core reads it (a 429, or a 503 with a hint, is a throttle; an error without
+   * a response is no answer). A fail-fast refusal, or a wait past the policy's `maxElapsedMs`, fails
+   * the request before it is sent with a `RetryError` (`reason` `'throttled'` or `'deadline'`, no
+   * `cause` when nothing was sent). Any other value is a TypeError naming `sendRate`.
    *
    * @example
    * ```

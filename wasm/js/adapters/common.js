@@ -7,16 +7,13 @@
 import { Backoff, callSeed, classifyStatus, hintFromHeaders, RetryError, Run } from '../index.js';
 
 const clock = () => Math.floor(performance.now());
+// The request's own signal (one per request): its listener goes with it.
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
-  const done = () => {
+  const timer = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => {
     clearTimeout(timer);
     reject(signal.reason);
-  };
-  const timer = setTimeout(() => {
-    signal?.removeEventListener('abort', done);
-    resolve();
-  }, ms);
-  signal?.addEventListener('abort', done, { once: true });
+  }, { once: true });
 });
 
 /**
