@@ -7,10 +7,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * A send rate fixed at `perS` requests a second, on now: minRateMilli = maxRateMilli = perS·1000,
  * turned on by one throttle without a hint (§17.5: the rate is clamped to [min, max], so it is
- * perS·1000 whatever was measured, and no probe can raise it). Its interval is 1000 / perS ms.
+ * perS·1000 whatever was measured, and no probe can raise it). Its interval is 1000 / perS ms, and
+ * burst 1 (§17.4 step 3: allowed = next_us) lets no two attempts go closer than that.
  */
 export function fixedRate(SendRate, perS, options = {}) {
-  const rate = new SendRate({ minRateMilli: perS * 1000, maxRateMilli: perS * 1000, ...options });
+  const rate = new SendRate({ minRateMilli: perS * 1000, maxRateMilli: perS * 1000, burst: 1, ...options });
   rate.answer('throttled', 0);
   assert.equal(rate.rateMilli, perS * 1000);
   return rate;
