@@ -14,7 +14,7 @@ import { giveUpAs } from './retry-error.js';
 
 const attempt = new AsyncLocalStorage();
 const WRAPPED = Symbol('seeded-backoff responses');
-const KEYS = ['policy', 'seed', 'budget', 'onRetry', 'sleep', 'now', 'signal'];
+const KEYS = ['policy', 'seed', 'budget', 'onRetry', 'sleep', 'now', 'signal', 'sendRate'];
 
 const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'function' ? 'a function' : String(v));
 
@@ -96,29 +96,46 @@ export async function callWithBackoff(call, options = {}) {
       throw new TypeError(`${k} must be a function, got ${show(options[k])}`);
     }
   }
-  // The run decides (SPEC.md §15); this loop makes the calls and sleeps.
-  const run = new Run(policy ?? new Policy({ preset: 'google' }), { seed, budget });
+  // The run decides (SPEC.md §15); this loop makes the calls and sleeps. With a send rate, its
+  // start and wakes are paced (SPEC.md §15.2): a wait sleeps and wakes again, a refusal gives up.
+  const { sendRate } = options;
+  const run = new Run(policy ?? new Policy({ preset: 'google' }), { seed, budget, sendRate });
   const clock = () => Math.max(0, Math.floor(now()));
-  run.start(clock());
+  let last;
+  const gate = async (a) => {
+    while (a.type === 'wait') {
+      await sleep(a.delayMs);
+      a = run.wake(clock());
+    }
+    if (a.type === 'give_up') throw last ? giveUp(last, a.attempts, a.reason) : new RetryError(last, a.attempts, a.reason);
+  };
+  await gate(run.start(clock()));
   for (;;) {
     signal?.throwIfAborted();
     const seen = {};
+    // The send rate's answer (SPEC.md §17.3): the HTTP status of the response the attempt received
+    // (REST fallback), which the core reads; else (gRPC) the outcome's own.
+    const status = (error) => {
+      const r = seen.response;
+      return sendRate !== undefined && r && (!error || r.status === error.httpStatusCode) ? r.status : undefined;
+    };
     try {
       const result = await attempt.run(seen, () => call({ retry: null }));
-      run.outcome('success', clock());
+      run.outcome('success', clock(), status());
       return result;
     } catch (error) {
       if (classifyGoogleError(error) !== 'retry') {
-        run.outcome('permanent', clock());
+        run.outcome('permanent', clock(), status(error));
         throw error;
       }
       // gRPC DEADLINE_EXCEEDED is the attempt's timeout: a budget charges it as one.
       const failureKind = error?.code === 4 && !Number.isInteger(error?.httpStatusCode) ? 'timeout' : 'error';
-      const a = run.outcome({ ...(await hintOf(error, seen.response)), failureKind }, clock());
+      const a = run.outcome({ ...(await hintOf(error, seen.response)), failureKind }, clock(), status(error));
       if (a.type === 'give_up') throw giveUp(error, a.attempts, a.reason);
+      last = error;
       onRetry?.({ attempt: a.attempt, delayMs: a.delayMs, error });
       await sleep(a.delayMs);
-      run.wake(clock());
+      await gate(run.wake(clock()));
     }
   }
 }

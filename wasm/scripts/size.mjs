@@ -127,7 +127,8 @@ const limits = [
   // The send-rate part carries the paced run (SPEC.md §15.2: runEventPaced, policy and step included)
   // so that retry() without a sendRate carries none of it: 35707 B before it, 40194 B with it.
   ['whole package, split', row('whole package (every export, every part)')[2].first, 41000],
-  ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 24500],
+  // The outbox's sendRate (a gate run per delivery attempt, driver.js): 24439 B before it, 24576 B with it.
+  ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 24650],
 ];
 let failed = false;
 for (const [name, got, limit] of limits) {

@@ -1,5 +1,29 @@
 // `seeded-backoff/axios-retry`: axios-retry 4's retries on this package's seeded schedules (ESM).
-import type { BackoffOptions, Policy, PolicyOptions, Seed } from './index.js';
+import type { BackoffOptions, Policy, PolicyOptions, Seed, SendRate } from './index.js';
+
+/** The third argument of {@link axiosRetryOptions}. */
+export interface AxiosRetrySendOptions {
+  /**
+   * A send rate shared by every request to one server (SPEC.md §17): every attempt, retries
+   * included, waits in a request interceptor on `axios` until it lets it go. Each response's status
+   * is told to it as the core reads it (a 429, or a 503 with a hint, is a throttle; an error without
+   * a response is no answer). A fail-fast refusal, or a wait past the policy's `maxElapsedMs`, fails
+   * the request before it is sent with a `RetryError` (`reason` `'throttled'` or `'deadline'`, no
+   * `cause` when nothing was sent). Any other value is a TypeError naming `sendRate`.
+   *
+   * @example
+   * ```
+   * const api = axios.create();
+   * axiosRetry(api, axiosRetryOptions({ preset: 'google' }, 42, { sendRate: new SendRate(), axios: api }));
+   * ```
+   */
+  sendRate?: SendRate;
+  /**
+   * The axios instance given to `axiosRetry`, required with `sendRate`: axios-retry has no hook
+   * before an attempt, so interceptors on it pace each one (axios-retry retries through it).
+   */
+  axios?: { interceptors: { request: { use: Function }; response: { use: Function } } };
+}
 
 /** The options {@link axiosRetryOptions} returns, for `axiosRetry(axios, options)`. */
 export interface AxiosRetrySeededOptions {
@@ -32,4 +56,5 @@ export interface AxiosRetrySeededOptions {
 export function axiosRetryOptions(
   policy: Policy | PolicyOptions | BackoffOptions,
   seed?: Seed,
+  options?: AxiosRetrySendOptions,
 ): AxiosRetrySeededOptions;

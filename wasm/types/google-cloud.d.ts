@@ -1,6 +1,6 @@
 // `seeded-backoff/google-cloud` (Node only): Google Cloud's Node client libraries (GAPIC over
 // google-gax) retried by the core's schedule instead of gax's own.
-import type { Classification, GiveUpReason, Policy, RetryBudget } from './index.js';
+import type { Classification, GiveUpReason, Policy, RetryBudget, SendRate } from './index.js';
 
 /** The gax call options every attempt is given: gax's own retry off. */
 export interface NoGaxRetry {
@@ -22,6 +22,21 @@ export interface CallWithBackoffOptions {
   now?: () => number;
   /** Stops before the next attempt once aborted. */
   signal?: AbortSignal;
+  /**
+   * A send rate shared by every call to one service (SPEC.md §17): every attempt, the first
+   * included, waits (with `sleep`) until it lets it go, and each answer is told to it: in REST
+   * fallback mode with {@link captureResponses}, the response's status as the core reads it (a
+   * 429, or a 503 with a hint, is a throttle); otherwise the outcome's own. A fail-fast refusal
+   * gives up `'throttled'` (a RetryError without `cause` when nothing was sent). `now` must then be
+   * the send rate's clock, performance.now (the default). Any other value is a TypeError.
+   *
+   * @example
+   * ```js
+   * const sendRate = new SendRate(); // one per process and service
+   * const [instance] = await callWithBackoff((o) => client.getInstance({ name }, o), { sendRate });
+   * ```
+   */
+  sendRate?: SendRate;
 }
 
 /**

@@ -1,5 +1,24 @@
 // `seeded-backoff/got`: got 16's retries on this package's seeded schedules (ESM only, as got is).
-import type { BackoffOptions, Policy, PolicyOptions, Seed } from './index.js';
+import type { BackoffOptions, Policy, PolicyOptions, Seed, SendRate } from './index.js';
+
+/** The third argument of {@link gotRetry}. */
+export interface GotRetrySendOptions {
+  /**
+   * A send rate shared by every request to one server (SPEC.md §17): every attempt, retries
+   * included, waits in a beforeRequest hook until it lets it go. Each response's status is told to
+   * it as the core reads it (a 429, or a 503 with a hint, is a throttle; an error without a response
+   * is no answer). A fail-fast refusal, or a wait past the policy's `maxElapsedMs`, fails the
+   * request before it is sent with got's RequestError whose `cause` is a `RetryError` (`reason`
+   * `'throttled'` or `'deadline'`, no `cause` when nothing was sent). Any other value is a TypeError
+   * naming `sendRate`.
+   *
+   * @example
+   * ```
+   * const client = got.extend(gotRetry({ preset: 'google' }, 42, { sendRate: new SendRate() }));
+   * ```
+   */
+  sendRate?: SendRate;
+}
 
 /** The options {@link gotRetry} returns; got merges them with yours. */
 export interface GotRetryOptions {
@@ -9,6 +28,8 @@ export interface GotRetryOptions {
     statusCodes: number[];
     calculateDelay: (retryObject: { attemptCount: number; error: any }) => number;
   };
+  /** With a `sendRate`: the hooks that pace each attempt and tell it each response. */
+  hooks?: { beforeRequest: Array<(options: any, info: { retryCount: number }) => Promise<void>>; afterResponse: Array<(response: any) => any> };
 }
 
 /**
@@ -28,4 +49,4 @@ export interface GotRetryOptions {
  * const client = got.extend(gotRetry({ preset: 'google' }, 42));
  * ```
  */
-export function gotRetry(policy: Policy | PolicyOptions | BackoffOptions, seed?: Seed): GotRetryOptions;
+export function gotRetry(policy: Policy | PolicyOptions | BackoffOptions, seed?: Seed, options?: GotRetrySendOptions): GotRetryOptions;

@@ -1,5 +1,24 @@
 // `seeded-backoff/ky`: ky 2's retries on this package's seeded schedules (ESM only, as ky is).
-import type { BackoffOptions, Policy, PolicyOptions, Seed } from './index.js';
+import type { BackoffOptions, Policy, PolicyOptions, Seed, SendRate } from './index.js';
+
+/** The third argument of {@link kyRetry}. */
+export interface KyRetrySendOptions {
+  /**
+   * A send rate shared by every request to one server (SPEC.md §17): ky's request (a beforeRequest
+   * hook, the first attempt) and each retry (a beforeRetry hook) wait until it lets them go. Each
+   * response's status is told to it as the core reads it (a 429, or a 503 with a hint, is a
+   * throttle; an error without a response is no answer). A fail-fast refusal, or a wait past the
+   * policy's `maxElapsedMs`, fails the request before it is sent with a `RetryError` (`reason`
+   * `'throttled'` or `'deadline'`, no `cause` when nothing was sent). Any other value is a TypeError
+   * naming `sendRate`.
+   *
+   * @example
+   * ```
+   * const api = ky.create(kyRetry({ preset: 'google' }, 42, { sendRate: new SendRate() }));
+   * ```
+   */
+  sendRate?: SendRate;
+}
 
 /** The options {@link kyRetry} returns; ky merges them with yours. */
 export interface KyRetryOptions {
@@ -10,7 +29,7 @@ export interface KyRetryOptions {
   };
   hooks: {
     /** Gives each request its own schedule (ky runs init hooks once per request). */
-    init: Array<(options: { retry?: unknown }) => void>;
+    init: Array<(options: { retry?: unknown; hooks?: unknown }) => void>;
   };
 }
 
@@ -32,4 +51,4 @@ export interface KyRetryOptions {
  * const api = ky.create(kyRetry({ preset: 'google' }, 42));
  * ```
  */
-export function kyRetry(policy: Policy | PolicyOptions | BackoffOptions, seed?: Seed): KyRetryOptions;
+export function kyRetry(policy: Policy | PolicyOptions | BackoffOptions, seed?: Seed, options?: KyRetrySendOptions): KyRetryOptions;

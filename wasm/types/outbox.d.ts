@@ -1,7 +1,7 @@
 // `seeded-backoff/outbox`: requests that outlive the page. A browser entry point (IndexedDB,
 // BroadcastChannel, Web Locks; a service worker for delivery with the page closed).
 
-import type { Policy, PolicyOptions, RetryBudget, AwsQuotaBudgetOptions, GrpcBudgetOptions, Seed } from './index.js';
+import type { Policy, PolicyOptions, RetryBudget, AwsQuotaBudgetOptions, GrpcBudgetOptions, Seed, SendRate } from './index.js';
 
 /** What went wrong, as `OutboxError.code`. */
 export type OutboxErrorCode =
@@ -36,6 +36,20 @@ export interface OutboxOptions {
   policy?: Policy | PolicyOptions;
   /** A budget every retry draws from (a SharedRetryBudget to share it with other tabs). */
   budget?: RetryBudget;
+  /**
+   * A send rate that paces the deliveries of the context driving (SPEC.md §17): every delivery
+   * attempt, the first included, asks it (a wait moves the attempt, spending no retry), and each
+   * response's status is told to it as the core reads it (a 429, or a 503 with a hint, is a
+   * throttle). A fail-fast refusal ends the request: an OutboxError `'gave-up'` with `reason`
+   * `'throttled'`. The rate is the driving context's own (it is not shared between tabs). Any
+   * other value makes every send reject with a TypeError naming `sendRate`.
+   *
+   * @example
+   * ```js
+   * const outbox = new Outbox({ policy: { preset: 'google' }, sendRate: new SendRate() });
+   * ```
+   */
+  sendRate?: SendRate;
   /** Most requests pending at once (default 100). */
   maxEntries?: number;
   /** Most bytes (URL, headers, bodies) pending at once (default 5 000 000). */

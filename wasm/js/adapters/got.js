@@ -5,23 +5,38 @@
 // got checks its `statusCodes` first: they are the statuses the core retries. got also cancels a
 // retry whose Retry-After exceeds `retry.maxRetryAfter`, which defaults to the request timeout,
 // before asking for a delay: no limit there, so that the core's hint, clamped to the policy's
-// maxHintMs, is the wait whatever the timeout.
+// maxHintMs, is the wait whatever the timeout. With a `sendRate`, a beforeRequest hook (got runs
+// it before every attempt, retries included) awaits the request's gate, and an afterResponse hook
+// tells the core the answer of a response that is not retried (a retried one is told in
+// calculateDelay).
 import { isRetryableStatus } from '../index.js';
-import { requests } from './common.js';
+import { adapterOptions, requests } from './common.js';
 
 /** got options (for `got.extend` or one call) retrying with seeded schedules. */
-export function gotRetry(policy, seed) {
-  const next = requests(policy, seed);
+export function gotRetry(policy, seed, options = {}) {
+  const { sendRate } = adapterOptions('gotRetry', options);
+  const next = requests(policy, seed, sendRate);
   const statusCodes = [];
   for (let s = 100; s < 600; s++) if (isRetryableStatus(s)) statusCodes.push(s);
   const calculateDelay = async ({ attemptCount, error }) => {
     const c = error.options.context;
-    // A request's first failure starts its schedule; its retries keep it.
-    const req = attemptCount === 1 || !c.seededBackoff ? (c.seededBackoff = next()) : c.seededBackoff;
+    // A request's first failure starts its schedule (a paced one's first attempt did); its
+    // retries keep it.
+    const req = (attemptCount === 1 && sendRate === undefined) || !c.seededBackoff ? (c.seededBackoff = next()) : c.seededBackoff;
     const r = error.response;
     const d = r ? await req.after(r.statusCode, r.headers) : req.next();
     // 0 stops got: a delay of 0 ms is got's own "now", 1 ms.
     return d === null ? 0 : Math.max(1, d);
   };
-  return { retry: { limit: Number.MAX_SAFE_INTEGER, statusCodes, calculateDelay, maxRetryAfter: Number.POSITIVE_INFINITY } };
+  const out = { retry: { limit: Number.MAX_SAFE_INTEGER, statusCodes, calculateDelay, maxRetryAfter: Number.POSITIVE_INFINITY } };
+  if (sendRate === undefined) return out;
+  const gate = (o, { retryCount }) => {
+    if (retryCount === 0 || !o.context.seededBackoff) o.context.seededBackoff = next();
+    return o.context.seededBackoff.gate(o.signal);
+  };
+  const told = (response) => {
+    if (!isRetryableStatus(response.statusCode)) response.request.options.context.seededBackoff?.settle(response.statusCode);
+    return response;
+  };
+  return { ...out, hooks: { beforeRequest: [gate], afterResponse: [told] } };
 }

@@ -2,13 +2,17 @@
 // `retry.shouldRetry({ error })` before each retry, then `retry.delay(attemptCount)`: the first
 // steps the request's Backoff (with the HTTPError's response, through the core) and stops ky when
 // the core gives up; the second answers the delay it computed. An `init` hook, which ky runs once
-// per request on a copy of the options, gives each request its own schedule.
+// per request on a copy of the options, gives each request its own schedule. With a `sendRate`,
+// the init hook also adds the request's gate as the last beforeRequest hook (the first attempt)
+// and beforeRetry hook (each retry), and an afterResponse hook, last, that tells the core the
+// answer of a response that is not retried (a retried one is told in shouldRetry).
 import { isRetryableStatus } from '../index.js';
-import { requests } from './common.js';
+import { adapterOptions, requests } from './common.js';
 
 /** ky options (for `ky.create`, `ky.extend` or one call) retrying with seeded schedules. */
-export function kyRetry(policy, seed) {
-  const next = requests(policy, seed);
+export function kyRetry(policy, seed, options = {}) {
+  const { sendRate } = adapterOptions('kyRetry', options);
+  const next = requests(policy, seed, sendRate);
   const init = (options) => {
     let req;
     let delay = null;
@@ -32,6 +36,18 @@ export function kyRetry(policy, seed) {
         delay = null;
         return d;
       },
+    };
+    if (sendRate === undefined) return;
+    const gate = ({ request }) => (req ??= next()).gate(request?.signal);
+    const told = ({ response }) => {
+      if (!isRetryableStatus(response.status)) req?.settle(response.status);
+    };
+    const hooks = options.hooks ?? {};
+    options.hooks = {
+      ...hooks,
+      beforeRequest: [...(hooks.beforeRequest ?? []), gate],
+      beforeRetry: [...(hooks.beforeRetry ?? []), gate],
+      afterResponse: [...(hooks.afterResponse ?? []), told],
     };
   };
   return { retry: { limit: Number.MAX_SAFE_INTEGER, jitter: false, backoffLimit: Infinity }, hooks: { init: [init] } };

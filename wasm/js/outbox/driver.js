@@ -18,9 +18,13 @@ export const OVERDUE_MS = 1000;
 const NULL_BODY = [101, 204, 205, 304];
 
 const offline = () => globalThis.navigator?.onLine === false;
+const mono = () => Math.floor(performance.now());
+// The policy of a send rate's gate runs: the default one, without a deadline (the stored run's
+// policy bounds the delivery).
+let gatePolicy;
 
 export class Driver {
-  #o; // { store, policy, budget, maxAgeMs, settle(rec, outcome), skip(key, why), still() }
+  #o; // { store, policy, budget, sendRate, maxAgeMs, settle(rec, outcome), skip(key, why), still() }
   #recs = new Map();
   #busy = new Set();
   #skipped = new Set();
@@ -129,6 +133,21 @@ export class Driver {
         await this.#redraw(rec);
         return;
       }
+      // The send rate first (SPEC.md §15.2, §17), through a run of its own for this attempt, on
+      // performance.now(), the clock the rate shares with this context's other loops (the stored
+      // run keeps Date.now(): it outlives the page). Its paced start answers whether the attempt
+      // goes; a wait moves it (in memory: the stored time stays the run's), a refusal ends the
+      // request. Its outcome tells the rate the response's status, which the core reads (§17.3).
+      const gate = o.sendRate && new sb.Run((gatePolicy ??= new sb.Policy()), { sendRate: o.sendRate });
+      const pace = gate?.start(mono());
+      if (pace?.type === 'wait') {
+        rec.due = Date.now() + pace.delayMs;
+        return;
+      }
+      if (pace?.type === 'give_up') {
+        await this.#end(rec, { error: new OutboxError('gave-up', `gave up after ${rec.attempts ?? 0} attempts (${pace.reason})`, { reason: pace.reason }) });
+        return;
+      }
       if (run.phase === 'ready') run.start(Date.now());
       else run.wake(Date.now());
       let res;
@@ -150,7 +169,9 @@ export class Driver {
       const cls = res ? sb.classifyStatus(res.status) : 'retry';
       if (cls !== 'retry') {
         // The run settles the budget's refund of a success.
-        run.outcome(cls === 'success' ? 'success' : 'permanent', Date.now());
+        const outcome = cls === 'success' ? 'success' : 'permanent';
+        run.outcome(outcome, Date.now());
+        gate?.outcome(outcome, mono(), res.status);
         const body = NULL_BODY.includes(res.status) ? null : await res.arrayBuffer();
         await this.#end(rec, { response: { status: res.status, statusText: res.statusText, headers: [...res.headers], body } });
         return;
@@ -162,6 +183,7 @@ export class Driver {
       // The hint may have loaded the date part: stopped meanwhile, the next driver continues.
       if (this.#ac.signal.aborted) return;
       res?.body?.cancel().catch(() => {});
+      if (res) gate?.outcome(hint, mono(), res.status);
       const a = run.outcome(hint, Date.now());
       if (a.type === 'give_up') {
         const what = res ? `HTTP ${res.status}` : String(err?.message ?? err);

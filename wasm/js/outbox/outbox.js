@@ -10,14 +10,14 @@ import { OutboxError } from './error.js';
 import { makeRecord, randomSeed, uuid } from './record.js';
 import { openStore } from './store.js';
 
-const KEYS = ['name', 'policy', 'budget', 'maxEntries', 'maxBytes', 'maxAgeMs', 'drive'];
+const KEYS = ['name', 'policy', 'budget', 'sendRate', 'maxEntries', 'maxBytes', 'maxAgeMs', 'drive'];
 const LIMITS = { maxEntries: [100, 1, 100000], maxBytes: [5e6, 1, 2 ** 40], maxAgeMs: [7 * 864e5, 1, 2 ** 40] };
 const U64_MAX = 2n ** 64n - 1n;
 
 function checkOptions(options) {
   if (options === null || typeof options !== 'object') throw new TypeError(`Outbox options: expected an object, got ${options === null ? 'null' : typeof options}`);
   for (const k of Object.keys(options)) if (!KEYS.includes(k)) throw new TypeError(`Outbox options: unknown option '${k}' (known: ${KEYS.join(', ')})`);
-  const { name = 'default', drive = true, budget } = options;
+  const { name = 'default', drive = true, budget, sendRate } = options;
   if (typeof name !== 'string' || name.length === 0 || name.length > 200) throw new TypeError('name: expected a string of 1 to 200 characters');
   if (typeof drive !== 'boolean') throw new TypeError(`drive: expected a boolean, got ${typeof drive}`);
   if (budget !== undefined && typeof budget?.tryAcquire !== 'function') throw new TypeError('budget: expected a RetryBudget');
@@ -28,7 +28,7 @@ function checkOptions(options) {
     if (!Number.isInteger(v) || v < lo || v > hi) throw new RangeError(`${k}: expected an integer in ${lo}..=${hi}, got ${v}`);
     limits[k] = v;
   }
-  return { name, drive, budget, limits };
+  return { name, drive, budget, sendRate, limits };
 }
 
 function toSeed(seed) {
@@ -79,6 +79,9 @@ export class Outbox extends EventTarget {
     // Under a Content-Security-Policy that refuses WebAssembly, the JS build of the engine first.
     await sb.ready();
     this.#policy = policy instanceof sb.Policy ? policy : new sb.Policy(policy);
+    // A sendRate that is no SendRate: the Run's TypeError naming it, from every send(). Checked
+    // by the engine, not by importing SendRate, so that an outbox without one loads none of it.
+    if (this.#o.sendRate !== undefined) new sb.Run(this.#policy, { sendRate: this.#o.sendRate });
     this.#store = await openStore(this.#o.name);
     if (this.#o.drive) this.#elected = elect(this.#o.name, this.#tab, this.#store, this.#closed.signal, (s, still) => this.#drive(s, still));
   }
@@ -86,7 +89,7 @@ export class Outbox extends EventTarget {
   async #drive(signal, still) {
     if (signal.aborted) return;
     const d = new Driver({
-      store: this.#store, policy: this.#policy, budget: this.#o.budget, maxAgeMs: this.#o.limits.maxAgeMs, still,
+      store: this.#store, policy: this.#policy, budget: this.#o.budget, sendRate: this.#o.sendRate, maxAgeMs: this.#o.limits.maxAgeMs, still,
       settle: (rec, outcome) => this.#settle(rec, outcome),
       skip: (key, why) => this.#say({ t: 'skip', id: key, reason: why }),
       error: (e) => this.dispatchEvent(Object.assign(new Event('error'), { error: e })),

@@ -26,7 +26,9 @@ async function load(heading, made) {
 
 let server;
 before(async () => {
-  server = await startServer({ '/ky': [[503], [200]], '/axios': [[503], [200]], '/got': [[503], [200]] });
+  server = await startServer({
+    '/ky': [[503], [200]], '/axios': [[503], [200]], '/got': [[503], [200]], '/rate-ky': [[429], [200]], '/rate-axios': [[429], [200]],
+  });
 });
 after(() => server.close());
 
@@ -49,4 +51,12 @@ test('the got snippet', async () => {
   const { value, waits } = await recordWaits('got', () => client.get(`${server.url}/got`).text());
   assert.equal(value, '200 #2');
   assert.deepEqual(waits, FIRST);
+});
+
+test('the send-rate snippet: ky and axios paced by one SendRate, told each answer', async () => {
+  const { api, instance, sendRate } = await load('Behind a send rate', 'api, instance, sendRate');
+  assert.equal(await api.get(`${server.url}/rate-ky`, { timeout: false }).text(), '200 #2');
+  assert.equal((await instance.get(`${server.url}/rate-axios`)).data, '200 #2');
+  // Each 429 without a hint turned the rate on (§17.5: off until the first throttle).
+  assert.ok(sendRate.rateMilli > 0, `${sendRate.rateMilli}`);
 });

@@ -3,7 +3,7 @@
 import { axiosRetryOptions } from 'seeded-backoff/axios-retry';
 import { gotRetry } from 'seeded-backoff/got';
 import { kyRetry } from 'seeded-backoff/ky';
-import { Policy, RATE_LIMIT_HEADERS, rateLimitApplies } from 'seeded-backoff';
+import { Policy, RATE_LIMIT_HEADERS, rateLimitApplies, SendRate } from 'seeded-backoff';
 
 const ky = kyRetry({ preset: 'google' }, 42);
 const limit: number = ky.retry.limit;
@@ -19,4 +19,13 @@ const applies: boolean = rateLimitApplies(429);
 kyRetry('google');
 // @ts-expect-error the seed is a number or a bigint
 gotRetry({}, '42');
+const sendRate = new SendRate();
+kyRetry({ preset: 'google' }, 42, { sendRate });
+gotRetry({ preset: 'google' }, 42, { sendRate });
+declare const instance: { interceptors: { request: { use: Function }; response: { use: Function } } };
+axiosRetryOptions({ preset: 'google' }, 42, { sendRate, axios: instance });
+// @ts-expect-error sendRate is a SendRate
+kyRetry({}, 1, { sendRate: { ask() {} } });
+// @ts-expect-error no such option
+gotRetry({}, 1, { rate: sendRate });
 export { applies, codes, delay, first, init, limit, ok };

@@ -1,5 +1,5 @@
 // The Node-only entry points' .d.ts against their documented usage (compiled with usage.ts).
-import { Policy } from 'seeded-backoff';
+import { Policy, SendRate } from 'seeded-backoff';
 import { callWithBackoff, captureResponses, classifyGoogleError } from 'seeded-backoff/google-cloud';
 import { retryStrategy } from 'seeded-backoff/valkey';
 
@@ -14,6 +14,12 @@ export const instance: Promise<readonly [{ name: string; retried: null }]> = cal
 export const auth: { fetch: () => Promise<number> } = captureResponses({ fetch: async () => 1 });
 export const kind: 'success' | 'retry' | 'do_not_retry' | 'invalid' = classifyGoogleError(new Error('x'));
 export const strategy: (times: number) => number | null = retryStrategy({ seed: 1n, onRetry: ({ reason }) => reason });
+
+export const paced: Promise<readonly [{ name: string; retried: null }]> = callWithBackoff(
+  (o) => client.getInstance({ name: 'i' }, o), { sendRate: new SendRate() },
+);
+// @ts-expect-error: sendRate is a SendRate
+callWithBackoff((o) => client.getInstance({ name: 'i' }, o), { sendRate: 1 });
 
 // @ts-expect-error: an option that does not exist
 retryStrategy({ sead: 1 });

@@ -1,10 +1,12 @@
 // The outbox's .d.ts against its documented usage (tsc --noEmit --strict; see usage.ts).
-import { retry } from 'seeded-backoff';
+import { retry, SendRate } from 'seeded-backoff';
 import { Outbox, OutboxError, serveOutbox, SharedRetryBudget } from 'seeded-backoff/outbox';
 
 export async function usage(): Promise<number> {
   const budget = new SharedRetryBudget('api', { mode: 'grpc', maxTokens: 10, tokenRatio: 0.1 });
   const outbox = new Outbox({ name: 'orders', policy: { preset: 'google', maxRetries: 10 }, budget, maxEntries: 50 });
+  const paced = new Outbox({ name: 'paced', sendRate: new SendRate() });
+  paced.close();
   outbox.addEventListener('outcome', (e) => console.log(e.id, e.response?.status, e.error?.code));
   outbox.addEventListener('skip', (e) => console.log(e.id, e.reason));
   const { id, done } = await outbox.queue('/api/orders', { method: 'POST', body: '{}' }, { seed: 1n });
