@@ -65,8 +65,8 @@ impl core::error::Error for SendRefused {}
 /// use seeded_backoff::{Answer, AtomicSendRate, Jitter, Policy, SendRateConfig, SendRateLayer, TowerPolicy, Verdict};
 /// use tower::{retry::RetryLayer, service_fn, BoxError, ServiceBuilder, ServiceExt};
 ///
-/// // 10 requests/s: min = max holds the rate there once a throttle turns it on.
-/// let config = SendRateConfig { min_rate_milli: 10_000, max_rate_milli: 10_000, ..SendRateConfig::DEFAULT };
+/// // 10 requests/s, one at a time: min = max holds the rate there once a throttle turns it on.
+/// let config = SendRateConfig { min_rate_milli: 10_000, max_rate_milli: 10_000, burst: 1, ..SendRateConfig::DEFAULT };
 /// let rate = Arc::new(AtomicSendRate::new(config).unwrap());
 /// let layer = SendRateLayer::new(Arc::clone(&rate), |r: &Result<u16, BoxError>| match r {
 ///     Ok(status) => Answer::from_http(*status, None),

@@ -62,7 +62,12 @@ async fn past_the_clocks_origin<A>(layer: &SendRateLayer<A>) {
 
 #[tokio::test(start_paused = true)]
 async fn a_throttled_answer_cuts_the_rate_to_the_accepted_rate_less_the_margin() {
-    let rate = Arc::new(AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap());
+    // Burst 1: each call after the throttle goes one interval after the one before it.
+    let config = SendRateConfig {
+        burst: 1,
+        ..SendRateConfig::DEFAULT
+    };
+    let rate = Arc::new(AtomicSendRate::new(config).unwrap());
     let layer = SendRateLayer::new(Arc::clone(&rate), answer);
     past_the_clocks_origin(&layer).await;
     let start = tokio::time::Instant::now();
