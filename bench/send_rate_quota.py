@@ -8,9 +8,10 @@ Prints, per quota and burst: goodput as a share of the quota's total, throttled 
 of all attempts, for the default configuration and with a 200 ms guard.
 
        python3 bench/send_rate_quota.py --steady QUOTA BURST WORKERS LATENCY_MS SECONDS [RATE_BURST]
-Prints "goodput refused" (shares) for the default configuration (its burst RATE_BURST, default 2)
-against a quota that stays put:
-the prediction scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
+Prints "goodput refused cold steady" for the default configuration (its burst RATE_BURST, default
+2) against a quota that stays put, every worker starting at 0 as the nginx test's do: goodput and
+refused as shares, cold the refusals in the first second, steady the refused share after it. The
+prediction scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
 """
 
 import heapq
@@ -25,10 +26,14 @@ DEFAULT = dict(min_rate_milli=1, max_rate_milli=10**9, margin_permille=20, probe
                max_hold_ms=60000, fail_fast=False)
 
 
-def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True):
+def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, together=False):
+    """Goodput and refused shares, the refusals in the first second and the refused share after
+    it. Worker w starts at w ms, or with `together` every worker at 0."""
     rate = m.SendRate(cfg)
     level, last, ok, thr = burst * 1000, 0, 0, 0  # level in thousandths of a token
-    events = [(w, 0, w, None) for w in range(workers)]  # (time, 0 ask / 1 answer, worker, answer)
+    cold, late_ok, late_thr = 0, 0, 0
+    # (time, 0 ask / 1 answer, worker, answer)
+    events = [(0 if together else w, 0, w, None) for w in range(workers)]
     heapq.heapify(events)
     while events:
         t, kind, w, answer = heapq.heappop(events)
@@ -48,11 +53,14 @@ def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True):
             level, last = min(burst * 1000, level + (arrive - last) * q), arrive
         if level >= 1000:
             level, ok, answer = level - 1000, ok + 1, "accepted"
+            late_ok += t >= 1000
         else:
             thr, answer = thr + 1, "throttled"
+            cold += t < 1000
+            late_thr += t >= 1000
         heapq.heappush(events, (t + latency, 1, w, answer))
     total = quota * 20 + quota // 2 * 20 + quota * 20 if halved else quota * until // 1000
-    return ok / total, thr / max(1, ok + thr)
+    return ok / total, thr / max(1, ok + thr), cold, late_thr / max(1, late_ok + late_thr)
 
 
 def main():
@@ -60,7 +68,7 @@ def main():
     for quota, burst in [(20, 10), (50, 10), (100, 10), (100, 20), (200, 20)]:
         cells = []
         for cfg in (DEFAULT, dict(DEFAULT, guard_ms=200)):
-            good, refused = run(cfg, quota, burst)
+            good, refused = run(cfg, quota, burst)[:2]
             cells.append("%5.1f %% good %4.1f %% ref" % (100 * good, 100 * refused))
         print("%-8d %-6d %-22s %-22s" % (quota, burst, cells[0], cells[1]))
 
@@ -69,7 +77,8 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--steady"]:
         q, b, w, lat, sec = (int(a) for a in sys.argv[2:7])
         cfg = dict(DEFAULT, burst=int(sys.argv[7]) if len(sys.argv) > 7 else 2)
-        good, refused = run(cfg, q, b, latency=lat, workers=w, until=sec * 1000, halved=False)
-        print("%.4f %.4f" % (good, refused))
+        good, refused, cold, steady = run(cfg, q, b, latency=lat, workers=w, until=sec * 1000, halved=False,
+                                          together=True)
+        print("%.4f %.4f %d %.4f" % (good, refused, cold, steady))
     else:
         main()

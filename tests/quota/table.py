@@ -6,9 +6,12 @@ shared send rates' figures checked against the independent model's prediction
 usage: table.py ACCESS_LOG RATE BURST SECONDS LEARNT OUT
 LEARNT holds "learnt PATH RATE_MILLI" lines (the Python and Rust clients print them) and Node's
 table (its "learnt N/s"). Goodput is served requests over the quota (rate x the mode's span in the
-log, plus the burst); refused is 429s over all attempts. Exits 1 when a shared send rate's
-goodput or refused share is further from the prediction than the tolerances below, when a mode is
-missing from the log, or when sharing a rate refused no less than the same client without one.
+log, plus the burst); refused is 429s over all attempts, split into the first second's (the cold
+start: 50 first attempts sent together before any answer) and the share after it (the steady
+state). Exits 1 when a shared send rate's goodput or steady refused share is further from the
+prediction than the tolerances below, when its cold start refuses more than half again the
+model's, when a mode is missing from the log, or when sharing a rate refused no less than the same
+client without one.
 Those comparisons hold only where the clients get the CPU they ask for: on a machine whose load
 average (1 min) is above its cores, the clients' own waits run late and Python's cannot even send
 the quota, so they are printed as not checked, with the load."""
@@ -24,7 +27,11 @@ import sys
 # points above the model's 2.5 %). Looser than that gap, tight enough to catch a lost answer
 # (no throttle heard: refused near the no-limiter row's 70 %) or a stalled rate (goodput far down).
 GOODPUT_POINTS = 5.0
-REFUSED_POINTS = 3.0
+# The steady state's refused share agrees with the model's within a few tenths of a point; the cold
+# start's count varies from run to run with the order the first answers come back in (65 to 106
+# against the model's 91 and 114), so it is bounded from above only.
+STEADY_POINTS = 1.0
+COLD_FACTOR = 1.5
 
 ROWS = [("/none", "Node: no limiter (fetchWithBackoff per request)"),
         ("/sendrate", "Node: one npm SendRate"),
@@ -62,8 +69,9 @@ def main(log, rate, burst, seconds, learnt_path, out):
         # The loopback round trip is about 1 ms.
         args = [sys.executable, model, "--steady", str(rate), str(burst), str(WORKERS), "1", str(seconds),
                 str(rate_burst)]
-        good, refused = subprocess.run(args, capture_output=True, text=True, check=True).stdout.split()
-        predicted[rate_burst] = (float(good), float(refused))
+        good, refused, cold, steady = subprocess.run(args, capture_output=True, text=True,
+                                                     check=True).stdout.split()
+        predicted[rate_burst] = (float(good), float(refused), int(cold), float(steady))
     rows, failures = [], []
     for path, label in ROWS:
         mine = [l for l in lines if len(l) == 3 and l[2] == path]
@@ -93,15 +101,15 @@ def main(log, rate, burst, seconds, learnt_path, out):
             label += f" (learnt {learnt[path]:.1f}/s)"
         table.append(f"| {label} | {span:.1f} | {attempts} | {served} | {refused} | {pct(good)} | {pct(share)} "
                      f"| {cold} | {pct(steady)} |")
-    for rate_burst, (good, share) in predicted.items():
+    for rate_burst, (good, share, cold, steady) in predicted.items():
         table.append(f"| model's prediction, a shared send rate of burst {rate_burst} | {seconds:.1f} | | | | "
-                     f"{pct(good)} | {pct(share)} | | |")
+                     f"{pct(good)} | {pct(share)} | {cold} | {pct(steady)} |")
     by_path = {r[0]: r for r in rows}
     verdicts = []
     for path, rate_burst in SHARED.items():
         if path not in by_path:
             continue
-        p_good, p_refused = predicted[rate_burst]
+        p_good, _, p_cold, p_steady = predicted[rate_burst]
         _, label, _, attempts, _, _, good, share, cold, steady = by_path[path]
         goals = "met" if good >= 0.97 and share <= 0.03 else "NOT met"
         verdicts.append(f"{path}: goodput {pct(good)}, refused {pct(share)} ({cold} in the first second, "
@@ -109,9 +117,12 @@ def main(log, rate, burst, seconds, learnt_path, out):
         if abs(good - p_good) * 100 > GOODPUT_POINTS:
             failures.append(f"{path}: goodput {pct(good)} is more than {GOODPUT_POINTS} points from the "
                             f"model's {pct(p_good)}")
-        if abs(share - p_refused) * 100 > REFUSED_POINTS:
-            failures.append(f"{path}: refused {pct(share)} is more than {REFUSED_POINTS} points from the "
-                            f"model's {pct(p_refused)}")
+        if abs(steady - p_steady) * 100 > STEADY_POINTS:
+            failures.append(f"{path}: refused after the first second {pct(steady)} is more than "
+                            f"{STEADY_POINTS} points from the model's {pct(p_steady)}")
+        if cold > COLD_FACTOR * p_cold:
+            failures.append(f"{path}: the first second refused {cold}, more than {COLD_FACTOR} x the "
+                            f"model's {p_cold}")
         plain = by_path.get(path.replace("sendrate", "none").replace("-b1", ""))
         if plain and share >= plain[7]:
             failures.append(f"{path}: sharing the rate refused no less than no limiter")
