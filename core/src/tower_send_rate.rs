@@ -55,8 +55,11 @@ impl core::error::Error for SendRefused {}
 /// of its services share the rate.
 ///
 /// Put it under `RetryLayer`, as below, so that each retry is a call it paces: above it, it would
-/// pace only the first attempt of each request. A fail-fast refusal reaches the retry policy as
-/// an error; classify it as a stop, or the policy retries what the rate refused.
+/// pace only the first attempt of each request; tell the policy so with
+/// [`TowerPolicy::behind_send_rate`](crate::TowerPolicy::behind_send_rate), and a throttled retry
+/// waits for the rate rather than its own backoff (SPEC.md §15.2). A fail-fast refusal reaches
+/// the retry policy as an error; classify it as a stop, or the policy retries what the rate
+/// refused.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
@@ -88,7 +91,8 @@ impl core::error::Error for SendRefused {}
 /// let retry = TowerPolicy::new(policy, 1, |r: &Result<u16, BoxError>| match r {
 ///     Ok(status) => Verdict::from_status(*status, None),
 ///     Err(_) => Verdict::Stop,
-/// });
+/// })
+/// .behind_send_rate();
 /// let service = ServiceBuilder::new().layer(RetryLayer::new(retry)).layer(layer).service(server);
 /// assert_eq!(service.oneshot(()).await.unwrap(), 200);
 /// assert_eq!(*calls.lock().unwrap(), [0, 100]);

@@ -108,6 +108,7 @@ pub struct TowerPolicy<K, C = ByClone, H = NoGiveUpHook> {
     clone_request: C,
     on_give_up: H,
     start: Option<tokio::time::Instant>,
+    behind_rate: bool,
 }
 
 impl<K> TowerPolicy<K> {
@@ -123,6 +124,7 @@ impl<K> TowerPolicy<K> {
             clone_request: ByClone,
             on_give_up: NoGiveUpHook,
             start: None,
+            behind_rate: false,
         }
     }
 }
@@ -141,6 +143,7 @@ impl<K, C, H> TowerPolicy<K, C, H> {
             clone_request,
             on_give_up: self.on_give_up,
             start: self.start,
+            behind_rate: self.behind_rate,
         }
     }
 
@@ -158,7 +161,16 @@ impl<K, C, H> TowerPolicy<K, C, H> {
             clone_request: self.clone_request,
             on_give_up: hook,
             start: self.start,
+            behind_rate: self.behind_rate,
         }
+    }
+
+    /// Says a [`SendRateLayer`](crate::SendRateLayer) under this policy paces every attempt: a
+    /// throttled retry (the classifier's [`Verdict::throttled`], a 429) then waits only the
+    /// server's hint, not its backoff, since the rate paces it (SPEC.md §15.2).
+    pub fn behind_send_rate(mut self) -> Self {
+        self.behind_rate = true;
+        self
     }
 
     /// Shares a retry budget between every request of the service.
@@ -190,6 +202,7 @@ impl<K: Clone, C: Clone, H: Clone> Clone for TowerPolicy<K, C, H> {
             clone_request: self.clone_request.clone(),
             on_give_up: self.on_give_up.clone(),
             start: Some(tokio::time::Instant::now()),
+            behind_rate: self.behind_rate,
         }
     }
 }
@@ -204,7 +217,8 @@ where
 
     fn retry(&mut self, _req: &mut Req, result: &mut Result<Res, E>) -> Option<Self::Future> {
         // What tower calls "stop" is a success for an `Ok` result and a permanent error otherwise.
-        let outcome = match ((self.classify)(result), &*result) {
+        let verdict = (self.classify)(result);
+        let outcome = match (verdict, &*result) {
             (Verdict::Stop, Ok(_)) => Outcome::Success,
             (verdict, _) => verdict.into(),
         };
@@ -219,7 +233,12 @@ where
             }
         };
         let budget = self.budget.as_deref().map(|b| b as &dyn RetryGate);
-        match run.outcome(policy, outcome, now, budget) {
+        let action = if self.behind_rate {
+            run.outcome_behind_rate(policy, outcome, verdict.answer(), now, budget)
+        } else {
+            run.outcome(policy, outcome, now, budget)
+        };
+        match action {
             Ok(Action::Retry { delay_ms, .. }) => {
                 let _next = run.wake(None);
                 Some(tokio::time::sleep(Duration::from_millis(delay_ms.into())))

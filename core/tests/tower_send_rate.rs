@@ -1,6 +1,7 @@
 //! The `tower` feature's `SendRateLayer` on Tokio's paused (virtual) clock: it tells the rate
 //! each call's answer, so a throttle cuts it as SPEC.md §17.5 says; a fail-fast rate refuses
-//! without calling the inner service; and the inner service's readiness is the layer's. Expected
+//! without calling the inner service; the inner service's readiness is the layer's; and under a
+//! `TowerPolicy` told so, a throttled retry waits for the rate, not its backoff. Expected
 //! rates and waits are derived here from §17.4 and §17.5. (Fifty concurrent calls on real time:
 //! send_rate_tasks.rs.)
 #![cfg(feature = "tower")]
@@ -9,8 +10,12 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use seeded_backoff::{Answer, AtomicSendRate, SendRateConfig, SendRateLayer, SendRefused};
-use tower::{service_fn, Layer, Service, ServiceExt};
+use seeded_backoff::{
+    Answer, AtomicSendRate, Policy, SendRateConfig, SendRateLayer, SendRefused, TowerPolicy,
+    Verdict,
+};
+use tower::retry::RetryLayer;
+use tower::{service_fn, Layer, Service, ServiceBuilder, ServiceExt};
 
 #[derive(Debug, PartialEq)]
 enum Error {
@@ -145,4 +150,46 @@ async fn the_inner_services_readiness_error_is_the_layers() {
         rate.load(),
         AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap().load()
     );
+}
+
+/// A 429, then 200s, through `RetryLayer` over the layer, the rate held at 10/s (burst 1): the
+/// retry's time after the first call, in virtual ms.
+async fn retry_after_a_429(behind: bool) -> u128 {
+    let config = SendRateConfig {
+        min_rate_milli: 10_000,
+        max_rate_milli: 10_000,
+        burst: 1,
+        ..SendRateConfig::DEFAULT
+    };
+    let rate = Arc::new(AtomicSendRate::new(config).unwrap());
+    let layer = SendRateLayer::new(Arc::clone(&rate), answer);
+    past_the_clocks_origin(&layer).await;
+    rate.on_answer(layer.now_ms(), Answer::Throttled { hint_ms: 0 });
+    let start = tokio::time::Instant::now();
+    let (inner, calls) = recorded(start, |n| if n == 0 { 429 } else { 200 });
+    let classify = |r: &Result<u16, Error>| match r {
+        Ok(status) => Verdict::from_status(*status, None),
+        Err(_) => Verdict::Stop,
+    };
+    let mut policy = TowerPolicy::new(Policy::google(), 1, classify);
+    if behind {
+        policy = policy.behind_send_rate();
+    }
+    let service = ServiceBuilder::new()
+        .layer(RetryLayer::new(policy))
+        .layer(layer)
+        .service(inner);
+    assert_eq!(service.oneshot(()).await, Ok(200));
+    let calls = calls.lock().unwrap();
+    assert_eq!((calls.len(), calls[0]), (2, 0));
+    calls[1]
+}
+
+#[tokio::test(start_paused = true)]
+async fn behind_a_send_rate_a_throttled_retry_waits_for_the_rate_not_its_backoff() {
+    // SPEC.md §15.2: the 429 carries no hint, so the retry's wait is min(backoff, 0) = 0 and the
+    // rate alone spaces it: 10^9 ÷ 10 000 = 100 000 µs after the first call.
+    assert_eq!(retry_after_a_429(true).await, 100);
+    // Without it, Google's first backoff: 2^0 s + random_ms, at least 1000 ms.
+    assert!(retry_after_a_429(false).await >= 1000);
 }

@@ -179,15 +179,45 @@ impl Run {
         let action = self.outcome(policy, outcome, Some(now), budget)?;
         let answer = answer.unwrap_or(answer_of(outcome));
         rate.on_answer(now, answer);
-        Ok(match (action, answer) {
-            // The throttle has just cut the shared rate, which now paces this retry with every
-            // other attempt; the request's own backoff on top would leave the quota idle.
+        Ok(self.paced_retry(action, answer))
+    }
+
+    /// [`Run::outcome`] of a run whose attempts a send rate paces outside it (a tower
+    /// `SendRateLayer` asks the rate and tells it each answer): a throttled retry waits only the
+    /// server's hint, as in [`Run::outcome_paced`], and no rate is told anything here.
+    ///
+    /// ```
+    /// use seeded_backoff::{Action, Answer, FailureKind, Outcome, Policy, Run};
+    /// let p = Policy::google();
+    /// let mut run = Run::new(&p, 7);
+    /// run.start(None).unwrap();
+    /// let busy = Outcome::Retryable { hint: None, kind: FailureKind::Error };
+    /// let throttled = Some(Answer::Throttled { hint_ms: 0 });
+    /// assert_eq!(run.outcome_behind_rate(&p, busy, throttled, None, None), Ok(Action::Retry { attempt: 1, delay_ms: 0 }));
+    /// ```
+    pub fn outcome_behind_rate(
+        &mut self,
+        policy: &Policy,
+        outcome: Outcome,
+        answer: Option<Answer>,
+        now_ms: Option<u64>,
+        budget: Option<&dyn crate::budget::RetryGate>,
+    ) -> Result<Action, RunError> {
+        let action = self.outcome(policy, outcome, now_ms, budget)?;
+        Ok(self.paced_retry(action, answer.unwrap_or(answer_of(outcome))))
+    }
+
+    /// SPEC.md §15.2's throttled retry: the throttle has just cut the shared rate, which paces
+    /// this retry with every other attempt; the request's own backoff on top would leave the
+    /// quota idle, so only the server's hint is waited.
+    fn paced_retry(&mut self, action: Action, answer: Answer) -> Action {
+        match (action, answer) {
             (Action::Retry { attempt, delay_ms }, Answer::Throttled { hint_ms }) => {
                 let delay_ms = delay_ms.min(hint_ms);
                 self.window_ms = delay_ms;
                 Action::Retry { attempt, delay_ms }
             }
             _ => action,
-        })
+        }
     }
 }
