@@ -1836,7 +1836,7 @@ sb_status sb_run_restore(struct sb_run *r,
 
 /**
  * SPEC.md section 17.1's defaults: 0.001..1000000 requests/s, margin 2 %, probe every 500 ms
- * growing 1 % doubling to 25 %, no guard, burst 1, hints held up to 60 s, blocking.
+ * growing 1 % doubling to 25 %, no guard, burst 2, hints held up to 60 s, blocking.
  */
 struct sb_send_rate_config sb_send_rate_config_default(void);
 
