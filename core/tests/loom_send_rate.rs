@@ -12,6 +12,7 @@ use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig};
 fn config() -> SendRateConfig {
     SendRateConfig {
         max_rate_milli: 10_000,
+        burst: 1,
         ..SendRateConfig::DEFAULT
     }
 }

@@ -28,8 +28,10 @@ fn ev(e: u32, kind: u32, now: u32, told: u32, arg: u32) -> (u32, [u32; 4]) {
 
 #[test]
 fn a_held_rate_makes_the_first_attempt_wait_and_fail_fast_gives_up_throttled() {
+    // Burst 1: the second run waits one interval after the first.
     let config = SendRateConfig {
         min_rate_milli: 10_000,
+        burst: 1,
         ..SendRateConfig::DEFAULT
     };
     fresh(config);

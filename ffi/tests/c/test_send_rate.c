@@ -89,7 +89,7 @@ static void bad_configs(void) {
     d = sb_send_rate_config_default();
     CHECK(d.max_rate_milli == 1000000000u && d.min_rate_milli == 1u && d.margin_permille == 20u &&
           d.probe_ms == 500u && d.probe_first_permille == 10u && d.probe_max_permille == 250u &&
-          d.guard_ms == 0u && d.burst == 1u && d.max_hold_ms == 60000u && d.fail_fast == 0u);
+          d.guard_ms == 0u && d.burst == 2u && d.max_hold_ms == 60000u && d.fail_fast == 0u);
 }
 
 static void bad_calls(void) {
