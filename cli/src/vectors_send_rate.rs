@@ -214,6 +214,20 @@ fn errors() -> Value {
 pub fn file() -> Value {
     use Ev::*;
     let d = SendRateConfig::DEFAULT;
+    // A rate learnt at 3.92/s, then asks that come 11 ms after their slots, at bursts 1 and 2.
+    let late = &[
+        Ok(0),
+        Ok(250),
+        Ok(500),
+        Ok(750),
+        Thr(1000, 0),
+        Ask(1000),
+        Ask(1000),
+        Ask(1266),
+        Ask(1266),
+        Ask(1532),
+        Ask(1533),
+    ];
     let mut cases = vec![
         case(
             "off until the first throttle",
@@ -295,36 +309,12 @@ pub fn file() -> Value {
         case(
             "burst 1: a late attempt moves the schedule back",
             SendRateConfig { burst: 1, ..d },
-            &[
-                Ok(0),
-                Ok(250),
-                Ok(500),
-                Ok(750),
-                Thr(1000, 0),
-                Ask(1000),
-                Ask(1000),
-                Ask(1266),
-                Ask(1266),
-                Ask(1532),
-                Ask(1533),
-            ],
+            late,
         ),
         case(
             "burst 2: a late attempt stays on the schedule",
             SendRateConfig { burst: 2, ..d },
-            &[
-                Ok(0),
-                Ok(250),
-                Ok(500),
-                Ok(750),
-                Thr(1000, 0),
-                Ask(1000),
-                Ask(1000),
-                Ask(1266),
-                Ask(1266),
-                Ask(1532),
-                Ask(1533),
-            ],
+            late,
         ),
         case(
             "burst 3 lets three go after idling",

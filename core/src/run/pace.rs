@@ -176,10 +176,10 @@ impl Run {
     ) -> Result<Action, RunError> {
         self.check(self.phase == Phase::Attempting, RunError::Outcome)?;
         let now = self.paced_now(now_ms)?;
-        let action = self.outcome(policy, outcome, Some(now), budget)?;
         let answer = answer.unwrap_or(answer_of(outcome));
+        let action = self.outcome_behind_rate(policy, outcome, Some(answer), Some(now), budget)?;
         rate.on_answer(now, answer);
-        Ok(self.paced_retry(action, answer))
+        Ok(action)
     }
 
     /// [`Run::outcome`] of a run whose attempts a send rate paces outside it (a tower
