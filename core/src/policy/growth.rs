@@ -130,7 +130,46 @@ const fn shift_div_rem(n: u32, d: u32) -> (u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{mul_at_most, shift_div_rem};
+    use super::{grow_by_shifts, mul_at_most, shift_div_rem};
+
+    /// The firmware that takes this path (thumbv6m) is linked but not run: its results are
+    /// checked here against SPEC.md §4.2's `min(cap, ⌊level · num / den⌋)` in 64 bits.
+    #[test]
+    fn growth_by_shifts_is_the_rational_rule() {
+        let levels = [
+            1,
+            2,
+            999,
+            1000,
+            1001,
+            32_000,
+            1_000_000,
+            2_000_000_000,
+            2_147_483_647,
+        ];
+        let multipliers = [
+            (1, 1),
+            (2, 1),
+            (3, 2),
+            (8, 5),
+            (1000, 1),
+            (1_000_000, 1000),
+            (1001, 1000),
+        ];
+        for &cap in &[1, 1000, 32_000, 2_147_483_647] {
+            for &(num, den) in &multipliers {
+                for &level in levels.iter().filter(|&&level| level <= cap) {
+                    let exact = u64::from(level) * u64::from(num) / u64::from(den);
+                    let expected = exact.min(u64::from(cap)) as u32;
+                    assert_eq!(
+                        grow_by_shifts(level, num, den, cap),
+                        expected,
+                        "{level} {num}/{den}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn shift_division_is_exact_division() {
