@@ -127,8 +127,10 @@ const limits = [
   // The send-rate part carries the paced run (SPEC.md §15.2: runEventPaced, policy and step included)
   // so that retry() without a sendRate carries none of it: 35707 B before it, 40194 B with it.
   ['whole package, split', row('whole package (every export, every part)')[2].first, 41000],
-  // The outbox's sendRate (a gate run per delivery attempt, driver.js): 24439 B before it, 24576 B with it.
-  ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 24650],
+  // The outbox's sendRate (a gate run per delivery attempt, driver.js): 24439 B before it, 24576 B with it;
+  // the core's bounded draw as one loop at each draw site (which the firmware's stack and RISC-V size
+  // goals need: riscv32imc Google-only step 1174 -> 926 B) grew the main part's wasm: 24827 B.
+  ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 24900],
 ];
 let failed = false;
 for (const [name, got, limit] of limits) {
