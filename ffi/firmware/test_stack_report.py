@@ -10,7 +10,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stack_report import parse_text, worst  # noqa: E402
+from stack_report import parse_text, resolve_indirect, worst  # noqa: E402
 
 # The callee of every listing: 20 B pushed + 100 B below them = 120 B, no calls.
 ARM_CALLEE = """
@@ -27,6 +27,26 @@ def depth(listing, name="sb_caller", riscv=False):
     d, problems = worst(funcs, name)
     assert not problems, problems
     return d
+
+
+class Indirect(unittest.TestCase):
+    """`&dyn RetryGate` calls: each a call to every RetryGate method linked; none linked, none."""
+
+    def funcs(self, gate):
+        step = {"frame": 40, "calls": set(), "tails": {}, "jump_table": False,
+                "unknown": ["indirect call (blx r2)"]}
+        funcs = {"sb_step": step}
+        if gate:
+            funcs["<RetryGate>::try_spend"] = {"frame": 64, "calls": set(), "tails": {},
+                                               "jump_table": False, "unknown": []}
+        resolve_indirect(funcs)
+        return worst(funcs, "sb_step")
+
+    def test_a_linked_gate_is_the_callee(self):
+        self.assertEqual(self.funcs(True), (104, []))
+
+    def test_no_gate_linked_leaves_no_target(self):
+        self.assertEqual(self.funcs(False), (40, []))
 
 
 class Arm(unittest.TestCase):
