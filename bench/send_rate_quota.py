@@ -12,6 +12,12 @@ Prints "goodput refused cold steady" for the default configuration (its burst RA
 2) against a quota that stays put, every worker starting at 0 as the nginx test's do: goodput and
 refused as shares, cold the refusals in the first second, steady the refused share after it. The
 prediction scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
+
+       python3 bench/send_rate_quota.py --change QUOTA BURST WORKERS LATENCY_MS SECONDS
+Prints "goodput refused cold back_halved_ms back_restored_ms" for the default configuration, every
+worker starting at 0, the quota halved over the middle third of SECONDS: the prediction for the
+nginx test whose script reloads nginx with the new rate (tests/quota/change.py). A back time is
+"-" where the goodput never settles within 5 % of the new quota before the next change.
 """
 
 import heapq
@@ -26,9 +32,32 @@ DEFAULT = dict(min_rate_milli=1, max_rate_milli=10**9, margin_permille=20, probe
                max_hold_ms=60000, fail_fast=False)
 
 
-def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, together=False):
+BIN_MS = 100
+SETTLED_PERMILLE = 50
+
+
+def settle_ms(bins, quota, change_ms, end_ms):
+    """From `change_ms` on, the first time after which every 1 s window of accepted requests
+    (`bins`: counts per BIN_MS from 0) that ends by `end_ms` is within 5 % of `quota` per second,
+    as ms after the change; None if the last window is still out of bounds. The windows slide by
+    one bin."""
+    window = 1000 // BIN_MS
+    first, last = change_ms // BIN_MS, end_ms // BIN_MS - window
+
+    def ok(b):
+        got = sum(bins[i] if i < len(bins) else 0 for i in range(b, b + window))
+        return abs(got - quota) * 1000 <= SETTLED_PERMILLE * quota
+
+    for b in range(last, first - 1, -1):
+        if not ok(b):
+            return None if b == last else (b + 1) * BIN_MS - change_ms
+    return 0
+
+
+def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, together=False, bins=None):
     """Goodput and refused shares, the refusals in the first second and the refused share after
-    it. Worker w starts at w ms, or with `together` every worker at 0."""
+    it. Worker w starts at w ms, or with `together` every worker at 0. `bins`, a list, gets the
+    accepted requests per BIN_MS. The quota is halved over the middle third of `until`."""
     rate = m.SendRate(cfg)
     level, last, ok, thr = burst * 1000, 0, 0, 0  # level in thousandths of a token
     cold, late_ok, late_thr = 0, 0, 0
@@ -47,19 +76,23 @@ def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, tog
         if pace["pace"] != "send":
             heapq.heappush(events, (t + pace["ms"], 0, w, None))
             continue
-        q = quota // 2 if halved and 20000 <= t < 40000 else quota
+        q = quota // 2 if halved and until // 3 <= t < 2 * until // 3 else quota
         arrive = t + latency // 2
         if arrive > last:
             level, last = min(burst * 1000, level + (arrive - last) * q), arrive
         if level >= 1000:
             level, ok, answer = level - 1000, ok + 1, "accepted"
+            if bins is not None:
+                bins.extend([0] * (arrive // BIN_MS + 1 - len(bins)))
+                bins[arrive // BIN_MS] += 1
             late_ok += t >= 1000
         else:
             thr, answer = thr + 1, "throttled"
             cold += t < 1000
             late_thr += t >= 1000
         heapq.heappush(events, (t + latency, 1, w, answer))
-    total = quota * 20 + quota // 2 * 20 + quota * 20 if halved else quota * until // 1000
+    third = until // 3000
+    total = quota * third + quota // 2 * third + quota * (until // 1000 - 2 * third) if halved else quota * until // 1000
     return ok / total, thr / max(1, ok + thr), cold, late_thr / max(1, late_ok + late_thr)
 
 
@@ -74,7 +107,15 @@ def main():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--steady"]:
+    if sys.argv[1:2] == ["--change"]:
+        q, b, w, lat, sec = (int(a) for a in sys.argv[2:7])
+        bins = []
+        good, refused, cold, _ = run(DEFAULT, q, b, latency=lat, workers=w, until=sec * 1000, together=True,
+                                     bins=bins)
+        span = sec * 1000
+        backs = [settle_ms(bins, q // 2, span // 3, 2 * span // 3), settle_ms(bins, q, 2 * span // 3, span)]
+        print("%.4f %.4f %d %s %s" % (good, refused, cold, *("-" if x is None else x for x in backs)))
+    elif sys.argv[1:2] == ["--steady"]:
         q, b, w, lat, sec = (int(a) for a in sys.argv[2:7])
         cfg = dict(DEFAULT, burst=int(sys.argv[7]) if len(sys.argv) > 7 else 2)
         good, refused, cold, steady = run(cfg, q, b, latency=lat, workers=w, until=sec * 1000, halved=False,

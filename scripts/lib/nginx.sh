@@ -3,7 +3,7 @@
 # requests in a `limit_req` zone NAME of RATE r/s answering STATUS above it (LOCATION is the body
 # of `location /`, which names the zone; `@dir@` in it stands for the server's root), starts nginx
 # on a free port and stops it when the script exits. It sets `dir` (the server's root;
-# `$dir/access.log` holds "msec status uri" per request) and `port`. `nginx_found` fails, with a
+# `$dir/access.log` holds "msec status uri" per request) and `port`; `nginx_rate` changes the rate. `nginx_found` fails, with a
 # line saying so, where nginx is not installed.
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
@@ -56,6 +56,14 @@ CONF
   "$nginx_bin" -p "$dir" -c "$dir/nginx.conf"
   trap nginx_stop EXIT
   echo "-- nginx on 127.0.0.1:$port (pid $(cat "$dir/nginx.pid"))"
+}
+
+# `nginx_rate NAME RATE`: zone NAME's rate changed to RATE r/s by a reload (SIGHUP). The zone keeps
+# its shared memory, so its state carries over; the old worker closes its keep-alive connections
+# as their requests end, and the clients connect again to the new one.
+nginx_rate() {
+  sed -i "s|zone=$1:1m rate=[0-9]*r/s|zone=$1:1m rate=${2}r/s|" "$dir/nginx.conf"
+  kill -HUP "$(cat "$dir/nginx.pid")"
 }
 
 nginx_stop() {

@@ -14,7 +14,9 @@
 # printed as not checked (the clients, not the send rate, fall behind). The goals (goodput >= 97 %
 # of the quota, refused <= 3 %) are printed, met or not.
 # Builds the Rust client and, if .venv lacks it, the Python package first; then about 2.5 minutes
-# of traffic (7 modes, SECONDS_PER_MODE=15 each, and their retries' tails), each client stopped at 60 s.
+# of traffic (7 modes, SECONDS_PER_MODE=15 each, and their retries' tails), each client stopped at 60 s;
+# then each binding's default send rate for CHANGE_SECONDS=60 while nginx's rate is halved by a
+# reload at a third of it and restored at two thirds (tests/quota/change.py), about 3 more minutes.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -52,4 +54,29 @@ sleep 1.5
 echo "-- Rust tokio"
 PORT=$port SECONDS=$seconds timeout 60 "$client" >>"$dir/learnt"
 sleep 1.5 # the log flushed
-python3 tests/quota/table.py "$dir/access.log" "$rate" "$burst" "$seconds" "$dir/learnt" artifacts/quota-nginx.md
+status=0
+python3 tests/quota/table.py "$dir/access.log" "$rate" "$burst" "$seconds" "$dir/learnt" artifacts/quota-nginx.md || status=1
+
+# The quota changed under each binding's clients, as the simulator's `quota` scenario changes it:
+# nginx reloaded with half the rate at a third of the run, with the rate again at two thirds.
+change=${CHANGE_SECONDS:-60}
+: >"$dir/changes"
+for client_run in "/change node tests/quota/quota.mjs" "/py-change $venv/bin/python tests/quota/quota_py.py" "/rs-change $client"; do
+  set -- $client_run
+  path=$1
+  shift
+  sleep 1.5 # nginx's bucket refilled
+  echo "-- the quota changed: $path"
+  MODE=change PORT=$port SECONDS=$change PACKAGE="$PWD/wasm/dist/index.js" timeout $((change + 45)) "$@" >>"$dir/learnt" &
+  pid=$!
+  sleep $((change / 3))
+  echo "$path $(date +%s.%N) $((rate / 2))" >>"$dir/changes"
+  nginx_rate quota $((rate / 2))
+  sleep $((change / 3))
+  echo "$path $(date +%s.%N) $rate" >>"$dir/changes"
+  nginx_rate quota "$rate"
+  wait $pid
+done
+sleep 1.5 # the log flushed
+python3 tests/quota/change.py "$dir/access.log" "$rate" "$burst" "$change" "$dir/changes" "$dir/learnt" artifacts/quota-nginx.md || status=1
+exit $status

@@ -5,6 +5,8 @@
 //             the run asks it before every attempt and tells it every status (SPEC.md §15.2).
 //             The send rate paces the retries too, so their own backoff is short (10-100 ms, full
 //             jitter): with Google's 1 s a refused worker sat idle, and the goodput was 84-88 %.
+//   change    (MODE=change, alone) the shared SendRate on /change for SECONDS while the script
+//             changes nginx's rate; tests/quota/change.py counts it.
 // Goodput is nginx's served requests over the quota (rate × the mode's span in the log); refused
 // is its 429s over all attempts. Env: PORT, ACCESS_LOG, RATE, BURST, PACKAGE, SECONDS, OUT.
 import assert from 'node:assert/strict';
@@ -26,12 +28,19 @@ async function none(end) {
 }
 
 const rate = new SendRate();
-async function sendrate(end) {
+async function sendrate(end, path = '/sendrate') {
   while (performance.now() < end) {
-    const res = await fetchWithBackoff(`${base}/sendrate`, {}, { sendRate: rate, maxRetries: 100, maxElapsedMs: 30_000, initialMs: 10, maxBackoffMs: 100, jitter: 'full' })
+    const res = await fetchWithBackoff(`${base}${path}`, {}, { sendRate: rate, maxRetries: 100, maxElapsedMs: 30_000, initialMs: 10, maxBackoffMs: 100, jitter: 'full' })
       .catch((e) => e.cause);
     await res?.arrayBuffer();
   }
+}
+
+if (process.env.MODE === 'change') {
+  const end = performance.now() + SECONDS * 1000;
+  await Promise.all(Array.from({ length: WORKERS }, () => sendrate(end, '/change')));
+  console.log(`learnt /change ${rate.rateMilli}`);
+  process.exit(0);
 }
 
 const rows = [];

@@ -9,7 +9,8 @@ its own path so that nginx's access log tells them apart (scripts/test.d/61-quot
 Each task keeps one HTTP/1.1 keep-alive connection on asyncio streams, as the Rust client does: an
 HTTP library's own work per request (httpx spends about a millisecond of CPU on each) would make
 the 50 tasks, not the send rate, the limit on what one process sends.
-Env: PORT, SECONDS (a mode's length). Prints the rate the shared SendRate learnt; the script counts
+Env: PORT, SECONDS (a mode's length), MODE=change (the one mode /py-change: the default SendRate
+for SECONDS while the script changes nginx's rate). Prints the rate the shared SendRate learnt; the script counts
 the log."""
 
 import asyncio
@@ -40,21 +41,25 @@ class Connection:
         self.streams = None
 
     async def get(self, path):
-        if self.streams is None:
-            self.streams = await asyncio.open_connection("127.0.0.1", PORT)
-        reader, writer = self.streams
-        try:
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: quota\r\n\r\n".encode())
-            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
-            status = int(head.split(" ", 2)[1])
-            length = next(int(line.split(":", 1)[1]) for line in head.split("\r\n")
-                          if line.startswith("content-length:"))
-            await reader.readexactly(length)
-        except (OSError, asyncio.IncompleteReadError, ValueError, StopIteration):
-            writer.close()
-            self.streams = None
-            raise
-        return Response(status)
+        # A kept-alive connection that the server closed before answering (nginx's old worker
+        # after a reload) is opened again and the request sent on the new one, as HTTP clients do.
+        for reused in (self.streams is not None, False):
+            if self.streams is None:
+                self.streams = await asyncio.open_connection("127.0.0.1", PORT)
+            reader, writer = self.streams
+            try:
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: quota\r\n\r\n".encode())
+                head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+                status = int(head.split(" ", 2)[1])
+                length = next(int(line.split(":", 1)[1]) for line in head.split("\r\n")
+                              if line.startswith("content-length:"))
+                await reader.readexactly(length)
+                return Response(status)
+            except (OSError, asyncio.IncompleteReadError, ValueError, StopIteration) as e:
+                writer.close()
+                self.streams = None
+                if not (reused and isinstance(e, (OSError, asyncio.IncompleteReadError))):
+                    raise ConnectionError(f"GET {path}: {e!r}") from e
 
 
 async def mode(path, send_rate):
@@ -78,6 +83,11 @@ async def mode(path, send_rate):
 
 
 async def main():
+    if os.environ.get("MODE") == "change":
+        rate = SendRate()
+        await mode("/py-change", rate)
+        print(f"learnt /py-change {rate.rate_milli}")
+        return
     await mode("/py-none", None)  # each mode after a pause: nginx's bucket refilled
     for path, rate in (("/py-sendrate", SendRate()), ("/py-sendrate-b1", SendRate(burst=1))):
         await asyncio.sleep(1.5)

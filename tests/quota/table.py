@@ -51,6 +51,18 @@ def pct(x):
     return f"{100 * x:.1f} %"
 
 
+def checked(failures):
+    """`failures`, or none (printed as not checked) on a machine loaded beyond its cores, unless a
+    mode is missing from the log."""
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if load > cores and failures and all("no request" not in f for f in failures):
+        print(f"NOT CHECKED (quota-nginx): load average {load:.1f} on {cores} cores; the comparisons say:")
+        for failure in failures:
+            print(f"  {failure}")
+        return []
+    return failures
+
+
 def main(log, rate, burst, seconds, learnt_path, out):
     rate, burst, seconds = int(rate), int(burst), int(seconds)
     lines = [line.split() for line in open(log, encoding="utf-8") if line.strip()]
@@ -126,12 +138,7 @@ def main(log, rate, burst, seconds, learnt_path, out):
         plain = by_path.get(path.replace("sendrate", "none").replace("-b1", ""))
         if plain and share >= plain[7]:
             failures.append(f"{path}: sharing the rate refused no less than no limiter")
-    load, cores = os.getloadavg()[0], os.cpu_count() or 1
-    if load > cores and failures and all("no request" not in f for f in failures):
-        print(f"NOT CHECKED (quota-nginx): load average {load:.1f} on {cores} cores; the comparisons say:")
-        for failure in failures:
-            print(f"  {failure}")
-        failures = []
+    failures = checked(failures)
     text = "\n".join(table)
     print(text)
     for v in verdicts:

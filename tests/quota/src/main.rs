@@ -8,7 +8,9 @@
 //!                 to whole ms) moves the schedule back, where the default burst of 2 lets it go
 //!                 on the schedule (§17.4).
 //! Each task keeps one HTTP/1.1 keep-alive connection (a GET and its Content-Length body is all
-//! nginx needs). Env: PORT, SECONDS (a mode's length). Prints the rate the send rate learnt.
+//! nginx needs). Env: PORT, SECONDS (a mode's length), MODE=change (the one mode /rs-change: the
+//! default send rate for SECONDS while the script changes nginx's rate). Prints the rate the send
+//! rate learnt.
 
 use std::io;
 use std::sync::Arc;
@@ -64,20 +66,30 @@ fn classify(e: &Error) -> Verdict {
     }
 }
 
-/// One GET on the task's connection (opened again after an error): its status.
+/// One GET on the task's connection (opened again after an error): its status. A kept-alive
+/// connection that the server closed before answering (nginx's old worker after a reload) is
+/// opened again and the request sent on the new one, as HTTP clients do.
 async fn get(conn: &Mutex<Option<TcpStream>>, port: u16, path: &str) -> Result<(), Error> {
     let mut slot = conn.lock().await;
-    if slot.is_none() {
-        *slot = Some(TcpStream::connect(("127.0.0.1", port)).await?);
-    }
-    let Some(stream) = slot.as_mut() else {
-        return Err(Error::Io(io::ErrorKind::NotConnected.into()));
+    let mut reused = slot.is_some();
+    let status = loop {
+        if slot.is_none() {
+            *slot = Some(TcpStream::connect(("127.0.0.1", port)).await?);
+        }
+        let Some(stream) = slot.as_mut() else {
+            return Err(Error::Io(io::ErrorKind::NotConnected.into()));
+        };
+        match exchange(stream, path).await {
+            Ok(status) => break status,
+            Err(e) => {
+                *slot = None;
+                if !std::mem::replace(&mut reused, false) {
+                    return Err(e.into());
+                }
+            }
+        }
     };
-    let result = exchange(stream, path).await;
-    if result.is_err() {
-        *slot = None;
-    }
-    match result? {
+    match status {
         200 => Ok(()),
         status => Err(Error::Status(status)),
     }
@@ -174,6 +186,12 @@ async fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
+    if std::env::var("MODE").as_deref() == Ok("change") {
+        let rate = Arc::new(AtomicSendRate::new(SendRateConfig::DEFAULT).expect("the defaults"));
+        mode(port, seconds, "/rs-change", Some(Arc::clone(&rate))).await;
+        println!("learnt /rs-change {}", rate.rate_milli());
+        return;
+    }
     mode(port, seconds, "/rs-none", None).await; // each mode after a pause: nginx's bucket refilled
     for (path, burst) in [("/rs-sendrate", 2), ("/rs-sendrate-b1", 1)] {
         tokio::time::sleep(Duration::from_millis(1500)).await;
