@@ -22,7 +22,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 from send_rate_quota import BIN_MS, settle_ms  # noqa: E402
-from table import COLD_FACTOR, GOODPUT_POINTS, WORKERS, checked, pct  # noqa: E402
+from table import COLD_FACTOR, GOODPUT_POINTS, WORKERS, pct, report  # noqa: E402
 
 PATHS = [("/change", "Node: one npm SendRate"),
          ("/py-change", "Python asyncio: one SendRate, retry(send_rate=)"),
@@ -97,16 +97,7 @@ def main(log, rate, burst, seconds, changes_path, learnt_path, out):
                                 f"({back(b)})")
     table.append(f"| model's prediction | | | | {pct(p_good)} | {pct(p_share)} | {p_cold} | {back(p_back[0])} "
                  f"| {back(p_back[1])} |")
-    failures = checked(failures)
-    text = "\n".join(table)
-    print(text)
-    for v in verdicts:
-        print(v)
-    with open(out, "a", encoding="utf-8") as f:
-        f.write("\n" + text + "\n")
-    for failure in failures:
-        print(f"FAIL (quota-nginx): {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    return report(table, verdicts, failures, out, "a")
 
 
 if __name__ == "__main__":

@@ -138,13 +138,19 @@ def main(log, rate, burst, seconds, learnt_path, out):
         plain = by_path.get(path.replace("sendrate", "none").replace("-b1", ""))
         if plain and share >= plain[7]:
             failures.append(f"{path}: sharing the rate refused no less than no limiter")
+    return report(table, verdicts, failures, out, "w")
+
+
+def report(table, verdicts, failures, out, mode):
+    """Prints the table and the verdicts, writes the table to `out` (open mode `mode`) and the
+    failures that count (checked) to stderr; the exit status."""
     failures = checked(failures)
     text = "\n".join(table)
     print(text)
     for v in verdicts:
         print(v)
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(text + "\n")
+    with open(out, mode, encoding="utf-8") as f:
+        f.write(("\n" if mode == "a" else "") + text + "\n")
     for failure in failures:
         print(f"FAIL (quota-nginx): {failure}", file=sys.stderr)
     return 1 if failures else 0
