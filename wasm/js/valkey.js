@@ -5,6 +5,22 @@
 // new run begins there, with the next call's seed. When the run gives up, null ends the
 // client's reconnecting ('end'). The callbacks speak SPEC.md §14: `onRetry({ attempt, delayMs,
 // error })`, and `onGiveUp(error)` with a RetryError.
+//
+// `paceConnections(client, { sendRate })` gates the connections themselves: every connection and
+// reconnection of every client given the same SendRate (SPEC.md §17) first awaits
+// `sendRate.waitTurn()` (the core's ask, §17.4), then tells the rate 'accepted' once the socket
+// connects (the server answered) and 'no_answer' when it fails or closes first (refused, reset,
+// connectTimeout). Redis has no throttle reply: such a rate paces what the other loops sharing it
+// (HTTP ones) learnt, as the Python integration's does. The gate is the client's connector, not the
+// strategy: iovalkey asks retryStrategy for a delay synchronously, and a slot taken then, a backoff
+// ahead, would hold back every other user of the rate until it; the connector's `connect()`
+// returns a promise, so it can wait for its turn when it is about to connect. iovalkey exports no
+// default connector class (StandaloneConnector is not exported; the `Connector` option replaces
+// it, and sentinels' too), so this wraps the client's own connector, whatever its kind: give it a
+// client made with `lazyConnect: true`, so that its first connection is paced too. A fail-fast
+// rate's refusal fails that connect with a RetryError (reason 'throttled', 0 attempts): iovalkey
+// then flushes the client's queue with it, emits it as 'error' and ends the client ('end'), with
+// no more reconnecting (as Python's paced Retry raises it).
 import { callSeed, Policy, RetryError, Run } from './index.js';
 
 const KEYS = ['policy', 'seed', 'onRetry', 'onGiveUp'];
@@ -48,4 +64,73 @@ export function retryStrategy(options = {}) {
     onRetry?.({ attempt: a.attempt, delayMs: a.delayMs, error: null });
     return a.delayMs;
   };
+}
+
+const refused = () => new RetryError(new Error('the send rate refused the connection'), 0, 'throttled');
+// iovalkey's message for a connection closed before it was made (its connector's own).
+const CLOSED = 'Connection is closed.';
+
+/**
+ * Paces every connection of `client` (an iovalkey/ioredis client made with `lazyConnect: true`)
+ * by `sendRate`, shared by the clients of one server; returns the client.
+ */
+export function paceConnections(client, options = {}) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${String(options)}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (k !== 'sendRate') throw new TypeError(`unknown option ${JSON.stringify(k)}: expected sendRate`);
+  }
+  const { sendRate } = options;
+  // Checked as the adapters check it: a Run given anything but a SendRate throws the package's
+  // TypeError naming sendRate (undefined too: here the rate is the point).
+  if (sendRate === undefined) throw new TypeError('sendRate must be a SendRate, got undefined');
+  new Run(new Policy({ preset: 'google' }), { sendRate });
+  const connector = client?.connector;
+  if (typeof connector?.connect !== 'function' || typeof connector.disconnect !== 'function' || client.status !== 'wait') {
+    throw new TypeError('client must be an iovalkey/ioredis client made with lazyConnect: true (not yet connected)');
+  }
+  const connect = connector.connect.bind(connector);
+  const disconnect = connector.disconnect.bind(connector);
+  const tls = !!client.options?.tls;
+  let abort = null;
+  // Own properties over the connector's methods: the client calls `this.connector.connect(...)`.
+  connector.disconnect = (...args) => {
+    abort?.abort(new Error(CLOSED));
+    return disconnect(...args);
+  };
+  connector.connect = async (...args) => {
+    const signal = (abort = new AbortController()).signal;
+    // A disconnect while waiting ends the connect as the library's own would (its message).
+    const pace = await sendRate.waitTurn({ signal });
+    if (pace.kind === 'refuse') throw refused();
+    let stream;
+    try {
+      stream = await connect(...args);
+    } catch (error) {
+      sendRate.answer('no_answer');
+      throw error;
+    }
+    tell(stream, tls, sendRate);
+    return stream;
+  };
+  return client;
+}
+
+/** Tells `sendRate` whether `stream` connects ('accepted') or fails or closes first ('no_answer'). */
+function tell(stream, tls, sendRate) {
+  if (!stream.connecting) {
+    sendRate.answer(stream.destroyed ? 'no_answer' : 'accepted');
+    return;
+  }
+  const connected = () => {
+    stream.removeListener('close', closed);
+    sendRate.answer('accepted');
+  };
+  const closed = () => {
+    stream.removeListener(tls ? 'secureConnect' : 'connect', connected);
+    sendRate.answer('no_answer');
+  };
+  stream.once(tls ? 'secureConnect' : 'connect', connected);
+  stream.once('close', closed);
 }

@@ -1,7 +1,7 @@
 // The Node-only entry points' .d.ts against their documented usage (compiled with usage.ts).
 import { Policy, SendRate } from 'seeded-backoff';
 import { callWithBackoff, captureResponses, classifyGoogleError } from 'seeded-backoff/google-cloud';
-import { retryStrategy } from 'seeded-backoff/valkey';
+import { paceConnections, retryStrategy } from 'seeded-backoff/valkey';
 
 const client = {
   getInstance: (request: { name: string }, options: { retry: null }) =>
@@ -13,7 +13,15 @@ export const instance: Promise<readonly [{ name: string; retried: null }]> = cal
 );
 export const auth: { fetch: () => Promise<number> } = captureResponses({ fetch: async () => 1 });
 export const kind: 'success' | 'retry' | 'do_not_retry' | 'invalid' = classifyGoogleError(new Error('x'));
-export const strategy: (times: number) => number | null = retryStrategy({ seed: 1n, onRetry: ({ reason }) => reason });
+export const strategy: (times: number) => number | null = retryStrategy({
+  seed: 1n, onRetry: ({ attempt, delayMs, error }) => [attempt + delayMs, error], onGiveUp: (e) => e.reason,
+});
+const valkey = { status: 'wait', connector: {} };
+export const pacedClient: { status: string; connector: object } = paceConnections(valkey, { sendRate: new SendRate() });
+// @ts-expect-error: sendRate is a SendRate
+paceConnections(valkey, { sendRate: {} });
+// @ts-expect-error: the send rate is the point of pacing
+paceConnections(valkey, {});
 
 export const paced: Promise<readonly [{ name: string; retried: null }]> = callWithBackoff(
   (o) => client.getInstance({ name: 'i' }, o), { sendRate: new SendRate() },
