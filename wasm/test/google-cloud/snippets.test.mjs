@@ -57,7 +57,7 @@ test('the Valkey snippet', async () => {
   const server = await redisServer();
   try {
     const out = await run(snippet('Valkey and Redis clients'), { VALKEY_PORT: String(server.port) });
-    assert.equal(out, `PONG\n[ ${delays.join(', ')} ]`);
+    assert.equal(out, `PONG\n[ ${delays.join(', ')} ]\nPONG`);
   } finally {
     await server.close();
   }
