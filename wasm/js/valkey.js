@@ -92,7 +92,10 @@ export function paceConnections(client, options = {}) {
   }
   const connect = connector.connect.bind(connector);
   const disconnect = connector.disconnect.bind(connector);
-  const tls = !!client.options?.tls;
+  // The event iovalkey itself waits for: 'secureConnect' over TLS, but a sentinel's connection
+  // is plain unless enableTLSForSentinelMode.
+  const o = client.options ?? {};
+  const tls = !!o.tls && !(o.sentinels && !o.enableTLSForSentinelMode);
   let abort = null;
   // Own properties over the connector's methods: the client calls `this.connector.connect(...)`.
   connector.disconnect = (...args) => {

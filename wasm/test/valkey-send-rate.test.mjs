@@ -102,6 +102,10 @@ test("a connected socket tells the rate 'accepted'; one closed or failed first, 
   assert.equal(sendRate.told.length, 2);
   s.emit('secureConnect');
   assert.deepEqual(sendRate.told, ['accepted', 'no_answer', 'accepted']);
+  // Sentinels: iovalkey waits for 'connect' unless enableTLSForSentinelMode.
+  const sentinel = paceConnections(fakeClient({ tls: {}, sentinels: [{}] }), { sendRate });
+  (await sentinel.connector.connect(() => {})).emit('connect');
+  assert.equal(sendRate.told.length, 4);
   // The connector's own failure is no answer, and is the connect's.
   const failing = fakeClient();
   failing.connector.connect = () => Promise.reject(new Error('ENOENT'));
