@@ -61,20 +61,20 @@ def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, tog
     rate = m.SendRate(cfg)
     level, last, ok, thr = burst * 1000, 0, 0, 0  # level in thousandths of a token
     cold, late_ok, late_thr = 0, 0, 0
-    # (time, 0 ask / 1 answer, worker, answer)
-    events = [(0 if together else w, 0, w, None) for w in range(workers)]
+    # (time, 0 ask / 1 answer, worker, answer, when the answered attempt was sent)
+    events = [(0 if together else w, 0, w, None, None) for w in range(workers)]
     heapq.heapify(events)
     while events:
-        t, kind, w, answer = heapq.heappop(events)
+        t, kind, w, answer, sent = heapq.heappop(events)
         if kind == 1:
-            rate.answer(answer, t, 0)
-            heapq.heappush(events, (t, 0, w, None))
+            rate.answer(answer, t, 0, sent)
+            heapq.heappush(events, (t, 0, w, None, None))
             continue
         if t >= until:
             continue
         pace = rate.ask(t)
         if pace["pace"] != "send":
-            heapq.heappush(events, (t + pace["ms"], 0, w, None))
+            heapq.heappush(events, (t + pace["ms"], 0, w, None, None))
             continue
         q = quota // 2 if halved and until // 3 <= t < 2 * until // 3 else quota
         arrive = t + latency // 2
@@ -90,7 +90,7 @@ def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, tog
             thr, answer = thr + 1, "throttled"
             cold += t < 1000
             late_thr += t >= 1000
-        heapq.heappush(events, (t + latency, 1, w, answer))
+        heapq.heappush(events, (t + latency, 1, w, answer, t))
     third = until // 3000
     total = quota * third + quota // 2 * third + quota * (until // 1000 - 2 * third) if halved else quota * until // 1000
     return ok / total, thr / max(1, ok + thr), cold, late_thr / max(1, late_ok + late_thr)

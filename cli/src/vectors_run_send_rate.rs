@@ -80,6 +80,14 @@ fn specs() -> Result<Vec<Spec>, String> {
           "start@0 fail@10:answer=no_answer wake@1010 success@1020"),
         s("a throttled retry past max_retries still gives up", once, 17, ten,
           "start@0 fail@10:answer=throttled wake@10 fail@120:answer=throttled"),
+        // Sent at 0, before another run's throttle cut the rate at 5: no second cut (4.9/s stays).
+        s("a throttle of an attempt sent before the last cut does not cut again", none, 18,
+          SendRateConfig::DEFAULT,
+          "start@0 rate_answer@5:answer=throttled fail@20:answer=throttled wake@20"),
+        // The wake at 10 goes at the rate the throttle at 10 set: its throttle cuts it again.
+        s("a throttle of an attempt sent at the last cut or after cuts again", none, 19,
+          SendRateConfig::DEFAULT,
+          "start@0 fail@10:answer=throttled wake@10 fail@40:answer=throttled"),
         Spec {
             budget: Some(grpc),
             ..s("the send rate's waits spend no budget", none, 14, ten,

@@ -235,6 +235,11 @@ pub fn file() -> Value {
             &[Ask(0), Ask(0), Ok(5), Ask(10), No(12), Ask(12)],
         ),
         case(
+            "a throttle 1 ms after the start reads the window over the 100 ms floor",
+            d,
+            &[[Ok(0); 10].as_slice(), &[Thr(1, 0), Ask(1), Ask(1), Ask(1)]].concat(),
+        ),
+        case(
             "throttle: accepted rate less 2 %, then spaced",
             d,
             &[

@@ -147,7 +147,9 @@ pub use run::{
 pub use schedule::Schedule;
 #[cfg(target_has_atomic = "64")]
 pub use send_rate::AtomicSendRate;
-pub use send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError, MAX_RATE_MILLI};
+pub use send_rate::{
+    Answer, Pace, SendRate, SendRateConfig, SendRateError, MAX_RATE_MILLI, SPAN_FLOOR_MS,
+};
 pub use snapshot::{SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
 pub use std_support::{random_seed, retry_blocking};

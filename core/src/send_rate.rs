@@ -3,7 +3,9 @@
 //! included, just under it.
 //!
 //! The law: off until the first throttle; on a throttle, the rate becomes the accepted rate
-//! measured over the last second less a margin (never below half the rate before), and a server's
+//! measured over the last second (over at least [`SPAN_FLOOR_MS`]) less a margin (never below
+//! half the rate before; once per flight: a throttle of an attempt sent before the last cut
+//! answers the old rate and cuts nothing), and a server's
 //! hint holds every attempt back until it passes, burst or not; without throttles the rate grows
 //! every probe interval by a step that doubles from 1 % to 25 %. Attempts are spaced by the rate's interval
 //! (a generic cell rate algorithm with a burst), so the server sees an even stream.
@@ -21,6 +23,7 @@ pub use atomic::AtomicSendRate;
 pub use config::{SendRateConfig, SendRateError, MAX_RATE_MILLI};
 pub use raw::SEND_RATE_WORDS;
 use window::Window;
+pub use window::SPAN_FLOOR_MS;
 
 use crate::hint::ServerHint;
 
@@ -185,15 +188,45 @@ impl SendRate {
         }
     }
 
-    /// Reports the server's answer to an attempt, at `now_ms` (SPEC.md §17.5).
+    /// Reports the server's answer to an attempt, at `now_ms` (SPEC.md §17.5), as if the attempt
+    /// was sent now: a throttle cuts the rate (unless within `guard_ms` of the last cut). Use
+    /// [`on_answer_sent`](Self::on_answer_sent) when the attempt's send time is known.
     pub fn on_answer(&mut self, now_ms: u64, answer: Answer) {
+        self.answer(now_ms, None, answer);
+    }
+
+    /// Reports the server's answer, at `now_ms`, to an attempt sent at `sent_ms` (SPEC.md §17.5):
+    /// a throttle of an attempt sent before the last decrease answers the old rate, so it sets
+    /// the hold from its hint but does not cut the rate again (one cut per flight of attempts).
+    ///
+    /// ```
+    /// use seeded_backoff::{Answer, SendRate, SendRateConfig};
+    /// let mut rate = SendRate::new(SendRateConfig::DEFAULT).unwrap();
+    /// for t in 0..100 {
+    ///     rate.on_answer(t * 10, Answer::Accepted); // 100 accepted in 1 s
+    /// }
+    /// rate.on_answer(1000, Answer::Throttled { hint_ms: 0 });
+    /// assert_eq!(rate.rate_milli(), 98_000); // 100/s less 2 %
+    /// // Sent at 990, before the cut at 1000: the old rate's answer, no second cut.
+    /// rate.on_answer_sent(1010, 990, Answer::Throttled { hint_ms: 0 });
+    /// assert_eq!(rate.rate_milli(), 98_000);
+    /// // Sent at 1000, with the cut: a throttle of the new rate cuts it, from 98/s (the 100
+    /// // accepted over 1020 ms read 98.04/s, not less) by 2 %.
+    /// rate.on_answer_sent(1020, 1000, Answer::Throttled { hint_ms: 0 });
+    /// assert_eq!(rate.rate_milli(), 96_040);
+    /// ```
+    pub fn on_answer_sent(&mut self, now_ms: u64, sent_ms: u64, answer: Answer) {
+        self.answer(now_ms, Some(sent_ms), answer);
+    }
+
+    fn answer(&mut self, now_ms: u64, sent_ms: Option<u64>, answer: Answer) {
         let now = self.tick(now_ms);
         match answer {
             Answer::Accepted => {
                 self.window.add_accepted();
                 self.probe(now);
             }
-            Answer::Throttled { hint_ms } => self.throttled(now, hint_ms),
+            Answer::Throttled { hint_ms } => self.throttled(now, sent_ms.unwrap_or(now), hint_ms),
             Answer::NoAnswer => {}
         }
     }
@@ -237,17 +270,20 @@ impl SendRate {
             .min(self.config.probe_max_permille);
     }
 
-    fn throttled(&mut self, now: u64, hint_ms: u32) {
+    fn throttled(&mut self, now: u64, sent: u64, hint_ms: u32) {
         let hold_ms = hint_ms.min(self.config.max_hold_ms);
         if hold_ms > 0 {
             let until_us = now.saturating_add(u64::from(hold_ms)).saturating_mul(1000);
             self.hold_us = self.hold_us.max(until_us);
         }
+        // An attempt sent before the last decrease went out at the old rate: its throttle is
+        // the same news again (the first flight of a cold start would cut once per attempt).
         if self.decreased
-            && now
-                < self
-                    .last_decrease_ms
-                    .saturating_add(u64::from(self.config.guard_ms))
+            && (sent < self.last_decrease_ms
+                || now
+                    < self
+                        .last_decrease_ms
+                        .saturating_add(u64::from(self.config.guard_ms)))
         {
             return;
         }

@@ -169,15 +169,18 @@ where
         let (rate, answer) = (Arc::clone(&self.rate), self.answer.clone());
         Box::pin(async move {
             // Each wait asks again: nothing is reserved, so a cut while waiting applies (§17.4).
-            loop {
-                match rate.before_attempt(tokio_now_ms()) {
-                    Pace::Send => break,
+            let sent = loop {
+                let now = tokio_now_ms();
+                match rate.before_attempt(now) {
+                    Pace::Send => break now,
                     Pace::Wait { ms } => tokio::time::sleep(Duration::from_millis(ms.into())).await,
                     Pace::Refuse { ms } => return Err(SendRefused { wait_ms: ms }.into()),
                 }
-            }
+            };
             let result = inner.call(req).await;
-            rate.on_answer(tokio_now_ms(), answer(&result));
+            // With its send time: a throttle of a call admitted before the rate's last cut
+            // answers the old rate and does not cut it again (SPEC.md §17.5).
+            rate.on_answer_sent(tokio_now_ms(), sent, answer(&result));
             result
         })
     }

@@ -200,7 +200,7 @@ impl seeded_backoff::SendGate for Fixed {
     fn before_attempt(&self, _now_ms: u64) -> seeded_backoff::Pace {
         self.0
     }
-    fn on_answer(&self, _now_ms: u64, _answer: seeded_backoff::Answer) {
+    fn on_answer_sent(&self, _now_ms: u64, _sent_ms: u64, _answer: seeded_backoff::Answer) {
         self.1.set(self.1.get() + 1);
     }
 }

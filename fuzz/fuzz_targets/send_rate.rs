@@ -30,6 +30,8 @@ enum Op {
     Ask(Clock),
     Accepted(Clock),
     Throttled(u32, Clock),
+    /// A throttle of an attempt sent `ago` ms before the answer's reading.
+    ThrottledSent(u32, Clock, u16),
     NoAnswer(Clock),
     /// Up to 256 rounds of a loop: ask; on a wait, move the clock on by it; on a send, answer
     /// accepted or throttled (bit i of `pattern`), `latency` ms later.
@@ -149,16 +151,24 @@ impl Harness {
         got
     }
 
-    fn answer(&mut self, now: u64, a: ModelAnswerKind) {
+    fn answer(&mut self, now: u64, sent: Option<u64>, a: ModelAnswerKind) {
         let answer = match a {
             ModelAnswerKind::Accepted => Answer::Accepted,
             ModelAnswerKind::Throttled(h) => Answer::Throttled { hint_ms: h },
             ModelAnswerKind::NoAnswer => Answer::NoAnswer,
         };
         let was_on = self.one.rate_milli() > 0;
-        self.one.on_answer(now, answer);
-        self.shared.on_answer(now, answer);
-        self.model.answer(now, a);
+        match sent {
+            Some(sent) => {
+                self.one.on_answer_sent(now, sent, answer);
+                self.shared.on_answer_sent(now, sent, answer);
+            }
+            None => {
+                self.one.on_answer(now, answer);
+                self.shared.on_answer(now, answer);
+            }
+        }
+        self.model.answer(now, sent, a);
         if let ModelAnswerKind::Throttled(h) = a {
             let clock = self.model.now;
             let hold = h.min(self.config.max_hold_ms) as u64;
@@ -238,11 +248,16 @@ fuzz_target!(|input: Input| {
             Op::Ask(c) => {
                 h.ask(read(&mut wall, c));
             }
-            Op::Accepted(c) => h.answer(read(&mut wall, c), ModelAnswerKind::Accepted),
+            Op::Accepted(c) => h.answer(read(&mut wall, c), None, ModelAnswerKind::Accepted),
             Op::Throttled(hint, c) => {
-                h.answer(read(&mut wall, c), ModelAnswerKind::Throttled(spread(hint)))
+                h.answer(read(&mut wall, c), None, ModelAnswerKind::Throttled(spread(hint)))
             }
-            Op::NoAnswer(c) => h.answer(read(&mut wall, c), ModelAnswerKind::NoAnswer),
+            Op::ThrottledSent(hint, c, ago) => {
+                let now = read(&mut wall, c);
+                let sent = Some(now.saturating_sub(u64::from(ago)));
+                h.answer(now, sent, ModelAnswerKind::Throttled(spread(hint)))
+            }
+            Op::NoAnswer(c) => h.answer(read(&mut wall, c), None, ModelAnswerKind::NoAnswer),
             Op::Loop {
                 rounds,
                 pattern,
@@ -256,13 +271,14 @@ fuzz_target!(|input: Input| {
                     };
                     match h.ask(now) {
                         None => {
+                            let sent = now;
                             now = now.saturating_add(latency as u64);
                             let a = if pattern >> (i % 64) & 1 == 1 {
                                 ModelAnswerKind::Accepted
                             } else {
                                 ModelAnswerKind::Throttled(0)
                             };
-                            h.answer(now, a);
+                            h.answer(now, Some(sent), a);
                         }
                         Some((_, ms)) => now = now.saturating_add(ms as u64),
                     }

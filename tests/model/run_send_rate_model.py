@@ -57,10 +57,13 @@ class PacedRun(run_model.Run):
     def outcome_paced(self, rate, o, now=None, hint=None, kind="error", budget=None, answer=None):
         self._allow("outcome", ("attempting",))
         now = self._paced_now(now)
+        # §15.2: `sent` is the run's clock before this event reads it: the start or wake that
+        # the gate let go (nothing else is taken in `attempting`).
+        sent = self.now
         action = self.outcome(o, now, hint, kind, budget)
         if answer is None:
             answer = default_answer(o, hint, kind)
-        rate.answer(answer[0], self.now, answer[1])
+        rate.answer(answer[0], self.now, answer[1], sent)
         if action["a"] == "retry" and answer[0] == "throttled":
             # §15.2: the send rate paces a throttled retry; it waits only the hint.
             action["delay_ms"] = min(action["delay_ms"], answer[1])

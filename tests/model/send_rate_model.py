@@ -14,6 +14,7 @@ import sys
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 U32 = 2**32 - 1
 U64 = 2**64 - 1
+SPAN_FLOOR_MS = 100  # §17.2: the least span a rate divides by
 
 RANGES = [  # (field, error name, ok(cfg)) in the order SPEC §17.1 checks them
     ("max_rate_milli", lambda c: 1 <= c["max_rate_milli"] <= 10**9),
@@ -57,7 +58,7 @@ class Window:
 
     def rate(self, counts, now):
         span = min(now - self.epoch * 250 + 1000, now - self.first)
-        span = max(span, 1)
+        span = max(span, SPAN_FLOOR_MS)
         return min(U32, sum(counts.values()) * 1000000 // span)
 
 
@@ -106,8 +107,11 @@ class SendRate:
         ms = min(U32, -(-wait // 1000))
         return {"pace": "refuse" if self.c["fail_fast"] else "wait", "ms": ms}
 
-    def answer(self, kind, now, hint_ms=0):
+    def answer(self, kind, now, hint_ms=0, sent=None):
+        """§17.5 `answer(now, a, sent)`: `sent` None counts as sent at the (stepped) `now`."""
         now = self.tick(now)
+        if sent is None:
+            sent = now
         if kind == "accepted":
             self.w.add(self.w.accepted)
             self.probe(now)
@@ -115,7 +119,8 @@ class SendRate:
             hold = min(hint_ms, self.c["max_hold_ms"])
             if hold > 0:
                 self.hold_us = max(self.hold_us, min(U64, (now + hold) * 1000))
-            if self.last_decrease is not None and now < min(U64, self.last_decrease + self.c["guard_ms"]):
+            if self.last_decrease is not None and (
+                    sent < self.last_decrease or now < min(U64, self.last_decrease + self.c["guard_ms"])):
                 return {"rate_milli": self.rate}
             accepted = self.w.rate(self.w.accepted, now)
             current = self.rate or max(self.w.rate(self.w.sent, now), accepted)

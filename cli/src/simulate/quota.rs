@@ -164,11 +164,13 @@ impl Process {
         }
     }
 
-    fn answer(&mut self, t: u64, accepted: bool) {
+    /// The answer at `t` to the attempt sent at `sent`.
+    fn answer(&mut self, t: u64, sent: u64, accepted: bool) {
         match (self.limiter, self.ours.as_mut()) {
             (Limiter::Aws, _) => self.aws.on_response(t as f64 / 1000.0, !accepted),
-            (Limiter::Ours(_), Some(rate)) => rate.on_answer(
+            (Limiter::Ours(_), Some(rate)) => rate.on_answer_sent(
                 t,
+                sent,
                 if accepted {
                     Answer::Accepted
                 } else {
@@ -264,7 +266,7 @@ pub fn quota_run(limiter: Limiter, quota: u32, base_ms: u32, seed: u64) -> Quota
                 push(&mut events, t + rng.net_ms(), Event::Back(r, sent, ok));
             }
             Event::Back(r, sent, ok) => {
-                p.answer(t, ok);
+                p.answer(t, sent, ok);
                 if ok {
                     out.wait_ms.push(sent - p.arrived[r as usize]);
                     done += 1;

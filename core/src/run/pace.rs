@@ -17,8 +17,8 @@ use crate::send_rate::{Answer, Pace, SendRate};
 pub trait SendGate {
     /// [`SendRate::before_attempt`].
     fn before_attempt(&self, now_ms: u64) -> Pace;
-    /// [`SendRate::on_answer`].
-    fn on_answer(&self, now_ms: u64, answer: Answer);
+    /// [`SendRate::on_answer_sent`]: the answer, at `now_ms`, to an attempt sent at `sent_ms`.
+    fn on_answer_sent(&self, now_ms: u64, sent_ms: u64, answer: Answer);
 }
 
 impl SendGate for Cell<SendRate> {
@@ -29,9 +29,9 @@ impl SendGate for Cell<SendRate> {
         pace
     }
 
-    fn on_answer(&self, now_ms: u64, answer: Answer) {
+    fn on_answer_sent(&self, now_ms: u64, sent_ms: u64, answer: Answer) {
         let mut rate = self.get();
-        rate.on_answer(now_ms, answer);
+        rate.on_answer_sent(now_ms, sent_ms, answer);
         self.set(rate);
     }
 }
@@ -42,8 +42,8 @@ impl SendGate for crate::send_rate::AtomicSendRate {
         crate::send_rate::AtomicSendRate::before_attempt(self, now_ms)
     }
 
-    fn on_answer(&self, now_ms: u64, answer: Answer) {
-        crate::send_rate::AtomicSendRate::on_answer(self, now_ms, answer)
+    fn on_answer_sent(&self, now_ms: u64, sent_ms: u64, answer: Answer) {
+        crate::send_rate::AtomicSendRate::on_answer_sent(self, now_ms, sent_ms, answer)
     }
 }
 
@@ -147,9 +147,11 @@ impl Run {
     }
 
     /// [`Run::outcome`], then the attempt's answer told to the send rate: `answer`, or when the
-    /// loop does not know the response, [`answer_of`] the outcome. A throttled retry waits only
-    /// the server's hint, not its backoff: the send rate paces it (SPEC.md §15.2). Needs a clock
-    /// reading; a refused event tells the send rate nothing.
+    /// loop does not know the response, [`answer_of`] the outcome, as the answer to an attempt
+    /// sent at the run's clock before this event (the start or wake that admitted it), so a
+    /// throttle of an attempt sent before the rate's last cut does not cut it again. A throttled
+    /// retry waits only the server's hint, not its backoff: the send rate paces it (SPEC.md
+    /// §15.2). Needs a clock reading; a refused event tells the send rate nothing.
     ///
     /// ```
     /// use core::cell::Cell;
@@ -176,9 +178,12 @@ impl Run {
     ) -> Result<Action, RunError> {
         self.check(self.phase == Phase::Attempting, RunError::Outcome)?;
         let now = self.paced_now(now_ms)?;
+        // In `attempting` the last event was the start or wake that admitted the attempt (a pause
+        // or resume is refused there), so the clock still reads when the attempt went.
+        let sent = self.now_ms;
         let answer = answer.unwrap_or(answer_of(outcome));
         let action = self.outcome_behind_rate(policy, outcome, Some(answer), Some(now), budget)?;
-        rate.on_answer(now, answer);
+        rate.on_answer_sent(now, sent, answer);
         Ok(action)
     }
 

@@ -66,6 +66,24 @@ impl AtomicSendRate {
         self.with(|r| r.on_answer(now_ms, answer))
     }
 
+    /// [`SendRate::on_answer_sent`], atomically: the answer to an attempt sent at `sent_ms`.
+    ///
+    /// ```
+    /// use seeded_backoff::{Answer, AtomicSendRate, SendRateConfig};
+    /// let rate = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
+    /// assert_eq!(rate.before_attempt(0), seeded_backoff::Pace::Send);
+    /// // The first throttle, at 0: 1 sent over the 100 ms floor is 10/s, none accepted, so half
+    /// // of it (5/s) less 2 %.
+    /// rate.on_answer_sent(0, 0, Answer::Throttled { hint_ms: 0 });
+    /// assert_eq!(rate.rate_milli(), 4_900);
+    /// // An attempt sent before that cut, answered after it: no second cut.
+    /// rate.on_answer_sent(20, 0, Answer::Throttled { hint_ms: 0 });
+    /// assert_eq!(rate.rate_milli(), 4_900);
+    /// ```
+    pub fn on_answer_sent(&self, now_ms: u64, sent_ms: u64, answer: Answer) {
+        self.with(|r| r.on_answer_sent(now_ms, sent_ms, answer))
+    }
+
     /// A copy of the state (for a test or a snapshot).
     pub fn load(&self) -> SendRate {
         self.with(|r| *r)

@@ -54,8 +54,9 @@ pub struct SendRateConfig {
     pub probe_first_permille: u32,
     /// The largest growth per probe, in thousandths of the rate.
     pub probe_max_permille: u32,
-    /// After a decrease, throttles within this many ms do not decrease again (the answers to
-    /// attempts sent before the decrease).
+    /// After a decrease, throttles within this many ms do not decrease again. Throttles of
+    /// attempts sent before the decrease never do when the send time is told
+    /// ([`SendRate::on_answer_sent`](crate::SendRate::on_answer_sent)), so the default is 0.
     pub guard_ms: u32,
     /// Attempts that may go at once after an idle spell (the pacer's bucket size). The default
     /// is 2: waits are whole ms and a woken caller is up to a few ms late, and with a burst of 1

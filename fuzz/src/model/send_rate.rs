@@ -92,7 +92,8 @@ impl ModelWindow {
     fn rate(&self, sum: u128, now: u64) -> u128 {
         let first = self.first.expect("a rate before any reading");
         let a = now as u128 - 250 * self.epoch as u128 + 1000;
-        let span = a.min((now - first) as u128).max(1);
+        // §17.2's floor: a span under 100 ms reads as 100 ms.
+        let span = a.min((now - first) as u128).max(100);
         (sum * 1_000_000 / span).min(U32)
     }
 
@@ -194,9 +195,10 @@ impl ModelSendRate {
         Some((self.c.fail_fast, ms))
     }
 
-    /// §17.5.
-    pub fn answer(&mut self, now: u64, a: ModelAnswerKind) {
+    /// §17.5: the answer at `now` to an attempt sent at `sent` (none: sent now).
+    pub fn answer(&mut self, now: u64, sent: Option<u64>, a: ModelAnswerKind) {
         let now = self.tick(now);
+        let sent = sent.unwrap_or(now);
         match a {
             ModelAnswerKind::Accepted => {
                 self.window.add_accepted();
@@ -208,7 +210,8 @@ impl ModelSendRate {
                     self.hold_us = self.hold_us.max(((now as u128 + hold) * 1000).min(U64));
                 }
                 if let Some(d) = self.last_decrease {
-                    if (now as u128) < (d as u128 + self.c.guard_ms as u128).min(U64) {
+                    // Sent before the last decrease: the old rate's answer, no cut.
+                    if sent < d || (now as u128) < (d as u128 + self.c.guard_ms as u128).min(U64) {
                         return;
                     }
                 }
