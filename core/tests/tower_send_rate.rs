@@ -101,6 +101,26 @@ async fn a_throttled_answer_cuts_the_rate_to_the_accepted_rate_less_the_margin()
 }
 
 #[tokio::test(start_paused = true)]
+async fn two_calls_let_go_together_and_both_throttled_cut_the_rate_once() {
+    let rate = Arc::new(AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap());
+    let layer = SendRateLayer::new(Arc::clone(&rate), answer);
+    past_the_clocks_origin(&layer).await;
+    let slow = service_fn(|()| async {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        Ok::<u16, Error>(429)
+    });
+    let (mut a, mut b) = (layer.layer(slow), layer.layer(slow));
+    let first = a.ready().await.unwrap().call(());
+    let second = b.ready().await.unwrap().call(());
+    assert_eq!(tokio::join!(first, second), (Ok(429), Ok(429)));
+    // §17.5 at the first 429, 20 ms after both went: 2 sent over the 100 ms floor (§17.2) is
+    // 20 000, none accepted, so base = max(min(20 000, 0), 10 000) and the rate 10 000 · 0.98.
+    // The second 429 answers a call the layer let go before that cut: it cuts nothing (a second
+    // cut would give max(0, 9 800 ÷ 2) · 0.98 = 4 802).
+    assert_eq!(rate.rate_milli(), 9_800);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_fail_fast_rate_refuses_with_its_wait_and_does_not_call_the_inner_service() {
     let config = SendRateConfig {
         fail_fast: true,

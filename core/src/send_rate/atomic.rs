@@ -72,11 +72,11 @@ impl AtomicSendRate {
     /// use seeded_backoff::{Answer, AtomicSendRate, SendRateConfig};
     /// let rate = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
     /// assert_eq!(rate.before_attempt(0), seeded_backoff::Pace::Send);
-    /// // The first throttle, at 0: 1 sent over the 100 ms floor is 10/s, none accepted, so half
+    /// // The first throttle, at 5: 1 sent over the 100 ms floor is 10/s, none accepted, so half
     /// // of it (5/s) less 2 %.
-    /// rate.on_answer_sent(0, 0, Answer::Throttled { hint_ms: 0 });
+    /// rate.on_answer_sent(5, 0, Answer::Throttled { hint_ms: 0 });
     /// assert_eq!(rate.rate_milli(), 4_900);
-    /// // An attempt sent before that cut, answered after it: no second cut.
+    /// // Another attempt sent at 0, before that cut, answered after it: no second cut.
     /// rate.on_answer_sent(20, 0, Answer::Throttled { hint_ms: 0 });
     /// assert_eq!(rate.rate_milli(), 4_900);
     /// ```
