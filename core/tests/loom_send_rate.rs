@@ -101,3 +101,35 @@ fn a_throttle_and_an_ask_at_once_lose_neither() {
         assert!(matches!(shared.before_attempt(2_001), Pace::Wait { .. }));
     });
 }
+
+#[test]
+fn two_throttles_of_one_flight_at_once_cut_once() {
+    loom::model(|| {
+        let shared = Arc::new(AtomicSendRate::new(config()).expect("valid"));
+        shared.before_attempt(0);
+        shared.on_answer(0, Answer::Throttled { hint_ms: 0 });
+        let thr = Answer::Throttled { hint_ms: 0 };
+        // Both sent after the cut at 0 and answered at 2 000: whichever is taken first cuts,
+        // and the other, sent before that cut, does not (§17.5).
+        let answer = |sent| {
+            let s = shared.clone();
+            thread::spawn(move || s.on_answer_sent(2_000, sent, thr))
+        };
+        let (t1, t2) = (answer(1_000), answer(1_500));
+        t1.join().unwrap();
+        t2.join().unwrap();
+        let want = serial(
+            throttled(),
+            |r| r.on_answer_sent(2_000, 1_000, thr),
+            |r| r.on_answer_sent(2_000, 1_500, thr),
+        );
+        assert!(
+            want.contains(&shared.load()),
+            "a state no serial order reaches"
+        );
+        // The cut at 0: 1 sent over the 100 ms floor, 10 000, none accepted: 5 000 · 0.98 =
+        // 4 900. One cut at 2 000 (nothing accepted in the window): 2 450 · 0.98 = 2 401; a
+        // second would give 1 200 · 0.98 = 1 176.
+        assert_eq!(shared.rate_milli(), 2_401);
+    });
+}

@@ -24,7 +24,7 @@ fn a_rate_early_in_a_process_is_read_over_at_least_100_ms() {
     rate.on_answer(1, THROTTLED);
     assert_eq!(rate.rate_milli(), 98_000);
     // At 99 ms the floor still holds: 10 · 10^6 ÷ 100; at 150 ms the span is 150.
-    let mut at = |t| {
+    let at = |t| {
         let mut r = SendRate::new(D).unwrap();
         for _ in 0..10 {
             r.on_answer(0, Answer::Accepted);
