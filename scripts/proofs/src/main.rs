@@ -234,6 +234,8 @@ fn send_rates() {
         rate.on_answer(u64_in(), seeded_backoff::Answer::Accepted);
         rate.on_answer(u64_in(), seeded_backoff::Answer::Throttled { hint_ms: u32_in() });
         rate.on_answer(u64_in(), seeded_backoff::Answer::from_http(black_box(429), None));
+        let thr = seeded_backoff::Answer::Throttled { hint_ms: u32_in() };
+        rate.on_answer_sent(u64_in(), u64_in(), thr);
         sink((rate.before_attempt(u64_in()), rate.rate_milli(), rate.config()));
     }
     if let Err(e) = seeded_backoff::SendRate::new(black_box(config)) {
