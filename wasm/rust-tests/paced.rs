@@ -44,17 +44,18 @@ fn a_held_rate_makes_the_first_attempt_wait_and_fail_fast_gives_up_throttled() {
         ev(event::OUTCOME, outcome::RETRYABLE, 10, answer::HTTP, 429).1[0],
         action::RETRY
     );
-    // Off before: 1 sent over the 10 ms span is 100/s, none accepted, so half of it less 2 %.
-    assert_eq!(send_rate_rate(), 49_000);
+    // Off before: 1 sent at 10 ms is read over the 100 ms span floor (§17.2), 10/s; none
+    // accepted, so half of it less 2 % (4.9/s), raised to min_rate_milli's 10/s.
+    assert_eq!(send_rate_rate(), 10_000);
     // Other runs sharing the rate: the first goes (the next slot was 0), the second waits the
-    // interval 10^9 / 49 000 = 20 408 µs, rounded up to 21 ms (§17.4).
+    // interval 10^9 / 10 000 = 100 000 µs, 100 ms (§17.4).
     io(|io| io.run = Run::new(&Policy::google(), 8).to_raw().to_words());
     assert_eq!(
         ev(event::START, 0, 10, 0, 0),
         (0, [action::ATTEMPT, 1, 0, 0])
     );
     io(|io| io.run = Run::new(&Policy::google(), 9).to_raw().to_words());
-    assert_eq!(ev(event::START, 0, 10, 0, 0), (0, [action::WAIT, 0, 21, 0]));
+    assert_eq!(ev(event::START, 0, 10, 0, 0), (0, [action::WAIT, 0, 100, 0]));
     // Fail fast: the same ask refused, a give-up after 0 attempts.
     fresh(SendRateConfig {
         fail_fast: true,
