@@ -17,13 +17,15 @@ from seeded_backoff import SendRate
 RATE_MILLI = 200_000  # 200 attempts/s
 INTERVAL_MS = 10**9 // RATE_MILLI / 1000  # 5 ms
 
-# `capped_rate()`, derived from section 17: ask(0) sends and accepted(0) counts, so the window holds
-# 1 sent and 1 accepted over span max(1, min(0 − 0 + 1000, 0 − 0)) = 1 ms: both rates are
-# 1 · 10^6 ÷ 1 = 10^6. The throttle at 0 finds the rate off: current = max(10^6, 10^6), base =
-# max(min(current, 10^6), current ÷ 2) = 10^6, rate = clamp(10^6 · 980 ÷ 1000, 1, CAP) = CAP.
+# `capped_rate()`, derived from section 17: ask(0) sends and eleven accepted(0) count, so the window
+# holds 1 sent and 11 accepted over span max(100, min(0 − 0 + 1000, 0 − 0)) = 100 ms (§17.2's
+# floor): sent_rate = 1 · 10^6 ÷ 100 = 10_000, accepted_rate = 11 · 10^6 ÷ 100 = 110_000. The
+# throttle at 0 finds the rate off: current = max(10_000, 110_000), base = max(min(current,
+# 110_000), current ÷ 2) = 110_000, rate = clamp(110_000 · 980 ÷ 1000 = 107_800, 1, CAP) = CAP.
 CAP_MILLI = 100_000
 # An attempt later (time.monotonic reads well past 1250 ms, so bucket 0 has left the window): one
-# sent, none accepted. A 429 without a hint: current = CAP, accepted_rate = 0, base =
+# sent (after the cut at 0, so §17.5 lets its throttle cut), none accepted. A 429 without a hint:
+# current = CAP, accepted_rate = 0, base =
 # max(min(CAP, 0), CAP ÷ 2) = 50_000, rate = 50_000 · 980 ÷ 1000 = 49_000, last_probe = now.
 AFTER_429_MILLI = 49_000
 # A 500 is accepted: the probe (§17.5 P) runs only if now ≥ last_probe + 60 s, and then grows the rate
@@ -43,7 +45,8 @@ def capped_rate():
     """On at CAP_MILLI with probes a minute apart (see the derivation above)."""
     rate = SendRate(max_rate_milli=CAP_MILLI, probe_ms=60_000)
     assert rate.ask(0).kind == "send"
-    rate.answer(0, "accepted")
+    for _ in range(11):
+        rate.answer(0, "accepted")
     rate.answer(0, "throttled")
     assert rate.rate_milli == CAP_MILLI
     return rate
