@@ -51,7 +51,9 @@ impl core::error::Error for SendRefused {}
 /// A `tower::Layer` (tower 0.5) that paces every call of the service it wraps through one shared
 /// [`AtomicSendRate`]: before each call it asks the rate (SPEC.md §17.4), sleeping on Tokio's
 /// timer while it says wait and failing with [`SendRefused`] when a fail-fast rate refuses; after
-/// the inner future resolves it tells the rate `answer(&result)` (§17.5). Clones of the layer and
+/// the inner future resolves it tells the rate `answer(&result)` with the time it let the call go
+/// (§17.5: a throttle of a call let go before the rate's last cut does not cut it again). Clones
+/// of the layer and
 /// of its services share the rate.
 ///
 /// Put it under `RetryLayer`, as below, so that each retry is a call it paces: above it, it would

@@ -55,7 +55,10 @@ fn a_held_rate_makes_the_first_attempt_wait_and_fail_fast_gives_up_throttled() {
         (0, [action::ATTEMPT, 1, 0, 0])
     );
     io(|io| io.run = Run::new(&Policy::google(), 9).to_raw().to_words());
-    assert_eq!(ev(event::START, 0, 10, 0, 0), (0, [action::WAIT, 0, 100, 0]));
+    assert_eq!(
+        ev(event::START, 0, 10, 0, 0),
+        (0, [action::WAIT, 0, 100, 0])
+    );
     // Fail fast: the same ask refused, a give-up after 0 attempts.
     fresh(SendRateConfig {
         fail_fast: true,
