@@ -35,12 +35,18 @@ fn throttled() -> SendRate {
     r
 }
 
+/// The shared form of [`throttled`].
+fn shared_throttled() -> Arc<AtomicSendRate> {
+    let shared = Arc::new(AtomicSendRate::new(config()).expect("valid"));
+    shared.before_attempt(0);
+    shared.on_answer(0, Answer::Throttled { hint_ms: 0 });
+    shared
+}
+
 #[test]
 fn two_asks_at_once_take_one_slot_each() {
     loom::model(|| {
-        let shared = Arc::new(AtomicSendRate::new(config()).expect("valid"));
-        shared.before_attempt(0);
-        shared.on_answer(0, Answer::Throttled { hint_ms: 0 });
+        let shared = shared_throttled();
         let ask = |now| {
             let s = shared.clone();
             thread::spawn(move || s.before_attempt(now))
@@ -72,9 +78,7 @@ fn two_asks_at_once_take_one_slot_each() {
 #[test]
 fn a_throttle_and_an_ask_at_once_lose_neither() {
     loom::model(|| {
-        let shared = Arc::new(AtomicSendRate::new(config()).expect("valid"));
-        shared.before_attempt(0);
-        shared.on_answer(0, Answer::Throttled { hint_ms: 0 });
+        let shared = shared_throttled();
         let hold = Answer::Throttled { hint_ms: 5_000 };
         let t = {
             let s = shared.clone();
@@ -105,9 +109,7 @@ fn a_throttle_and_an_ask_at_once_lose_neither() {
 #[test]
 fn two_throttles_of_one_flight_at_once_cut_once() {
     loom::model(|| {
-        let shared = Arc::new(AtomicSendRate::new(config()).expect("valid"));
-        shared.before_attempt(0);
-        shared.on_answer(0, Answer::Throttled { hint_ms: 0 });
+        let shared = shared_throttled();
         let thr = Answer::Throttled { hint_ms: 0 };
         // Both sent after the cut at 0 and answered at 2 000: whichever is taken first cuts,
         // and the other, sent before that cut, does not (§17.5).
