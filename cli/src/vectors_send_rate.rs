@@ -214,20 +214,21 @@ fn errors() -> Value {
 pub fn file() -> Value {
     use Ev::*;
     let d = SendRateConfig::DEFAULT;
-    // A rate learnt at 3.92/s, then asks that come 11 ms after their slots, at bursts 1 and 2.
+    // A rate learnt at 3.92/s: four answers 250 ms apart, then a throttle.
+    let learnt = [Ok(0), Ok(250), Ok(500), Ok(750), Thr(1000, 0)];
+    // Then asks that come 11 ms after their slots, at bursts 1 and 2.
     let late = &[
-        Ok(0),
-        Ok(250),
-        Ok(500),
-        Ok(750),
-        Thr(1000, 0),
-        Ask(1000),
-        Ask(1000),
-        Ask(1266),
-        Ask(1266),
-        Ask(1532),
-        Ask(1533),
-    ];
+        learnt.as_slice(),
+        &[
+            Ask(1000),
+            Ask(1000),
+            Ask(1266),
+            Ask(1266),
+            Ask(1532),
+            Ask(1533),
+        ],
+    ]
+    .concat();
     let mut cases = vec![
         case(
             "off until the first throttle",
@@ -298,18 +299,17 @@ pub fn file() -> Value {
                 ..d
             },
             &[
-                Ok(0),
-                Ok(250),
-                Ok(500),
-                Ok(750),
-                Thr(1000, 0),
-                Ask(1000),
-                Ask(1000),
-                Ask(1200),
-                Ask(1329),
-                Ask(1332),
-                Ask(1333),
-            ],
+                learnt.as_slice(),
+                &[
+                    Ask(1000),
+                    Ask(1000),
+                    Ask(1200),
+                    Ask(1329),
+                    Ask(1332),
+                    Ask(1333),
+                ],
+            ]
+            .concat(),
         ),
         case(
             "burst 1: a late attempt moves the schedule back",
