@@ -249,7 +249,7 @@ const bench = Object.fromEntries(Object.entries(runs).map(([entry, rs]) => [entr
 const us = (ms) => (ms * 1000).toFixed(0);
 // The check takes the least of the pages, as leastOf() does: DevTools throttles by suspending the
 // page's thread in slices, so the millisecond of work before the first attempt pays a whole
-// slice on some pages and none on others (0.8 to 15.6 ms over 7 cold pages of one build), and the
+// slice on some pages and none on others (the median printed below sits several ms above the least), and the
 // machine is shared. Where none of the RUNS pages came in within the limit, up to EXTRA more are
 // opened, the first within it ending the tries; what is left is what retry() itself costs.
 const EXTRA = REPEAT - RUNS;
