@@ -35,7 +35,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 const STRICT = "script-src 'self'";
 const P_RETRY = `p-retry ${JSON.parse(readFileSync(new URL('node_modules/p-retry/package.json', import.meta.url), 'utf8')).version}`;
 const FIRST_MS = 5;
-// Under DevTools at 4x CPU: with a policy option (bench.js), and under the strict CSP.
+// At 4x CPU under DevTools, retry() to its call of fetch(): with a policy option (bench.js), and under the strict CSP.
 const OPTION_SLOW_MS = 10;
 const CSP_SLOW_MS = 20;
 const HAPPY = [[200]];
@@ -73,6 +73,15 @@ async function visit(build, { api = HAPPY, csp, vectors = false, cpu = 1 } = {})
   const s = await serve({ root: build.root, pages: build.pages, api, csp, vectors });
   const context = await browser.newContext({ serviceWorkers: 'allow' });
   const page = await context.newPage();
+  // When the page's code hands /api to fetch() (its own clock): where retry()'s part ends and the
+  // browser's begins. An init script runs whatever the page's Content-Security-Policy says.
+  await page.addInitScript(() => {
+    const f = globalThis.fetch;
+    globalThis.fetch = function (input) {
+      if (globalThis.fetchCalled === undefined && new URL(input?.url ?? input, location.href).pathname === '/api') globalThis.fetchCalled = performance.now();
+      return f.apply(this, arguments);
+    };
+  });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   const cdp = await context.newCDPSession(page);
@@ -88,6 +97,7 @@ async function visit(build, { api = HAPPY, csp, vectors = false, cpu = 1 } = {})
     const v = await page.evaluate(() => ({
       result: globalThis.result,
       t0: globalThis.t0,
+      fetchCalled: globalThis.fetchCalled,
       origin: performance.timeOrigin,
       api: globalThis.apiTimes ?? performance.getEntriesByType('resource')
         .filter((e) => new URL(e.name).pathname === '/api').map((e) => ({ fetchStart: e.fetchStart, requestStart: e.requestStart })),
@@ -96,6 +106,7 @@ async function visit(build, { api = HAPPY, csp, vectors = false, cpu = 1 } = {})
     // the worker's Resource Timing (fetchStart, in the worker's clock).
     v.first = sent.length ? sent[0] - (v.origin + v.t0) : (v.api[0]?.fetchStart ?? NaN) - v.t0;
     v.fetchStart = (v.api[0]?.fetchStart ?? NaN) - v.t0;
+    v.called = (v.fetchCalled ?? NaN) - v.t0;
     return { ...v, errors, log: s.log };
   } catch (e) {
     return { result: { error: `${e.message.split('\n')[0]}; page errors: ${errors.join(' | ')}` }, errors, log: s.log, api: [] };
@@ -177,18 +188,25 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   console.log(`  fetchWithBackoff(): first /api ${r.fetchHappy.first.toFixed(1)} ms; ${r.fetchHappy.gz} B happy, ${r.fetchFailing.gz} B with 503 -> 200`);
   console.log(`  CSP ${csp}: first /api ${r.cspHappy.first.toFixed(1)} ms; ${r.cspHappy.gz} B happy; 503 -> 200 fetched ${r.cspFailing.paths.join(' ')}: ${r.cspFailing.gz} B`);
   // A phone under the strict CSP: the first request must not wait for the JS build of the engine.
-  // The least of up to REPEAT cold pages, as for the times without DevTools.
+  // What retry() controls is the time to its fetch() call (the init script's clock); fetch()
+  // itself is the browser's, and under DevTools it records its caller's stack, which at 4x costs
+  // 5-35 ms on some pages and nothing on others (requestWillBeSent, printed beside it). Whatever
+  // the timings, the scripts that only a page refusing WebAssembly fetches (the JS build) must
+  // be asked for after /api. The least of up to REPEAT cold pages, as for the times without DevTools.
   let slow;
+  const cspOnly = (v) => v.log.filter((q) => q.path !== '/api' && !q.path.endsWith('.html') && !r.happy.paths.includes(q.path));
   await leastOf(async () => {
     const v = await visit(builds.retry, { csp, cpu: 4 });
+    const asks = v.log.map((q) => q.path);
+    const late = cspOnly(v);
+    // (esbuild's default single file holds the JS build: nothing more to fetch.)
+    check((name === 'esbuild' ? late.length === 0 : late.length > 0) && late.every((q) => asks.indexOf(q.path) > asks.indexOf('/api')), `${name} CSP at 4x CPU: ${asks.join(' ')} requested in this order: the first /api waited for the JS build`);
     // An error on any page stays the result; it ends the tries.
-    if (!slow?.result.error && (!slow || v.result.error || !(v.first >= slow.first))) slow = v;
-    return slow.result.error ? -1 : v.first;
+    if (!slow?.result.error && (!slow || v.result.error || !(v.called >= slow.called))) slow = v;
+    return slow.result.error ? -1 : v.called;
   }, CSP_SLOW_MS);
-  // The goal is the code-split builds'; esbuild's default single file is one large function, whose
-  // fetch() DevTools slows by recording its stack (bare.mjs), so its figure is printed only.
-  check(!slow.result.error && (name === 'esbuild' || slow.first <= CSP_SLOW_MS), `${name} CSP at 4x CPU: first /api ${slow.first?.toFixed(1)} ms after the call, above ${CSP_SLOW_MS} ms`);
-  console.log(`  CSP at 4x CPU and 150 ms latency: first /api ${slow.first.toFixed(1)} ms after the call (goal <= ${CSP_SLOW_MS} ms)`);
+  check(!slow.result.error && slow.called <= CSP_SLOW_MS, `${name} CSP at 4x CPU: fetch('/api') called ${slow.called?.toFixed(1)} ms after retry(), above ${CSP_SLOW_MS} ms; ${JSON.stringify(slow.result)}`);
+  console.log(`  CSP at 4x CPU and 150 ms latency: fetch('/api') called ${slow.called.toFixed(1)} ms after retry() (goal <= ${CSP_SLOW_MS} ms), requested ${slow.first.toFixed(1)} ms after it (requestWillBeSent); ${cspOnly(slow).length ? `${cspOnly(slow).map((q) => q.path).join(' ')} asked for after /api` : 'the JS build is in the one bundle'}`);
   const replays = [];
   for (const policy of [undefined, csp]) {
     const v = await visit(builds.replay, { csp: policy, vectors: true });
