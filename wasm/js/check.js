@@ -112,7 +112,8 @@ export function coded(Err, [code, message]) {
   return Object.assign(new Err(message), { code });
 }
 
-const encoder = new TextEncoder();
+// Marked pure, so that a bundle whose code never writes text (retry()'s first attempt) drops it.
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** `text` (a string, as UTF-8, or bytes) in `u8` (a part's shared bytes): its length, or -1 if it does not fit. */
 export function tryPut(text, u8) {

@@ -83,7 +83,9 @@ function settings(options, name) {
   }
   // Checked by the core now where the engine is loaded; else once it is, before any retry.
   if (loaded && !policy) loaded.check(loaded.main, pw, values);
-  return { pw, values, seed: seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life, sendRate };
+  // A given seed is checked now; a drawn one is drawn with the run, off the first attempt's path
+  // (the first crypto.getRandomValues() of a Node process costs milliseconds).
+  return { pw, values, seed: seed === undefined ? seed : seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life, sendRate };
 }
 
 export async function retry(fnToRetry, options = {}) {
@@ -107,7 +109,7 @@ async function loop(fnToRetry, s, idempotent) {
     if (!rw) {
       e = await ready;
       e.check(e.main, pw, s.values);
-      rw = e.runWords(e.main, pw, s.seed[0], s.seed[1], s.countPausedTime);
+      rw = e.runWords(e.main, pw, ...(s.seed ?? seedHalves()), s.countPausedTime);
       if (started) ask(EVENT_START, 0, 0, 0, 0, 0, t0);
     }
   };
