@@ -7,9 +7,10 @@ Usage: python3 bench/send_rate_quota.py
 Prints, per quota and burst: goodput as a share of the quota's total, throttled attempts as a share
 of all attempts, for the default configuration and with a 200 ms guard.
 
-       python3 bench/send_rate_quota.py --steady QUOTA BURST WORKERS LATENCY_MS SECONDS [RATE_BURST]
+       python3 bench/send_rate_quota.py --steady QUOTA BURST WORKERS LATENCY_MS SECONDS [RATE_BURST [WAKE_LAG_MS]]
 Prints "goodput refused cold steady" for the default configuration (its burst RATE_BURST, default
-2) against a quota that stays put, every worker starting at 0 as the nginx test's do: goodput and
+2) against a quota that stays put, each wait ending WAKE_LAG_MS late (default 0; a timer that wakes
+on whole milliseconds, as Tokio's, Node's and an epoll loop's do, ends a wait up to 1 ms or more late), every worker starting at 0 as the nginx test's do: goodput and
 refused as shares, cold the refusals in the first second, steady the refused share after it. The
 prediction scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
 
@@ -54,10 +55,11 @@ def settle_ms(bins, quota, change_ms, end_ms):
     return 0
 
 
-def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, together=False, bins=None):
+def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, together=False, bins=None, lag=0):
     """Goodput and refused shares, the refusals in the first second and the refused share after
     it. Worker w starts at w ms, or with `together` every worker at 0. `bins`, a list, gets the
-    accepted requests per BIN_MS. The quota is halved over the middle third of `until`."""
+    accepted requests per BIN_MS. The quota is halved over the middle third of `until`. Each wait
+    the send rate asks for ends `lag` ms after it."""
     rate = m.SendRate(cfg)
     level, last, ok, thr = burst * 1000, 0, 0, 0  # level in thousandths of a token
     cold, late_ok, late_thr = 0, 0, 0
@@ -74,7 +76,7 @@ def run(cfg, quota, burst, latency=20, workers=50, until=60000, halved=True, tog
             continue
         pace = rate.ask(t)
         if pace["pace"] != "send":
-            heapq.heappush(events, (t + pace["ms"], 0, w, None, None))
+            heapq.heappush(events, (t + pace["ms"] + lag, 0, w, None, None))
             continue
         q = quota // 2 if halved and until // 3 <= t < 2 * until // 3 else quota
         arrive = t + latency // 2
@@ -118,8 +120,9 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["--steady"]:
         q, b, w, lat, sec = (int(a) for a in sys.argv[2:7])
         cfg = dict(DEFAULT, burst=int(sys.argv[7]) if len(sys.argv) > 7 else 2)
+        lag = int(sys.argv[8]) if len(sys.argv) > 8 else 0
         good, refused, cold, steady = run(cfg, q, b, latency=lat, workers=w, until=sec * 1000, halved=False,
-                                          together=True)
+                                          together=True, lag=lag)
         print("%.4f %.4f %d %.4f" % (good, refused, cold, steady))
     else:
         main()
