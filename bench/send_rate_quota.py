@@ -9,10 +9,11 @@ of all attempts, for the default configuration and with a 200 ms guard.
 
        python3 bench/send_rate_quota.py --steady QUOTA BURST WORKERS LATENCY_MS SECONDS [RATE_BURST [WAKE_LAG_MS]]
 Prints "goodput refused cold steady" for the default configuration (its burst RATE_BURST, default
-2) against a quota that stays put, each wait ending WAKE_LAG_MS late (default 0; a timer that wakes
-on whole milliseconds, as Tokio's, Node's and an epoll loop's do, ends a wait up to 1 ms or more late), every worker starting at 0 as the nginx test's do: goodput and
-refused as shares, cold the refusals in the first second, steady the refused share after it. The
-prediction scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
+2) against a quota that stays put, every worker starting at 0 as the nginx test's do, each wait
+ending WAKE_LAG_MS late (default 0; a timer that wakes on whole milliseconds, as Tokio's, Node's
+and an epoll loop's do, ends a wait a millisecond or more late): goodput and refused as shares,
+cold the refusals in the first second, steady the refused share after it. The prediction
+scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
 
        python3 bench/send_rate_quota.py --change QUOTA BURST WORKERS LATENCY_MS SECONDS
 Prints "goodput refused cold back_halved_ms back_restored_ms" for the default configuration, every
