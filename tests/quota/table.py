@@ -120,8 +120,8 @@ def main(log, rate, burst, seconds, learnt_path, out):
         table.append(f"| {label} | {span:.1f} | {attempts} | {served} | {refused} | {pct(good)} | {pct(share)} "
                      f"| {cold} | {pct(steady)} |")
     for rate_burst, (good, share, cold, steady) in predicted.items():
-        table.append(f"| model's prediction (each wait {WAKE_LAG_MS} ms late), a shared send rate of burst {rate_burst} | {seconds:.1f} | | | | "
-                     f"{pct(good)} | {pct(share)} | {cold} | {pct(steady)} |")
+        table.append(f"| model's prediction (each wait {WAKE_LAG_MS} ms late), a shared send rate of burst "
+                     f"{rate_burst} | {seconds:.1f} | | | | {pct(good)} | {pct(share)} | {cold} | {pct(steady)} |")
     by_path = {r[0]: r for r in rows}
     verdicts = []
     for path, rate_burst in SHARED.items():
