@@ -190,7 +190,7 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   // A phone under the strict CSP: the first request must not wait for the JS build of the engine.
   // What retry() controls is the time to its fetch() call (the init script's clock); fetch()
   // itself is the browser's, and under DevTools it records its caller's stack, which at 4x costs
-  // 5-35 ms on some pages and nothing on others (requestWillBeSent, printed beside it). Whatever
+  // milliseconds on some pages and nothing on others (requestWillBeSent, printed beside it). Whatever
   // the timings, the scripts that only a page refusing WebAssembly fetches (the JS build) must
   // be asked for after /api. The least of up to REPEAT cold pages, as for the times without DevTools.
   let slow;
