@@ -43,9 +43,9 @@ test('unseeded runs draw their own seeds', async () => {
   for (const d of delays) assert.ok(d >= 1000 && d <= 2000, `${d}`);
 });
 
+// (bad-input.test.mjs names every refused seed type; here, that no attempt comes first.)
 test('a bad seed is refused before the first attempt', async () => {
   let calls = 0;
   await assert.rejects(retry(() => { calls++; }, { seed: -1 }), (e) => e instanceof RangeError && /seed/.test(e.message));
-  await assert.rejects(retry(() => { calls++; }, { seed: 'x' }), (e) => e instanceof TypeError && /seed/.test(e.message));
   assert.equal(calls, 0);
 });
