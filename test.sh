@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Every test of the project, in one command: ./test.sh
 # It first installs what is missing (scripts/setup.sh), so it works on a fresh machine; .ci/run
-# calls it.
+# calls it. It is the gate: every check is deterministic (outcomes, order, counts, virtual clocks;
+# no wall-clock or throughput threshold). The experiments and figures live in the lab
+# (bash lab/run.sh), which this script never runs.
 #
 # Core steps run here; each binding or tool adds its own part as scripts/test.d/NN-name.sh, run in
 # order. A failing step does not stop the others: the summary names every failure, and the exit
-# status is non-zero if any step failed.
+# status is non-zero if any step failed. The time of each step is listed at the end.
 set -uo pipefail
 cd "$(dirname "$0")"
 export CARGO_TERM_COLOR=never
@@ -13,6 +15,7 @@ export CARGO_TERM_COLOR=never
 passed=0
 failed=0
 failures=()
+times=()
 step() {
   local name=$1
   shift
@@ -27,6 +30,19 @@ step() {
     failures+=("$name")
     echo "--- FAILED: $name ($((SECONDS - start)) s)"
   fi
+  times+=("$(printf '%5d s  %s' $((SECONDS - start)) "$name")")
+}
+
+core_on_rust_version() {
+  # The declared rust-version (Cargo.toml) builds the core with each public feature, with the
+  # locked dependencies (the lock file pins what the tests use).
+  local msrv feature
+  msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+  for feature in "" $(sed -n '/^\[features\]/,/^\[/s/^\([a-z-]*\) = .*/\1/p' core/Cargo.toml | grep -vx default); do
+    cargo "+$msrv" build -q --locked -p seeded-backoff --target-dir target/rust-version ${feature:+--features "$feature"} ||
+      { echo "the core with feature '${feature:-default}' does not build on Rust $msrv"; return 1; }
+  done
+  echo "Rust $msrv builds the core with each feature: default $(sed -n '/^\[features\]/,/^\[/s/^\([a-z-]*\) = .*/\1/p' core/Cargo.toml | grep -vx default | paste -sd' ')"
 }
 
 vectors_up_to_date() {
@@ -42,20 +58,23 @@ vectors_up_to_date() {
 }
 
 mutants_tests_exist() {
-  # scripts/mutants.sh runs outside this script; a test it names that no longer exists would make
+  # lab/mutants.sh runs outside this script; a test it names that no longer exists would make
   # its first (unmutated) run fail.
   local t missing=0
-  for t in $(sed -n 's/^RULE_TESTS="\(.*\)"$/\1/p' scripts/mutants.sh); do
-    [ -f "core/tests/$t.rs" ] || { echo "scripts/mutants.sh names core/tests/$t.rs, which does not exist"; missing=1; }
+  for t in $(sed -n 's/^RULE_TESTS="\(.*\)"$/\1/p' lab/mutants.sh); do
+    [ -f "core/tests/$t.rs" ] || { echo "lab/mutants.sh names core/tests/$t.rs, which does not exist"; missing=1; }
   done
-  [ -n "$t" ] && [ "$missing" -eq 0 ] && echo "scripts/mutants.sh names only existing rule tests"
+  [ -n "$t" ] && [ "$missing" -eq 0 ] && echo "lab/mutants.sh names only existing rule tests"
 }
 
+setup_start=$SECONDS
 if ! bash scripts/setup.sh; then
   echo "test.sh: setup failed: the tools the tests need could not be installed"
   echo "test.sh: 0 passed, 1 failed"
   exit 1
 fi
+
+times+=("$(printf '%5d s  %s' $((SECONDS - setup_start)) "setup (scripts/setup.sh)")")
 
 step "cargo fmt --check" cargo fmt --all -- --check
 step "clippy -D warnings" cargo clippy --workspace --all-targets --all-features -- -D warnings
@@ -64,8 +83,9 @@ step "cargo test (workspace, all features)" cargo test --workspace --all-feature
 step "core builds without std (default features)" cargo build -q -p seeded-backoff
 step "core for thumbv6m-none-eabi" cargo build -q -p seeded-backoff --release --target thumbv6m-none-eabi
 step "core for wasm32-unknown-unknown" cargo build -q -p seeded-backoff --release --target wasm32-unknown-unknown
+step "core on the declared rust-version, each feature" core_on_rust_version
 step "vectors are what the CLI generates" vectors_up_to_date
-step "scripts/mutants.sh names existing tests" mutants_tests_exist
+step "lab/mutants.sh names existing tests" mutants_tests_exist
 step "independent model: self-tests" python3 -m unittest tests/model/test_spec_model.py tests/model/test_rate_limit_model.py
 step "independent model: every vector file" python3 tests/model/check_vectors.py tests/vectors
 step "independent model: fleet helpers (SPEC.md §12)" python3 tests/model/fleet_model.py check
@@ -80,6 +100,9 @@ for part in scripts/test.d/*.sh; do
 done
 
 echo
+echo "time per step:"
+printf '  %s\n' "${times[@]}"
+echo "  $SECONDS s in all"
 if [ "$failed" -gt 0 ]; then
   printf 'failed step: %s\n' "${failures[@]}"
 fi

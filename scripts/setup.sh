@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
 # Installs what is missing, skipping what is already there, so reruns are fast (idempotent).
-# usage: bash scripts/setup.sh [AUDIENCE...]   AUDIENCE: web, rust, c, python; none means all.
+# usage: bash scripts/setup.sh [AUDIENCE...]   AUDIENCE: web, rust, c, python, lab; none means
+# what ./test.sh needs (every audience, and the gate's tools).
 #   web      the npm package: the wasm32 target, wasm-bindgen-cli, the npm dependencies of wasm/
-#   rust     the crate: clippy and rustfmt
+#   rust     the crate: clippy and rustfmt, and the toolchain of the declared rust-version
 #   c        the C SDKs: the Cortex-M, RISC-V and aarch64 Linux targets, gcc, pkg-config, cmake,
 #            the ARM, RISC-V and aarch64 Linux toolchains
 #   python   the wheels: python3-venv, .venv (maturin, cffi and the test tools), the aarch64 target
 #            and its cross toolchain
-# With no audience (as ./test.sh runs it) it also installs what every test needs: headless
-# Chromium, QEMU (system and user mode), debootstrap, valgrind, g++, nginx, librsvg, Miri,
-# cbindgen, cargo-fuzz, cargo-mutants, and npm ci for every committed package-lock.json.
+#   lab      what the lab (lab/run.sh) adds to the gate's tools: nginx, debootstrap, librsvg, GNU
+#            time, cargo-fuzz, cargo-mutants
+# With no audience (as ./test.sh runs it) it also installs what every gate test needs: headless
+# Chromium, QEMU (system and user mode), valgrind, g++, redis-server, Miri, cbindgen, and npm ci
+# for every committed package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 all=0
-web=0 rust=0 c=0 python=0
+web=0 rust=0 c=0 python=0 lab=0
 [ "$#" -eq 0 ] && all=1
 for audience in "$@"; do
   case "$audience" in
-    web) web=1 ;; rust) rust=1 ;; c) c=1 ;; python) python=1 ;; all) all=1 ;;
-    *) echo "setup: unknown audience '$audience' (one of web, rust, c, python, all)" >&2; exit 2 ;;
+    web) web=1 ;; rust) rust=1 ;; c) c=1 ;; python) python=1 ;; all) all=1 ;; lab) all=1 lab=1 ;;
+    *) echo "setup: unknown audience '$audience' (one of web, rust, c, python, lab)" >&2; exit 2 ;;
   esac
 done
 [ "$all" = 1 ] && web=1 rust=1 c=1 python=1
@@ -29,17 +32,19 @@ done
 # (binutils for the size report, newlib for the firmware), Debian's aarch64 Linux cross compiler
 # and its glibc (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) for the aarch64 SDK. The wheels:
 # python3-venv for .venv, the same cross compiler for the aarch64 one.
-# Every test (all): headless Chromium for the browser tests, qemu for the Cortex-M and RISC-V firmware,
-# qemu-user-static and debootstrap for the arm64 Debian root the aarch64 SDK and wheel run in,
-# valgrind and g++ for the C tests, rsvg-convert (librsvg2-bin) for the simulator's chart, nginx
-# for the storm test, GNU time for scripts/simulate-scale.sh, redis-server (protocol-compatible
-# with Valkey) for the reconnect tests of the Valkey integrations.
+# Every gate test (all): headless Chromium for the browser tests, qemu for the Cortex-M and RISC-V
+# firmware, qemu-user-static for the aarch64 SDK's programs, valgrind and g++ for the C tests,
+# redis-server (protocol-compatible with Valkey) for the reconnect tests of the Valkey integrations.
+# The lab: debootstrap for the arm64 Debian root the aarch64 wheel runs in, rsvg-convert
+# (librsvg2-bin) for the simulator's chart, nginx for the real-server runs, GNU time for
+# lab/fleet-scale.sh.
 # wasm-opt comes from the npm binaryen package: Debian's is too old for wasm-bindgen's output.
 apt_packages=()
 [ "$c" = 1 ] && apt_packages+=(gcc pkg-config cmake gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 [ "$python" = 1 ] && apt_packages+=(python3 python3-venv gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
-[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm qemu-system-misc qemu-user-static debootstrap valgrind g++ librsvg2-bin nginx time redis-server)
+[ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm qemu-system-misc qemu-user-static valgrind g++ redis-server)
+[ "$lab" = 1 ] && apt_packages+=(debootstrap librsvg2-bin nginx time)
 missing=()
 for pkg in ${apt_packages[@]+"${apt_packages[@]}"}; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -64,6 +69,9 @@ done
 if [ "$rust" = 1 ]; then
   grep -q '^clippy' <<<"$(rustup component list --installed)" || rustup component add clippy
   grep -q '^rustfmt' <<<"$(rustup component list --installed)" || rustup component add rustfmt
+  # The declared rust-version (Cargo.toml), on which the gate builds the core with each feature.
+  msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+  rustup toolchain list | grep -q "^$msrv-" || rustup toolchain install "$msrv" --profile minimal
 fi
 # Miri on nightly for the UB checks; nightly also runs cbindgen's macro expansion.
 if [ "$all" = 1 ]; then
@@ -85,10 +93,12 @@ if [ "$all" = 1 ]; then
   if ! cbindgen --version 2>/dev/null | grep -q "0.29.2"; then
     cargo install cbindgen --version 0.29.2
   fi
+fi
+if [ "$lab" = 1 ]; then
   if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz
   fi
-  # The mutation check (scripts/mutants.sh; BENCHMARKS.md has its score) needs this version.
+  # The mutation run (lab/mutants.sh; BENCHMARKS.md has its score) needs this version.
   if ! cargo mutants --version 2>/dev/null | grep -q "27.1.0"; then
     cargo install cargo-mutants --locked --version 27.1.0
   fi
@@ -130,4 +140,4 @@ if [ "$all" = 1 ] && ! cmp -s python/requirements-adapters.txt .venv/requirement
   .venv/bin/pip install --quiet --disable-pip-version-check -r python/requirements-adapters.txt
   cp python/requirements-adapters.txt .venv/requirements-adapters.txt
 fi
-echo "setup: everything needed is installed ($([ "$all" = 1 ] && echo all || echo "$*"))"
+echo "setup: everything needed is installed ($([ "$#" -eq 0 ] && echo gate || echo "$*"))"

@@ -3,13 +3,13 @@
 # tests pass (no jitter worst in contention; Google re-synchronizes at the cap in the outage), the
 # benches and their peer configurations compile and run once, the size report runs.
 # Figures are printed; BENCHMARKS.md holds a full run, and its generated sections are checked for
-# shape (not for the noisy numbers) by scripts/benchmarks.sh --check.
+# shape (not for the noisy numbers) by lab/benchmarks.sh --check.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TERM_COLOR=never
 
-echo "-- BENCHMARKS.md: the sections scripts/benchmarks.sh writes, in shape; no history"
-bash scripts/benchmarks.sh --check
+echo "-- BENCHMARKS.md: the sections lab/benchmarks.sh writes, in shape; no history"
+bash lab/benchmarks.sh --check
 # The check can fail: a copy with one cell cut from a generated table's first row, and a copy
 # with a text section's output block removed, are each refused with the section's name.
 controls=$(mktemp -d)
@@ -27,7 +27,7 @@ open(f"{sys.argv[1]}/names", "w").write(f"{table.group(1)} {section.group(1)}\n"
 PY
 read -r table_name text_name <"$controls/names"
 for control in cell:$table_name block:$text_name; do
-  if BENCHMARKS="$controls/${control%%:*}" bash scripts/benchmarks.sh --check >"$controls/out" 2>&1; then
+  if BENCHMARKS="$controls/${control%%:*}" bash lab/benchmarks.sh --check >"$controls/out" 2>&1; then
     echo "benchmarks.sh --check passed a file with a broken section ${control#*:} (${control%%:*})" >&2
     exit 1
   fi
@@ -70,10 +70,10 @@ grep -q -- '--clients' "$out/err"
 echo "-- benches: unit tests of the peer configurations, then every bench once (test mode, no timing)"
 cargo test -q -p seeded-backoff-bench --lib --benches
 
-if [ -x scripts/size-report/node_modules/.bin/esbuild ] && command -v arm-none-eabi-size >/dev/null; then
+if [ -x lab/size-report/node_modules/.bin/esbuild ] && command -v arm-none-eabi-size >/dev/null; then
   echo "-- size report"
-  bash scripts/size-report.sh
+  bash lab/core-size.sh
 else
-  echo "size report FAILED: needs 'npm ci' in scripts/size-report and arm-none-eabi-size" >&2
+  echo "size report FAILED: needs 'npm ci' in lab/size-report and arm-none-eabi-size" >&2
   exit 1
 fi

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Rewrites the generated sections of BENCHMARKS.md from the commands that print them.
 #
-#   bash scripts/benchmarks.sh            run every command below, rewrite its section
-#   bash scripts/benchmarks.sh NAME...    only the named sections
-#   bash scripts/benchmarks.sh --from-artifacts NAME...
+#   bash lab/benchmarks.sh            run every command below, rewrite its section
+#   bash lab/benchmarks.sh NAME...    only the named sections
+#   bash lab/benchmarks.sh --from-artifacts NAME...
 #                                         a section whose command ends in `&& cat artifacts/FILE`
 #                                         takes FILE as it is, without running the step again
 #                                         (after ./test.sh, whose steps write those files)
-#   bash scripts/benchmarks.sh --check    run nothing: check the file's shape (each section below
+#   bash lab/benchmarks.sh --check    run nothing: check the file's shape (each section below
 #                                         exists once, opens with its command, holds its output,
 #                                         a markdown table's rows have its header's columns; no
 #                                         historical wording anywhere in the file); BENCHMARKS
 #                                         names another file to check
-#   bash scripts/benchmarks.sh --icount   print the instructions per delay (valgrind), the
+#   bash lab/benchmarks.sh --icount   print the instructions per delay (valgrind), the
 #                                         icount section's command
-#   bash scripts/benchmarks.sh --speed    print the summaries of `cargo bench` (ns per delay,
+#   bash lab/benchmarks.sh --speed    print the summaries of `cargo bench` (ns per delay,
 #                                         the per-request state's size), the speed section's command
 #
 # A generated section is
@@ -38,9 +38,9 @@ file=${BENCHMARKS:-BENCHMARKS.md}
 # markdown). Long: core-size, c-library, c-sdk, bundlers, outbox-load, fleet-scale, storm, quota-nginx, send-rate (minutes each, and they need nginx,
 # Chromium or the thumbv6m target as their scripts say).
 sections=(
-  "speed|text|bash scripts/benchmarks.sh --speed"
-  "icount|text|bash scripts/benchmarks.sh --icount"
-  "core-size|table|bash scripts/size-report.sh --table"
+  "speed|text|bash lab/benchmarks.sh --speed"
+  "icount|text|bash lab/benchmarks.sh --icount"
+  "core-size|table|bash lab/core-size.sh --table"
   "c-library|table|bash scripts/test.d/30-ffi.sh >&2 && cat artifacts/c-library.md"
   "c-sdk|table|bash scripts/test.d/80-dist.sh >&2 && cat artifacts/c-sdk.md"
   "fleet-advice|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario outage --clients 10000 --runs 5 --strategies google,full --outage-s 300"
@@ -54,7 +54,7 @@ sections=(
   "simulate|text|cargo run -q --release -p seeded-backoff-cli -- simulate"
   "guidance|table|cargo run -q --release -p seeded-backoff-cli -- simulate --format json | python3 bench/guidance.py"
   "valkey|text|bash scripts/test.d/75-integrations.sh | grep -oE '(valkey-py|iovalkey), [0-9]+ clients.*'"
-  "fleet-scale|table|bash scripts/simulate-scale.sh"
+  "fleet-scale|table|bash lab/fleet-scale.sh"
   "pacing|text|cargo test -q --release -p seeded-backoff-cli --bin seeded-backoff paced -- --nocapture | grep 'calls/client'"
   "simulate-quota|text|cargo run -q --release -p seeded-backoff-cli -- simulate --scenario quota"
   "storm|table|bash scripts/test.d/60-storm.sh >&2 && cat artifacts/storm.md"
@@ -122,7 +122,7 @@ for spec in specs:
         bad.append(f"section {name}: {wrong}")
 names = re.findall(r"<!-- bench:([a-z0-9-]+) -->", text)
 known = {s.split("|", 1)[0] for s in specs}
-bad += [f"section {n}: not a section scripts/benchmarks.sh writes" for n in names if n not in known]
+bad += [f"section {n}: not a section lab/benchmarks.sh writes" for n in names if n not in known]
 for i, line in enumerate(text.splitlines(), 1):
     if re.search(history, line, re.I):
         bad.append(f"line {i}: historical wording: {line.strip()[:100]}")

@@ -3,18 +3,18 @@
 # usages beside the npm peers (wasm/scripts/size.mjs: esbuild --bundle --minify, then gzip -9).
 #
 # Needs: the thumbv6m-none-eabi Rust target, arm-none-eabi-size (binutils-arm-none-eabi), node, and
-# `npm ci` in scripts/size-report. The wasm lines need wasm/dist (built by the wasm package's
+# `npm ci` in lab/size-report. The wasm lines need wasm/dist (built by the wasm package's
 # `npm run build`); without it they are skipped with a message.
 # --table: only the thumbv6m figures, as the markdown table and goals BENCHMARKS.md holds.
 set -euo pipefail
 table=${1-}
 cd "$(dirname "$0")/.."
 root=$PWD
-report=$root/scripts/size-report
+report=$root/lab/size-report
 fail() { echo "size-report: $*" >&2; exit 1; }
 
 command -v arm-none-eabi-size >/dev/null || fail "arm-none-eabi-size not found (apt-get install binutils-arm-none-eabi)"
-[ -x "$report/node_modules/.bin/esbuild" ] || fail "run 'npm ci' in scripts/size-report first"
+[ -x "$report/node_modules/.bin/esbuild" ] || fail "run 'npm ci' in lab/size-report first"
 
 # Section size in bytes from `size -A` (SysV format), 0 when the section is absent.
 section() { arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'; }
@@ -44,6 +44,7 @@ for prog in google google_two_sites all; do
     echo "| $what | $text B | $rodata B | <= $goal B, $met |"
   else
     printf '%-44s %8s %8s\n' "$what" "$text" "$rodata"
+    echo "goal: $([ "$text" -le "$goal" ] && echo met || echo missed): thumbv6m .text, $what: $text B (goal <= $goal B)"
   fi
 done
 [ "$table" != --table ] || exit 0

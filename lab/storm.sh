@@ -4,11 +4,11 @@
 # the npm package's fetchWithBackoff over real sockets (tests/storm/storm.mjs). Starts and stops
 # nginx itself; about 80 s, stopped at 150 s. Writes the table to artifacts/storm.md (BENCHMARKS.md records one).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
-. scripts/lib/nginx.sh
-nginx_found "the nginx storm test (the simulator's prediction is NOT checked against a real server in this run)" || exit 0
+. lab/lib/nginx.sh
+nginx_found "the nginx storm test" || exit 1
 
 set -e
 cargo build -q --release -p seeded-backoff-cli
@@ -22,8 +22,7 @@ capacity=${CAPACITY:-100}
 nginx_serve storm "$capacity" 503 "      if (!-f @dir@/up) { return 503; }
       limit_req zone=storm burst=$capacity nodelay;"
 mkdir -p artifacts
-rc=0
-PORT=$port UP_FILE="$dir/up" ACCESS_LOG="$dir/access.log" CAPACITY=$capacity \
+. lab/lib/checked.sh
+checked storm env PORT=$port UP_FILE="$dir/up" ACCESS_LOG="$dir/access.log" CAPACITY=$capacity \
   SIMULATOR="$(realpath "${CARGO_TARGET_DIR:-target}")/release/seeded-backoff" PACKAGE="$PWD/wasm/dist/index.js" \
-  OUT=artifacts/storm.md timeout 150 node tests/storm/storm.mjs || rc=$?
-exit $rc
+  OUT=artifacts/storm.md timeout 150 node tests/storm/storm.mjs

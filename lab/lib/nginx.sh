@@ -1,4 +1,4 @@
-# nginx on 127.0.0.1 for the tests that need a real rate limiter (60-storm, 61-quota-nginx).
+# nginx on 127.0.0.1 for the tests that need a real rate limiter (lab/storm.sh, lab/quota-nginx.sh).
 # Sourced; `nginx_serve NAME RATE STATUS LOCATION` writes a config whose one server counts
 # requests in a `limit_req` zone NAME of RATE r/s answering STATUS above it (LOCATION is the body
 # of `location /`, which names the zone; `@dir@` in it stands for the server's root), starts nginx

@@ -18,10 +18,11 @@
 # then each binding's default send rate for CHANGE_SECONDS=60 while nginx's rate is halved by a
 # reload at a third of it and restored at two thirds (tests/quota/change.py), about 3 more minutes.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 
-. scripts/lib/nginx.sh
-nginx_found "the nginx quota test" || exit 0
+. lab/lib/nginx.sh
+nginx_found "the nginx quota test" || exit 1
+. lab/lib/checked.sh
 
 set -e
 if [ ! -f wasm/dist/send-rate.js ]; then
@@ -55,7 +56,7 @@ echo "-- Rust tokio"
 PORT=$port SECONDS=$seconds timeout 60 "$client" >>"$dir/learnt"
 sleep 1.5 # the log flushed
 status=0
-python3 tests/quota/table.py "$dir/access.log" "$rate" "$burst" "$seconds" "$dir/learnt" artifacts/quota-nginx.md || status=1
+checked quota-steady python3 tests/quota/table.py "$dir/access.log" "$rate" "$burst" "$seconds" "$dir/learnt" artifacts/quota-nginx.md || status=1
 
 # The quota changed under each binding's clients, as the simulator's `quota` scenario changes it:
 # nginx reloaded with half the rate at a third of the run, with the rate again at two thirds.
@@ -78,5 +79,5 @@ for client_run in "/change node tests/quota/quota.mjs" "/py-change $venv/bin/pyt
   wait $pid
 done
 sleep 1.5 # the log flushed
-python3 tests/quota/change.py "$dir/access.log" "$rate" "$burst" "$change" "$dir/changes" "$dir/learnt" artifacts/quota-nginx.md || status=1
+checked quota-changed python3 tests/quota/change.py "$dir/access.log" "$rate" "$burst" "$change" "$dir/changes" "$dir/learnt" artifacts/quota-nginx.md || status=1
 exit $status

@@ -7,9 +7,9 @@
 # fleet has a server of its own, started and stopped by the test; about 100 s, stopped at 170 s.
 # Prints the table on stdout (the build's output goes to stderr) and writes it to
 # artifacts/pacing.md; BENCHMARKS.md's `pacing` section is this script's output
-# (bash scripts/benchmarks.sh pacing).
+# (bash lab/benchmarks.sh pacing).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
 venv=$PWD/.venv
@@ -30,6 +30,7 @@ venv=$PWD/.venv
 } >&2
 target=${CARGO_TARGET_DIR:-$PWD/target}
 mkdir -p artifacts
-SERVER="$target/release/seeded-backoff-pace-server" SIMULATOR="$target/release/seeded-backoff" \
+. lab/lib/checked.sh
+checked pacing env SERVER="$target/release/seeded-backoff-pace-server" SIMULATOR="$target/release/seeded-backoff" \
   PACKAGE="$PWD/wasm/dist/index.js" PYTHON="$venv/bin/python" OUT=artifacts/pacing.md \
   timeout 170 node tests/pacing/pacing.mjs

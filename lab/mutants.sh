@@ -5,10 +5,10 @@
 # the retry loops' tests (retry_async, tower, faults), the long-running steps and the README check.
 # Not part of ./test.sh: about 2 h on 2 shared cores (-j 2 and PROPTEST_CASES=64 shorten it).
 # Results in target/mutants.out/ (missed.txt: the surviving mutants); BENCHMARKS.md has the score.
-#   bash scripts/mutants.sh                                # every rule file
-#   bash scripts/mutants.sh --file core/src/hint.rs        # one file (replaces the list)
-#   bash scripts/mutants.sh --file core/src/httpdate.rs --shuffle --output target/httpdate
-#   TESTS="pacer vectors" bash scripts/mutants.sh --file core/src/pacer.rs   # fewer tests, faster
+#   bash lab/mutants.sh                                # every rule file
+#   bash lab/mutants.sh --file core/src/hint.rs        # one file (replaces the list)
+#   bash lab/mutants.sh --file core/src/httpdate.rs --shuffle --output target/httpdate
+#   TESTS="pacer vectors" bash lab/mutants.sh --file core/src/pacer.rs   # fewer tests, faster
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked --version 27.1.0
