@@ -107,7 +107,7 @@ fn parse_budget(text: &str) -> Result<BudgetConfig, String> {
 }
 
 fn parse_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     (0..text.len())

@@ -234,7 +234,7 @@ fn number(digits: &[u8]) -> Result<u32, ParseError> {
 }
 
 fn is_leap(year: u32) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400)
 }
 
 /// Validates the fields: the date's day number since 1970-01-01 (negative for years before 1970,

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The C library (ffi/): header freshness, C99 and C++11 tests of every vector under ASan+UBSan and
 # valgrind, pkg-config, the Cortex-M3 firmware in QEMU, the soft-float and no-panic build proofs,
-# and the code-size report. Standalone: bash scripts/test.d/30-ffi.sh (from the repo root).
+# and the stack report. Standalone: bash scripts/test.d/30-ffi.sh (from the repo root).
+# With FFI_LAB=1 (lab/c-library.sh) it also measures: the no-panic proof at opt-levels "z" and 3,
+# what each feature adds to the whole-API firmware, and the size and stack tables
+# (artifacts/c-library.md, BENCHMARKS.md's c-library section).
 # Needs: cbindgen, gcc, g++, valgrind, pkg-config, python3, gcc-arm-none-eabi,
 # libnewlib-arm-none-eabi, qemu-system-arm, gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf,
 # qemu-system-misc, rustup targets thumbv6m-none-eabi thumbv7m-none-eabi riscv32imc-unknown-none-elf
@@ -283,7 +286,10 @@ arm-none-eabi-gcc -mcpu=cortex-m0 -mthumb -O2 -nostartfiles -Wl,-e,add -Wl,-z,no
 arm-none-eabi-nm "$out/float.elf" | grep -Eqw "$softfloat" || fail "the soft-float check misses __aeabi_fadd"
 
 step "no panic path: firmware whose panic handler calls an undefined symbol still links"
-for opt in s z 3; do
+# The shipped builds are opt-level "s" (.cargo/config.toml); the lab adds "z" and 3.
+opts=(s)
+[ "${FFI_LAB:-}" = 1 ] && opts=(s z 3)
+for opt in "${opts[@]}"; do
   for target in thumbv7m-none-eabi:cortex-m3 thumbv6m-none-eabi:cortex-m0; do
     lib=$(RUSTFLAGS="-C opt-level=$opt" staticlib "${target%%:*}" default,panic-link-check)
     firmware "nopanic-${target%%-*}-O$opt" "${target##*:}" "$lib" "$fw/main_vectors.c" ffi/tests/c/replay.c
@@ -406,6 +412,7 @@ riscv64-unknown-elf-gcc -march=rv32imc -mabi=ilp32 -O2 -nostdlib -Wl,-e,sb_fake 
 python3 "$fw/stack_report.py" control "$out/big-rv.elf" | grep -Eq 'sb_fake +10[0-9][0-9] ' ||
   fail "the RISC-V stack report misses a 1 KiB frame"
 
+if [ "${FFI_LAB:-}" = 1 ]; then
 step "what each feature adds (thumbv7m, the whole-API firmware without it vs the default build)"
 # Each build also replays in qemu every vector it can run (the rest are counted as skipped).
 whole=$(python3 "$fw/size_report.py" --bytes "$out/vectors.map")
@@ -427,6 +434,7 @@ step "the size and stack tables (artifacts/c-library.md, BENCHMARKS.md's c-libra
 mkdir -p artifacts
 python3 "$fw/c_tables.py" "$out" >artifacts/c-library.md
 cat artifacts/c-library.md
+fi
 
 echo
 echo "ffi: all C, C++, sanitizer, valgrind, firmware and build-proof checks passed"

@@ -45,7 +45,7 @@ pub fn action_json(action: Action) -> Value {
 /// Decodes lower-case or upper-case hex.
 pub fn unhex(text: &str) -> Result<Vec<u8>, String> {
     let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(format!("odd-length hex {text:?}"));
     }
     digits
