@@ -3,7 +3,7 @@
 # starting from the committed seeds in corpus/<target>/, and prints execs and crashes per target.
 # Exit status is non-zero if any target crashed or failed to run.
 #
-#   fuzz/run.sh 20                 # the smoke run of scripts/test.d/40-hardening.sh
+#   fuzz/run.sh 20                 # the run of lab/fuzz.sh
 #   fuzz/run.sh 1200 ops           # one target only
 #   KEEP_CORPUS=/tmp/c fuzz/run.sh 600   # keep the grown corpora in /tmp/c/<target>
 #   RUNS=10000000 fuzz/run.sh 7200       # stop each target after 10 M execs (or 2 h)

@@ -23,10 +23,8 @@ venv=$PWD/.venv
     npm --prefix wasm run build
   fi
   # The Python package as 70-python.sh builds it: the wheel of this tree, installed into .venv.
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' EXIT
-  (. "$venv/bin/activate" && cd python && maturin build --release --out "$out/wheels" 2>&1 | tail -n 1)
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$out"/wheels/seeded_backoff-*.whl
+  . scripts/lib/wheel.sh
+  installed_wheel
 } >&2
 target=${CARGO_TARGET_DIR:-$PWD/target}
 mkdir -p artifacts

@@ -30,13 +30,8 @@ if [ ! -f wasm/dist/send-rate.js ]; then
   npm --prefix wasm run build
 fi
 venv=$PWD/.venv
-if ! "$venv/bin/python" -c 'import seeded_backoff; seeded_backoff.retry(send_rate=seeded_backoff.SendRate())' 2>/dev/null; then
-  [ -x "$venv/bin/maturin" ] || { echo "FAIL (quota-nginx): .venv has no maturin: run scripts/setup.sh" >&2; exit 1; }
-  wheels=$(mktemp -d)
-  (. "$venv/bin/activate" && cd python && maturin build --release --out "$wheels" 2>&1 | tail -n 1)
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheels"/seeded_backoff-*.whl
-  rm -rf "$wheels"
-fi
+. scripts/lib/wheel.sh
+installed_wheel >/dev/null
 cargo build -q --release -p seeded-backoff-quota-client
 client=${CARGO_TARGET_DIR:-target}/release/quota-client
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Miri (undefined behaviour, data races in the threaded budget test) over the core's unit tests,
-# integration tests and doctests, and over the ffi crate's Rust tests when it has any.
+# Miri (undefined behaviour, data races in the threaded budget test) over a crate's unit tests,
+# integration tests and doctests. The gate (scripts/test.d/40-hardening.sh) runs it over the crates
+# that hold `unsafe`: ffi (the C ABI: its pointer module and every extern function) and wasm (the
+# npm build's runtime, rt.rs, whose statics the host tests use under Miri, on one thread). The
+# core forbids unsafe code; the lab runs Miri over it too (lab/miri.sh).
 #
-#   bash scripts/miri.sh            # core, then ffi
-#   bash scripts/miri.sh core       # one crate
+#   bash scripts/miri.sh            # ffi, then wasm (the gate's)
+#   bash scripts/miri.sh core ffi wasm   # the named crates
 #
 # Proptest case counts drop under cfg(miri) in the test files themselves
 # (`ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 256 })`), and the long-running tests use
@@ -30,13 +33,16 @@ skip=(${MIRI_SKIP:-jitter_is_uniform_by_chi_square every_vector_file_replays_bit
 skip_args=()
 for name in "${skip[@]}"; do skip_args+=(--skip "$name"); done
 crates=("$@")
-[ "${#crates[@]}" -gt 0 ] || crates=(core ffi)
+[ "${#crates[@]}" -gt 0 ] || crates=(ffi wasm)
 
 summary=()
 for crate in "${crates[@]}"; do
+  threads=()
   case $crate in
     core) pkg=seeded-backoff features=(--all-features) ;;
     ffi) pkg=seeded-backoff-ffi features=() ;;
+    # One thread: the npm build's runtime is single-threaded, and its statics are shared.
+    wasm) pkg=seeded-backoff-wasm features=() threads=(--test-threads=1) ;;
     *) echo "unknown crate $crate"; exit 2 ;;
   esac
   if [ "$crate" = ffi ] && ! grep -q '^\s*name = "seeded-backoff-ffi"' ffi/Cargo.toml 2>/dev/null; then
@@ -46,7 +52,7 @@ for crate in "${crates[@]}"; do
   echo "== cargo +nightly miri test -p $pkg ${features[*]} -- ${skip_args[*]}"
   log=$(mktemp)
   set +e
-  cargo +nightly miri test -p "$pkg" "${features[@]}" -- "${skip_args[@]}" 2>&1 | tee "$log" |
+  cargo +nightly miri test -p "$pkg" "${features[@]}" -- "${skip_args[@]}" ${threads[@]+"${threads[@]}"} 2>&1 | tee "$log" |
     grep -E '^(test result|     Running|   Doc-tests|error|failures:|thread .* panicked)'
   status=${PIPESTATUS[0]}
   set -e

@@ -17,11 +17,11 @@ venv=$PWD/.venv
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-step "maturin build --release in the activated .venv (the command scripts/dist.sh uses)"
+step "maturin build --release in the activated .venv (the command scripts/dist.sh uses), installed there"
 # Activated, so that maturin writes the cffi declarations with the venv's Python, which has cffi
-# (a system python3 may not).
-(. "$venv/bin/activate" && cd python && maturin build --release --out "$out/wheels" 2>&1 | tail -n 3)
-wheel=$(ls "$out"/wheels/seeded_backoff-*.whl)
+# (a system python3 may not). The other Python steps reuse this wheel (scripts/lib/wheel.sh).
+. scripts/lib/wheel.sh
+wheel=$(installed_wheel) || fail "the wheel did not build"
 cargo_version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 case $(basename "$wheel") in
   "seeded_backoff-$cargo_version-"*) echo "$(basename "$wheel"): version $cargo_version, as Cargo.toml" ;;
@@ -29,7 +29,6 @@ case $(basename "$wheel") in
 esac
 
 step "pytest python/tests and the doctests, the wheel installed in .venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 # python/tests/integrations (real client libraries and servers) is scripts/test.d/75-integrations.sh's.
 (cd "$out" && timeout 150 "$venv/bin/python" -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests" \
   --ignore="$OLDPWD/python/tests/integrations" \

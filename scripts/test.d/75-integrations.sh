@@ -18,10 +18,10 @@ command -v redis-server >/dev/null || fail "redis-server is not installed: run s
 [ -d wasm/test/google-cloud/node_modules/google-gax ] || (cd wasm/test/google-cloud && npm ci --no-audit --no-fund)
 
 echo "--- python: the wheel into .venv, then python/tests/integrations"
+. scripts/lib/wheel.sh
+installed_wheel >/dev/null || fail "the wheel did not build"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-(. "$venv/bin/activate" && cd python && maturin build --release --out "$out/wheels" 2>&1 | tail -n 1)
-"$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$out"/wheels/seeded_backoff-*.whl
 (cd "$out" && timeout 300 "$venv/bin/python" -m pytest -q -p no:cacheprovider -s "$OLDPWD/python/tests/integrations")
 
 echo "--- node: the built package (wasm/dist) with the client libraries of wasm/test/google-cloud"

@@ -21,14 +21,10 @@ echo "--- Python: tenacity and stamina"
 venv=$PWD/.venv
 "$venv/bin/python" -c 'import tenacity, stamina' 2>/dev/null ||
   fail ".venv lacks python/requirements-adapters.txt: run scripts/setup.sh"
-# 70-python.sh installed this tree's wheel; on its own, this builds and installs it as 70 does (a
-# wheel, not `maturin develop`, which would leave a cffi module in the source tree).
-if ! "$venv/bin/python" -c 'import seeded_backoff.tenacity, seeded_backoff.stamina' 2>/dev/null; then
-  wheels=$(mktemp -d)
-  (. "$venv/bin/activate" && cd python && maturin build --release --out "$wheels" 2>&1 | tail -n 1)
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheels"/seeded_backoff-*.whl
-  rm -rf "$wheels"
-fi
+# This tree's wheel, as 70-python.sh installs it (a wheel, not `maturin develop`, which would leave
+# a cffi module in the source tree); built here only when the sources changed since.
+. scripts/lib/wheel.sh
+installed_wheel >/dev/null || fail "the wheel did not build"
 pkg=$("$venv/bin/python" -c 'import os, seeded_backoff; print(os.path.dirname(seeded_backoff.__file__))')
 (cd "$(mktemp -d)" && timeout 120 "$venv/bin/python" -m pytest -q -p no:cacheprovider \
   "$OLDPWD"/python/tests/test_adapter_*.py --doctest-modules "$pkg/tenacity.py" "$pkg/stamina.py")

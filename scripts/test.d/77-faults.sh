@@ -13,13 +13,9 @@ fail() { echo "FAIL (faults): $*" >&2; exit 1; }
 venv=$PWD/.venv
 [ -x "$venv/bin/python" ] || fail ".venv is missing: run scripts/setup.sh"
 
-# The package as 70-python.sh installs it; built here when this script runs alone.
-if ! "$venv/bin/python" -c 'import seeded_backoff' 2>/dev/null; then
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' EXIT
-  (. "$venv/bin/activate" && cd python && maturin build --release --out "$out/wheels" 2>&1 | tail -n 1)
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$out"/wheels/*.whl
-fi
+# The package as 70-python.sh installs it; built here only when the sources changed since.
+. scripts/lib/wheel.sh
+installed_wheel >/dev/null || fail "the wheel did not build"
 
 echo "--- faults: Python retry (requests, httpx) against the fault server"
 timeout 180 "$venv/bin/python" -W error::ResourceWarning -m pytest -q -s -p no:cacheprovider tests/faults ||

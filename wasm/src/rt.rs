@@ -3,7 +3,9 @@
 //!
 //! The module is single-threaded wasm (no `atomics` target feature) and no export calls another
 //! export, so at most one `&mut` to each static exists at a time: each access below is a short
-//! closure that cannot re-enter. Host builds (tests) use thread-locals instead.
+//! closure that cannot re-enter. Host builds (tests) use thread-locals instead, except under Miri,
+//! which runs the host tests on one thread over the statics, so that the npm build's accesses are
+//! the ones it checks (scripts/miri.sh wasm).
 
 use seeded_backoff::bindings::RawBackoff;
 use seeded_backoff::{Policy, PolicyError};
@@ -66,11 +68,11 @@ const IO_INIT: Io = Io {
     bytes: [0; HEADER_VALUES * MAX_HEADER_VALUE],
 };
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", miri))]
 static mut IO: Io = IO_INIT;
 
 /// Runs `f` on the shared numbers and bytes.
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", miri))]
 pub fn io<R>(f: impl FnOnce(&mut Io) -> R) -> R {
     // SAFETY: single-threaded, and no `f` in this crate calls `io` again, so this is the only
     // reference to IO while it lives.
@@ -85,13 +87,13 @@ pub extern "C" fn io_address() -> u32 {
 }
 
 // On a host (the tests), where threads exist, each thread has its own area.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(any(target_arch = "wasm32", miri)))]
 std::thread_local! {
     static IO: core::cell::RefCell<Io> = const { core::cell::RefCell::new(IO_INIT) };
 }
 
 /// Runs `f` on the shared numbers and bytes.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(any(target_arch = "wasm32", miri)))]
 pub fn io<R>(f: impl FnOnce(&mut Io) -> R) -> R {
     IO.with_borrow_mut(f)
 }
@@ -105,12 +107,12 @@ pub fn io_address() -> u32 {
 /// The option words last resolved and the core's answer for them.
 type Memo = Option<([u32; OPTION_WORDS], Result<Policy, PolicyError>)>;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", miri))]
 static mut MEMO: Memo = None;
 
 /// `resolve(words)`, remembered for the last `words`: resolving is a pure function of the words,
 /// so the answer for the same words is the same.
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", miri))]
 pub fn memo(
     words: &[u32; OPTION_WORDS],
     resolve: fn(&[u32; OPTION_WORDS]) -> Result<Policy, PolicyError>,
@@ -120,13 +122,13 @@ pub fn memo(
     lookup(unsafe { &mut *(&raw mut MEMO) }, words, resolve)
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(any(target_arch = "wasm32", miri)))]
 std::thread_local! {
     static MEMO: core::cell::RefCell<Memo> = const { core::cell::RefCell::new(None) };
 }
 
 /// `resolve(words)`, remembered for the last `words` (per thread on a host).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(any(target_arch = "wasm32", miri)))]
 pub fn memo(
     words: &[u32; OPTION_WORDS],
     resolve: fn(&[u32; OPTION_WORDS]) -> Result<Policy, PolicyError>,

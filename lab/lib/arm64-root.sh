@@ -7,7 +7,7 @@
 # outside the Cargo target directory, so `cargo clean` keeps it and every clone on the machine
 # shares it. Its only network use is Debian's mirror (debootstrap's downloads).
 # Needs root (chroot), debootstrap and qemu-user-static (scripts/setup.sh installs them).
-# usage: bash scripts/lib/arm64-root.sh   (prints the root's path on stdout, progress on stderr)
+# usage: bash lab/lib/arm64-root.sh   (prints the root's path on stdout, progress on stderr)
 set -euo pipefail
 
 suite=bookworm
