@@ -13,12 +13,12 @@ Prints "goodput refused cold steady" for the default configuration (its burst RA
 ending WAKE_LAG_MS late (default 0; a timer that wakes on whole milliseconds, as Tokio's, Node's
 and an epoll loop's do, ends a wait a millisecond or more late): goodput and refused as shares,
 cold the refusals in the first second, steady the refused share after it. The prediction
-scripts/test.d/61-quota-nginx.sh checks nginx's measured figures against.
+lab/quota-nginx.sh checks nginx's measured figures against.
 
        python3 bench/send_rate_quota.py --change QUOTA BURST WORKERS LATENCY_MS SECONDS
 Prints "goodput refused cold back_halved_ms back_restored_ms" for the default configuration, every
 worker starting at 0, the quota halved over the middle third of SECONDS: the prediction for the
-nginx test whose script reloads nginx with the new rate (tests/quota/change.py). A back time is
+nginx test whose script reloads nginx with the new rate (lab/quota/change.py). A back time is
 "-" where the goodput never settles within 5 % of the new quota before the next change.
 """
 

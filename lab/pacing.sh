@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The simulator's `shed` with what the server answers, against a real server: tests/pacing's hyper
+# The simulator's `shed` with what the server answers, against a real server: lab/pacing's hyper
 # server on 127.0.0.1 only (100 requests/s, 429 above; the core's PaceLayer for the pacer), and
 # 1,000 clients per fleet, half the npm package's fetchWithBackoff in two Node processes, half the
-# Python package's asyncio retry over aiohttp (tests/pacing/pacing.mjs). The fleets: the pacer with
+# Python package's asyncio retry over aiohttp (lab/pacing/pacing.mjs). The fleets: the pacer with
 # `paced` clients, `Retry-After: 1` with `equal`, no Retry-After with `full` and with `google`. Each
 # fleet has a server of its own, started and stopped by the test; about 100 s, stopped at 170 s.
 # Prints the table on stdout (the build's output goes to stderr) and writes it to
@@ -31,4 +31,4 @@ mkdir -p artifacts
 . lab/lib/checked.sh
 checked pacing env SERVER="$target/release/seeded-backoff-pace-server" SIMULATOR="$target/release/seeded-backoff" \
   PACKAGE="$PWD/wasm/dist/index.js" PYTHON="$venv/bin/python" OUT=artifacts/pacing.md \
-  timeout 170 node tests/pacing/pacing.mjs
+  timeout 170 node lab/pacing/pacing.mjs

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The simulator's outage prediction against a real rate-limited server: nginx (Debian package) on
 # 127.0.0.1 only, limit_req returning 503 above a set rate, and 300 Node clients per strategy using
-# the npm package's fetchWithBackoff over real sockets (tests/storm/storm.mjs). Starts and stops
+# the npm package's fetchWithBackoff over real sockets (lab/storm/storm.mjs). Starts and stops
 # nginx itself; about 80 s, stopped at 150 s. Writes the table to artifacts/storm.md (BENCHMARKS.md records one).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +25,4 @@ mkdir -p artifacts
 . lab/lib/checked.sh
 checked storm env PORT=$port UP_FILE="$dir/up" ACCESS_LOG="$dir/access.log" CAPACITY=$capacity \
   SIMULATOR="$(realpath "${CARGO_TARGET_DIR:-target}")/release/seeded-backoff" PACKAGE="$PWD/wasm/dist/index.js" \
-  OUT=artifacts/storm.md timeout 150 node tests/storm/storm.mjs
+  OUT=artifacts/storm.md timeout 150 node lab/storm/storm.mjs

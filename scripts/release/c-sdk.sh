@@ -93,9 +93,9 @@ SH
 )
   notes="\`--static\` adds the system libraries that Rust's standard library needs when it is
 linked statically (\`$libs_private\`); the linker keeps only what a program uses. The library
-is built for glibc: the project's tests run the example and every test vector with it in a
-Debian 12 arm64 root (glibc 2.36) under \`qemu-aarch64\`. \`-L /usr/aarch64-linux-gnu\` points
-QEMU at the cross toolchain's arm64 glibc (libc6-arm64-cross)."
+is built for glibc: the project's tests run the example and every test vector with it under
+\`qemu-aarch64\` on Debian's arm64 glibc. \`-L /usr/aarch64-linux-gnu\` points QEMU at the
+cross toolchain's arm64 glibc (libc6-arm64-cross)."
 elif [[ $target == riscv32* ]]; then
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/semihosting.c ffi/firmware/semihosting.h ffi/firmware/main_google.c \

@@ -138,7 +138,7 @@ echo "the pkg-config and the CMake builds each printed $c_two"
 
 step "Python wheel in a new venv"
 if [ -f python/pyproject.toml ]; then
-  # This machine's wheel (the aarch64 one runs in scripts/test.d/32-aarch64.sh's arm64 root).
+  # This machine's wheel (the aarch64 one runs in lab/aarch64-root.sh's arm64 root).
   wheel=$(ls dist/*_"$(uname -m)".whl 2>/dev/null | head -n 1)
   [ -n "$wheel" ] || fail "python/pyproject.toml exists but dist/ has no $(uname -m) wheel"
   for arch in x86_64 aarch64; do

@@ -1,4 +1,4 @@
-"""The Python part of the pacing test's fleet (tests/pacing/pacing.mjs starts it): clients
+"""The Python part of the pacing test's fleet (lab/pacing/pacing.mjs starts it): clients
 FIRST..FIRST+COUNT-1 in one asyncio loop, each one call of a function decorated with the package's
 `retry` that GETs URL/<id> with aiohttp. Once their connections are open it prints `ready` and reads
 the start (Unix ms) from stdin; each client starts then plus its own offset in the first second.

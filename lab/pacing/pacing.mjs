@@ -1,5 +1,5 @@
 // The simulator's `shed` with what the server answers, against a real server: 1,000 clients arrive
-// within one second at tests/pacing's server on 127.0.0.1, which serves 100 requests in each
+// within one second at lab/pacing's server on 127.0.0.1, which serves 100 requests in each
 // second of its clock and answers 429 above it. Half the clients are Node (the npm package's
 // fetchWithBackoff, in NODE_PROCS processes), half Python (the package's asyncio `retry` over
 // aiohttp, one process), every fleet both. One fleet after another, each against a fresh server:
@@ -12,7 +12,7 @@
 // `seeded-backoff simulate --scenario shed --format json` gives the prediction, and the checks
 // below hold the real figures to it.
 //
-// Run by scripts/test.d/62-pacing.sh. Environment: SERVER (the pace server binary), SIMULATOR (the
+// Run by lab/pacing.sh. Environment: SERVER (the pace server binary), SIMULATOR (the
 // CLI binary), PACKAGE (the npm package's Node entry), PYTHON (a Python with the package and
 // aiohttp), OUT (markdown table), and optionally CLIENTS, NODE_SHARE, NODE_PROCS, SEED, FLEETS
 // (comma-separated answers to run: paced,constant,full,google).

@@ -4,7 +4,7 @@
 // (limit_req) and rejects the rest with 503. What nginx logged and when each client got its 200 are
 // printed side by side with `seeded-backoff simulate` for the same parameters.
 //
-// Run by scripts/test.d/60-storm.sh, which starts and stops nginx. Environment: PORT, UP_FILE (nginx
+// Run by lab/storm.sh, which starts and stops nginx. Environment: PORT, UP_FILE (nginx
 // serves 200s only while it exists), ACCESS_LOG ("$msec $status $uri" lines), SIMULATOR (the CLI
 // binary), PACKAGE (the built package's Node entry), OUT (markdown table), and optionally CLIENTS,
 // OUTAGE_S, CAPACITY, BASE_MS.

@@ -1,4 +1,4 @@
-// One Node process of the pacing test's fleet (tests/pacing/pacing.mjs starts a few): clients
+// One Node process of the pacing test's fleet (lab/pacing/pacing.mjs starts a few): clients
 // FIRST..FIRST+COUNT-1, each one loop of the npm package's fetchWithBackoff against the server at
 // URL. Once their connections are open it prints `ready` and reads the start (Unix ms) from
 // stdin; each client starts then plus its own offset in the first second. Prints one JSON line per

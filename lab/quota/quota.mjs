@@ -6,7 +6,7 @@
 //             The send rate paces the retries too, so their own backoff is short (10-100 ms, full
 //             jitter): with Google's 1 s a refused worker sat idle, and the goodput was 84-88 %.
 //   change    (MODE=change, alone) the shared SendRate on /change for SECONDS while the script
-//             changes nginx's rate; tests/quota/change.py counts it.
+//             changes nginx's rate; lab/quota/change.py counts it.
 // Goodput is nginx's served requests over the quota (rate × the mode's span in the log); refused
 // is its 429s over all attempts. Env: PORT, ACCESS_LOG, RATE, BURST, PACKAGE, SECONDS, OUT.
 import assert from 'node:assert/strict';

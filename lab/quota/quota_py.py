@@ -1,5 +1,5 @@
 """50 asyncio tasks against nginx's limit_req (429 past its rate), one mode after the other, each on
-its own path so that nginx's access log tells them apart (scripts/test.d/61-quota-nginx.sh reads it):
+its own path so that nginx's access log tells them apart (lab/quota-nginx.sh reads it):
   /py-none      each task loops a retry()-decorated GET (per-request backoff, no shared limiter);
   /py-sendrate  the same, the tasks sharing one SendRate through retry(send_rate=): the run asks it
                 before every attempt and tells it every answer (a 429 is a throttle);

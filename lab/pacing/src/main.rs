@@ -1,4 +1,4 @@
-//! The server of the pacing test (scripts/test.d/62-pacing.sh): on 127.0.0.1 it serves `capacity`
+//! The server of the pacing test (lab/pacing.sh): on 127.0.0.1 it serves `capacity`
 //! requests in each second of its clock and answers the rest 429, as the simulator's `shed` server
 //! does, and logs every request. What a 429 carries is the `--answer`:
 //! - `paced`: the service sits behind the core's `PaceLayer`, which gives each 429 its own return

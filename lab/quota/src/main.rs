@@ -1,5 +1,5 @@
 //! 50 Tokio tasks against nginx's limit_req (429 past its rate), one mode after the other, each on
-//! its own path so that nginx's access log tells them apart (scripts/test.d/61-quota-nginx.sh
+//! its own path so that nginx's access log tells them apart (lab/quota-nginx.sh
 //! reads it):
 //!   /rs-none      each task loops `retry_tokio` (per-request backoff, no shared limiter);
 //!   /rs-sendrate  the tasks share one `AtomicSendRate` through `Retry::send_rate(..).run_tokio`:
