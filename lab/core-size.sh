@@ -52,7 +52,7 @@ done
 echo
 echo "== npm: usages bundled by esbuild --bundle --minify --format=esm, gzip -9, beside the peers"
 if [ -f wasm/dist/index.js ] && [ -f wasm/dist/main-part.js ]; then
-  node wasm/scripts/size.mjs
+  node wasm/scripts/size.mjs --lab
 else
   echo "seeded-backoff: SKIPPED, wasm/dist is absent (build it: npm --prefix wasm ci && npm --prefix wasm run build)"
 fi

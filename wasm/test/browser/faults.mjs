@@ -2,8 +2,8 @@
 // Node meets in test/faults.test.mjs (resets before and after the headers, a stall, headers that
 // trickle in, a truncated chunked body, a refused port, a 5xx/429 storm with garbage hints), run
 // by fetchWithBackoff() from the browser build on a page of another local origin. For each: the
-// loop ends within its budget plus one attempt and the stated tolerance, the error names the last
-// failure, the caller's signal has no listener left (DevTools' DOMDebugger.getEventListeners), and
+// loop ends (a failing one on its deadline, well within ten times its budget: LIMIT_MS), the error
+// names the last failure, the caller's signal has no listener left (DevTools' DOMDebugger.getEventListeners), and
 // the server holds no connection of Chromium's afterwards. About 20 s (bounded at 120 s).
 import assert from 'node:assert/strict';
 import { ANSWERED, FAILING, faultUrl, LIMIT_MS } from '../faults-cases.mjs';

@@ -1,13 +1,14 @@
 // callWithBackoff's `sendRate` (SPEC.md §15.2, §17) with Google's real Memorystore client in REST
 // fallback mode against the local stand-in: every attempt, first and retries, leaves (the call
-// made by callWithBackoff) spaced by a fixed rate's interval; a 429 without a hint cuts the learnt rate and a 500 does not; a fail-fast
-// rate refuses before anything is sent. Rates and intervals are derived by hand in
+// made by callWithBackoff) no sooner than a fixed rate lets it (the k-th at least k intervals after
+// the start); a 429 without a hint cuts the learnt rate and a 500 does not; a fail-fast rate
+// refuses before anything is sent. Rates and intervals are derived by hand in
 // ../send-rate-fixtures.mjs.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import memorystorePackage from '@google-cloud/memorystore';
 import { PassThroughClient } from 'google-auth-library';
-import { assertSpaced, CUT, fixedRate, learntRate, refusingRate } from '../send-rate-fixtures.mjs';
+import { assertPaced, CUT, fixedRate, learntRate, refusingRate } from '../send-rate-fixtures.mjs';
 import { memorystore } from './memorystore-server.mjs';
 import { importEntry } from './package-entry.mjs';
 
@@ -21,9 +22,7 @@ const N = 5;
 
 /**
  * Runs `f(call, server, left)` against a stand-in answering `script`: `call(sendRate?)` is one
- * callWithBackoff, `left` the times its attempts are made. They are what the send rate paces: gax
- * then builds each request on the one thread the other calls share, so the first of N concurrent
- * calls reaches the server up to ~25 ms late under load and would read as a short gap after it.
+ * callWithBackoff, `left` the times its attempts are made, each after the send rate let it go.
  */
 async function withServer(script, f) {
   const server = await memorystore(script);
@@ -43,22 +42,24 @@ async function withServer(script, f) {
 
 test(`${N} concurrent calls leave 20/s apart: first attempts paced`, async () => {
   await withServer([[200, {}]], async (call, server, left) => {
+    const start = performance.now();
     const sendRate = fixedRate(SendRate, 20);
     const out = await Promise.all(Array.from({ length: N }, () => call(sendRate)));
     assert.ok(out.every(([i]) => i.name === NAME));
     assert.equal(server.times.length, N);
     // 20/s: an interval of 10^9 ÷ 20 000 µs = 50 ms (§17.4 step 3).
-    assertSpaced(left, 50, 'google-cloud');
+    assertPaced(left, start, 50, 'google-cloud');
   });
 });
 
 test(`${N} concurrent calls, each a 503 then the Instance, leave 20/s apart: retries paced too`, async () => {
   await withServer([...Array(N).fill([503, {}]), [200, {}]], async (call, server, left) => {
+    const start = performance.now();
     const sendRate = fixedRate(SendRate, 20);
     await Promise.all(Array.from({ length: N }, () => call(sendRate)));
     assert.equal(server.times.length, 2 * N);
     assert.equal(left.length, 2 * N);
-    assertSpaced(left, 50, 'google-cloud retries');
+    assertPaced(left, start, 50, 'google-cloud retries');
   });
 });
 
