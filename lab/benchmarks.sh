@@ -49,7 +49,7 @@ sections=(
   "npm-size|text|npm --prefix wasm run -s size"
   "bundlers|table|node wasm/test/bundlers/run.mjs --table"
   "outbox-load|text|(node wasm/test/browser/outbox-tabs.mjs && node wasm/test/browser/outbox-sw.mjs) | grep -E '^outbox: [0-9]+ (tabs|pages)'"
-  "npm-load|text|node --expose-gc wasm/scripts/load.mjs"
+  "npm-load|text|node --expose-gc wasm/scripts/load.mjs --lab"
   "npm-bench|text|node wasm/scripts/bench.mjs"
   "simulate|text|cargo run -q --release -p seeded-backoff-cli -- simulate"
   "guidance|table|cargo run -q --release -p seeded-backoff-cli -- simulate --format json | python3 bench/guidance.py"
@@ -63,7 +63,7 @@ sections=(
   "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
   "faults|text|(cargo test -q -p seeded-backoff --all-features --test faults -- --nocapture --test-threads=1 2>&1 && bash scripts/test.d/77-faults.sh) | grep -oE '(retry_tokio|TowerPolicy|requests|httpx) [a-z-]+: .*'"
   "npm-faults|text|(node wasm/test/faults.test.mjs && node wasm/test/browser/faults.mjs) | grep -E '^(node|chromium) '"
-  "asyncio-load|text|.venv/bin/python tests/faults/load_asyncio.py"
+  "asyncio-load|text|.venv/bin/python tests/faults/load_asyncio.py --lab"
   "send-rate|text|python3 bench/send_rate_quota.py"
 )
 

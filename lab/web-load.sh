@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 
 [ -x wasm/node_modules/.bin/esbuild ] || (cd wasm && npm ci --no-audit --no-fund)
 [ -f wasm/dist/index.js ] || npm --prefix wasm run build
-[ -d scripts/size-report/node_modules/p-retry ] || (cd scripts/size-report && npm ci --no-audit --no-fund)
+[ -d lab/size-report/node_modules/p-retry ] || (cd lab/size-report && npm ci --no-audit --no-fund)
 node --expose-gc wasm/scripts/load.mjs --lab

@@ -2,9 +2,10 @@
 # Faults and load for the Python package (the Rust loops' fault tests, core/tests/faults.rs, run in
 # the cargo test step): `retry` with requests and httpx against tests/faults/fault_server.py on
 # 127.0.0.1 (resets, stall, trickle, truncated chunked body, refused port, 5xx/429 storm), with
-# ResourceWarning as an error; then 1,000 asyncio tasks retrying 503s beside tenacity
-# (tests/faults/load_asyncio.py), which prints memory per sleeping task and the cancellation time.
-# About 40 s; each part stopped at its timeout.
+# ResourceWarning as an error; then 1,000 asyncio tasks retrying 503s, cancelled together
+# (tests/faults/load_asyncio.py: one attempt each, every task cancelled, none left, no warning).
+# Its figures beside tenacity (memory per sleeping task, the cancellation's time) are the lab's
+# (lab/asyncio-load.sh). About 40 s; each part stopped at its timeout.
 # Standalone: bash scripts/test.d/77-faults.sh (after scripts/setup.sh made .venv).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -6,7 +6,7 @@
 // rejected with the signal's reason well before its sleep would end (within a tenth of it), and
 // the process ends by itself (nothing left pending).
 // With --lab (lab/web-load.sh), the figures too: the heap per sleeping loop beside p-retry's,
-// measured the same way in the same run (scripts/size-report's p-retry), and the time abort()
+// measured the same way in the same run (lab/size-report's p-retry), and the time abort()
 // takes to reject them all, printed against its goal (100 ms) as a `goal:` line.
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
@@ -21,7 +21,7 @@ const SLEEP_MS = 60000;
 if (typeof gc !== 'function') throw new Error('run with node --expose-gc');
 const warnings = [];
 process.on('warning', (w) => warnings.push(`${w.name}: ${w.message}`));
-const peers = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'scripts', 'size-report', 'package.json');
+const peers = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'lab', 'size-report', 'package.json');
 const pRetry = LAB ? (await import(createRequire(peers).resolve('p-retry'))).default : undefined;
 
 const heap = () => {

@@ -10,7 +10,7 @@
 //              WebAssembly loads on top.
 // The engine's bytes are inside the JS (inlined WebAssembly), so the JS is everything. The peers'
 // usage entries (the same job: retry a call with Google's shape) and their packages are in
-// scripts/size-report/. Bytes are deterministic (pinned esbuild, the built package): exits non-zero
+// lab/size-report/. Bytes are deterministic (pinned esbuild, the built package): exits non-zero
 // if a figure grows past its regression limit. With --lab (lab/web-size.sh; npm run size), the
 // peers too, and each goal as a `goal: met: ...` or `goal: missed: ...` line (no failure).
 import { readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import * as esbuild from 'esbuild';
 const LAB = process.argv.includes('--lab');
 const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(wasmDir, 'dist');
-const peers = join(wasmDir, '..', 'scripts', 'size-report');
+const peers = join(wasmDir, '..', 'lab', 'size-report');
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const common = { bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false,
   logLevel: 'error', alias: { 'seeded-backoff': join(dist, 'index.js') } };
