@@ -2,7 +2,7 @@
 """The guidance's formula against the client libraries' default, as a markdown table.
 
 Reads what `seeded-backoff simulate --format json` prints (all three scenarios) on stdin and
-prints, for `google` and `api-core-default`, the figures BENCHMARKS.md sets side by side. It
+prints, for `google` and `api-core-default`, the figures lab/RESULTS.md sets side by side. It
 measures nothing itself: every cell is one of the simulator's figures, or their ratio to the runs.
 
     cargo run -q --release -p seeded-backoff-cli -- simulate --format json | python3 bench/guidance.py

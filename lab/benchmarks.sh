@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Rewrites the generated sections of BENCHMARKS.md from the commands that print them.
+# Rewrites the generated sections of lab/RESULTS.md (the full record behind BENCHMARKS.md)
+# from the commands that print them.
 #
 #   bash lab/benchmarks.sh            run every command below, rewrite its section
 #   bash lab/benchmarks.sh NAME...    only the named sections
@@ -32,7 +33,7 @@
 # first; the long commands (marked below) take minutes each and are run with `nice -n 10`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-file=${BENCHMARKS:-BENCHMARKS.md}
+file=${BENCHMARKS:-lab/RESULTS.md}
 
 # NAME|KIND|COMMAND, in the file's order; KIND is text or table (what the command prints is
 # markdown). Long: core-size, c-library, c-sdk, bundlers, outbox-load, fleet-scale, storm, quota-nginx, send-rate (minutes each, and they need nginx,

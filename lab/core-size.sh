@@ -5,7 +5,7 @@
 # Needs: the thumbv6m-none-eabi Rust target, arm-none-eabi-size (binutils-arm-none-eabi), node, and
 # `npm ci` in lab/size-report. The wasm lines need wasm/dist (built by the wasm package's
 # `npm run build`); without it they are skipped with a message.
-# --table: only the thumbv6m figures, as the markdown table and goals BENCHMARKS.md holds.
+# --table: only the thumbv6m figures, as the markdown table and goals lab/RESULTS.md holds.
 set -euo pipefail
 table=${1-}
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The simulator at fleet scale: wall time and peak memory of one run per strategy (all six) for
-# 10^3 .. 10^6 clients, outage and contention, printed as the markdown table BENCHMARKS.md records.
+# 10^3 .. 10^6 clients, outage and contention, printed as the markdown table lab/RESULTS.md records.
 # CPU time is printed too: on a shared machine it says more than the wall time.
 # Run: bash lab/fleet-scale.sh   (builds the release binary first; about two minutes)
 # The goals (outage 10^6 clients <= 10 s, contention 10^5 <= 5 s) are its last lines.

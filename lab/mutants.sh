@@ -4,7 +4,7 @@
 # integration tests of rules (RULE_TESTS below). Left out, to keep a mutant near 10 s: the doctests,
 # the retry loops' tests (retry_async, tower, faults), the long-running steps and the README check.
 # Not part of ./test.sh: about 2 h on 2 shared cores (-j 2 and PROPTEST_CASES=64 shorten it).
-# Results in target/mutants.out/ (missed.txt: the surviving mutants); BENCHMARKS.md has the score.
+# Results in target/mutants.out/ (missed.txt: the surviving mutants); lab/RESULTS.md has the score.
 #   bash lab/mutants.sh                                # every rule file
 #   bash lab/mutants.sh --file core/src/hint.rs        # one file (replaces the list)
 #   bash lab/mutants.sh --file core/src/httpdate.rs --shuffle --output target/httpdate

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The score of a cargo-mutants run as a markdown table per mutated file, from its outcomes.json,
-and the surviving mutants by name (BENCHMARKS.md's mutation sections print this).
+and the surviving mutants by name (lab/RESULTS.md's mutation sections print this).
 
 usage: mutants_table.py OUTPUT_DIR   (the run's --output directory, holding mutants.out/)
 """

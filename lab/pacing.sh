@@ -6,7 +6,7 @@
 # `paced` clients, `Retry-After: 1` with `equal`, no Retry-After with `full` and with `google`. Each
 # fleet has a server of its own, started and stopped by the test; about 100 s, stopped at 170 s.
 # Prints the table on stdout (the build's output goes to stderr) and writes it to
-# artifacts/pacing.md; BENCHMARKS.md's `pacing` section is this script's output
+# artifacts/pacing.md; lab/RESULTS.md's `pacing` section is this script's output
 # (bash lab/benchmarks.sh pacing).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -2,7 +2,7 @@
 # The simulator's outage prediction against a real rate-limited server: nginx (Debian package) on
 # 127.0.0.1 only, limit_req returning 503 above a set rate, and 300 Node clients per strategy using
 # the npm package's fetchWithBackoff over real sockets (lab/storm/storm.mjs). Starts and stops
-# nginx itself; about 80 s, stopped at 150 s. Writes the table to artifacts/storm.md (BENCHMARKS.md records one).
+# nginx itself; about 80 s, stopped at 150 s. Writes the table to artifacts/storm.md (lab/RESULTS.md records one).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never

@@ -98,7 +98,7 @@ if [ "$lab" = 1 ]; then
   if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz
   fi
-  # The mutation run (lab/mutants.sh; BENCHMARKS.md has its score) needs this version.
+  # The mutation run (lab/mutants.sh; lab/RESULTS.md has its score) needs this version.
   if ! cargo mutants --version 2>/dev/null | grep -q "27.1.0"; then
     cargo install cargo-mutants --locked --version 27.1.0
   fi

@@ -181,7 +181,7 @@ impl Backoff {
     /// The delay before the next retry, or the reason to give up.
     // Always inlined, so a caller's loop sees the absent hint, clock and budget as constants and
     // keeps the state in registers; `#[inline]` alone is dropped by LLVM as soon as a program calls
-    // this from two places (99 instead of 57 instructions per Google delay, BENCHMARKS.md). The
+    // this from two places (99 instead of 57 instructions per Google delay, lab/RESULTS.md). The
     // measured cost: 0 B for a Google-only firmware and for the npm wasm, 176 B for the whole
     // API on thumbv6m; a firmware stepping from two places shrinks (2 650 B to 734 B). This is
     // SPEC.md §5 without a hint, clock or budget: the give-up checks in their order, then, unless a

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The C library's size and stack tables in markdown, from the firmwares that
-scripts/test.d/30-ffi.sh links (the maps and ELFs in its output directory), so that BENCHMARKS.md
+scripts/test.d/30-ffi.sh links (the maps and ELFs in its output directory), so that lab/RESULTS.md
 shows what today's build measures (`bash lab/benchmarks.sh c-library`).
 
 usage: c_tables.py OUT_DIR          the tables of 30-ffi's firmwares

@@ -165,7 +165,7 @@ SH
 
 Variants: link \`lib/variants/NAME/libseeded_backoff_ffi.a\` in place of
 \`-lseeded_backoff_ffi\` (pkg-config names the whole API). A function a variant leaves out still
-links and returns \`SB_ERR_UNSUPPORTED\`; sizes and stacks: BENCHMARKS.md of the project.
+links and returns \`SB_ERR_UNSUPPORTED\`; sizes and stacks: lab/RESULTS.md of the project.
 
 For a fleet, keep the jitter at the cap: Google's formula adds at most 1 s to a 32 s cap, so
 devices dropped together retry together. The project's simulator

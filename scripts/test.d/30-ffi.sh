@@ -4,7 +4,7 @@
 # and the stack report. Standalone: bash scripts/test.d/30-ffi.sh (from the repo root).
 # With FFI_LAB=1 (lab/c-library.sh) it also measures: the no-panic proof at opt-levels "z" and 3,
 # what each feature adds to the whole-API firmware, and the size and stack tables
-# (artifacts/c-library.md, BENCHMARKS.md's c-library section).
+# (artifacts/c-library.md, lab/RESULTS.md's c-library section).
 # Needs: cbindgen, gcc, g++, valgrind, pkg-config, python3, gcc-arm-none-eabi,
 # libnewlib-arm-none-eabi, qemu-system-arm, gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf,
 # qemu-system-misc, rustup targets thumbv6m-none-eabi thumbv7m-none-eabi riscv32imc-unknown-none-elf
@@ -430,7 +430,7 @@ for feature in $(tr ',' ' ' <<<"$all_features"); do
     "$(sed -n 's/^PASS: \([0-9]*\) of .*, \([0-9]*\) cases skipped.*/qemu: \1 checks passed, \2 cases skipped/p' "$out/without-$feature.log")"
 done
 
-step "the size and stack tables (artifacts/c-library.md, BENCHMARKS.md's c-library section)"
+step "the size and stack tables (artifacts/c-library.md, lab/RESULTS.md's c-library section)"
 mkdir -p artifacts
 python3 "$fw/c_tables.py" "$out" >artifacts/c-library.md
 cat artifacts/c-library.md

@@ -2,20 +2,20 @@
 # The lab's tools, checked for what they compute, never for a figure: the simulator's shape tests
 # (no jitter worst in contention; Google re-synchronizes at the cap in the outage), its JSON
 # deterministic, its chart holding every text a reader needs, bad input and an oversized run
-# refused; the benches and their peer configurations compile and run once; BENCHMARKS.md's
+# refused; the benches and their peer configurations compile and run once; lab/RESULTS.md's
 # generated sections in shape (lab/benchmarks.sh --check; the figures come from the lab).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TERM_COLOR=never
 
-echo "-- BENCHMARKS.md: the sections lab/benchmarks.sh writes, in shape; no history"
+echo "-- lab/RESULTS.md: the sections lab/benchmarks.sh writes, in shape; no history"
 bash lab/benchmarks.sh --check
 # The check can fail: a copy with one cell cut from a generated table's first row, and a copy
 # with a text section's output block removed, are each refused with the section's name.
 controls=$(mktemp -d)
 python3 - "$controls" <<'PY'
 import re, sys
-text = open("BENCHMARKS.md", encoding="utf-8").read()
+text = open("lab/RESULTS.md", encoding="utf-8").read()
 table = re.search(r"<!-- bench:([a-z0-9-]+) -->\n```sh\n[^\n]*\n```\n\n(?:[^|\n][^\n]*\n|\n)*"
                   r"\|[^\n]*\n\|[^\n]*\n(\|[^\n]*\|)\n", text)
 row = table.group(2)

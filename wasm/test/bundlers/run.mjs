@@ -24,7 +24,7 @@
 //  - under 4x CPU throttling, retry() to its call of fetch() under the strict CSP (<= 20 ms) and
 //    with a policy option (<= 10 ms), and the cost of a delay, beside p-retry.
 // Prints a table in the lab; exits non-zero if any functional check failed (every check runs
-// first). --table implies --lab: the table alone goes to stdout, as markdown (BENCHMARKS.md's), and
+// first). --table implies --lab: the table alone goes to stdout, as markdown (lab/RESULTS.md's), and
 // every other line to stderr.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
