@@ -976,6 +976,32 @@ typedef struct sb_pacer_slot {
 } sb_pacer_slot;
 
 /**
+ * A reconnect loop's state: the generator, the retry count and the level, plus a pointer to the
+ * policy it follows, which must stay valid and unchanged as long as the state is used (make it
+ * `static const`). Set it up with `sb_reconnect_init` and treat the fields as private: every
+ * call validates them and the policy, and returns `SB_ERR_BAD_STATE` if either was corrupted.
+ */
+typedef struct sb_reconnect {
+  /**
+   * Random generator state (xoshiro128++ words s0..s3).
+   */
+  uint32_t rng[4];
+  /**
+   * Retries issued since init or the last reset; under `SB_RETRY_FOREVER` it stops at
+   * 4294967295 and the retries go on.
+   */
+  uint32_t retries;
+  /**
+   * The un-jittered base of the next retry (the previous delay for decorrelated jitter).
+   */
+  uint32_t level;
+  /**
+   * The policy, read where it lies at every step rather than copied.
+   */
+  const struct sb_policy *policy;
+} sb_reconnect;
+
+/**
  * One call's retry run: the core's run as integers plus a copy of its policy. Place it anywhere,
  * set it up with `sb_run_init`, and treat the fields as private: every call validates them
  * (`SB_ERR_BAD_STATE`) and writes them back only on success.
@@ -1660,6 +1686,59 @@ struct sb_policy sb_policy_mobile(void);
  * `policy` is NULL or points to a readable `sb_policy`.
  */
 sb_status sb_policy_validate(const struct sb_policy *policy);
+
+/**
+ * Starts a reconnect loop under `*policy`, its jitter seeded from `seed` (from
+ * `sb_seed_from_device`, so that each device of a fleet draws its own delays). `*r` keeps
+ * `policy`, which must outlive it. Returns `SB_OK`, `SB_ERR_NULL`, the policy's
+ * `SB_ERR_POLICY_*` code, or `SB_ERR_UNSUPPORTED` for a valid policy this build cannot run (a
+ * time budget, a strategy left out); `*r` is written only on `SB_OK`.
+ *
+ * ```c
+ * static const sb_policy RECONNECT = {.initial_ms = 1000, .multiplier_num = 2,
+ *     .multiplier_den = 1, .max_backoff_ms = 64000, .max_retries = SB_RETRY_FOREVER,
+ *     .jitter = SB_JITTER_FULL, .max_hint_ms = SB_DEFAULT_MAX_HINT_MS};
+ * sb_reconnect r;
+ * if (sb_reconnect_init(&r, &RECONNECT, seed) != SB_OK)
+ *     return; // invalid policy
+ * ```
+ *
+ * # Safety
+ * `r` is NULL or writable; `policy` is NULL or readable, and stays so, unchanged, while `*r` is
+ * used.
+ */
+sb_status sb_reconnect_init(struct sb_reconnect *r, const struct sb_policy *policy, uint64_t seed);
+
+/**
+ * The step: `SB_RETRY` with the delay before the next connection attempt in `*delay_ms`. Under
+ * `max_retries = SB_RETRY_FOREVER` it never gives up; under a finite count it answers
+ * `SB_GIVE_UP_MAX_RETRIES` once that many retries were issued (then `*delay_ms` is not written).
+ * Errors: `SB_ERR_NULL`, `SB_ERR_BAD_STATE` (`*r` or its policy corrupted), with `*r` unchanged.
+ *
+ * ```c
+ * uint32_t delay_ms;
+ * while (mqtt_connect() != 0) {
+ *     sb_reconnect_next(&r, &delay_ms);
+ *     sleep_ms(delay_ms);
+ * }
+ * sb_reconnect_reset(&r); // connected: the next outage starts from initial_ms
+ * ```
+ *
+ * # Safety
+ * `r` and `delay_ms` are NULL or valid for reads and writes; `r`'s policy is as
+ * `sb_reconnect_init` requires.
+ */
+sb_status sb_reconnect_next(struct sb_reconnect *r, uint32_t *delay_ms);
+
+/**
+ * Starts over after a successful connection: the retry count and level return to their initial
+ * values; the random stream continues, so the next outage draws new delays. Returns `SB_OK`,
+ * `SB_ERR_NULL` or `SB_ERR_BAD_STATE` (`*r` unchanged).
+ *
+ * # Safety
+ * As `sb_reconnect_next`.
+ */
+sb_status sb_reconnect_reset(struct sb_reconnect *r);
 
 /**
  * Starts a run under `policy`, seeded from `seed` (use a different seed per call: mix a device id

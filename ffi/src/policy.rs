@@ -120,10 +120,19 @@ impl sb_policy {
     #[allow(clippy::wrong_self_convention)]
     #[cfg_attr(not(feature = "runtime-policy"), inline(always))]
     pub(crate) fn to_core(&self) -> Result<Policy, sb_status> {
+        self.to_core_inline()
+    }
+
+    /// [`sb_policy::to_core`] inlined into its caller, for a step that validates the policy where
+    /// it lies in flash at every call: the error codes fold into the one the step returns, and
+    /// the core policy's fields stay in registers instead of a 40-byte copy on the stack.
+    #[allow(clippy::wrong_self_convention)]
+    #[inline(always)]
+    pub(crate) fn to_core_inline(&self) -> Result<Policy, sb_status> {
         if !cfg!(feature = "runtime-policy") {
             return (*self).to_preset();
         }
-        let policy = self.validated()?;
+        let policy = self.validated_inline()?;
         // A valid policy that needs a part this build leaves out: said after any invalid field.
         if !compiled_in(&policy) {
             return Err(sb_status::SB_ERR_UNSUPPORTED);
@@ -134,6 +143,12 @@ impl sb_policy {
     /// The core policy these fields make by the core's rules, whatever this build contains, or
     /// the status naming the first invalid field.
     fn validated(&self) -> Result<Policy, sb_status> {
+        self.validated_inline()
+    }
+
+    /// [`sb_policy::validated`], inlined (see [`sb_policy::to_core_inline`]).
+    #[inline(always)]
+    fn validated_inline(&self) -> Result<Policy, sb_status> {
         let param = match self.jitter {
             SB_JITTER_GOOGLE => self.jitter_ms,
             SB_JITTER_PROPORTIONAL => self.spread_per_mille,
@@ -189,7 +204,7 @@ impl sb_policy {
     /// preset firmware the core's validation (190 B on thumbv7m).
     #[cold]
     #[inline(never)]
-    fn refusal(&self) -> sb_status {
+    pub(crate) fn refusal(&self) -> sb_status {
         self.validated()
             .err()
             .unwrap_or(sb_status::SB_ERR_UNSUPPORTED)
