@@ -127,7 +127,7 @@ def main(out):
 # (archive in the SDK, its features, the run's firmware it is linked with)
 SDK = [
     ("google", "`lib/variants/google` (`preset-google,run`)", "`main_google.c`"),
-    ("fleet", "`lib/variants/fleet` (`jitter-full,runtime-policy,run`)", "`main_fleet.c`"),
+    ("fleet", "`lib/variants/fleet` (`jitter-full,runtime-policy,run,fleet`)", "`main_fleet.c`"),
     ("whole", "`lib/libseeded_backoff_ffi.a` (whole API)", "`main_fleet.c`"),
 ]
 

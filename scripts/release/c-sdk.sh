@@ -21,7 +21,8 @@ fi
 # (name|Cargo features|what it is for, the README's line).
 variants=(
   "google|preset-google,run|Google's preset only, unchanged (\`sb_policy_google()\`), and the run (\`sb_run_*\`): the smallest"
-  "fleet|jitter-full,runtime-policy,run|full jitter, which stays at the cap, and any policy's fields, \`max_retries = SB_RETRY_FOREVER\` included: for fleets (\`examples/firmware/main_fleet.c\`)"
+  "fleet|jitter-full,runtime-policy,run,fleet|full jitter, which stays at the cap, any policy's fields, the run, and the per-device seed and startup delay (\`sb_seed_from_device\`, \`sb_startup_delay\`): for fleets (\`examples/firmware/main_fleet.c\`)"
+  "reconnect|reconnect,fleet,runtime-policy,jitter-full|a device's reconnect loop (\`sb_reconnect_*\`: a 28-byte state, the policy read from flash, retry forever), full jitter at any cap, the per-device seed and startup delay: the smallest for a fleet (\`examples/firmware/main_reconnect.c\`)"
 )
 case $target in
   thumb* | riscv32*)
@@ -99,7 +100,7 @@ QEMU at the cross toolchain's arm64 glibc (libc6-arm64-cross)."
 elif [[ $target == riscv32* ]]; then
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/semihosting.c ffi/firmware/semihosting.h ffi/firmware/main_google.c \
-    ffi/firmware/main_fleet.c "$dir/examples/firmware/"
+    ffi/firmware/main_fleet.c ffi/firmware/main_reconnect.c "$dir/examples/firmware/"
   example="\`examples/firmware/\`: \`main_google.c\`, a retry loop over \`sb_run\`, prints one
   request's delays through semihosting (\`semihosting.c\`); \`main_fleet.c\` reconnects forever
   with full jitter; picolibc's
@@ -127,7 +128,7 @@ else
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/startup.c ffi/firmware/semihosting.c ffi/firmware/semihosting.h \
     ffi/firmware/main_google.c ffi/firmware/main_runtime.c ffi/firmware/main_fleet.c \
-    ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
+    ffi/firmware/main_reconnect.c ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
   example="\`examples/firmware/\`: \`main_google.c\`, a retry loop over \`sb_run\`, prints one
   request's delays through semihosting; \`main_runtime.c\` also calls \`memcpy\`, \`sqrtf\` and a 64-bit division, which
   newlib and libgcc provide (the library defines only \`sb_*\` symbols); \`main_fleet.c\`
