@@ -40,5 +40,9 @@ int main(void) {
         sh_puts(" ");
     }
     sh_puts("\n");
+#ifdef WITH_STRERROR /* lab/firmware.sh: what naming one status adds */
+    sh_puts(sb_strerror(sb_reconnect_next(&r, NULL)));
+    sh_puts("\n");
+#endif
     return 0;
 }
