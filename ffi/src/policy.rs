@@ -101,7 +101,9 @@ pub struct sb_policy {
     pub jitter_ms: u32,
     /// Proportional jitter only: half-width of the band in thousandths of the base (0..=1000).
     pub spread_per_mille: u32,
-    /// The largest server hint honoured, ms (0..=2147483647); presets set it to the cap.
+    /// The largest server hint honoured, ms (0..=2147483647); a longer one gives up with
+    /// `SB_GIVE_UP_HINT_EXCEEDS_MAX`. Every preset sets `SB_DEFAULT_MAX_HINT_MS` (300000),
+    /// whatever its cap.
     pub max_hint_ms: u32,
     /// Time budget since the first attempt, ms; 0 means none.
     pub max_elapsed_ms: u32,

@@ -169,8 +169,8 @@ statuses! {
     _ {
         /// Policy: `deadline` must be `SB_DEADLINE_GIVE_UP` (0) or `SB_DEADLINE_CLAMP` (1).
         SB_ERR_POLICY_DEADLINE = 119 => "deadline must be SB_DEADLINE_GIVE_UP (0) or SB_DEADLINE_CLAMP (1)";
-        /// Policy options: `preset` must be one of the `SB_PRESET_*` codes (0..=3).
-        SB_ERR_POLICY_PRESET = 162 => "preset must be an SB_PRESET_* code in 0..=3";
+        /// Policy options: `preset` must be one of the `SB_PRESET_*` codes (0..=4).
+        SB_ERR_POLICY_PRESET = 162 => "preset must be an SB_PRESET_* code in 0..=4";
     }
     SnapshotError {
         /// Snapshot: not exactly `SB_SNAPSHOT_SIZE` bytes.

@@ -139,17 +139,30 @@ grep -q 'sb_seed_from_device' "$fw/main_fleet.c" || fail "main_fleet.c does not 
 echo "devices A and B: the model's delays, which differ ($(delays "$out/fleet-a.log") / $(delays "$out/fleet-b.log"))"
 
 step "the header opens with its quick start: the reconnect loop's declarations in use order"
-head -n 60 ffi/include/seeded_backoff.h >"$out/first-screen.h"
-python3 - "$out/first-screen.h" <<'PY' || fail "the header's first 60 lines are not the quick start"
+python3 - ffi/include/seeded_backoff.h <<'PY' || fail "the header's first screen is not the quick start"
+import re
 import sys
 text = open(sys.argv[1]).read()
+screen = "\n".join(text.splitlines()[:60])
 order = ["sb_seed_from_device", "sb_startup_delay", "sb_reconnect_init", "sb_reconnect_next",
          "sb_reconnect_reset"]
-places = [text.find(name) for name in order]
-raise SystemExit(0 if -1 not in places and places == sorted(places) else 1)
+places = [screen.find(name + "(") for name in order]
+if -1 in places or places != sorted(places):
+    sys.exit(f"lines 1-60 do not name {', '.join(order)} in that order")
+# Each declaration the quick start lists is the header's own, word for word.
+code = text.split(" */", 1)[1]  # after the quick start
+real = {m.group(1): " ".join(m.group(0).split()) for m in
+        re.finditer(r"^[a-z][^;(]*?\b(sb_[a-z_0-9]+)\([^;]*\);", code, re.M)}
+listed = re.findall(r"^ \*     ((?:sb_status|const char) [^;]*?\b(sb_[a-z_0-9]+)\([^;]*\);)", screen, re.M)
+if len(listed) < len(order):
+    sys.exit(f"the quick start lists {len(listed)} declarations")
+for decl, name in listed:
+    if " ".join(decl.split()) != real.get(name):
+        sys.exit(f"the quick start's {name} is not the header's: {decl} / {real.get(name)}")
+print(f"lines 1-60: the quick start names {', '.join(order)} in use order; its {len(listed)} declarations are the header's")
 PY
 grep -q '#include <stddef.h>' ffi/include/seeded_backoff.h || fail "the header does not include <stddef.h>"
-echo "lines 1-60 name sb_seed_from_device, sb_startup_delay, sb_reconnect_init, sb_reconnect_next, sb_reconnect_reset in that order; <stddef.h> included"
+echo "<stddef.h> included"
 
 echo
 echo "reconnect: the variant's delays are the model's on Cortex-M3 and rv32imc, devices differ, statuses are named"
