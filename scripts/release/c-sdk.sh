@@ -103,7 +103,7 @@ elif [[ $target == riscv32* ]]; then
     ffi/firmware/main_fleet.c ffi/firmware/main_reconnect.c "$dir/examples/firmware/"
   example="\`examples/firmware/\`: \`main_google.c\`, a retry loop over \`sb_run\`, prints one
   request's delays through semihosting (\`semihosting.c\`); \`main_fleet.c\` reconnects forever
-  with full jitter; picolibc's
+  with full jitter, \`main_reconnect.c\` too on the reconnect variant; picolibc's
   start files and the memory map of QEMU's \`virt\` board (RAM at 0x80000000) stand in for your
   chip's own"
   build=$(cat <<SH
@@ -132,7 +132,7 @@ else
   example="\`examples/firmware/\`: \`main_google.c\`, a retry loop over \`sb_run\`, prints one
   request's delays through semihosting; \`main_runtime.c\` also calls \`memcpy\`, \`sqrtf\` and a 64-bit division, which
   newlib and libgcc provide (the library defines only \`sb_*\` symbols); \`main_fleet.c\`
-  reconnects forever with full jitter; \`startup.c\` (vector table and reset handler) and
+  reconnects forever with full jitter, \`main_reconnect.c\` too on the reconnect variant; \`startup.c\` (vector table and reset handler) and
   \`lm3s6965.ld\` (the memory map
   of the TI LM3S6965, the Cortex-M3 board QEMU emulates) stand in for your chip's own"
   build=$(cat <<SH
@@ -146,6 +146,11 @@ arm-none-eabi-gcc $cpu -Os -std=c99 -ffunction-sections -fdata-sections -I inclu
   examples/firmware/startup.c examples/firmware/semihosting.c examples/firmware/main_fleet.c \\
   -nostartfiles --specs=nano.specs -T examples/firmware/lm3s6965.ld -Wl,--gc-sections \\
   -Wl,-z,noexecstack lib/variants/fleet/libseeded_backoff_ffi.a -o fleet.elf
+# A device's reconnect loop: the reconnect variant, its policy in flash, retrying forever.
+arm-none-eabi-gcc $cpu -Os -std=c99 -ffunction-sections -fdata-sections -I include \\
+  examples/firmware/startup.c examples/firmware/semihosting.c examples/firmware/main_reconnect.c \\
+  -nostartfiles --specs=nano.specs -T examples/firmware/lm3s6965.ld -Wl,--gc-sections \\
+  -Wl,-z,noexecstack lib/variants/reconnect/libseeded_backoff_ffi.a -o reconnect.elf
 SH
 )
   if [ "$target" = thumbv7m-none-eabi ]; then
@@ -175,7 +180,11 @@ devices dropped together retry together. The project's simulator
 busiest second after recovery has 4,947 connects with Google's formula and 622 with full jitter,
 and every device is connected 151 s after recovery with Google's, 31.6 s with full jitter.
 \`main_fleet.c\` is that policy: \`sb_policy_google()\` with \`jitter = SB_JITTER_FULL\` and
-\`max_retries = SB_RETRY_FOREVER\`."
+\`max_retries = SB_RETRY_FOREVER\`, seeded from the device's id and boot counter
+(\`sb_seed_from_device\`): a fixed seed would give every device the same delays.
+\`main_reconnect.c\` is the smallest such loop (\`lib/variants/reconnect\`, \`sb_reconnect_*\`): a
+28-byte state that reads its \`static const\` policy from flash; the header's first screen lists
+what each archive contains and costs."
 fi
 
 cat >"$dir/README.md" <<MD
