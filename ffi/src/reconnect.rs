@@ -1,6 +1,7 @@
 //! `sb_reconnect`: a device's reconnect loop, in the style of FreeRTOS backoffAlgorithm (a
 //! caller-owned context, an init and a step). The policy stays where the caller keeps it (a
 //! `static const` in flash) and is read at every step, so the state is 28 bytes on a 32-bit core.
+//! The step is SPEC.md section 12.3's.
 
 use seeded_backoff::bindings::RawBackoff;
 use seeded_backoff::{Backoff, Policy, Step};
