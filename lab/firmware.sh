@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Firmware reconnect loop: the C library's reconnect variant beside FreeRTOS backoffAlgorithm and the floor, Cortex-M3 and rv32imc.
+# Firmware reconnect loop: the reconnect variant beside FreeRTOS backoffAlgorithm and the floor (Cortex-M3, rv32imc), and a fleet's peak at the cap.
 #
 # Each program derives its seed (the variant and the floor from a device id), initialises and
 # steps 12 times in QEMU, -Os, --gc-sections, without sb_strerror: ffi/firmware/main_reconnect.c
@@ -167,4 +167,34 @@ for tag, arch in (("m3", "Cortex-M3 (thumbv7m)"), ("rv", "rv32imc")):
 print()
 for met, text in goals:
     print(f"goal: {'met' if met else 'missed'}: {text}")
+PY
+
+echo
+echo "== 10,000 devices dropped at once, the broker down: connects per second once every device is at the cap"
+# The model's schedules (tests/model), each device seeded from its id (a 4-byte counter) and boot 1:
+# attempts at 0 and after each delay; the busiest and the mean second of 600..1800 s, when every
+# device's base is at the cap. Each archive's example policy, retrying forever.
+PYTHONPATH=tests/model python3 - <<'PY'
+import fleet_model as f
+import spec_model as m
+
+FOREVER = 2**32 - 1
+POLICIES = [
+    ("google (Google's jitter, 32 s cap)", m.preset("google", max_retries=FOREVER)),
+    ("fleet, main_fleet.c (full, 32 s cap)", m.preset("google", jitter="full", max_retries=FOREVER)),
+    ("reconnect, main_reconnect.c (full, 64 s)",
+     m.make_policy(1000, 64000, jitter="full", max_retries=FOREVER)),
+]
+DEVICES, START, END = 10_000, 600_000, 1_800_000
+for name, policy in POLICIES:
+    per_second = [0] * ((END - START) // 1000)
+    for device in range(DEVICES):
+        b = m.Backoff(policy, f.seed_from_device(device.to_bytes(4, "little"), 1))
+        t = 0
+        while t < END:
+            if t >= START:
+                per_second[(t - START) // 1000] += 1
+            t += b.next().delay_ms
+    mean = sum(per_second) / len(per_second)
+    print(f"  {name:<44} peak {max(per_second):>5}/s, mean {mean:>6.1f}/s, peak/mean {max(per_second) / mean:.1f}")
 PY
