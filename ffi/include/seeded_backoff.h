@@ -40,8 +40,8 @@
  * code and the step's stack in a Cortex-M3 program, -Os, --gc-sections, as measured by
  * lab/firmware.sh and scripts/release/test-c-sdk.sh at this version:
  *   variants/reconnect  reconnect, fleet, runtime-policy, jitter-full: sb_reconnect_*, the seed
- *                       and startup delay, full jitter at any cap. main_reconnect.c: 986 B,
- *                       sb_reconnect_next 64 B of stack (rv32imc: 1142 B, 32 B).
+ *                       and startup delay, full jitter at any cap. main_reconnect.c: 918 B,
+ *                       sb_reconnect_next 72 B of stack (rv32imc: 1066 B, 32 B).
  *   variants/fleet      fleet, run, runtime-policy, jitter-full: any policy with full jitter, the
  *                       run, the seed and startup delay. main_fleet.c: 4636 B, sb_run_outcome 528 B.
  *   variants/google     preset-google, run: Google's preset unchanged, the run. main_step.c
@@ -1025,7 +1025,8 @@ typedef struct sb_pacer_slot {
  * A reconnect loop's state: the generator, the retry count and the level, plus a pointer to the
  * policy it follows, which must stay valid and unchanged as long as the state is used (make it
  * `static const`). Set it up with `sb_reconnect_init` and treat the fields as private: every
- * call validates them and the policy, and returns `SB_ERR_BAD_STATE` if either was corrupted.
+ * call validates them and the policy's fields it reads, and returns `SB_ERR_BAD_STATE` if either
+ * was corrupted.
  */
 typedef struct sb_reconnect {
   /**

@@ -64,6 +64,24 @@ const _: () = {
     assert!(SB_DEFAULT_MAX_HINT_MS == seeded_backoff::DEFAULT_MAX_HINT_MS);
 };
 
+/// Whether this build has the strategy an `SB_JITTER_*` code names (false for any other code).
+// A match, not `matches!` or a table: the default build's arms are all `true`, which clippy
+// reads as a `matches!`, and a table lookup hides the code from the optimiser, which then keeps
+// every strategy in a one-strategy step (the reconnect step: 424 to 918 B on thumbv7m).
+#[allow(clippy::match_like_matches_macro)]
+#[inline(always)]
+pub(crate) fn jitter_compiled_in(code: u32) -> bool {
+    match code {
+        SB_JITTER_NONE => cfg!(feature = "jitter-none"),
+        SB_JITTER_GOOGLE => cfg!(feature = "jitter-google"),
+        SB_JITTER_FULL => cfg!(feature = "jitter-full"),
+        SB_JITTER_EQUAL => cfg!(feature = "jitter-equal"),
+        SB_JITTER_DECORRELATED => cfg!(feature = "jitter-decorrelated"),
+        SB_JITTER_PROPORTIONAL => cfg!(feature = "jitter-proportional"),
+        _ => false,
+    }
+}
+
 /// Whether this build supports everything a validated policy uses (its strategy, a time budget).
 #[inline(always)]
 pub(crate) fn compiled_in(policy: &Policy) -> bool {

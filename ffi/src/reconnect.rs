@@ -4,16 +4,17 @@
 //! The step is SPEC.md section 12.3's.
 
 use seeded_backoff::bindings::RawBackoff;
-use seeded_backoff::{Backoff, Policy, Step};
+use seeded_backoff::{Backoff, Jitter, Policy, Step};
 
-use crate::policy::{compiled_in, sb_policy};
+use crate::policy::{jitter_compiled_in, sb_policy, SB_JITTER_GOOGLE, SB_JITTER_PROPORTIONAL};
 use crate::ptr;
 use crate::status::{require_feature, sb_status};
 
 /// A reconnect loop's state: the generator, the retry count and the level, plus a pointer to the
 /// policy it follows, which must stay valid and unchanged as long as the state is used (make it
 /// `static const`). Set it up with `sb_reconnect_init` and treat the fields as private: every
-/// call validates them and the policy, and returns `SB_ERR_BAD_STATE` if either was corrupted.
+/// call validates them and the policy's fields it reads, and returns `SB_ERR_BAD_STATE` if either
+/// was corrupted.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(non_camel_case_types)]
@@ -40,8 +41,34 @@ fn reconnect_policy(policy: &sb_policy) -> Result<Policy, sb_status> {
     Ok(core)
 }
 
-/// The state in `*r` and its policy, both validated (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`), with
-/// the retry count the core's step sees ([`counted`]).
+/// The core policy of what a step reads from `*policy`: the growth, the cap, the count and the
+/// strategy, checked by the core's rules, within this build and without a time budget; `None` for
+/// anything else. The fields a step never reads (`max_hint_ms`, `deadline`, `paced`) were
+/// checked by `sb_reconnect_init` and are not read again, so the step validates less than init
+/// does and its checks fold into one `SB_ERR_BAD_STATE`.
+#[inline(always)]
+fn step_policy(policy: &sb_policy) -> Option<Policy> {
+    if policy.max_elapsed_ms != 0 || !jitter_compiled_in(policy.jitter) {
+        return None;
+    }
+    let param = match policy.jitter {
+        SB_JITTER_GOOGLE => policy.jitter_ms,
+        SB_JITTER_PROPORTIONAL => policy.spread_per_mille,
+        _ => 0,
+    };
+    let jitter = Jitter::from_code(policy.jitter as u8, param)?;
+    Policy::builder()
+        .initial_ms(policy.initial_ms)
+        .multiplier(policy.multiplier_num, policy.multiplier_den)
+        .max_backoff_ms(policy.max_backoff_ms)
+        .max_retries(policy.max_retries)
+        .jitter(jitter)
+        .build()
+        .ok()
+}
+
+/// The state in `*r` and what the step reads of its policy, both validated (`SB_ERR_NULL`,
+/// `SB_ERR_BAD_STATE`), with the retry count the core's step sees ([`counted`]).
 ///
 /// # Safety
 /// `r` is NULL or readable; its policy is as `sb_reconnect_init` requires.
@@ -50,14 +77,10 @@ unsafe fn load(r: *const sb_reconnect) -> Result<(sb_reconnect, Policy, Backoff)
     // SAFETY: forwarded from this function's contract.
     let state = unsafe { ptr::read(r) }?;
     // SAFETY: as above.
-    let policy = match unsafe { ptr::borrow(state.policy) }.map(reconnect_policy) {
-        Ok(Ok(policy)) => policy,
+    let policy = match unsafe { ptr::borrow(state.policy) }.map(step_policy) {
+        Ok(Some(policy)) => policy,
         _ => return Err(sb_status::SB_ERR_BAD_STATE),
     };
-    // Checked again next to the step, so the optimiser drops what this build cannot reach.
-    if !compiled_in(&policy) || policy.max_elapsed_ms() != 0 {
-        return Err(sb_status::SB_ERR_BAD_STATE);
-    }
     let raw = RawBackoff {
         rng: state.rng,
         retries: counted(&policy, state.retries),
@@ -158,21 +181,18 @@ pub unsafe extern "C" fn sb_reconnect_next(r: *mut sb_reconnect, delay_ms: *mut 
     }
     ptr::status((|| {
         // SAFETY: `r` is non-NULL and valid by this function's contract.
-        let (state, policy, mut backoff) = unsafe { load(r) }?;
+        let (_, policy, mut backoff) = unsafe { load(r) }?;
         match backoff.next_delay(&policy) {
             Step::Retry { delay_ms: d, .. } => {
+                // The count after the step is the stored one plus 1, stopping at 4294967295
+                // ([`counted`]); the policy pointer is left as it is, so the step keeps no copy.
                 let raw = backoff.to_raw();
-                // SAFETY: `r` and `delay_ms` are non-NULL and valid by this function's contract.
+                // SAFETY: `r` and `delay_ms` are non-NULL and valid by this function's contract;
+                // the field pointers are within `*r`.
                 unsafe {
-                    ptr::write(
-                        r,
-                        sb_reconnect {
-                            rng: raw.rng,
-                            retries: state.retries.saturating_add(1),
-                            level: raw.level,
-                            policy: state.policy,
-                        },
-                    )?;
+                    ptr::write(&raw mut (*r).rng, raw.rng)?;
+                    ptr::write(&raw mut (*r).retries, raw.retries)?;
+                    ptr::write(&raw mut (*r).level, raw.level)?;
                     ptr::write(delay_ms, d)?;
                 }
                 Ok(sb_status::SB_RETRY)
