@@ -40,13 +40,13 @@
  * code and the step's stack in a Cortex-M3 program, -Os, --gc-sections, as measured by
  * lab/firmware.sh and scripts/release/test-c-sdk.sh at this version:
  *   variants/reconnect  reconnect, fleet, runtime-policy, jitter-full: sb_reconnect_*, the seed
- *                       and startup delay, full jitter at any cap. main_reconnect.c: 918 B,
- *                       sb_reconnect_next 72 B of stack (rv32imc: 1066 B, 32 B).
+ *                       and startup delay, full jitter at any cap. main_reconnect.c: 896 B,
+ *                       sb_reconnect_next 64 B of stack (rv32imc: 1036 B, 16 B).
  *   variants/fleet      fleet, run, runtime-policy, jitter-full: any policy with full jitter, the
- *                       run, the seed and startup delay. main_fleet.c: 4636 B, sb_run_outcome 528 B.
+ *                       run, the seed and startup delay. main_fleet.c: 4552 B, sb_run_outcome 512 B.
  *   variants/google     preset-google, run: Google's preset unchanged, the run. main_step.c
- *                       (sb_backoff_next): 820 B, 48 B; main_google.c (sb_run): 4378 B, 480 B.
- *   libseeded_backoff_ffi.a  every feature below. main_fleet.c: 5130 B, sb_run_outcome 736 B.
+ *                       (sb_backoff_next): 802 B, 44 B; main_google.c (sb_run): 4296 B, 464 B.
+ *   libseeded_backoff_ffi.a  every feature below. main_fleet.c: 5186 B, sb_run_outcome 720 B.
  * A function whose part a build leaves out links and returns SB_ERR_UNSUPPORTED. sb_strerror holds
  * the text of the statuses a build can return: naming one adds 816 B to main_reconnect.c on the
  * reconnect archive, about 1 KB on fleet or google, 3870 B on the whole API (long messages).
