@@ -7,8 +7,10 @@
 # (the same delays hand-written in C for its one policy: the least code that prints them) and
 # ffi/firmware/main_backoff_algorithm.c on backoffAlgorithm's source/backoff_algorithm.c (with
 # -DNDEBUG; it takes its random numbers from the caller, whose generator is not counted). Per
-# function: flash (text from the map) and the static worst-case stack (ffi/firmware/stack_report.py:
-# the frame plus the deepest callee chain); the state's sizeof as the firmware prints it. Then what
+# function: flash (text from the map), the static worst-case stack (ffi/firmware/stack_report.py:
+# the frame plus the deepest callee chain) and the painted stack (ffi/firmware/paint_wrap.c: the
+# deepest any call of this run took; the floor's calls stay within its one file and are not
+# wrapped); the state's sizeof as the firmware prints it. Then what
 # sb_strerror adds to that program, and each goal of the reconnect variant, met or missed.
 #
 # backoffAlgorithm is not in this repository: set BACKOFF_ALGORITHM_DIR to a checkout of
@@ -73,8 +75,14 @@ for arch in m3:thumbv7m-none-eabi rv:riscv32imc-unknown-none-elf; do
   "$tag" reconnect "$fw/main_reconnect.c" "$lib"
   "$tag" strerror -DWITH_STRERROR "$fw/main_reconnect.c" "$lib"
   "$tag" floor "$fw/floor_reconnect.c"
+  # The same programs with each measured call wrapped to paint the stack below it (paint_wrap.c).
+  "$tag" reconnect-painted -DPAINT_SB "$fw/main_reconnect.c" "$fw/paint_wrap.c" "$lib" \
+    -Wl,--wrap=sb_seed_from_device -Wl,--wrap=sb_reconnect_init -Wl,--wrap=sb_reconnect_next
   if [ -n "$boa" ]; then
     "$tag" boa -DNDEBUG -I "$boa/source/include" "$fw/main_backoff_algorithm.c" "$boa/source/backoff_algorithm.c"
+    "$tag" boa-painted -DNDEBUG -DPAINT_BOA -I "$boa/source/include" "$fw/main_backoff_algorithm.c" \
+      "$boa/source/backoff_algorithm.c" "$fw/paint_wrap.c" -Wl,--wrap=BackoffAlgorithm_InitializeParams \
+      -Wl,--wrap=BackoffAlgorithm_GetNextBackoff
   fi
 done
 
@@ -115,6 +123,14 @@ def code_of(map_path, marker):
                and not s.endswith(".main"))
 
 
+def painted(log):
+    """{function: the deepest stack a call to it took}, from a program linked with paint_wrap.c."""
+    depths = {}
+    for name, depth in re.findall(r"painted (\S+) (\d+)", open(log).read()):
+        depths[name] = max(depths.get(name, 0), int(depth))
+    return depths
+
+
 def per_function(elf, names):
     funcs = parse(elf)
     resolve_indirect(funcs)
@@ -140,13 +156,14 @@ goals = []
 for tag, arch in (("m3", "Cortex-M3 (thumbv7m)"), ("rv", "rv32imc")):
     p = lambda name, ext: os.path.join(out, f"{tag}-{name}.{ext}")
     print(f"\n{arch}")
-    print(f"  {'program / function':<38}{'flash B':>9}{'stack B':>9}{'state B':>9}")
+    print(f"  {'program / function':<38}{'flash B':>9}{'stack B':>9}{'state B':>9}{'painted B':>11}")
     lib = library_bytes(p("reconnect", "map"))[0]
     rows = per_function(p("reconnect", "elf"), ["sb_seed_from_device", "sb_reconnect_init", "sb_reconnect_next"])
+    paint = painted(p("reconnect-painted", "log"))
     st = state(p("reconnect", "log"))
     print(f"  {'reconnect variant (library code)':<38}{lib:>9}{'':>9}{st:>9}")
     for name, size, depth in rows:
-        print(f"    {name:<36}{size:>9}{depth:>9}")
+        print(f"    {name:<36}{size:>9}{depth:>9}{'':>9}{paint.get(name, '-'):>11}")
     step = dict((n, d) for n, _, d in rows)["sb_reconnect_next"]
     floor = code_of(p("floor", "map"), ".text.floor_next")
     print(f"  {'floor (hand-written C, one policy)':<38}{floor:>9}{'':>9}{state(p('floor', 'log')):>9}")
@@ -155,9 +172,10 @@ for tag, arch in (("m3", "Cortex-M3 (thumbv7m)"), ("rv", "rv32imc")):
     boa = None
     if os.path.exists(p("boa", "map")):
         boa = code_of(p("boa", "map"), ".text.BackoffAlgorithm_GetNextBackoff")
+        paint = painted(p("boa-painted", "log"))
         print(f"  {'backoffAlgorithm v1.4.1 (no generator)':<38}{boa:>9}{'':>9}{state(p('boa', 'log')):>9}")
         for name, size, depth in per_function(p("boa", "elf"), ["BackoffAlgorithm_InitializeParams", "BackoffAlgorithm_GetNextBackoff"]):
-            print(f"    {name:<36}{size:>9}{depth:>9}")
+            print(f"    {name:<36}{size:>9}{depth:>9}{'':>9}{paint.get(name, '-'):>11}")
     strerror = library_bytes(p("strerror", "map"))[0] - lib
     print(f"  sb_strerror called once adds {strerror} B (this variant's table)")
     beside = f"floor {floor} B" + (f", backoffAlgorithm {boa} B" if boa is not None else "")
