@@ -56,6 +56,7 @@ fn step_policy(policy: &sb_policy) -> Option<Policy> {
         SB_JITTER_PROPORTIONAL => policy.spread_per_mille,
         _ => 0,
     };
+    // `jitter_compiled_in` admits only the codes 0..=5, so the cast keeps the code as it is.
     let jitter = Jitter::from_code(policy.jitter as u8, param)?;
     Policy::builder()
         .initial_ms(policy.initial_ms)

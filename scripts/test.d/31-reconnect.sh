@@ -118,6 +118,11 @@ print(f.startup_delay_ms(f.seed_from_device(bytes.fromhex('$uid_a'), 1), 60000))
   echo "library code $code B (bound 2048), sb_reconnect_next stack $depth B (bound 128)"
 done
 
+step "no panic path in the reconnect variant: with a panic handler that calls an undefined symbol it still links"
+lib=$(staticlib thumbv7m-none-eabi "$reconnect,panic-link-check")
+firmware nopanic cortex-m3 "$lib" "$fw/main_reconnect.c"
+echo "thumbv7m: main_reconnect.c links against the variant built with panic-link-check"
+
 step "main_fleet.c on the fleet variant ($fleet): each device seeds from its id"
 archive="$out/fleet/libseeded_backoff_ffi.a"
 mkdir -p "$out/fleet"
