@@ -3,7 +3,9 @@
 //! memory across a deep sleep. The `Board` stands in for the hardware; everything else is as on a
 //! microcontroller (the same calls build for thumbv6m-none-eabi).
 
-use seeded_backoff::{const_policy, Backoff, GiveUpReason, Policy, Step, SNAPSHOT_LEN};
+use seeded_backoff::{
+    const_policy, seed_from_device, Backoff, GiveUpReason, Policy, Step, SNAPSHOT_LEN,
+};
 
 /// In flash: validated at compile time, so a bad edit is a build error that names the field.
 const POLICY: Policy = const_policy!(Policy::builder()
@@ -12,11 +14,13 @@ const POLICY: Policy = const_policy!(Policy::builder()
     .max_retries(8)
     .max_elapsed_ms(120_000));
 
-/// What the hardware provides: a tick counter, RTC memory that survives deep sleep, a radio.
+/// What the hardware provides: a tick counter, RTC memory that survives deep sleep, a radio, and a
+/// boot counter kept in flash.
 struct Board {
     tick_ms: u64,
     rtc: [u8; SNAPSHOT_LEN],
     uplinks: u32,
+    boot_count: u32,
 }
 
 impl Board {
@@ -34,20 +38,20 @@ impl Board {
     }
 }
 
-/// A seed from the device id: distinct per device, the same after every reboot.
-fn seed_from_id(id: [u8; 8]) -> u64 {
-    u64::from_le_bytes(id)
+/// The device's seed (SPEC.md §12.1) from its id and boot counter: devices of a fleet draw apart,
+/// and a reboot does not replay the last boot's delays.
+fn seed(board: &Board) -> u64 {
+    seed_from_device(&board.device_id(), board.boot_count)
 }
 
 /// One wake period: resume the saved state (or start one), try the uplink, and either finish or
 /// save the state and deep-sleep for the delay. Returns `Some(delay)` to sleep, `None` when done.
 fn wake(board: &mut Board, first_boot: bool) -> Result<Option<u32>, GiveUpReason> {
     let mut backoff = if first_boot {
-        Backoff::new(&POLICY, seed_from_id(board.device_id()))
+        Backoff::new(&POLICY, seed(board))
     } else {
         // A damaged or foreign snapshot (after a firmware update changed the policy) starts over.
-        Backoff::restore(&POLICY, &board.rtc)
-            .unwrap_or_else(|_| Backoff::new(&POLICY, seed_from_id(board.device_id())))
+        Backoff::restore(&POLICY, &board.rtc).unwrap_or_else(|_| Backoff::new(&POLICY, seed(board)))
     };
     if board.send_uplink() {
         return Ok(None);
@@ -67,6 +71,7 @@ fn main() {
         tick_ms: 0,
         rtc: [0; SNAPSHOT_LEN],
         uplinks: 0,
+        boot_count: 1,
     };
     let mut first_boot = true;
     loop {

@@ -10,8 +10,8 @@
 //! rather than keeping its own copy of the rules, so that an option combination is accepted or refused the same way
 //! everywhere: an option the chosen strategy has no use for (`jitter_ms` with full jitter) is an
 //! error, not silently ignored; a strategy's parameter defaults to the reference value (Google's
-//! 1000 ms, gRPC's ±20 %) unless the preset already uses that strategy; the hint limit follows an
-//! overridden cap unless given.
+//! 1000 ms, gRPC's ±20 %) unless the preset already uses that strategy; the hint limit is the one
+//! given, else [`DEFAULT_MAX_HINT_MS`](crate::DEFAULT_MAX_HINT_MS), whatever the cap.
 
 pub use crate::budget::{BudgetMode, BudgetOption};
 use crate::coded_enum::coded_enum;

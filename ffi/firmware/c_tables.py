@@ -46,6 +46,7 @@ FEATURES = {
     "jitter-proportional": "proportional jitter",
     "runtime-policy": "any valid policy; without it only the presets, and the library works on constants",
     "run": "`sb_run_*`: the run of SPEC.md §15",
+    "reconnect": "`sb_reconnect_*`: a device's reconnect loop, SPEC.md §12.3",
     "time-budget": "`max_elapsed_ms` policies, `SB_INPUT_ELAPSED`",
     "hints": "server hints in `sb_run_outcome` and `sb_backoff_next_with`, `sb_parse_grpc_pushback`",
     "retry-after": "`sb_parse_retry_after` (the HTTP-date parser), `sb_parse_rate_limit`, `sb_hint_from_headers`",
@@ -127,7 +128,7 @@ def main(out):
 # (archive in the SDK, its features, the run's firmware it is linked with)
 SDK = [
     ("google", "`lib/variants/google` (`preset-google,run`)", "`main_google.c`"),
-    ("fleet", "`lib/variants/fleet` (`jitter-full,runtime-policy,run`)", "`main_fleet.c`"),
+    ("fleet", "`lib/variants/fleet` (`jitter-full,runtime-policy,run,fleet`)", "`main_fleet.c`"),
     ("whole", "`lib/libseeded_backoff_ffi.a` (whole API)", "`main_fleet.c`"),
 ]
 

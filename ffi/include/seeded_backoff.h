@@ -1,32 +1,75 @@
 /**
  * @file seeded_backoff.h
- * @brief C API of seeded-backoff: deterministic, seeded exponential backoff (Google's algorithm
- * exactly, five more jitter strategies, Retry-After, retry budgets, 40-byte snapshots).
+ * @brief seeded-backoff's C API: deterministic, seeded exponential backoff (no allocation).
  *
- * A retry loop is a shell over sb_run (sb_run_init, sb_run_start, sb_run_outcome, sb_run_wake,
- * sb_run_pause, sb_run_resume): the caller performs the sb_action the run answers and reports what
- * happened. A caller that keeps its own loop steps an sb_backoff: sb_backoff_next (the bare step)
- * or sb_backoff_next_with (a server hint, the caller's clock, a budget).
+ * Quick start: a device's reconnect loop (ffi/firmware/main_reconnect.c, lib/variants/reconnect)
  *
- * No allocation: every struct is caller-allocated plain integers. Every pointer may be NULL
- * (SB_ERR_NULL). A call that returns an SB_ERR_* code leaves caller-owned state unchanged.
- * sb_strerror() names any status. Lengths are uintptr_t (the same width as size_t on every
- * supported target) so that the header needs only <stdint.h> and <stdbool.h>.
+ *     static const sb_policy RECONNECT = {  // stays in flash: 1 s, x2, 64 s cap, full jitter
+ *         .initial_ms = 1000, .multiplier_num = 2, .multiplier_den = 1, .max_backoff_ms = 64000,
+ *         .max_retries = SB_RETRY_FOREVER, .jitter = SB_JITTER_FULL,
+ *         .max_hint_ms = SB_DEFAULT_MAX_HINT_MS};
+ *     uint64_t seed;
+ *     uint32_t delay_ms;
+ *     sb_reconnect r;                                        // 28 B on 32-bit cores
+ *     sb_seed_from_device(chip_uid, sizeof chip_uid, boot_count, &seed); // one seed per device
+ *     sb_startup_delay(seed, 60000, &delay_ms);              // spread a fleet's power-up
+ *     sleep_ms(delay_ms);
+ *     if (sb_reconnect_init(&r, &RECONNECT, seed) != SB_OK)  // SB_ERR_POLICY_*: the bad field
+ *         return;
+ *     for (;;) {
+ *         while (connect() != 0) {
+ *             sb_reconnect_next(&r, &delay_ms);              // SB_RETRY, forever
+ *             sleep_ms(delay_ms);
+ *         }
+ *         serve_until_disconnected();
+ *         sb_reconnect_reset(&r);                            // the next outage starts at 1 s
+ *     }
+ *
+ * Its declarations, in use order:
+ *     sb_status sb_seed_from_device(const uint8_t *id, uintptr_t len, uint32_t boot_counter, uint64_t *seed);
+ *     sb_status sb_startup_delay(uint64_t seed, uint32_t window_ms, uint32_t *delay_ms);
+ *     sb_status sb_reconnect_init(struct sb_reconnect *r, const struct sb_policy *policy, uint64_t seed);
+ *     sb_status sb_reconnect_next(struct sb_reconnect *r, uint32_t *delay_ms);
+ *     sb_status sb_reconnect_reset(struct sb_reconnect *r);
+ *     const char *sb_strerror(int32_t code);                 // a status's name
+ * Other loops: sb_run_* (a request: attempts, server hints, budget; sb_run_init, sb_run_start,
+ * sb_run_outcome, sb_run_wake) and sb_backoff_* (a hand loop: sb_backoff_init, sb_backoff_next,
+ * sb_backoff_next_with for a hint, the caller's clock or a budget).
+ *
+ * Prebuilt archives of the firmware SDKs (lib/...; Cortex-M0/M3/M4F, rv32imc/imac). Cost: library
+ * code and the step's stack in a Cortex-M3 program, -Os, --gc-sections, as measured by
+ * lab/firmware.sh and scripts/release/test-c-sdk.sh at this version:
+ *   variants/reconnect  reconnect, fleet, runtime-policy, jitter-full: sb_reconnect_*, the seed
+ *                       and startup delay, full jitter at any cap. main_reconnect.c: 896 B,
+ *                       sb_reconnect_next 64 B of stack (rv32imc: 1036 B, 16 B).
+ *   variants/fleet      fleet, run, runtime-policy, jitter-full: any policy with full jitter, the
+ *                       run, the seed and startup delay. main_fleet.c: 4552 B, sb_run_outcome 512 B.
+ *   variants/google     preset-google, run: Google's preset unchanged, the run. main_step.c
+ *                       (sb_backoff_next): 802 B, 44 B; main_google.c (sb_run): 4296 B, 464 B.
+ *   libseeded_backoff_ffi.a  every feature below. main_fleet.c: 5186 B, sb_run_outcome 720 B.
+ * A function whose part a build leaves out links and returns SB_ERR_UNSUPPORTED. sb_strerror holds
+ * the text of the statuses a build can return: naming one adds 816 B to main_reconnect.c on the
+ * reconnect archive, about 1 KB on fleet or google, 3870 B on the whole API (long messages).
+ *
+ * Rules: every struct is caller-allocated plain integers; every pointer may be NULL
+ * (SB_ERR_NULL); a call that returns an SB_ERR_* code leaves caller-owned state unchanged;
+ * sb_strerror() names any status. Lengths are uintptr_t (the width of size_t on every supported
+ * target).
  *
  * The library's parts are Cargo features of ffi/Cargo.toml, all on by default: jitter-none,
  * jitter-google, jitter-full, jitter-equal, jitter-decorrelated, jitter-proportional (the
  * strategies), runtime-policy (any valid policy; without it only the preset-google,
- * preset-google-64s, preset-aws, preset-grpc and preset-mobile features' presets, unchanged), run (sb_run_*),
- * time-budget (max_elapsed_ms, SB_INPUT_ELAPSED), hints (server hints in sb_run_outcome and
- * sb_backoff_next_with, sb_parse_grpc_pushback), retry-after (sb_parse_retry_after,
- * sb_parse_rate_limit, sb_hint_from_headers), budget (sb_budget_*, and a budget given to
- * sb_run_outcome or sb_backoff_next_with), send-rate (sb_send_rate_*), snapshot
- * (sb_backoff_snapshot/_restore), fleet (sb_seed_from_device, sb_startup_delay), pacer
- * (sb_pacer_*, a server's Retry-After schedule), long-messages (sb_strerror's sentences; without
- * it, the status's name) and bindings (what language bindings use: sb_policy_from_options and the
- * sb_*_name tables). Every function links in every build; one whose part is left out returns
- * SB_ERR_UNSUPPORTED (the name tables: NULL), and so does every function given a policy the build
- * cannot run. Sizes: BENCHMARKS.md.
+ * preset-google-64s, preset-aws, preset-grpc and preset-mobile features' presets, unchanged),
+ * reconnect (sb_reconnect_*), run (sb_run_*), time-budget (max_elapsed_ms, SB_INPUT_ELAPSED),
+ * hints (server hints in sb_run_outcome and sb_backoff_next_with, sb_parse_grpc_pushback),
+ * retry-after (sb_parse_retry_after, sb_parse_rate_limit, sb_hint_from_headers), budget
+ * (sb_budget_*, and a budget given to sb_run_outcome or sb_backoff_next_with), send-rate
+ * (sb_send_rate_*), snapshot (sb_backoff_snapshot/_restore), fleet (sb_seed_from_device,
+ * sb_startup_delay), pacer (sb_pacer_*, a server's Retry-After schedule), long-messages
+ * (sb_strerror's sentences; without it, the status's name) and bindings (what language bindings
+ * use: sb_policy_from_options and the sb_*_name tables). Every function links in every build; one
+ * whose part is left out returns SB_ERR_UNSUPPORTED (the name tables: NULL), and so does every
+ * function given a policy the build cannot run. Changes: ffi/CHANGELOG.md.
  *
  * Generated by cbindgen from ffi/src; do not edit.
  */
@@ -36,6 +79,7 @@
 
 /* Generated by cbindgen from ffi/src (config ffi/cbindgen.toml). Do not edit. */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 
@@ -113,9 +157,9 @@
 
 /**
  * `sb_step_input.flags` bit: `rate_limit_ms` is a 429's rate-limit reset (see
- * `sb_parse_rate_limit`): the delay is at least `min(rate_limit_ms, policy.max_hint_ms)` plus an
- * upward jitter of up to 1 s + 10 % of that, so clients told the same reset do not return
- * together. A step takes at most one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and
+ * `sb_parse_rate_limit`): the delay is at least `rate_limit_ms` plus an upward jitter of up to
+ * 1 s + 10 % of it, so clients told the same reset do not return together; a reset beyond
+ * `policy.max_hint_ms` gives up with `SB_GIVE_UP_HINT_EXCEEDS_MAX`. A step takes at most one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and
  * `SB_INPUT_RATE_LIMIT` (SPEC.md section 5); `sb_hint_from_headers` picks the one a response
  * gives.
  */
@@ -500,7 +544,7 @@ enum sb_status
    */
   SB_ERR_POLICY_DEADLINE = 119,
   /**
-   * Policy options: `preset` must be one of the `SB_PRESET_*` codes (0..=3).
+   * Policy options: `preset` must be one of the `SB_PRESET_*` codes (0..=4).
    */
   SB_ERR_POLICY_PRESET = 162,
   /**
@@ -778,7 +822,9 @@ typedef struct sb_policy {
    */
   uint32_t spread_per_mille;
   /**
-   * The largest server hint honoured, ms (0..=2147483647); presets set it to the cap.
+   * The largest server hint honoured, ms (0..=2147483647); a longer one gives up with
+   * `SB_GIVE_UP_HINT_EXCEEDS_MAX`. Every preset sets `SB_DEFAULT_MAX_HINT_MS` (300000),
+   * whatever its cap.
    */
   uint32_t max_hint_ms;
   /**
@@ -974,6 +1020,33 @@ typedef struct sb_pacer_slot {
    */
   char ratelimit[28];
 } sb_pacer_slot;
+
+/**
+ * A reconnect loop's state: the generator, the retry count and the level, plus a pointer to the
+ * policy it follows, which must stay valid and unchanged as long as the state is used (make it
+ * `static const`). Set it up with `sb_reconnect_init` and treat the fields as private: every
+ * call validates them and the policy's fields it reads, and returns `SB_ERR_BAD_STATE` if either
+ * was corrupted.
+ */
+typedef struct sb_reconnect {
+  /**
+   * Random generator state (xoshiro128++ words s0..s3).
+   */
+  uint32_t rng[4];
+  /**
+   * Retries issued since init or the last reset; under `SB_RETRY_FOREVER` it stops at
+   * 4294967295 and the retries go on.
+   */
+  uint32_t retries;
+  /**
+   * The un-jittered base of the next retry (the previous delay for decorrelated jitter).
+   */
+  uint32_t level;
+  /**
+   * The policy, read where it lies at every step rather than copied.
+   */
+  const struct sb_policy *policy;
+} sb_reconnect;
 
 /**
  * One call's retry run: the core's run as integers plus a copy of its policy. Place it anywhere,
@@ -1662,6 +1735,59 @@ struct sb_policy sb_policy_mobile(void);
 sb_status sb_policy_validate(const struct sb_policy *policy);
 
 /**
+ * Starts a reconnect loop under `*policy`, its jitter seeded from `seed` (from
+ * `sb_seed_from_device`, so that each device of a fleet draws its own delays). `*r` keeps
+ * `policy`, which must outlive it. Returns `SB_OK`, `SB_ERR_NULL`, the policy's
+ * `SB_ERR_POLICY_*` code, or `SB_ERR_UNSUPPORTED` for a valid policy this build cannot run (a
+ * time budget, a strategy left out); `*r` is written only on `SB_OK`.
+ *
+ * ```c
+ * static const sb_policy RECONNECT = {.initial_ms = 1000, .multiplier_num = 2,
+ *     .multiplier_den = 1, .max_backoff_ms = 64000, .max_retries = SB_RETRY_FOREVER,
+ *     .jitter = SB_JITTER_FULL, .max_hint_ms = SB_DEFAULT_MAX_HINT_MS};
+ * sb_reconnect r;
+ * if (sb_reconnect_init(&r, &RECONNECT, seed) != SB_OK)
+ *     return; // invalid policy
+ * ```
+ *
+ * # Safety
+ * `r` is NULL or writable; `policy` is NULL or readable, and stays so, unchanged, while `*r` is
+ * used.
+ */
+sb_status sb_reconnect_init(struct sb_reconnect *r, const struct sb_policy *policy, uint64_t seed);
+
+/**
+ * The step: `SB_RETRY` with the delay before the next connection attempt in `*delay_ms`. Under
+ * `max_retries = SB_RETRY_FOREVER` it never gives up; under a finite count it answers
+ * `SB_GIVE_UP_MAX_RETRIES` once that many retries were issued (then `*delay_ms` is not written).
+ * Errors: `SB_ERR_NULL`, `SB_ERR_BAD_STATE` (`*r` or its policy corrupted), with `*r` unchanged.
+ *
+ * ```c
+ * uint32_t delay_ms;
+ * while (mqtt_connect() != 0) {
+ *     sb_reconnect_next(&r, &delay_ms);
+ *     sleep_ms(delay_ms);
+ * }
+ * sb_reconnect_reset(&r); // connected: the next outage starts from initial_ms
+ * ```
+ *
+ * # Safety
+ * `r` and `delay_ms` are NULL or valid for reads and writes; `r`'s policy is as
+ * `sb_reconnect_init` requires.
+ */
+sb_status sb_reconnect_next(struct sb_reconnect *r, uint32_t *delay_ms);
+
+/**
+ * Starts over after a successful connection: the retry count and level return to their initial
+ * values; the random stream continues, so the next outage draws new delays. Returns `SB_OK`,
+ * `SB_ERR_NULL` or `SB_ERR_BAD_STATE` (`*r` unchanged).
+ *
+ * # Safety
+ * As `sb_reconnect_next`.
+ */
+sb_status sb_reconnect_reset(struct sb_reconnect *r);
+
+/**
  * Starts a run under `policy`, seeded from `seed` (use a different seed per call: mix a device id
  * with a counter). `flags`: 0, or `SB_RUN_COUNT_PAUSED`. Returns `SB_OK`, `SB_ERR_NULL`, an
  * `SB_ERR_POLICY_*` code, `SB_ERR_RUN_FLAGS` for an unknown flag, or `SB_ERR_UNSUPPORTED` in a
@@ -1953,7 +2079,9 @@ sb_status sb_backoff_restore(struct sb_backoff *b,
  * The message for a status code: a static, NUL-terminated string that must not be freed.
  * Unknown codes give "unknown status code"; the result is never NULL. The default build says what
  * happened and names the field and its range; a build without the `long-messages` feature returns
- * the status's name (e.g. "SB_ERR_POLICY_INITIAL_MS"), which the header documents.
+ * the status's name (e.g. "SB_ERR_POLICY_INITIAL_MS"), which the header documents. A build
+ * without a part holds no text for the statuses only that part returns: they give "a status of a
+ * part this build of the library leaves out".
  *
  * ```c
  * int rc = sb_backoff_init(&b, &policy, seed);

@@ -19,9 +19,9 @@ pub const SB_INPUT_ELAPSED: u32 = 4;
 /// `sb_step_input.flags` bit: charge `*budget` with a failure of kind `failure_kind`.
 pub const SB_INPUT_BUDGET: u32 = 8;
 /// `sb_step_input.flags` bit: `rate_limit_ms` is a 429's rate-limit reset (see
-/// `sb_parse_rate_limit`): the delay is at least `min(rate_limit_ms, policy.max_hint_ms)` plus an
-/// upward jitter of up to 1 s + 10 % of that, so clients told the same reset do not return
-/// together. A step takes at most one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and
+/// `sb_parse_rate_limit`): the delay is at least `rate_limit_ms` plus an upward jitter of up to
+/// 1 s + 10 % of it, so clients told the same reset do not return together; a reset beyond
+/// `policy.max_hint_ms` gives up with `SB_GIVE_UP_HINT_EXCEEDS_MAX`. A step takes at most one of `SB_INPUT_RETRY_AFTER`, `SB_INPUT_DO_NOT_RETRY` and
 /// `SB_INPUT_RATE_LIMIT` (SPEC.md section 5); `sb_hint_from_headers` picks the one a response
 /// gives.
 pub const SB_INPUT_RATE_LIMIT: u32 = 16;

@@ -60,6 +60,7 @@ mod pacer;
 mod panic_handler;
 mod policy;
 mod ptr;
+mod reconnect;
 mod run;
 mod run_paced;
 mod run_snapshot;
@@ -113,6 +114,7 @@ pub use policy::{
     SB_DEFAULT_MAX_HINT_MS, SB_JITTER_DECORRELATED, SB_JITTER_EQUAL, SB_JITTER_FULL,
     SB_JITTER_GOOGLE, SB_JITTER_NONE, SB_JITTER_PROPORTIONAL, SB_MAX_DELAY_MS,
 };
+pub use reconnect::{sb_reconnect, sb_reconnect_init, sb_reconnect_next, sb_reconnect_reset};
 pub use run::{
     sb_run_attempts, sb_run_init, sb_run_outcome, sb_run_pause, sb_run_resume, sb_run_start,
     sb_run_wake,

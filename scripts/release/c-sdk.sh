@@ -21,7 +21,8 @@ fi
 # (name|Cargo features|what it is for, the README's line).
 variants=(
   "google|preset-google,run|Google's preset only, unchanged (\`sb_policy_google()\`), and the run (\`sb_run_*\`): the smallest"
-  "fleet|jitter-full,runtime-policy,run|full jitter, which stays at the cap, and any policy's fields, \`max_retries = SB_RETRY_FOREVER\` included: for fleets (\`examples/firmware/main_fleet.c\`)"
+  "fleet|jitter-full,runtime-policy,run,fleet|full jitter, which stays at the cap, any policy's fields, the run, and the per-device seed and startup delay (\`sb_seed_from_device\`, \`sb_startup_delay\`): for fleets (\`examples/firmware/main_fleet.c\`)"
+  "reconnect|reconnect,fleet,runtime-policy,jitter-full|a device's reconnect loop (\`sb_reconnect_*\`: a 28-byte state, the policy read from flash, retry forever), full jitter at any cap, the per-device seed and startup delay: the smallest for a fleet (\`examples/firmware/main_reconnect.c\`)"
 )
 case $target in
   thumb* | riscv32*)
@@ -99,10 +100,10 @@ cross toolchain's arm64 glibc (libc6-arm64-cross)."
 elif [[ $target == riscv32* ]]; then
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/semihosting.c ffi/firmware/semihosting.h ffi/firmware/main_google.c \
-    ffi/firmware/main_fleet.c "$dir/examples/firmware/"
+    ffi/firmware/main_fleet.c ffi/firmware/main_reconnect.c "$dir/examples/firmware/"
   example="\`examples/firmware/\`: \`main_google.c\`, a retry loop over \`sb_run\`, prints one
   request's delays through semihosting (\`semihosting.c\`); \`main_fleet.c\` reconnects forever
-  with full jitter; picolibc's
+  with full jitter, \`main_reconnect.c\` too on the reconnect variant; picolibc's
   start files and the memory map of QEMU's \`virt\` board (RAM at 0x80000000) stand in for your
   chip's own"
   build=$(cat <<SH
@@ -127,11 +128,11 @@ else
   mkdir -p "$dir/examples/firmware"
   cp ffi/firmware/startup.c ffi/firmware/semihosting.c ffi/firmware/semihosting.h \
     ffi/firmware/main_google.c ffi/firmware/main_runtime.c ffi/firmware/main_fleet.c \
-    ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
+    ffi/firmware/main_reconnect.c ffi/firmware/lm3s6965.ld "$dir/examples/firmware/"
   example="\`examples/firmware/\`: \`main_google.c\`, a retry loop over \`sb_run\`, prints one
   request's delays through semihosting; \`main_runtime.c\` also calls \`memcpy\`, \`sqrtf\` and a 64-bit division, which
   newlib and libgcc provide (the library defines only \`sb_*\` symbols); \`main_fleet.c\`
-  reconnects forever with full jitter; \`startup.c\` (vector table and reset handler) and
+  reconnects forever with full jitter, \`main_reconnect.c\` too on the reconnect variant; \`startup.c\` (vector table and reset handler) and
   \`lm3s6965.ld\` (the memory map
   of the TI LM3S6965, the Cortex-M3 board QEMU emulates) stand in for your chip's own"
   build=$(cat <<SH
@@ -145,6 +146,11 @@ arm-none-eabi-gcc $cpu -Os -std=c99 -ffunction-sections -fdata-sections -I inclu
   examples/firmware/startup.c examples/firmware/semihosting.c examples/firmware/main_fleet.c \\
   -nostartfiles --specs=nano.specs -T examples/firmware/lm3s6965.ld -Wl,--gc-sections \\
   -Wl,-z,noexecstack lib/variants/fleet/libseeded_backoff_ffi.a -o fleet.elf
+# A device's reconnect loop: the reconnect variant, its policy in flash, retrying forever.
+arm-none-eabi-gcc $cpu -Os -std=c99 -ffunction-sections -fdata-sections -I include \\
+  examples/firmware/startup.c examples/firmware/semihosting.c examples/firmware/main_reconnect.c \\
+  -nostartfiles --specs=nano.specs -T examples/firmware/lm3s6965.ld -Wl,--gc-sections \\
+  -Wl,-z,noexecstack lib/variants/reconnect/libseeded_backoff_ffi.a -o reconnect.elf
 SH
 )
   if [ "$target" = thumbv7m-none-eabi ]; then
@@ -174,7 +180,11 @@ devices dropped together retry together. The project's simulator
 busiest second after recovery has 4,947 connects with Google's formula and 622 with full jitter,
 and every device is connected 151 s after recovery with Google's, 31.6 s with full jitter.
 \`main_fleet.c\` is that policy: \`sb_policy_google()\` with \`jitter = SB_JITTER_FULL\` and
-\`max_retries = SB_RETRY_FOREVER\`."
+\`max_retries = SB_RETRY_FOREVER\`, seeded from the device's id and boot counter
+(\`sb_seed_from_device\`): a fixed seed would give every device the same delays.
+\`main_reconnect.c\` is the smallest such loop (\`lib/variants/reconnect\`, \`sb_reconnect_*\`): a
+28-byte state that reads its \`static const\` policy from flash; the header's first screen lists
+what each archive contains and costs."
 fi
 
 cat >"$dir/README.md" <<MD

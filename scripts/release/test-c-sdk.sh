@@ -77,10 +77,17 @@ echo "thumbv7m-none-eabi SDK: the firmware linked by its README's line printed $
 runtime_check "$sdk" -mcpu=cortex-m3 -mthumb
 # The prebuilt variants, linked as the README's line links the whole API but with the variant's
 # archive; each run in qemu, its delays from the model, its size and stack measured on the image.
-fleet_expected=$(PYTHONPATH="$root/tests/model" python3 -c 'import spec_model as m
-b = m.Backoff(m.preset("google", jitter="full", max_retries=2**32 - 1), 42)
-print(" ".join(str(b.next().delay_ms) for _ in range(12)))')
-for variant in google:main_google.c:"$expected" fleet:main_fleet.c:"$fleet_expected" whole::; do
+# main_fleet.c and main_reconnect.c seed from their device id and boot counter.
+model_delays() {
+  PYTHONPATH="$root/tests/model" python3 -c 'import sys, fleet_model as f, spec_model as m
+seed = f.seed_from_device(bytes([0x00, 0x1b, 0x63, 0x84, 0x45, 0xe6]), 1)
+b = m.Backoff(m.preset("google", jitter="full", max_retries=2**32 - 1, max_backoff_ms=int(sys.argv[1])), seed)
+print(" ".join(str(b.next().delay_ms) for _ in range(12)))' "$1"
+}
+fleet_expected=$(model_delays 32000)
+reconnect_expected=$(model_delays 64000)
+for variant in google:main_google.c:"$expected" fleet:main_fleet.c:"$fleet_expected" \
+  reconnect:main_reconnect.c:"$reconnect_expected" whole::; do
   IFS=: read -r name main want <<<"$variant"
   lib=$sdk/lib/variants/$name/libseeded_backoff_ffi.a
   [ "$name" = whole ] && lib=$sdk/lib/libseeded_backoff_ffi.a main=main_fleet.c want=$fleet_expected
@@ -92,11 +99,11 @@ for variant in google:main_google.c:"$expected" fleet:main_fleet.c:"$fleet_expec
     -Wl,-Map="$sdk/$name.map" "$lib" -o "$sdk/$name.elf"
   got=$(timeout 60 qemu-system-arm -M lm3s6965evb -nographic -monitor none -serial none \
     -chardev stdio,id=semihosting -semihosting-config enable=on,target=native,chardev=semihosting \
-    -kernel "$sdk/$name.elf" 2>/dev/null | sed 's/ *$//')
+    -kernel "$sdk/$name.elf" 2>/dev/null | grep -v '^state ' | sed 's/ *$//')
   [ "$got" = "$want" ] || fail "thumbv7m-none-eabi $name variant: $main printed '$got', the model $want"
   python3 "$root/ffi/firmware/size_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.map"
   python3 "$root/ffi/firmware/stack_report.py" "thumbv7m-none-eabi SDK, $name archive, $main" "$sdk/$name.elf" 256 |
-    grep -E '^[a-z]|sb_backoff_(init|next) |sb_run_(outcome|wake) |goal'
+    grep -E '^[a-z]|sb_backoff_(init|next) |sb_run_(outcome|wake) |sb_reconnect_(init|next) |sb_seed_from_device |goal'
   # The bare step on the same archive (the repository's main_step.c): its size and stack.
   arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os -std=c99 -ffunction-sections -fdata-sections \
     -I "$sdk/include" "$fwd/startup.c" "$fwd/semihosting.c" "$root/ffi/firmware/main_step.c" \
