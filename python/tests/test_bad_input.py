@@ -275,3 +275,31 @@ def test_retry_options(kwargs, exc, text):
     with pytest.raises(exc) as e:
         retry(**kwargs)
     assert text in str(e.value)
+
+
+@pytest.mark.parametrize("kwargs,text", [
+    # A mistyped policy option names retry(), the function called, and the nearest name.
+    (dict(max_retrys=3), "retry() got an unexpected keyword argument 'max_retrys'; did you mean 'max_retries'?"),
+    (dict(policy=Policy(), max_retrys=3), "'max_retrys'; did you mean 'max_retries'?"),
+    # A mistyped keyword of retry()'s own: the nearest of those.
+    (dict(retry_onn=ValueError), "'retry_onn'; did you mean 'retry_on'?"),
+    (dict(zzz=1), "retry() got an unexpected keyword argument 'zzz'"),
+])
+def test_retry_mistyped_keyword(kwargs, text):
+    with pytest.raises(TypeError) as e:
+        retry(**kwargs)
+    assert text in str(e.value) and "Policy" not in str(e.value)
+
+
+def test_retry_refuses_generator_functions_at_decoration():
+    def lines():
+        yield 1
+
+    async def chunks():
+        yield 1
+
+    for f in (lines, chunks):
+        with pytest.raises(TypeError, match=f"generator function .*{f.__name__}"):
+            retry(f)
+        with pytest.raises(TypeError, match="generator function"):
+            retry(seed=1)(f)

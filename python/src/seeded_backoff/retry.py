@@ -13,6 +13,7 @@ attempt and is told every answer (SPEC.md section 15.2). This module calls, slee
 from __future__ import annotations
 
 import asyncio
+import difflib
 import functools
 import inspect
 import time
@@ -171,6 +172,7 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
     >>> flaky(), calls
     ('ok', [1.616, 2.41])
     """
+    _known_keywords(policy_options)
     if policy is not None and policy_options:
         raise TypeError("give either policy or policy options, not both")
     if policy is None:
@@ -193,11 +195,27 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         _callable("the decorated function", f, required=True)
+        # A generator function returns at its first call, before its body runs: a retry around
+        # that call would retry nothing, so it is refused rather than silently not retried.
+        if inspect.isgeneratorfunction(f) or inspect.isasyncgenfunction(f):
+            raise TypeError(f"retry() cannot retry the generator function {f.__qualname__}: calling it "
+                            "runs none of its body; decorate a function that consumes it")
         if inspect.iscoroutinefunction(f):
             return _async_wrapper(f, o)
         return _sync_wrapper(f, o)
 
     return decorate if fn is None else decorate(fn)
+
+
+def _known_keywords(given: "dict[str, Any]") -> None:
+    """Refuses a keyword that is neither retry()'s nor a policy option, naming retry() (the
+    function the caller called, not Policy) and the nearest name."""
+    for name in given:
+        if name not in PolicyOptions.__annotations__:
+            known = [*inspect.signature(retry).parameters, *PolicyOptions.__annotations__]
+            near = difflib.get_close_matches(name, [k for k in known if k not in ("fn", "policy_options")], n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise TypeError(f"retry() got an unexpected keyword argument {name!r}{hint}")
 
 
 def _sync_wrapper(f: Callable[..., Any], o: _Options) -> Callable[..., Any]:
