@@ -16,21 +16,24 @@ passed=0
 failed=0
 failures=()
 times=()
+# record NAME ok|FAILED SECONDS [NOTE]: counts a step's outcome, prints its closing line and keeps its time.
+record() {
+  if [ "$2" = ok ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failures+=("$1")
+  fi
+  echo "--- $2: $1 ($3 s)"
+  times+=("$(printf '%5d s  %s%s' "$3" "$1" "${4:+ ($4)}")")
+}
 step() {
-  local name=$1
+  local name=$1 start=$SECONDS status=ok
   shift
   echo
   echo "=== $name"
-  local start=$SECONDS
-  if "$@"; then
-    passed=$((passed + 1))
-    echo "--- ok: $name ($((SECONDS - start)) s)"
-  else
-    failed=$((failed + 1))
-    failures+=("$name")
-    echo "--- FAILED: $name ($((SECONDS - start)) s)"
-  fi
-  times+=("$(printf '%5d s  %s' $((SECONDS - start)) "$name")")
+  "$@" || status=FAILED
+  record "$name" "$status" $((SECONDS - start))
 }
 
 core_on_rust_version() {
@@ -140,15 +143,7 @@ for part in ${cpu_parts[@]+"${cpu_parts[@]}"} ${io_parts[@]+"${io_parts[@]}"}; d
   echo
   echo "=== $part"
   cat "$logs/$name.log"
-  if [ "$status" = ok ]; then
-    passed=$((passed + 1))
-    echo "--- ok: $part ($took s)"
-  else
-    failed=$((failed + 1))
-    failures+=("$part")
-    echo "--- FAILED: $part ($took s)"
-  fi
-  times+=("$(printf '%5d s  %s (in a lane)' "$took" "$part")")
+  record "$part" "$status" "$took" "in a lane"
 done
 times+=("$(printf '%5d s  %s' $((SECONDS - lanes_start)) "the two lanes, wall time")")
 rm -rf "$logs"
