@@ -1,38 +1,40 @@
 // The engine: the Rust core, compiled once per part (main, date, snapshot, budget, fleet, pacer,
 // send_rate) to a small WebAssembly module whose bytes are inlined in a JS module
 // (pkg/<part>-part.js), so that nothing is fetched, nothing is copied next to a bundle and no
-// bundler needs a setting. The synchronous API compiles a part the first time it is used; retry()
-// compiles it asynchronously while its first attempt is in flight, so that attempt waits for
-// nothing.
+// bundler needs a setting. Every part a program uses is in its static import graph: a call made
+// while the network is gone finds its engine in hand. The synchronous API compiles a part the
+// first time it is used; retry() compiles it asynchronously while its first attempt is in flight,
+// so that attempt waits for nothing.
 //
 // Where WebAssembly is refused (a Content-Security-Policy without 'wasm-unsafe-eval'), the same
-// core compiled to JS by binaryen's wasm2js is imported instead: the same exports, the same memory
-// layout, the same delays bit for bit. It is a dynamic import, so that pages which compile
-// WebAssembly never fetch it; retry() and fetchWithBackoff() wait for it themselves, the
-// synchronous API needs `await ready()` once on such a page.
+// core compiled to JS by binaryen's wasm2js runs instead: the same exports, the same memory
+// layout, the same delays bit for bit. A page opts in with `import 'seeded-backoff/csp'`, which
+// registers those builds here; other programs never carry them.
 import { BYTES, WORDS } from '../pkg/tables.js';
 import { gate } from './gate.js';
 
-const parts = [];
+/** The JS builds of the parts, by name, once `seeded-backoff/csp` is imported. */
+const builds = {};
 
-/**
- * What retry() needs beside the main part, registered by its modules when the program imports
- * them statically (a module service worker, which may not `import()`, imports the index).
- */
+/** Registers the JS build `exports` of the part `name` (seeded-backoff/csp). */
+export function useJsBuild(name, exports) {
+  builds[name] = exports;
+}
+
+/** The parts the program imports, by name. */
+const parts = {};
+
+/** The part `name` if the program imports it statically, else undefined. */
+export const imported = (name) => parts[name];
+
+/** What modules register for others that do not import them: `pace` (send-rate.js). */
 export const registry = {};
 
-/** The part `name` if the program imported it statically, else undefined. */
-export const imported = (name) => parts.find((p) => p.name === name);
-
 /**
- * A part from its name, its module's bytes (hex) and the import of its JS build. Its calls are marked pure,
- * so that a bundler drops a part the program never uses (and `ready()` never loads it).
+ * A part from its name and its module's bytes (hex). Its calls are marked pure, so that a bundler
+ * drops a part the program never uses.
  */
-export function part(name, hex, js) {
-  const p = { name, hex, js };
-  parts.push(p);
-  return p;
-}
+export const part = (name, hex) => (parts[name] = { name, hex });
 
 function adopt(p, x) {
   const at = x.io();
@@ -48,40 +50,37 @@ const IMPORTS = { env: { gate } };
 
 const bytes = (p) => Uint8Array.from(p.hex.match(/../g), (h) => parseInt(h, 16));
 
+/** The JS build of `p` where this page refused its WebAssembly (`e`), or the error that says what to add. */
+function jsBuild(p, e) {
+  const x = builds[p.name];
+  if (x) return x;
+  throw new Error(`seeded-backoff: this page refuses WebAssembly (${e?.message}): add \`import 'seeded-backoff/csp'\` once, before the package is used, to run its JS build`, { cause: e });
+}
+
 /** `p`, ready for synchronous calls: compiled now if need be. */
 export function get(p) {
   if (!p.x) {
-    let m;
+    let x;
     try {
-      m = new WebAssembly.Module(bytes(p));
+      x = new WebAssembly.Instance(new WebAssembly.Module(bytes(p)), IMPORTS).exports;
     } catch (e) {
-      throw new Error(`seeded-backoff: this page cannot compile WebAssembly (${e?.message}); \`await ready()\` once to use the JS build before calling the synchronous API`, { cause: e });
+      x = jsBuild(p, e);
     }
-    adopt(p, new WebAssembly.Instance(m, IMPORTS).exports);
+    adopt(p, x);
   }
   return p;
 }
 
-/**
- * `p`, ready: the WebAssembly build where it compiles (compiled off the main thread), else the JS
- * build.
- */
+/** `p`, ready: its WebAssembly compiled off the main thread, or its JS build where that is refused. */
 export async function load(p) {
   if (!p.x) {
     let x;
     try {
       x = (await WebAssembly.instantiate(bytes(p), IMPORTS)).instance.exports;
-    } catch {
-      x = await p.js();
+    } catch (e) {
+      x = jsBuild(p, e);
     }
     if (!p.x) adopt(p, x);
   }
   return p;
 }
-
-/**
- * Resolves once every part the program imports can be called synchronously. Only a page whose
- * Content-Security-Policy refuses WebAssembly needs it, before `new Backoff()`, `new Policy()`,
- * `parseRetryAfter()`…; elsewhere it resolves at once.
- */
-export const ready = () => Promise.all(parts.map(load)).then(() => {});

@@ -3,8 +3,8 @@
 // the date part (pkg/date-part.js, a dynamic import: bundlers make it a chunk of its own, fetched
 // the first time such a value arrives).
 import { main } from '../pkg/main-part.js';
-import { HINT_ASK_DATE_PART, LENS_AT, MAX_HEADER_VALUE, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
-import { imported, load, registry } from './engine.js';
+import { HINT_ASK_DATE_PART, HINT_NONE, LENS_AT, MAX_HEADER_VALUE, RATE_LIMIT_HEADERS } from '../pkg/tables.js';
+import { imported, load } from './engine.js';
 
 /**
  * The date part, loaded: the program's own where it imports it statically (a module service worker
@@ -36,12 +36,19 @@ export function putHeaders(p, values) {
  * parses; else none. The main part answers what it can; the date part is loaded only for a value
  * that needs it.
  */
-export async function hintOf(status, values, nowMs) {
+export async function hintOf(status, values, nowMs, lenient = false) {
   const m = main.x ? main : await load(main);
   putHeaders(m, values);
   let r = m.x.hint(status);
   if (Math.floor(r / 4294967296) === HINT_ASK_DATE_PART) {
-    const d = await datePart();
+    // Fetched now, when a value in a rarer form comes. `lenient` (retry()): where the network is
+    // gone by then, the hint is none and the retry follows the schedule's own delay, so the call
+    // goes on and nothing is lost.
+    const d = await datePart().catch((e) => {
+      if (lenient) return null;
+      throw e;
+    });
+    if (!d) return [HINT_NONE, 0];
     putHeaders(d, values);
     const s = Math.floor(nowMs / 1000);
     r = d.x.fromHttpHeaders(status, s % 4294967296, Math.floor(s / 4294967296));
@@ -51,7 +58,4 @@ export async function hintOf(status, values, nowMs) {
 
 /** The hint of a retryable fetch `Response`, as [hint kind, ms] (for `retry()`'s step). */
 export const responseHint = (response) =>
-  hintOf(response.status, HEADERS.map((name) => response.headers.get(name)), Date.now());
-
-
-registry.responseHint = responseHint;
+  hintOf(response.status, HEADERS.map((name) => response.headers.get(name)), Date.now(), true);

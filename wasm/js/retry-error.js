@@ -1,8 +1,5 @@
-// RetryError: why a retry loop stopped (SPEC.md §14's give-up error). Its own module, which
-// retry() loads with the engine (a give-up comes after the engine answered), so that the code a
-// page runs before its first request does not carry it.
+// RetryError: why a retry loop stopped (SPEC.md §14's give-up error).
 import { show } from './check.js';
-import { registry } from './engine.js';
 import { isResponse } from './retry.js';
 
 /** What a failed attempt was, for a message: an Error's message, a Response's status, or a value. */
@@ -49,4 +46,3 @@ export function giveUpAs(Base, cause, attempts, reason) {
   return e;
 }
 
-registry.RetryError = RetryError;

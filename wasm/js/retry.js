@@ -10,32 +10,27 @@ import {
 } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
 import { isBudget } from './gate.js';
-import { imported, load, registry } from './engine.js';
+import { main } from '../pkg/main-part.js';
+import { load } from './engine.js';
 import { check, optionWords, seedHalves } from './options.js';
 import { blocked, offline, onAbort, until, watch } from './pause.js';
+import { responseHint } from './response-hint.js';
+import { RetryError } from './retry-error.js';
+import { event, runWords } from './run-words.js';
 import { isPolicy, policyWords } from './words.js';
 
-// The engine and the run, loaded (once) when the first call is made, beside its first attempt.
-let engine;
+// Everything a call needs is imported statically: a call made while the network is gone (a cold
+// page, offline) has its engine in hand. The engine's WebAssembly is compiled once, when the
+// first call is made, while its first attempt is in flight.
 let loaded;
-const engineReady = () => (engine ??= (async () => {
-  // A program that imported the engine statically (a module service worker: no import() there)
-  // has its modules registered; any other loads them as a chunk of their own.
-  const main = imported('main');
-  const e = main && registry.run && registry.responseHint && registry.RetryError
-    ? { main, check, responseHint: registry.responseHint, RetryError: registry.RetryError, ...registry.run }
-    : await import('./retry-engine.js');
-  await load(e.main);
-  return (loaded = { ...e, check });
-})());
+const engineReady = () => (loaded ??= load(main));
 
 const OWN = ['policy', 'seed', 'signal', 'shouldRetry', 'onRetry', 'budget', 'attemptTimeoutMs', 'offline',
   'whenHidden', 'countPausedTime', 'sendRate'];
 const RETRY_KEYS = [...OPTIONS, ...OWN];
 
-// The give-up error, re-exported for the `seeded-backoff/retry` entry; retry() itself takes it
-// from the engine's chunk (see retry-error.js).
-export { RetryError } from './retry-error.js';
+// The give-up error, re-exported for the `seeded-backoff/retry` entry.
+export { RetryError };
 
 /** The methods `fetchWithBackoff()` retries by default: RFC 9110 §9.2.2's idempotent methods (the core's list). */
 export { IDEMPOTENT_METHODS };
@@ -81,8 +76,8 @@ function settings(options, name) {
   } else {
     pw = optionWords(options, values);
   }
-  // Checked by the core now where the engine is loaded; else once it is, before any retry.
-  if (loaded && !policy) loaded.check(loaded.main, pw, values);
+  // Checked by the core now where the engine is compiled; else once it is, before any retry.
+  if (main.x && !policy) check(main, pw, values);
   // A given seed is checked now; a drawn one is drawn with the run, off the first attempt's path
   // (the first crypto.getRandomValues() of a Node process costs milliseconds).
   return { pw, values, seed: seed === undefined ? seed : seedHalves(seed), signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime, life, sendRate };
@@ -101,15 +96,14 @@ async function loop(fnToRetry, s, idempotent) {
   const t0 = clock();
   // Loaded from the next task: the first attempt's request leaves before the engine's compile
   // (or, under a strict CSP, its JS build's evaluation) holds the thread.
-  const ready = loaded ? Promise.resolve(loaded) : new Promise((resolve) => setTimeout(resolve, 0)).then(engineReady);
-  let e;
+  const ready = main.x ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, 0)).then(engineReady);
   let rw;
   // The run, made once the engine is there (loading it does not delay the first attempt).
   const run = async (started) => {
     if (!rw) {
-      e = await ready;
-      e.check(e.main, pw, s.values);
-      rw = e.runWords(e.main, pw, ...(s.seed ?? seedHalves()), s.countPausedTime);
+      await ready;
+      check(main, pw, s.values);
+      rw = runWords(main, pw, ...(s.seed ?? seedHalves()), s.countPausedTime);
       if (started) ask(EVENT_START, 0, 0, 0, 0, 0, t0);
     }
   };
@@ -117,14 +111,14 @@ async function loop(fnToRetry, s, idempotent) {
   // engine), start, wake and outcome are paced (SPEC §15.2); an outcome's Response tells it its
   // status, which the core reads.
   const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, value, now = clock()) =>
-    e.event(e.main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now, sendRate, value);
+    event(main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now, sendRate, value);
   // Sleeps through the actions after a failure, feeding the run the page's events, until it
   // answers an attempt. A give-up ends the call: with the last error `error` itself for a
   // permanent one, else a RetryError (without a cause when a send rate refused the first attempt).
   const sleep = async (a, error) => {
     for (;;) {
       const [k, n, delayMs, maxMs] = a;
-      if (k === ACTION_GIVE_UP) throw maxMs ? new loaded.RetryError(error, n, GIVE_UP[maxMs]) : error;
+      if (k === ACTION_GIVE_UP) throw maxMs ? new RetryError(error, n, GIVE_UP[maxMs]) : error;
       // Else a retry, a wait or a pause (a `done` never comes here).
       if (k === ACTION_ATTEMPT) return a;
       const reason = blocked(life);
@@ -172,17 +166,6 @@ async function loop(fnToRetry, s, idempotent) {
         timer = setTimeout(() => ac.abort((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError'))), attemptTimeoutMs);
       }
       value = await race(fnToRetry({ attempt, signal: ac ? ac.signal : signal }), ac ? ac.signal : signal);
-      if (idempotent && isResponse(value)) {
-        // The engine classifies the status (a page that refuses WebAssembly loads the JS build
-        // here, after its first answer).
-        e = await ready;
-        if (CLASSES[e.main.x.classifyHttp(value.status)] === 'retry') {
-          error = value;
-          outcome = OUTCOME_RETRYABLE;
-          // Retry-After, else (on a 429) the rate-limit headers: the core's rule (hint.js).
-          hint = await e.responseHint(value);
-        }
-      }
     } catch (thrown) {
       signal?.throwIfAborted();
       error = thrown;
@@ -192,6 +175,17 @@ async function loop(fnToRetry, s, idempotent) {
     } finally {
       clearTimeout(timer);
       off?.();
+    }
+    // The engine classifies a Response's status. Outside the attempt's try: an engine this page
+    // cannot run ends the call with the error that says why, and is never a failed attempt.
+    if (outcome === OUTCOME_SUCCESS && idempotent && isResponse(value)) {
+      await ready;
+      if (CLASSES[main.x.classifyHttp(value.status)] === 'retry') {
+        error = value;
+        outcome = OUTCOME_RETRYABLE;
+        // Retry-After, else (on a 429) the rate-limit headers: the core's rule (response-hint.js).
+        hint = await responseHint(value);
+      }
     }
     await run(true);
     let a = ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, value);

@@ -40,5 +40,3 @@ export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now
 
 /** How a run is paced by a SendRate (registered by send-rate.js): null for none, a TypeError naming `sendRate` for any other value. */
 export const paceOf = (v) => (v === undefined ? null : registry.pace?.(v) ?? fail(TypeError, 'sendRate', 'a SendRate', v));
-
-registry.run = { event, runWords };

@@ -688,22 +688,6 @@ export class Run {
 }
 
 /**
- * Resolves once the synchronous API (`new Backoff()`, `new Policy()`, `parseRetryAfter()`…) can be
- * called. Only a page whose Content-Security-Policy refuses WebAssembly (no `'wasm-unsafe-eval'`)
- * needs it: there the package switches to its JS build of the same core, which is imported. Elsewhere,
- * in Node and in workers it resolves at once. `retry()` and `fetchWithBackoff()` never need it.
- *
- * @example
- * ```
- * import { Backoff, ready } from 'seeded-backoff';
- *
- * await ready();
- * new Backoff({ preset: 'google' }).nextDelay();
- * ```
- */
-export function ready(): Promise<void>;
-
-/**
  * A seed (SPEC.md §12.1) for a device without a hardware random number generator, from its unique
  * id (bytes, or a string as UTF-8, at most 256 bytes) and a counter it keeps across reboots: the
  * same in Rust (`seed_from_device`) and C (`sb_seed_from_device`), distinct for every boot.

@@ -76,8 +76,6 @@ export class Outbox extends EventTarget {
   }
 
   async #open(policy = {}) {
-    // Under a Content-Security-Policy that refuses WebAssembly, the JS build of the engine first.
-    await sb.ready();
     this.#policy = policy instanceof sb.Policy ? policy : new sb.Policy(policy);
     // A sendRate that is no SendRate: the Run's TypeError naming it, from every send(). Checked
     // by the engine, not by importing SendRate, so that an outbox without one loads none of it.

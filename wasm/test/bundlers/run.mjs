@@ -7,10 +7,12 @@
 //  - Node makes the first attempt in the same tick as the call;
 //  - each page ends with the expected answer after the expected number of /api requests, and
 //    nothing but the tool's output and the page is requested (no 404, no .wasm);
-//  - the same under `Content-Security-Policy: script-src 'self'`, where the scripts only a page
-//    refusing WebAssembly needs (the JS build) are requested after /api (DevTools'
-//    requestWillBeSent order), and every vector file is replayed there bit for bit (the page shows
-//    that it may not compile WebAssembly: the JS build answered), as without the policy;
+//  - a cold page that makes its first calls (retry() and fetchWithBackoff()) while offline: no
+//    request and no error while the network is gone, both answered once it is back;
+//  - the same under `Content-Security-Policy: script-src 'self'` with `import 'seeded-backoff/csp'`,
+//    and every vector file is replayed there bit for bit (the page shows that it may not compile
+//    WebAssembly: the JS build answered), as without the policy; without that line, such a page
+//    makes its first attempt, then ends with the error that names the line;
 //  - workers, and p-retry's page as the control, end as expected.
 // That is the gate (the default): no timing is measured. With --lab (lab/web-bundlers.sh), the
 // figures too, each timing as a `goal: met: ...` or `goal: missed: ...` line (a missed goal is no
@@ -141,6 +143,40 @@ async function visit(build, { api = HAPPY, csp, vectors = false, cpu = 1 } = {})
   }
 }
 
+/**
+ * A cold page of `build` (app/src/offline.js) whose first calls are made while the context is
+ * offline: after OFFLINE_MS no /api request, no result and no page error; back online, both calls
+ * end with 200 after one /api request each.
+ */
+const OFFLINE_MS = 1000;
+async function offlineVisit(build) {
+  const s = await serve({ root: build.root, pages: build.pages });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(`${s.url}/index.html`);
+    await page.waitForFunction(() => typeof globalThis.go === 'function', null, { timeout: 30000 });
+    await context.setOffline(true);
+    await page.evaluate(() => { globalThis.go(); });
+    await new Promise((resolve) => setTimeout(resolve, OFFLINE_MS));
+    const during = await page.evaluate(() => globalThis.result ?? null);
+    const apiOffline = s.log.filter((q) => q.path === '/api').length;
+    await context.setOffline(false);
+    await page.waitForFunction(() => globalThis.result, null, { timeout: 30000 });
+    const after = await page.evaluate(() => globalThis.result);
+    const api = s.log.filter((q) => q.path === '/api').length;
+    const ok = during === null && apiOffline === 0 && after.status === 200 && api === 2 && errors.length === 0;
+    return { ok, what: `offline ${OFFLINE_MS} ms: result ${JSON.stringify(during)}, ${apiOffline} /api; back online: ${JSON.stringify(after)} after ${api} /api; page errors ${errors.length ? errors.join(' | ') : 'none'}` };
+  } catch (e) {
+    return { ok: false, what: `${e.message.split('\n')[0]}; page errors ${errors.join(' | ')}` };
+  } finally {
+    await context.close();
+    await s.close();
+  }
+}
+
 /** Checks a retry/fetch visit; returns { first (under DevTools), gz, paths }. */
 function checkVisit(label, build, v, apiCalls) {
   const allowed = new Set([...Object.keys(build.pages), ...files(build.root)]);
@@ -180,13 +216,13 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   const t = performance.now();
   let builds;
   try {
-    builds = Object.fromEntries(['retry', 'fetch', 'replay'].map((e) => [e, tool(app, e)]));
+    builds = Object.fromEntries(['retry', 'fetch', 'replay', 'retry-csp', 'offline'].map((e) => [e, tool(app, e)]));
   } catch (e) {
     check(false, `${name}: build failed: ${e.message}`);
     table.push([name, 'build failed', '-', '-', '-', '-', '-', '-']);
     continue;
   }
-  console.log(`  ${builds.retry.cmd}${LAB ? ` (3 pages built in ${((performance.now() - t) / 1000).toFixed(1)} s)` : ''}`);
+  console.log(`  ${builds.retry.cmd}${LAB ? ` (5 pages built in ${((performance.now() - t) / 1000).toFixed(1)} s)` : ''}`);
   // Under the strict policy an import map needs its hash: no inline script runs without one.
   const csp = builds.retry.importMap
     ? `${STRICT} 'sha256-${createHash('sha256').update(builds.retry.importMap.replace(/<\/?script[^>]*>/g, '')).digest('base64')}'`
@@ -194,7 +230,7 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   // The time to the first request, with no DevTools attached (bare.mjs says why).
   const bare = {};
   if (LAB) {
-    for (const [key, entry, policy] of [['retry', 'retry'], ['fetch', 'fetch'], ['csp', 'retry', csp]]) {
+    for (const [key, entry, policy] of [['retry', 'retry'], ['fetch', 'fetch'], ['csp', 'retry-csp', csp]]) {
       bare[key] = await leastOf(() => bareFirst(builds[entry], ARGS, policy));
       goal(bare[key] <= FIRST_MS, `${name} ${key}: first /api request ${bare[key].toFixed(1)} ms after the call (no DevTools, least of up to ${REPEAT} cold pages), goal <= ${FIRST_MS} ms`);
     }
@@ -204,7 +240,7 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   for (const [key, entry, opts, calls] of [
     ['happy', 'retry', {}, 1], ['failing', 'retry', { api: FAILING }, 2],
     ['fetchHappy', 'fetch', {}, 1], ['fetchFailing', 'fetch', { api: FAILING }, 2],
-    ['cspHappy', 'retry', { csp }, 1], ['cspFailing', 'retry', { csp, api: FAILING }, 2],
+    ['cspHappy', 'retry-csp', { csp }, 1], ['cspFailing', 'retry-csp', { csp, api: FAILING }, 2],
   ]) {
     const before = failures.length;
     const v = await visit(builds[entry], opts);
@@ -216,14 +252,17 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   console.log(`  retry() 503 -> 200 fetched ${r.failing.paths.join(' ')}: ${r.failing.gz} B gzip`);
   console.log(`  fetchWithBackoff(): ${LAB ? `first /api ${ms(r.fetchHappy.first)}` : ''}${r.fetchHappy.gz} B happy, ${r.fetchFailing.gz} B with 503 -> 200`);
   console.log(`  CSP ${csp}: ${LAB ? `first /api ${ms(r.cspHappy.first)}` : ''}${r.cspHappy.gz} B happy; 503 -> 200 fetched ${r.cspFailing.paths.join(' ')}: ${r.cspFailing.gz} B`);
-  // Under the strict CSP the first request must not wait for the JS build of the engine: the
-  // scripts that only a page refusing WebAssembly fetches are asked for after /api.
-  // (esbuild's default single file holds the JS build: nothing more to fetch.)
-  const cspOnly = (log) => log.filter((q) => q.path !== '/api' && !q.path.endsWith('.html') && !r.happy.paths.includes(q.path));
-  const afterApi = (label, asks, late) => check((name === 'esbuild' ? late.length === 0 : late.length > 0) &&
-    late.every((q) => asks.indexOf(q.path) > asks.indexOf('/api')), `${label}: ${asks.join(' ')} asked for in this order: the first /api waited for the JS build`);
-  afterApi(`${name} CSP`, r.cspHappy.order, cspOnly(r.cspHappy.log));
-  console.log(`  CSP: ${cspOnly(r.cspHappy.log).length ? `${cspOnly(r.cspHappy.log).map((q) => q.path).join(' ')} asked for after /api` : 'the JS build is in the one bundle'}`);
+  // Under the strict CSP without `import 'seeded-backoff/csp'`: the first attempt is made, then
+  // the call ends with the error that names the line (not a hang, not a page error).
+  const missing = await visit(builds.retry, { csp, api: FAILING });
+  const said = String(missing.result.error ?? '');
+  check(said.includes("import 'seeded-backoff/csp'") && missing.log.filter((q) => q.path === '/api').length === 1 && missing.errors.length === 0,
+    `${name} CSP without seeded-backoff/csp: ended with ${JSON.stringify(missing.result)} after ${missing.log.filter((q) => q.path === '/api').length} /api requests (expected 1 and the error naming the line), page errors ${missing.errors}`);
+  console.log(`  CSP without seeded-backoff/csp: one /api, then ${said.slice(0, 110)}…`);
+  // Offline from the first call: nothing of ours to fetch, so the calls wait for the network.
+  const off = await offlineVisit(builds.offline);
+  check(off.ok, `${name} offline first call: ${off.what}`);
+  console.log(`  offline first call: ${off.what}`);
   if (LAB) {
     // A phone under the strict CSP. What retry() controls is the time to its fetch() call (the
     // init script's clock); fetch() itself is the browser's, and under DevTools it records its
@@ -232,8 +271,7 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
     // times without DevTools; the order is checked on each.
     let slow;
     await leastOf(async () => {
-      const v = await visit(builds.retry, { csp, cpu: 4 });
-      afterApi(`${name} CSP at 4x CPU`, v.order, cspOnly(v.log));
+      const v = await visit(builds['retry-csp'], { csp, cpu: 4 });
       // An error on any page stays the result; it ends the tries.
       if (!slow?.result.error && (!slow || v.result.error || !(v.called >= slow.called))) slow = v;
       return slow.result.error ? -1 : v.called;
@@ -319,13 +357,13 @@ for (let i = 0; i < EXTRA && benchBuilds.length && !(Math.min(...firsts.bench) <
 const least = (entry) => Math.min(...firsts[entry]);
 if (benchBuilds.length) {
   goal(least('bench') <= OPTION_SLOW_MS, `4x CPU: retry() with a policy option made its first attempt ${least('bench').toFixed(1)} ms after the call (least of ${firsts.bench.length} pages), goal <= ${OPTION_SLOW_MS} ms`);
-  console.log(`  ${'library'.padEnd(16)} ${'retry() -> 1st attempt'.padStart(24)} ${'engine ready()'.padStart(15)} ${'nextDelay()'.padStart(12)} ${'retry step (1 ms delay)'.padStart(24)}`);
+  console.log(`  ${'library'.padEnd(16)} ${'retry() -> 1st attempt'.padStart(24)} ${'first sync call'.padStart(15)} ${'nextDelay()'.padStart(12)} ${'retry step (1 ms delay)'.padStart(24)}`);
   const b = bench.bench ?? {};
   const p = bench['bench-p-retry'] ?? {};
   console.log(`  ${'seeded-backoff'.padEnd(16)} ${`${us(b.firstMs)} µs`.padStart(24)} ${`${b.readyMs?.toFixed(2)} ms`.padStart(15)} ${`${b.delayUs?.toFixed(2)} µs`.padStart(12)} ${`${b.stepMs?.toFixed(2)} ms`.padStart(24)}`);
   console.log(`  ${P_RETRY.padEnd(16)} ${`${us(p.firstMs)} µs`.padStart(24)} ${'-'.padStart(15)} ${'(inline)'.padStart(12)} ${`${p.stepMs?.toFixed(2)} ms`.padStart(24)}`);
   console.log(`  retry() -> 1st attempt, the least of the pages: seeded-backoff ${us(least('bench'))} µs of ${firsts.bench.length} (goal <= ${OPTION_SLOW_MS} ms), ${P_RETRY} ${us(least('bench-p-retry'))} µs of ${RUNS}`);
-  console.log('  (performance.now() is coarsened to 100 µs in a page that is not cross-origin isolated; ready() comes after a');
+  console.log('  (performance.now() is coarsened to 100 µs in a page that is not cross-origin isolated; the first sync call comes after a');
   console.log('  retry() whose success already compiled the main part; nextDelay(): per call, the mean of 1000)');
 }
 

@@ -13,7 +13,6 @@ import {
   isRetryableStatus,
   parseRetryAfter,
   Policy,
-  ready,
   type PolicyOptions,
   restore,
   retry,
@@ -55,7 +54,6 @@ const retryable: boolean = isRetryableStatus(429);
 const code: SnapshotErrorCode = 'policy_mismatch';
 
 async function main(): Promise<void> {
-  await ready();
   const controller = new AbortController();
   const value: string = await retry(async ({ attempt, signal }) => `${attempt} ${signal?.aborted}`, {
     preset: 'aws_standard',

@@ -1,6 +1,8 @@
-// Every vector file replayed through the package as bundled, after `await ready()` (which, under a
-// Content-Security-Policy that refuses WebAssembly, loads the JS build). Also says whether this page
-// may compile WebAssembly at all, so that the test knows which build gave the results.
+// Every vector file replayed through the package as bundled, with `seeded-backoff/csp` imported
+// (under a Content-Security-Policy that refuses WebAssembly, the JS build answers). Also says
+// whether this page may compile WebAssembly at all, so that the test knows which build gave the
+// results.
+import 'seeded-backoff/csp';
 import * as api from 'seeded-backoff';
 import { expectedChecks, replayFile, replayInterleaved } from './replay.mjs';
 
@@ -11,7 +13,6 @@ async function main() {
   } catch (e) {
     wasmRefused = `${e.name}: ${e.message}`;
   }
-  await api.ready();
   const names = await (await fetch('/vectors/')).json();
   let checks = 0;
   const schedules = [];

@@ -1,0 +1,14 @@
+/**
+ * For pages whose Content-Security-Policy refuses WebAssembly (a `script-src` without
+ * `'wasm-unsafe-eval'`): import it once, for its effect, before the package is used. It brings the
+ * engine's JS build (the same core compiled to JS: the same delays bit for bit) and registers it,
+ * so that `retry()`, `Backoff` and every other export run there, synchronous calls included.
+ * Without it, such a page's `retry()` makes its first attempt, then rejects with an error that
+ * names this line; a synchronous call throws it.
+ *
+ * ```js
+ * import 'seeded-backoff/csp';
+ * import { retry } from 'seeded-backoff';
+ * ```
+ */
+export {};
