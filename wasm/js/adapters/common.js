@@ -91,14 +91,32 @@ class Request {
  * A function giving each new request its Request: request i (in the order they start) runs with
  * `callSeed(seed, i)` (SPEC.md §14, as every loop of every binding), so that concurrent requests
  * jitter apart while a test stays reproducible. Omitted, the seed is a random one. A bad policy,
- * seed or `sendRate` throws here, once, with the package's usual TypeError or RangeError.
+ * seed or `sendRate` throws here, once, with the package's usual TypeError or RangeError. On a
+ * page that refuses WebAssembly without `import 'seeded-backoff/csp'`, the check waits for the
+ * first request that needs the engine, which then throws the error naming that line: an adapter
+ * made at a module's top level never takes the module down.
  */
 export function requests(policy, seed, sendRate) {
-  const { policy: p, seed: base } = new Backoff(policy, seed);
-  // Checked now (a TypeError naming sendRate), not at the first request.
-  if (sendRate !== undefined) new Run(p, { sendRate });
+  let made;
+  const make = () => {
+    if (!made) {
+      const { policy: p, seed: base } = new Backoff(policy, seed);
+      // Checked now (a TypeError naming sendRate), not at the first request.
+      if (sendRate !== undefined) new Run(p, { sendRate });
+      made = { p, base };
+    }
+    return made;
+  };
+  try {
+    make();
+  } catch (e) {
+    if (!String(e?.message).includes("import 'seeded-backoff/csp'")) throw e;
+  }
   let i = 0;
-  return () => new Request(p, callSeed(base, i++), sendRate);
+  return () => {
+    const { p, base } = make();
+    return new Request(p, callSeed(base, i++), sendRate);
+  };
 }
 
 /** The adapters' third argument, `{ sendRate }` (and `extra` names), checked. */

@@ -2,7 +2,9 @@
 // `retry.calculateDelay({ attemptCount, error })` for each retry (and awaits it) and stops at 0: it steps the
 // request's Backoff (with `error.response`, through the core) and answers 0 when the core gives
 // up. The request's state rides in its `context`, which got copies to the request's retries.
-// got checks its `statusCodes` first: they are the statuses the core retries. got also cancels a
+// got checks its `statusCodes` first: every status, so that the core decides in calculateDelay
+// (which answers 0 for a status the core does not retry), and making the options asks no engine
+// (a module's top level on a page that refuses WebAssembly runs it). got also cancels a
 // retry whose Retry-After exceeds `retry.maxRetryAfter`, which defaults to the request timeout,
 // before asking for a delay: no limit there, so that the core's hint, clamped to the policy's
 // maxHintMs, is the wait whatever the timeout. With a `sendRate`, a beforeRequest hook (got runs
@@ -16,14 +18,14 @@ import { adapterOptions, requests } from './common.js';
 export function gotRetry(policy, seed, options = {}) {
   const { sendRate } = adapterOptions('gotRetry', options);
   const next = requests(policy, seed, sendRate);
-  const statusCodes = [];
-  for (let s = 100; s < 600; s++) if (isRetryableStatus(s)) statusCodes.push(s);
+  const statusCodes = Array.from({ length: 500 }, (_, i) => 100 + i);
   const calculateDelay = async ({ attemptCount, error }) => {
+    const r = error.response;
+    if (r && !isRetryableStatus(r.statusCode)) return 0;
     const c = error.options.context;
     // A request's first failure starts its schedule (a paced one's first attempt did); its
     // retries keep it.
     const req = (attemptCount === 1 && sendRate === undefined) || !c.seededBackoff ? (c.seededBackoff = next()) : c.seededBackoff;
-    const r = error.response;
     const d = r ? await req.after(r.statusCode, r.headers) : req.next();
     // 0 stops got: a delay of 0 ms is got's own "now", 1 ms.
     return d === null ? 0 : Math.max(1, d);
