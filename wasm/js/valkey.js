@@ -18,7 +18,8 @@
 // default connector class (StandaloneConnector is not exported; the `Connector` option replaces
 // it, and sentinels' too), so this wraps the client's own connector, whatever its kind: give it a
 // client made with `lazyConnect: true`, so that its first connection is paced too. A fail-fast
-// rate's refusal fails that connect with a RetryError (reason 'throttled', 0 attempts): iovalkey
+// rate's refusal fails that connect with the core's give-up (a RetryError, reason 'throttled', 0
+// attempts, no cause, as retry() gives it): each connection's turn is a paced run's start. iovalkey
 // then flushes the client's queue with it, emits it as 'error' and ends the client ('end'), with
 // no more reconnecting (as Python's paced Retry raises it).
 import { callSeed, Policy, RetryError, Run } from './index.js';
@@ -66,7 +67,6 @@ export function retryStrategy(options = {}) {
   };
 }
 
-const refused = () => new RetryError(new Error('the send rate refused the connection'), 0, 'throttled');
 // iovalkey's message for a connection closed before it was made (its connector's own).
 const CLOSED = 'Connection is closed.';
 
@@ -85,7 +85,8 @@ export function paceConnections(client, options = {}) {
   // Checked as the adapters check it: a Run given anything but a SendRate throws the package's
   // TypeError naming sendRate (undefined too: here the rate is the point).
   if (sendRate === undefined) throw new TypeError('sendRate must be a SendRate, got undefined');
-  new Run(new Policy({ preset: 'google' }), { sendRate });
+  const policy = new Policy({ preset: 'google' });
+  new Run(policy, { sendRate });
   const connector = client?.connector;
   if (typeof connector?.connect !== 'function' || typeof connector.disconnect !== 'function' || client.status !== 'wait') {
     throw new TypeError('client must be an iovalkey/ioredis client made with lazyConnect: true (not yet connected)');
@@ -104,9 +105,19 @@ export function paceConnections(client, options = {}) {
   };
   connector.connect = async (...args) => {
     const signal = (abort = new AbortController()).signal;
-    // A disconnect while waiting ends the connect as the library's own would (its message).
-    const pace = await sendRate.waitTurn({ signal });
-    if (pace.kind === 'refuse') throw refused();
+    // The connection's turn: a paced run's start (SPEC.md §15.2). A disconnect while waiting
+    // ends the connect as the library's own would (its message).
+    const clock = () => Math.floor(performance.now());
+    const run = new Run(policy, { sendRate });
+    let a = run.start(clock());
+    while (a.type === 'wait') {
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, a.delayMs);
+        signal.addEventListener('abort', () => reject(signal.reason, clearTimeout(timer)), { once: true });
+      });
+      a = run.wake(clock());
+    }
+    if (a.type === 'give_up') throw new RetryError(undefined, a.attempts, a.reason);
     let stream;
     try {
       stream = await connect(...args);

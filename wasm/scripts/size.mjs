@@ -11,6 +11,7 @@
 // lab/size-report/. Bytes are deterministic (pinned esbuild, the built package): exits non-zero
 // if a figure grows past its regression limit. With --lab (lab/web-size.sh; npm run size), the
 // peers too, and each goal as a `goal: met: ...` or `goal: missed: ...` line (no failure).
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +119,19 @@ if (LAB) {
     ...['ky', 'axios-retry', 'got'].map((a) => [`seeded-backoff/${a} over Backoff alone`, row(`seeded-backoff/${a}`)[2].first - base, 1000, '']),
   ];
   for (const [what, got, goal, more] of goals) console.log(`goal: ${got <= goal ? 'met' : 'missed'}: ${what}: ${got} B, goal <= ${goal} B${more}`);
+  // The floor (lab/size-report/wasm-floor): the core's run alone at opt-level "z", no
+  // marshalling, inlined as the package inlines its parts (hex, gzip -9), beside the main part.
+  const floor = (features) => {
+    const dir = join(peers, 'wasm-floor');
+    const target = join(wasmDir, '..', 'target', 'wasm-floor');
+    execFileSync('cargo', ['build', '-q', '--release', '--target', 'wasm32-unknown-unknown', ...features], { cwd: dir, env: { ...process.env, CARGO_TARGET_DIR: target } });
+    const out = join(target, 'floor.wasm');
+    execFileSync(join(wasmDir, 'node_modules', '.bin', 'wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-sign-ext', '--enable-mutable-globals',
+      '--strip-debug', '--strip-producers', join(target, 'wasm32-unknown-unknown', 'release', 'seeded_backoff_wasm_floor.wasm'), '-o', out]);
+    return gz(Buffer.from(readFileSync(out).toString('hex')));
+  };
+  const inlined = (part) => gz(Buffer.from(readFileSync(join(wasmDir, 'pkg', `${part}.wasm`)).toString('hex')));
+  console.log(`floor (WebAssembly inlined as hex, gzip -9): the run alone under Google's preset ${floor([])} B; under any policy from the core's options ${floor(['--features', 'options'])} B; the package's main part ${inlined('main')} B, its date part ${inlined('date')} B`);
 }
 // Regression limits: today's figures plus a margin, so that growth is noticed.
 const limits = [

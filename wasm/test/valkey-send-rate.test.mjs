@@ -120,6 +120,8 @@ test("a fail-fast rate's refusal fails the connect with RetryError 'throttled', 
   assert.ok(error instanceof RetryError, String(error));
   assert.equal(error.reason, 'throttled');
   assert.equal(error.attempts, 0);
+  // The one give-up of a refused first attempt, as retry() and callWithBackoff() give it.
+  assert.ok(!('cause' in error), `a cause: ${error.cause}`);
   assert.deepEqual(c.asked, []);
 });
 

@@ -52,7 +52,8 @@ class Request {
       await sleep(a.delayMs, signal);
       a = this.#run.wake(clock());
     }
-    if (a.type === 'give_up') throw new RetryError(new Error('the send rate refused the attempt'), a.attempts, a.reason);
+    // The core's give-up, as retry() gives it: the library holds the last error, if any.
+    if (a.type === 'give_up') throw new RetryError(undefined, a.attempts, a.reason);
   }
 
   /**

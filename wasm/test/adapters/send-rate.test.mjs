@@ -85,6 +85,8 @@ for (const [lib, make] of Object.entries(CLIENTS)) {
     assert.ok(e, `${error}`);
     assert.equal(e.reason, 'throttled');
     assert.equal(e.attempts, 0);
+    // The one give-up of a refused first attempt, as retry() and callWithBackoff() give it.
+    assert.ok(!('cause' in e), `a cause: ${e.cause}`);
     assert.equal(server.hits('/ok'), before);
   });
 }
