@@ -48,7 +48,7 @@ impl Clocked {
 
     /// Paces `response` if it is a 429 or a 503.
     fn pace<B>(&self, response: &mut http::Response<B>) {
-        if matches!(response.status().as_u16(), 429 | 503) {
+        if Pacer::paces(response.status().as_u16()) {
             pace_headers(self.assign(), response.headers_mut());
         }
     }

@@ -179,6 +179,20 @@ impl Pacer {
         })
     }
 
+    /// Whether a response with HTTP status `status` is a refusal a pacer paces (SPEC.md §16.4):
+    /// 429 (Too Many Requests) or 503 (Service Unavailable). Every server binding asks this,
+    /// rather than keeping its own list.
+    ///
+    /// ```
+    /// use seeded_backoff::Pacer;
+    ///
+    /// assert!(Pacer::paces(429) && Pacer::paces(503));
+    /// assert!(!Pacer::paces(500) && !Pacer::paces(200));
+    /// ```
+    pub const fn paces(status: u16) -> bool {
+        matches!(status, 429 | 503)
+    }
+
     /// Returns the first second of a schedule that starts empty holds:
     /// `capacity_per_s − capacity_per_s · reserve_per_mille / 1000`.
     pub fn retry_rate(&self) -> u32 {

@@ -62,7 +62,8 @@ export class Pacer {
     if (res === null || typeof res !== 'object' || typeof res.setHeader !== 'function') {
       fail(TypeError, 'res', 'a response with setHeader() (node:http, Express)', res);
     }
-    if (res.statusCode !== 429 && res.statusCode !== 503) return undefined;
+    // The statuses a pacer paces: the core's list (a status that is no integer is none of them).
+    if (!Number.isInteger(res.statusCode) || res.statusCode < 0 || !get(pacer).x.pacerPaces(res.statusCode)) return undefined;
     // Checked first, so that a response too late for headers takes no return.
     if (res.headersSent) throw new Error('pace(): the response has already sent its headers');
     const slot = this.assign(nowMs);

@@ -113,6 +113,13 @@ pub extern "C" fn pacer_assign(now_lo: u32, now_hi: u32) -> u32 {
     })
 }
 
+/// Whether a response with HTTP status `status` is one a pacer paces (the core's
+/// `Pacer::paces`): false for a number beyond HTTP's u16.
+#[export_name = "pacerPaces"]
+pub extern "C" fn pacer_paces(status: u32) -> bool {
+    u16::try_from(status).is_ok_and(seeded_backoff::Pacer::paces)
+}
+
 /// The returns still scheduled after `now_ms` (u32 halves) of the shared pacer words (at most
 /// `rate · (max_wait_s + 1)`, exact in an f64), or −1 for words no pacer has.
 #[export_name = "pacerPending"]

@@ -83,6 +83,8 @@ for (const [how, api] of [['import', esm], ['require', cjs], ['seeded-backoff/pa
     assert.throws(() => p.pace({ statusCode: 503, headersSent: true, setHeader() {} }), /already sent its headers/);
     assert.equal(p.pending(0), 1);
     assert.equal(p.pace({ statusCode: 200, setHeader: assert.fail }), undefined);
+    // The core's list: 429 and 503 only (SPEC.md §16.4), whatever else is a failure.
+    for (const statusCode of [500, 502, 504, 408, 428, 65965, 503.5, -503]) assert.equal(p.pace({ statusCode, setHeader: assert.fail }), undefined);
     assert.throws(() => api.pace({ statusCode: 429, setHeader() {} }, {}), /^TypeError: pacer must be a Pacer/);
   });
 }
