@@ -1,9 +1,10 @@
-// Backoff: one request's schedule. Its 32-byte state (8 words) lives in this object; each step
-// writes the policy's and the state's words to the engine and reads the state back.
+// Backoff: one request's schedule. Its 32-byte state (8 words) lives in this object; a step writes
+// the policy's and the state's words to the engine, unless they are there already, and steps it
+// there: the engine's copy is the live one until another writer takes the area (release()).
 import { main } from '../pkg/main-part.js';
 import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, OPTIONS, STATE_AT } from '../pkg/tables.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
-import { get } from './engine.js';
+import { get, release } from './engine.js';
 import { asking, inside, isBudget } from './gate.js';
 import { isPolicy, Policy, seedHalves, wordsOf } from './policy.js';
 
@@ -20,12 +21,13 @@ export class Backoff {
   #hi;
 
   static {
-    stateOf = (b) => b.#s;
-    // A restored state: a snapshot holds the generator's state, not its seed.
+    stateOf = (b) => b.#state();
+    // A restored state: a snapshot holds the generator's state, not its seed. The engine's copy
+    // of the old one, if any, is dropped, not copied back.
     setState = (b, s) => {
       b.#s = s;
       b.#lo = b.#hi = undefined;
-      main.owner = null;
+      if (main.owner === b) main.flush = main.owner = null;
     };
   }
 
@@ -49,10 +51,11 @@ export class Backoff {
     const m = get(main);
     this.#p = policy;
     this.#w = wordsOf(policy);
+    release(m);
     m.u32.set(this.#w);
     m.x.backoffInit(this.#lo, this.#hi);
     this.#s = m.u32.slice(STATE_AT, STATE_AT + 8);
-    m.owner = this;
+    this.#own(m);
   }
 
   get policy() {
@@ -65,31 +68,41 @@ export class Backoff {
   }
 
   /**
-   * Writes the policy's and the state's words to the engine. The state is always this object's
-   * own (read back after every call); the engine's copy is a cache: `m.owner` is the Backoff
-   * whose words the engine's area still holds, and anything else that writes the area clears it,
-   * so that a Backoff stepped over and over writes nothing.
+   * Writes the policy's and the state's words to the engine, unless this Backoff owns the area
+   * already (`m.owner`): then the engine's state is its live one, so that a Backoff stepped over
+   * and over writes and reads nothing. Whatever takes the area next copies it back (release()).
    */
   #put(m) {
-    const u = m.u32;
     if (m.owner !== this) {
-      u.set(this.#w);
-      u.set(this.#s, STATE_AT);
-      m.owner = this;
+      release(m);
+      m.u32.set(this.#w);
+      m.u32.set(this.#s, STATE_AT);
+      this.#own(m);
     }
-    return u;
+  }
+
+  #own(m) {
+    const u = m.u32;
+    const s = this.#s;
+    m.owner = this;
+    // Word by word: a subarray would be an object per copy.
+    m.flush = () => {
+      for (let i = 0; i < 8; i++) s[i] = u[STATE_AT + i];
+    };
+  }
+
+  /** The state's words, the engine's live copy first where it has one. */
+  #state() {
+    if (main.owner === this) main.flush();
+    return this.#s;
   }
 
   #step(kind, hintMs, hasElapsed, lo, hi, timeout, budget) {
     const m = get(main);
-    const u = this.#put(m);
+    this.#put(m);
     // Through `asking` even without a budget while one is being asked: it refuses the call.
-    const d = budget || inside ? asking(budget, () => m.x.backoffStep(kind, hintMs, hasElapsed, lo, hi, timeout, !!budget))
+    return budget || inside ? asking(budget, () => m.x.backoffStep(kind, hintMs, hasElapsed, lo, hi, timeout, !!budget))
       : m.x.backoffStep(kind, hintMs, hasElapsed, lo, hi, timeout, false);
-    // Word by word: a subarray would be an object per step.
-    const s = this.#s;
-    for (let i = 0; i < 8; i++) s[i] = u[STATE_AT + i];
-    return d;
   }
 
   #input(input) {
@@ -125,22 +138,21 @@ export class Backoff {
   }
 
   get giveUpReason() {
-    return GIVE_UP[this.#s[7]];
+    return GIVE_UP[this.#state()[7]];
   }
 
   get retries() {
-    return this.#s[4];
+    return this.#state()[4];
   }
 
   get elapsedMs() {
-    return this.#s[6];
+    return this.#state()[6];
   }
 
   reset() {
     const m = get(main);
     this.#put(m);
     m.x.backoffReset();
-    this.#s.set(m.u32.subarray(STATE_AT, STATE_AT + 8));
   }
 
   *[Symbol.iterator]() {

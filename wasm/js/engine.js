@@ -45,6 +45,15 @@ function adopt(p, x) {
   return p;
 }
 
+/**
+ * Gives part `p`'s area to another writer: the Backoff whose live state the area holds copies it
+ * back first (backoff.js keeps stepping there, and reads nothing back, while it owns the area).
+ */
+export function release(p) {
+  p.flush?.();
+  p.flush = p.owner = null;
+}
+
 // The budget a step asks (gate.js): the one function the engine imports.
 const IMPORTS = { env: { gate } };
 

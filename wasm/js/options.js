@@ -2,6 +2,7 @@
 // has the engine (the check takes the engine's part as an argument).
 import { DEADLINES, JITTERS, OPTIONS, POLICY_ERRORS, PRESETS, RULES } from '../pkg/tables.js';
 import { bool, failRule, int, milli, oneOf, U32_MAX, u64 } from './check.js';
+import { release } from './engine.js';
 
 const NAMES = { preset: PRESETS, jitter: JITTERS, deadline: DEADLINES };
 
@@ -22,7 +23,7 @@ export function optionWords(options, values = []) {
 
 /** Throws the core's RangeError if part `p` refuses the option words `w` (`values` as given). */
 export function check(p, w, values) {
-  p.owner = null;
+  release(p);
   p.u32.set(w);
   const e = p.x.policyResolve();
   if (!e) return;

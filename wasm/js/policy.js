@@ -5,7 +5,7 @@
 import { main } from '../pkg/main-part.js';
 import { OPTIONS } from '../pkg/tables.js';
 import { keys, u64 } from './check.js';
-import { get } from './engine.js';
+import { get, release } from './engine.js';
 import { check, optionWords } from './options.js';
 import { isPolicy, policyWords } from './words.js';
 
@@ -35,7 +35,7 @@ export function callSeed(seed, index) {
   const [lo, hi] = u64('seed', seed);
   const [ilo, ihi] = u64('index', index);
   const m = get(main);
-  m.owner = null;
+  release(m);
   m.x.callSeed(lo, hi, ilo, ihi);
   return (BigInt(m.u32[1]) << 32n) | BigInt(m.u32[0]);
 }

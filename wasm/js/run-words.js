@@ -1,13 +1,13 @@
 // A run's words and its events on the engine (SPEC.md §15): what `Run` and retry() share.
 import { ACTION_AT, RUN_AT, RUN_ERRORS, RUN_WORDS, TOLD_HTTP } from '../pkg/tables.js';
 import { coded, fail } from './check.js';
-import { registry } from './engine.js';
+import { registry, release } from './engine.js';
 import { asking } from './gate.js';
 import { isResponse } from './retry.js';
 
 /** A new run's words under the option words `pw`, seeded from `lo:hi` (part `m`, loaded). */
 export function runWords(m, pw, lo, hi, countPaused) {
-  m.owner = null;
+  release(m);
   m.u32.set(pw);
   m.x.runNew(lo, hi, countPaused);
   return m.u32.slice(RUN_AT, RUN_AT + RUN_WORDS);
@@ -27,7 +27,7 @@ export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now
   if (typeof told !== 'number') [told, toldArg] = isResponse(told) ? [TOLD_HTTP, told.status] : [0, 0];
   const args = [e, kind, hintKind, hintMs, timeout, now >= 0, now % 4294967296, Math.floor(now / 4294967296), !!budget];
   const on = (p, f) => {
-    p.owner = null;
+    release(p);
     p.u32.set(pw);
     p.u32.set(rw, RUN_AT);
     const r = asking(budget, f);
