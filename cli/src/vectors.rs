@@ -420,6 +420,7 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
     ));
     files.push(("pacer".to_string(), crate::vectors_pacer::file()?));
     files.push(("call-seeds".to_string(), crate::vectors_call_seed::file()));
+    files.push(("reconnect".to_string(), crate::vectors_reconnect::file()));
     for (stem, value) in &files {
         let path = dir.join(format!("{stem}.json"));
         let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())? + "\n";

@@ -297,9 +297,10 @@
 #define SB_DEFAULT_MAX_HINT_MS 300000
 
 /**
- * `max_retries` for a device that never stops trying (a reconnect loop): the largest count,
- * 4294967295 retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at
- * the cap (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
+ * `max_retries` for a device that never stops trying: `sb_reconnect_next` never gives up under
+ * it (SPEC.md section 12.3); `sb_backoff` and `sb_run` read it as the count it is, 4294967295
+ * retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at the cap
+ * (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
  *
  * ```c
  * sb_policy p = sb_policy_google();
