@@ -43,7 +43,10 @@ impl SpecRng {
         // stack). Elsewhere it is inlined, and a loop over the two outputs keeps one copy of its
         // two 64-bit multiplies.
         let [a, b] = if cfg!(target_os = "none") {
-            [splitmix64(seed), splitmix64(seed.wrapping_add(GOLDEN_GAMMA))]
+            [
+                splitmix64(seed),
+                splitmix64(seed.wrapping_add(GOLDEN_GAMMA)),
+            ]
         } else {
             let (mut outputs, mut x) = ([0u64; 2], seed);
             for out in &mut outputs {

@@ -1,4 +1,4 @@
-//! SPEC.md §12.3 against tests/vectors/reconnect.json (checked against the independent Python
+//! SPEC.md §12.3 against tests/vectors/reconnect/reconnect.json (checked against the independent Python
 //! model by tests/model/check_vectors.py), and the jitter-free cases written out by hand.
 
 use seeded_backoff::bindings::RawReconnect;
@@ -55,7 +55,7 @@ fn op(r: &mut Reconnect, p: &Policy, op: &str) -> Value {
 fn every_vector_replays() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../tests/vectors/reconnect.json"
+        "/../tests/vectors/reconnect/reconnect.json"
     );
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let cases = doc["cases"].as_array().unwrap();

@@ -256,8 +256,6 @@ fn every_vector_file_replays_bit_identically() {
             "send_rate" => {}
             "pacer" => checks += replay_pacer(&file),
             "call_seed" => checks += replay_call_seeds(&file),
-            // Replayed by tests/reconnect.rs.
-            "reconnect" => {}
             other => panic!("{name}: unknown kind {other}"),
         }
     }

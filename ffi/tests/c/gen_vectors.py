@@ -80,9 +80,11 @@ def c_bytes(data):
 
 def main(vector_dir, header_path, out_path):
     h = Header(header_path)
-    # The CLI writes *.json; the fleet vectors (SPEC.md section 12) come from the Python model.
+    # The CLI writes *.json and reconnect/ (SPEC.md section 12.3, which only the core and this
+    # library have); the fleet vectors (sections 12.1, 12.2) come from the Python model.
     files = sorted(pathlib.Path(vector_dir).glob("*.json"))
     files += sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
+    files += sorted(pathlib.Path(vector_dir).glob("reconnect/*.json"))
     if not files:
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
     schedules, cases, ops, snapshots, wide_args = [], [], [], [], []
