@@ -15,6 +15,7 @@ mod vectors_reconnect;
 mod vectors_retry_after;
 mod vectors_run;
 mod vectors_run_send_rate;
+mod vectors_run_startup;
 mod vectors_send_rate;
 
 use std::process::ExitCode;

@@ -426,6 +426,11 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
         "reconnect/reconnect".to_string(),
         crate::vectors_reconnect::file(),
     ));
+    // Beside run-loop.json, apart until the npm package takes the startup window (SPEC.md §15.3).
+    files.push((
+        "startup/run-startup".to_string(),
+        crate::vectors_run_startup::file()?,
+    ));
     for (stem, value) in &files {
         let path = dir.join(format!("{stem}.json"));
         if let Some(parent) = path.parent() {

@@ -181,7 +181,8 @@ def check_run(doc, c):
     for ci, case in enumerate(doc["cases"]):
         policy = _policy(case["policy"])
         budget = _budget(case["budget"]) if "budget" in case else None
-        run = run_model.Run(policy, _int(case["seed"]), case["count_paused"])
+        run = run_model.Run(policy, _int(case["seed"]), case["count_paused"],
+                            case.get("startup_window_ms", 0))
         for ei, (event, exp) in enumerate(zip(case["events"], case["expect"])):
             c.check("case %d (%s) event %d %s" % (ci, case["name"], ei, json.dumps(event)),
                     exp, run_model.feed(run, event, budget))
@@ -300,6 +301,8 @@ def main(argv):
     files = sorted(glob.glob(os.path.join(vdir, "*.json")))
     # The reconnect loop's (SPEC.md §12.3), apart because only the core and the C library have it.
     files += sorted(glob.glob(os.path.join(vdir, "reconnect", "*.json")))
+    # The startup delay's runs (§15.3), apart until the npm package takes the option.
+    files += sorted(glob.glob(os.path.join(vdir, "startup", "*.json")))
     if not files:
         print("error: no vector files (*.json) in %s" % vdir)
     passed = failed = 0
