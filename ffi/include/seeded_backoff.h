@@ -1819,8 +1819,9 @@ sb_status sb_run_init(struct sb_run *r,
                       uint32_t flags);
 
 /**
- * Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1. `now_ms` is a monotonic clock
- * reading, or `SB_NO_CLOCK`.
+ * Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1, or `SB_ACTION_WAIT` for a run
+ * given a startup window (`sb_run_startup_window`). `now_ms` is a monotonic clock reading, or
+ * `SB_NO_CLOCK`.
  *
  * # Safety
  * `r` and `out` are NULL or valid for reads and writes.
@@ -1960,6 +1961,26 @@ sb_status sb_run_restore(struct sb_run *r,
                          const struct sb_policy *policy,
                          const uint8_t *bytes,
                          uintptr_t len);
+
+/**
+ * Gives a run not yet started a startup window: `sb_run_start` then answers `SB_ACTION_WAIT`
+ * with the run's own draw in `0..=window_ms` (`sb_startup_delay` of its seed), and the
+ * `sb_run_wake` after it makes attempt 1, so devices whose runs begin together (after an outage,
+ * or after their last runs gave up together) spread their first attempts over the window. 0
+ * (the default) starts with the attempt; a started run keeps its own window. Returns `SB_OK`,
+ * `SB_ERR_NULL`, `SB_ERR_BAD_STATE`, or `SB_ERR_FLEET_WINDOW_MS` above 2147483647; `*r` is
+ * written only on `SB_OK`.
+ *
+ * ```c
+ * sb_run_init(&run, &RECONNECT, sb_call_seed(device_seed, outage), 0);
+ * sb_run_startup_window(&run, RECONNECT.max_backoff_ms); // not all at once after an outage
+ * sb_run_start(&run, now_ms(), &act); // SB_ACTION_WAIT: sleep act.delay_ms, then sb_run_wake
+ * ```
+ *
+ * # Safety
+ * `r` is NULL or valid for reads and writes.
+ */
+sb_status sb_run_startup_window(struct sb_run *r, uint32_t window_ms);
 
 /**
  * SPEC.md section 17.1's defaults: 0.001..1000000 requests/s, margin 2 %, probe every 500 ms

@@ -80,11 +80,12 @@ def c_bytes(data):
 
 def main(vector_dir, header_path, out_path):
     h = Header(header_path)
-    # The CLI writes *.json and reconnect/ (SPEC.md section 12.3, which only the core and this
-    # library have); the fleet vectors (sections 12.1, 12.2) come from the Python model.
+    # The CLI writes *.json, reconnect/ (SPEC.md section 12.3, which only the core and this
+    # library have) and startup/ (section 15.3's runs); the fleet vectors (sections 12.1, 12.2) come from the Python model.
     files = sorted(pathlib.Path(vector_dir).glob("*.json"))
     files += sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
     files += sorted(pathlib.Path(vector_dir).glob("reconnect/*.json"))
+    files += sorted(pathlib.Path(vector_dir).glob("startup/*.json"))
     if not files:
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
     schedules, cases, ops, snapshots, wide_args = [], [], [], [], []
@@ -238,7 +239,8 @@ def main(vector_dir, header_path, out_path):
                                       f"{u32(ev.get('hint_ms', 0))}, {now}, {status}, {act}, {data}}}")
                 run_cases.append(f'{{"{case["name"]}", {{{", ".join(values)}}}, {u64(int(case["seed"]))}, '
                                  f'{"SB_RUN_COUNT_PAUSED" if case["count_paused"] else "0u"}, {budget}, '
-                                 f"{first}u, {len(run_events) - first}u, {paced}}}")
+                                 f"{first}u, {len(run_events) - first}u, {paced}, "
+                                 f"{u32(case.get('startup_window_ms', 0))}}}")
         elif kind == "classify":
             for table, rows in (("http", http), ("grpc", grpc)):
                 for code, cls in doc[table]:

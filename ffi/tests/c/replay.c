@@ -217,6 +217,7 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     sb_send_rate rate;
     uint32_t i, tokens = 0, rate_milli = 0;
     int32_t rc = sb_run_init(&r, &policy, c->seed, c->flags);
+    if (rc == SB_OK && c->startup_window_ms) rc = sb_run_startup_window(&r, c->startup_window_ms);
     if (rc == SB_OK && c->paced) rc = sb_send_rate_init(&rate, &vec_run_rates[c->paced - 1u].config);
     if (rc == SB_OK && c->has_budget) {
         rc = c->budget_mode == SB_BUDGET_GRPC

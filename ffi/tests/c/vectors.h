@@ -164,6 +164,8 @@ typedef struct {
     /* SPEC.md section 15.2: 0, or 1 + the index in vec_run_rates of the send rate that start, wake
        and the outcomes go through. */
     uint32_t paced;
+    /* SPEC.md section 15.3: the startup window given before the start, 0 for none. */
+    uint32_t startup_window_ms;
 } vec_run_case;
 
 /* A pacer vector (SPEC.md section 16): its configuration, the init status it gets, its ops. */
