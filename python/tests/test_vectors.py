@@ -227,7 +227,8 @@ def replay_run(doc):
     for case in doc["cases"]:
         budget = budget_of(case["budget"]) if "budget" in case else None
         policy = policy_of(case["policy"])
-        run = Run(policy, int(case["seed"]), count_paused_time=case["count_paused"])
+        run = Run(policy, int(case["seed"]), count_paused_time=case["count_paused"],
+                  startup_window_ms=case.get("startup_window_ms", 0))
         for event, want in zip(case["events"], case["expect"], strict=True):
             got = run_answer(run, event, budget, policy)
             if isinstance(got, tuple):
