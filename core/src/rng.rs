@@ -107,9 +107,19 @@ impl SpecRng {
     /// Google delay) and, on a 32-bit core, a second multiply and two registers across the loop.
     #[inline]
     pub(crate) fn uniform(&mut self, n: u32) -> u32 {
-        let Some(s) = n.checked_add(1) else {
-            return self.next_u32();
-        };
+        match n.checked_add(1) {
+            Some(s) => self.uniform_below(s),
+            None => self.next_u32(),
+        }
+    }
+
+    /// `uniform(s − 1)` for `s ≥ 1` (SPEC.md §3.3's `s = n + 1`), for a caller that knows `n` is
+    /// below `u32::MAX`: the Google step, whose `jitter_ms` is at most the cap. The test for
+    /// `n = u32::MAX` is then not made on every draw (a caller's loop does not hoist it: 2
+    /// instructions per Google delay in the two-call-site program). `s = 0` draws as `s = 1`.
+    #[inline]
+    pub(crate) fn uniform_below(&mut self, s: u32) -> u32 {
+        let s = s.max(1);
         let mut bound = s;
         loop {
             let m = u64::from(self.next_u32()) * u64::from(s);
