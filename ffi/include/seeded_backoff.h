@@ -40,8 +40,8 @@
  * code and the step's stack in a Cortex-M3 program, -Os, --gc-sections, as measured by
  * lab/firmware.sh and scripts/release/test-c-sdk.sh at this version:
  *   variants/reconnect  reconnect, fleet, runtime-policy, jitter-full: sb_reconnect_*, the seed
- *                       and startup delay, full jitter at any cap. main_reconnect.c: 896 B,
- *                       sb_reconnect_next 64 B of stack (rv32imc: 1036 B, 16 B).
+ *                       and startup delay, full jitter at any cap. main_reconnect.c: 832 B,
+ *                       sb_reconnect_next 52 B of stack (rv32imc: 964 B, 16 B).
  *   variants/fleet      fleet, run, runtime-policy, jitter-full: any policy with full jitter, the
  *                       run, the seed and startup delay. main_fleet.c: 4552 B, sb_run_outcome 512 B.
  *   variants/google     preset-google, run: Google's preset unchanged, the run. main_step.c
