@@ -78,6 +78,14 @@ def c_bytes(data):
     return '"' + "".join(f"\\{b:03o}" for b in data) + '"'
 
 
+def policy_values(h, pol):
+    """A vector's policy object as vec_policy's initialisers, in POLICY_FIELDS order."""
+    return [h.const("SB_JITTER_", pol[f]) if f == "jitter" else
+            h.const("SB_DEADLINE_", pol[f]) if f == "deadline" else
+            ("1u" if pol.get(f, False) else "0u") if f == "paced" else u32(pol[f])
+            for f in POLICY_FIELDS]
+
+
 def main(vector_dir, header_path, out_path):
     h = Header(header_path)
     # The CLI writes *.json, reconnect/ (SPEC.md section 12.3, which only the core and this
@@ -185,10 +193,7 @@ def main(vector_dir, header_path, out_path):
         elif kind in ("run", "run_send_rate"):
             for case in doc["cases"]:
                 pol = case["policy"]
-                values = [h.const("SB_JITTER_", pol[f]) if f == "jitter" else
-                          h.const("SB_DEADLINE_", pol[f]) if f == "deadline" else
-                          ("1u" if pol.get(f, False) else "0u") if f == "paced" else u32(pol[f])
-                          for f in POLICY_FIELDS]
+                values = policy_values(h, pol)
                 b = case.get("budget")
                 if b is None:
                     budget = "0u, 0u, {0u, 0u, 0u, 0u}, 0u"
@@ -267,10 +272,7 @@ def main(vector_dir, header_path, out_path):
         elif kind == "reconnect":
             for case in doc["cases"]:
                 pol = case["policy"]
-                values = [h.const("SB_JITTER_", pol[f]) if f == "jitter" else
-                          h.const("SB_DEADLINE_", pol[f]) if f == "deadline" else
-                          ("1u" if pol.get(f, False) else "0u") if f == "paced" else u32(pol[f])
-                          for f in POLICY_FIELDS]
+                values = policy_values(h, pol)
                 first = len(reconnect_ops)
                 if "error" in case:
                     # The one refusal of SPEC.md section 12.3 (a time budget): the C library
