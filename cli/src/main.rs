@@ -11,9 +11,11 @@ mod vectors_call_seed;
 mod vectors_hint_limit;
 mod vectors_pacer;
 mod vectors_rate_limit;
+mod vectors_reconnect;
 mod vectors_retry_after;
 mod vectors_run;
 mod vectors_run_send_rate;
+mod vectors_run_startup;
 mod vectors_send_rate;
 
 use std::process::ExitCode;

@@ -420,8 +420,23 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
     ));
     files.push(("pacer".to_string(), crate::vectors_pacer::file()?));
     files.push(("call-seeds".to_string(), crate::vectors_call_seed::file()));
+    // The firmware's loop, apart from the files every binding replays: only the core and the C
+    // library have it.
+    files.push((
+        "reconnect/reconnect".to_string(),
+        crate::vectors_reconnect::file(),
+    ));
+    // Beside run-loop.json, apart until the npm package takes the startup window (SPEC.md §15.3).
+    files.push((
+        "startup/run-startup".to_string(),
+        crate::vectors_run_startup::file()?,
+    ));
     for (stem, value) in &files {
         let path = dir.join(format!("{stem}.json"));
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("error: cannot create {}: {e}", parent.display()))?;
+        }
         let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())? + "\n";
         std::fs::write(&path, text)
             .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;

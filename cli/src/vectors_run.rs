@@ -9,15 +9,17 @@ use serde_json::{json, Value};
 
 use crate::ops::{budget_config_json, policy_json};
 
-/// One case: its name, policy, seed, whether paused time counts, budget, and events written as
-/// `e[@now][:k=v,...]` (`fail@120:hint=retry_after,hint_ms=3000,kind=timeout`).
-struct Spec {
-    name: &'static str,
-    policy: Policy,
-    seed: u64,
-    count_paused: bool,
-    budget: Option<BudgetConfig>,
-    events: &'static str,
+/// One case: its name, policy, seed, whether paused time counts, budget, startup window (SPEC.md
+/// §15.3, 0 for none), and events written as `e[@now][:k=v,...]`
+/// (`fail@120:hint=retry_after,hint_ms=3000,kind=timeout`).
+pub(crate) struct Spec {
+    pub(crate) name: &'static str,
+    pub(crate) policy: Policy,
+    pub(crate) seed: u64,
+    pub(crate) count_paused: bool,
+    pub(crate) budget: Option<BudgetConfig>,
+    pub(crate) startup_window_ms: u32,
+    pub(crate) events: &'static str,
 }
 
 pub(crate) fn event_json(word: &str) -> Value {
@@ -55,6 +57,7 @@ fn specs() -> Result<Vec<Spec>, String> {
         seed,
         count_paused: false,
         budget: None,
+        startup_window_ms: 0,
         events,
     };
     Ok(vec![
@@ -142,10 +145,22 @@ fn damaged(policy: &Policy, run: &Run, how: &str) -> Result<Vec<u8>, String> {
 
 /// The `run-loop.json` vector file.
 pub fn file() -> Result<Value, String> {
+    Ok(json!({
+        "kind": "run",
+        "description": "one call's run (SPEC.md §15): events in, actions out",
+        "cases": cases_json(specs()?)?,
+    }))
+}
+
+/// Each case run through the core's `Run`, with the answers it gives.
+pub(crate) fn cases_json(specs: Vec<Spec>) -> Result<Vec<Value>, String> {
     let mut cases = Vec::new();
-    for spec in specs()? {
+    for spec in specs {
         let budget = spec.budget.map(RetryBudget::new);
-        let mut run = Run::new(&spec.policy, spec.seed).count_paused_time(spec.count_paused);
+        let mut run = Run::new(&spec.policy, spec.seed)
+            .count_paused_time(spec.count_paused)
+            .startup_window_ms(spec.startup_window_ms)
+            .map_err(|e| e.to_string())?;
         let mut events = Vec::new();
         let mut expect = Vec::new();
         for word in spec.events.split_whitespace() {
@@ -169,11 +184,10 @@ pub fn file() -> Result<Value, String> {
             case["budget"] = budget_config_json(config);
             case["expect_tokens_milli"] = json!(b.tokens_milli());
         }
+        if spec.startup_window_ms != 0 {
+            case["startup_window_ms"] = json!(spec.startup_window_ms);
+        }
         cases.push(case);
     }
-    Ok(json!({
-        "kind": "run",
-        "description": "one call's run (SPEC.md §15): events in, actions out",
-        "cases": cases,
-    }))
+    Ok(cases)
 }

@@ -207,8 +207,12 @@ impl Backoff {
         let (delay, level) = match (policy.jitter(), policy.integer_multiplier()) {
             (Jitter::Google { jitter_ms }, Some(num)) => {
                 let (level, cap) = (self.level, policy.max_backoff_ms());
-                // level and jitter_ms are at most MAX_DELAY_MS: the sum cannot wrap.
-                let delay = level.wrapping_add(self.rng.uniform(jitter_ms)).min(cap);
+                // jitter_ms is at most the cap, so `uniform(jitter_ms)` is the draw below
+                // `jitter_ms + 1` (the `min` states the bound where the optimiser sees it and
+                // hoists it out of a caller's loop). level and jitter_ms are at most
+                // MAX_DELAY_MS: the sum cannot wrap.
+                let draw = self.rng.uniform_below(jitter_ms.min(MAX_DELAY_MS) + 1);
+                let delay = level.wrapping_add(draw).min(cap);
                 (delay, grow_by_integer(level, num, cap))
             }
             _ => delay_and_next_level(policy, self.level, &mut self.rng),

@@ -1,7 +1,7 @@
 //! What the language bindings and the CLI build on, kept out of the typed API a Rust program uses:
 //! options coded as numbers, as they cross a C or wasm boundary, the raw forms of the per-request
-//! state, of the run and of a server's pacer for memory a binding owns ([`RawBackoff`], [`RawRun`],
-//! [`RawPacer`], the send rate's [`SEND_RATE_WORDS`] words), the budget's
+//! state, of the run, of a reconnect loop and of a server's pacer for memory a binding owns
+//! ([`RawBackoff`], [`RawRun`], [`RawReconnect`], [`RawPacer`], the send rate's [`SEND_RATE_WORDS`] words), the budget's
 //! coded modes and options ([`BudgetMode`], [`BudgetOption`]), the delta-seconds fast path of the
 //! `Retry-After` parser, and the snapshot format's CRC-32.
 //!
@@ -22,6 +22,7 @@ use crate::hint::ServerHint;
 pub use crate::pacer::RawPacer;
 use crate::policy::{DeadlineMode, Jitter, Policy, PolicyError};
 use crate::preset::Preset;
+pub use crate::reconnect::RawReconnect;
 pub use crate::run::RawRun;
 pub use crate::send_rate::SEND_RATE_WORDS;
 pub use crate::snapshot::RawBackoff;

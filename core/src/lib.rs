@@ -86,6 +86,7 @@ mod preset;
 #[cfg(feature = "rand_core")]
 mod rand_support;
 mod rate_limit;
+mod reconnect;
 mod retry;
 mod retry_event;
 #[cfg(feature = "retry-policies")]
@@ -135,6 +136,7 @@ pub use preset::Preset;
 pub use rate_limit::{
     parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS, RETRY_AFTER,
 };
+pub use reconnect::{Reconnect, ReconnectError, RETRY_FOREVER};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 #[cfg(feature = "retry-policies")]

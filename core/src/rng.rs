@@ -38,14 +38,23 @@ impl SpecRng {
     /// (test `seeding_is_rand_xoshiro_seed_from_u64`).
     #[inline]
     pub(crate) fn from_seed_u64(seed: u64) -> Self {
-        // A loop over the two outputs, not two inlined copies: at opt-level "s" it stays one copy
-        // of SplitMix64's two 64-bit multiplies (about 90 B on a 32-bit core).
-        let (mut outputs, mut x) = ([0u64; 2], seed);
-        for out in &mut outputs {
-            *out = splitmix64(x);
-            x = x.wrapping_add(GOLDEN_GAMMA);
-        }
-        let [a, b] = outputs;
+        // On bare metal `splitmix64` is out of line, so two calls are the least code (thumbv7m:
+        // a device's init 24 B smaller than a loop over the outputs, whose array lives on the
+        // stack). Elsewhere it is inlined, and a loop over the two outputs keeps one copy of its
+        // two 64-bit multiplies.
+        let [a, b] = if cfg!(target_os = "none") {
+            [
+                splitmix64(seed),
+                splitmix64(seed.wrapping_add(GOLDEN_GAMMA)),
+            ]
+        } else {
+            let (mut outputs, mut x) = ([0u64; 2], seed);
+            for out in &mut outputs {
+                *out = splitmix64(x);
+                x = x.wrapping_add(GOLDEN_GAMMA);
+            }
+            outputs
+        };
         // Never all zero: SplitMix64's output is a bijection of its counter, so two consecutive
         // outputs differ and at most one of them is zero.
         SpecRng([a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32])
@@ -98,9 +107,19 @@ impl SpecRng {
     /// Google delay) and, on a 32-bit core, a second multiply and two registers across the loop.
     #[inline]
     pub(crate) fn uniform(&mut self, n: u32) -> u32 {
-        let Some(s) = n.checked_add(1) else {
-            return self.next_u32();
-        };
+        match n.checked_add(1) {
+            Some(s) => self.uniform_below(s),
+            None => self.next_u32(),
+        }
+    }
+
+    /// `uniform(s − 1)` for `s ≥ 1` (SPEC.md §3.3's `s = n + 1`), for a caller that knows `n` is
+    /// below `u32::MAX`: the Google step, whose `jitter_ms` is at most the cap. The test for
+    /// `n = u32::MAX` is then not made on every draw (a caller's loop does not hoist it: 2
+    /// instructions per Google delay in the two-call-site program). `s = 0` draws as `s = 1`.
+    #[inline]
+    pub(crate) fn uniform_below(&mut self, s: u32) -> u32 {
+        let s = s.max(1);
         let mut bound = s;
         loop {
             let m = u64::from(self.next_u32()) * u64::from(s);

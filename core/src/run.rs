@@ -24,8 +24,8 @@ pub use snapshot::{RUN_SNAPSHOT_LEN, RUN_SNAPSHOT_VERSION};
 
 use crate::backoff::{Backoff, Step, StepInput};
 use crate::budget::{FailureKind, RetryGate};
-use crate::fleet::startup_delay_ms;
-use crate::policy::Policy;
+use crate::fleet::{startup_delay_ms, FleetError};
+use crate::policy::{Policy, MAX_DELAY_MS};
 
 /// Where a run is between events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,6 +111,34 @@ impl Run {
         self
     }
 
+    /// A run that follows a give-up or an outage (SPEC.md §15.3): its start answers a wait of
+    /// `startup_delay_ms(seed, window_ms)` (§12.2) instead of an attempt, and the `wake` after
+    /// it makes attempt 1, so runs that begin together (a fleet back after an outage, devices
+    /// whose last runs gave up together) spread their first attempts over the window rather
+    /// than attempt at once. 0, the default, starts with the attempt. It sets the window of a
+    /// run not yet started; a started run keeps its own. Above
+    /// [`MAX_DELAY_MS`] it is [`FleetError::WindowMs`].
+    ///
+    /// ```
+    /// use seeded_backoff::{call_seed, Action, Policy, Run};
+    /// let p = Policy::google();
+    /// // The device's third outage: its own seed, its own wait in the 32 s window, then attempt 1.
+    /// let mut run = Run::new(&p, call_seed(7, 3)).startup_window_ms(32_000).unwrap();
+    /// let Ok(Action::Wait { delay_ms }) = run.start(Some(0)) else { unreachable!() };
+    /// assert!(delay_ms <= 32_000);
+    /// assert_eq!(run.wake(Some(u64::from(delay_ms))), Ok(Action::Attempt { attempt: 1 }));
+    /// ```
+    pub fn startup_window_ms(mut self, window_ms: u32) -> Result<Run, FleetError> {
+        if window_ms > MAX_DELAY_MS {
+            return Err(FleetError::WindowMs);
+        }
+        // Before the start, `window_ms` holds the startup window (a pause there replaces it).
+        if self.phase == Phase::Ready {
+            self.window_ms = window_ms;
+        }
+        Ok(self)
+    }
+
     /// The per-request state as it is now.
     pub fn backoff(&self) -> &Backoff {
         &self.backoff
@@ -152,11 +180,28 @@ impl Run {
         }
     }
 
-    /// Begins the run: make attempt 1.
+    /// Begins the run: make attempt 1, or with a startup window
+    /// ([`Run::startup_window_ms`]) wait first.
     pub fn start(&mut self, now_ms: Option<u64>) -> Result<Action, RunError> {
         self.check(self.phase == Phase::Ready, RunError::Start)?;
         self.tick(now_ms);
-        Ok(self.attempt_next())
+        Ok(match self.startup_wait() {
+            Some(wait) => wait,
+            None => self.attempt_next(),
+        })
+    }
+
+    /// The startup wait of a run given a window (SPEC.md §15.3): one draw of §12.2 from the run's
+    /// seed, slept as a wait; its delay is the window a pause during it re-draws in (§13).
+    fn startup_wait(&mut self) -> Option<Action> {
+        if self.window_ms == 0 {
+            return None;
+        }
+        // The window was checked against MAX_DELAY_MS when it was set: no error here.
+        let delay_ms = startup_delay_ms(self.seed, self.window_ms).unwrap_or(self.window_ms);
+        self.window_ms = delay_ms;
+        self.phase = Phase::Sleeping;
+        Some(Action::Wait { delay_ms })
     }
 
     fn attempt_next(&mut self) -> Action {

@@ -10,7 +10,7 @@ use seeded_backoff::{
 };
 use seeded_backoff_test_support::{
     budget_config_from_json, policy_from_json, run_budget_op, run_event, run_event_paced, run_op,
-    seed_of, send_rate_config_from_json, vector_files,
+    seed_of, send_rate_config_from_json, vector_files, vectors_dir,
 };
 
 fn hex_bytes(hex: &str) -> Vec<u8> {
@@ -90,7 +90,14 @@ fn replay_pacer(file: &serde_json::Value) -> usize {
 
 #[test]
 fn every_vector_file_replays_bit_identically() {
-    let files = vector_files().unwrap();
+    let mut files = vector_files().unwrap();
+    // The startup delay's runs (SPEC.md §15.3), in their own directory.
+    let startup = vectors_dir().join("startup/run-startup.json");
+    let text = std::fs::read_to_string(&startup).unwrap();
+    files.push((
+        "run-startup.json".into(),
+        serde_json::from_str(&text).unwrap(),
+    ));
     assert!(
         files.len() >= 20,
         "expected the full vector set, found {}",
@@ -232,8 +239,13 @@ fn every_vector_file_replays_bit_identically() {
                     let budget = case
                         .get("budget")
                         .map(|b| RetryBudget::new(budget_config_from_json(b).unwrap()));
+                    let window = case
+                        .get("startup_window_ms")
+                        .map_or(0, |w| w.as_u64().unwrap());
                     let mut run = Run::new(&policy, seed_of(case).unwrap())
-                        .count_paused_time(case["count_paused"].as_bool().unwrap());
+                        .count_paused_time(case["count_paused"].as_bool().unwrap())
+                        .startup_window_ms(u32::try_from(window).unwrap())
+                        .unwrap();
                     let events = case["events"].as_array().unwrap();
                     for (i, (event, expect)) in events
                         .iter()

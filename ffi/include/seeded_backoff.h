@@ -40,8 +40,8 @@
  * code and the step's stack in a Cortex-M3 program, -Os, --gc-sections, as measured by
  * lab/firmware.sh and scripts/release/test-c-sdk.sh at this version:
  *   variants/reconnect  reconnect, fleet, runtime-policy, jitter-full: sb_reconnect_*, the seed
- *                       and startup delay, full jitter at any cap. main_reconnect.c: 896 B,
- *                       sb_reconnect_next 64 B of stack (rv32imc: 1036 B, 16 B).
+ *                       and startup delay, full jitter at any cap. main_reconnect.c: 832 B,
+ *                       sb_reconnect_next 52 B of stack (rv32imc: 964 B, 16 B).
  *   variants/fleet      fleet, run, runtime-policy, jitter-full: any policy with full jitter, the
  *                       run, the seed and startup delay. main_fleet.c: 4552 B, sb_run_outcome 512 B.
  *   variants/google     preset-google, run: Google's preset unchanged, the run. main_step.c
@@ -297,9 +297,10 @@
 #define SB_DEFAULT_MAX_HINT_MS 300000
 
 /**
- * `max_retries` for a device that never stops trying (a reconnect loop): the largest count,
- * 4294967295 retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at
- * the cap (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
+ * `max_retries` for a device that never stops trying: `sb_reconnect_next` never gives up under
+ * it (SPEC.md section 12.3); `sb_backoff` and `sb_run` read it as the count it is, 4294967295
+ * retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at the cap
+ * (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
  *
  * ```c
  * sb_policy p = sb_policy_google();
@@ -1818,8 +1819,9 @@ sb_status sb_run_init(struct sb_run *r,
                       uint32_t flags);
 
 /**
- * Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1. `now_ms` is a monotonic clock
- * reading, or `SB_NO_CLOCK`.
+ * Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1, or `SB_ACTION_WAIT` for a run
+ * given a startup window (`sb_run_startup_window`). `now_ms` is a monotonic clock reading, or
+ * `SB_NO_CLOCK`.
  *
  * # Safety
  * `r` and `out` are NULL or valid for reads and writes.
@@ -1959,6 +1961,26 @@ sb_status sb_run_restore(struct sb_run *r,
                          const struct sb_policy *policy,
                          const uint8_t *bytes,
                          uintptr_t len);
+
+/**
+ * Gives a run not yet started a startup window: `sb_run_start` then answers `SB_ACTION_WAIT`
+ * with the run's own draw in `0..=window_ms` (`sb_startup_delay` of its seed), and the
+ * `sb_run_wake` after it makes attempt 1, so devices whose runs begin together (after an outage,
+ * or after their last runs gave up together) spread their first attempts over the window. 0
+ * (the default) starts with the attempt; a started run keeps its own window. Returns `SB_OK`,
+ * `SB_ERR_NULL`, `SB_ERR_BAD_STATE`, or `SB_ERR_FLEET_WINDOW_MS` above 2147483647; `*r` is
+ * written only on `SB_OK`.
+ *
+ * ```c
+ * sb_run_init(&run, &RECONNECT, sb_call_seed(device_seed, outage), 0);
+ * sb_run_startup_window(&run, RECONNECT.max_backoff_ms); // not all at once after an outage
+ * sb_run_start(&run, now_ms(), &act); // SB_ACTION_WAIT: sleep act.delay_ms, then sb_run_wake
+ * ```
+ *
+ * # Safety
+ * `r` is NULL or valid for reads and writes.
+ */
+sb_status sb_run_startup_window(struct sb_run *r, uint32_t window_ms);
 
 /**
  * SPEC.md section 17.1's defaults: 0.001..1000000 requests/s, margin 2 %, probe every 500 ms

@@ -64,6 +64,7 @@ mod reconnect;
 mod run;
 mod run_paced;
 mod run_snapshot;
+mod run_startup;
 mod run_types;
 mod send_rate;
 mod snapshot;

@@ -31,9 +31,10 @@ pub const SB_MAX_DELAY_MS: u32 = 2_147_483_647;
 /// may ask before a step gives up with `SB_GIVE_UP_HINT_EXCEEDS_MAX`. It does not follow the cap.
 pub const SB_DEFAULT_MAX_HINT_MS: u32 = 300_000;
 
-/// `max_retries` for a device that never stops trying (a reconnect loop): the largest count,
-/// 4294967295 retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at
-/// the cap (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
+/// `max_retries` for a device that never stops trying: `sb_reconnect_next` never gives up under
+/// it (SPEC.md section 12.3); `sb_backoff` and `sb_run` read it as the count it is, 4294967295
+/// retries, more than 4000 years of retries at a 32 s cap. With a jitter that stays at the cap
+/// (`SB_JITTER_FULL`), a fleet that retries forever does not retry in step.
 ///
 /// ```c
 /// sb_policy p = sb_policy_google();
@@ -45,7 +46,7 @@ pub const SB_RETRY_FOREVER: u32 = 4_294_967_295;
 
 // The header's numbers are literals (cbindgen cannot evaluate paths); these pin them to the core.
 const _: () = {
-    assert!(SB_RETRY_FOREVER == u32::MAX);
+    assert!(SB_RETRY_FOREVER == seeded_backoff::RETRY_FOREVER);
     assert!(SB_JITTER_NONE == Jitter::None.code() as u32);
     assert!(SB_JITTER_GOOGLE == Jitter::Google { jitter_ms: 0 }.code() as u32);
     assert!(SB_JITTER_FULL == Jitter::Full.code() as u32);

@@ -1,10 +1,10 @@
 //! `sb_reconnect`: a device's reconnect loop, in the style of FreeRTOS backoffAlgorithm (a
 //! caller-owned context, an init and a step). The policy stays where the caller keeps it (a
 //! `static const` in flash) and is read at every step, so the state is 28 bytes on a 32-bit core.
-//! The step is SPEC.md section 12.3's.
+//! The step is SPEC.md section 12.3's, the core's `Reconnect`: this file only translates.
 
-use seeded_backoff::bindings::RawBackoff;
-use seeded_backoff::{Backoff, Jitter, Policy, Step};
+use seeded_backoff::bindings::RawReconnect;
+use seeded_backoff::{Jitter, Policy, Reconnect, Step};
 
 use crate::policy::{jitter_compiled_in, sb_policy, SB_JITTER_GOOGLE, SB_JITTER_PROPORTIONAL};
 use crate::ptr;
@@ -30,25 +30,14 @@ pub struct sb_reconnect {
     pub policy: *const sb_policy,
 }
 
-/// The core policy a reconnect loop can follow: valid, within this build, and without a time
-/// budget, which a loop that never ends has no use for (`SB_ERR_UNSUPPORTED`).
-#[inline(always)]
-fn reconnect_policy(policy: &sb_policy) -> Result<Policy, sb_status> {
-    let core = policy.to_core_inline()?;
-    if core.max_elapsed_ms() != 0 {
-        return Err(sb_status::SB_ERR_UNSUPPORTED);
-    }
-    Ok(core)
-}
-
-/// The core policy of what a step reads from `*policy`: the growth, the cap, the count and the
-/// strategy, checked by the core's rules, within this build and without a time budget; `None` for
+/// The core policy of what a step reads from `*policy`: the growth, the cap, the count, the
+/// strategy and the time budget, checked by the core's rules and within this build; `None` for
 /// anything else. The fields a step never reads (`max_hint_ms`, `deadline`, `paced`) were
 /// checked by `sb_reconnect_init` and are not read again, so the step validates less than init
 /// does and its checks fold into one `SB_ERR_BAD_STATE`.
 #[inline(always)]
 fn step_policy(policy: &sb_policy) -> Option<Policy> {
-    if policy.max_elapsed_ms != 0 || !jitter_compiled_in(policy.jitter) {
+    if !jitter_compiled_in(policy.jitter) {
         return None;
     }
     let param = match policy.jitter {
@@ -64,17 +53,18 @@ fn step_policy(policy: &sb_policy) -> Option<Policy> {
         .max_backoff_ms(policy.max_backoff_ms)
         .max_retries(policy.max_retries)
         .jitter(jitter)
+        .max_elapsed_ms(policy.max_elapsed_ms)
         .build()
         .ok()
 }
 
-/// The state in `*r` and what the step reads of its policy, both validated (`SB_ERR_NULL`,
-/// `SB_ERR_BAD_STATE`), with the retry count the core's step sees ([`counted`]).
+/// The state in `*r` and what the step reads of its policy, both validated by the core
+/// (`SB_ERR_NULL`, `SB_ERR_BAD_STATE`).
 ///
 /// # Safety
 /// `r` is NULL or readable; its policy is as `sb_reconnect_init` requires.
 #[inline(always)]
-unsafe fn load(r: *const sb_reconnect) -> Result<(sb_reconnect, Policy, Backoff), sb_status> {
+unsafe fn load(r: *const sb_reconnect) -> Result<(sb_reconnect, Policy, Reconnect), sb_status> {
     // SAFETY: forwarded from this function's contract.
     let state = unsafe { ptr::read(r) }?;
     // SAFETY: as above.
@@ -82,27 +72,13 @@ unsafe fn load(r: *const sb_reconnect) -> Result<(sb_reconnect, Policy, Backoff)
         Ok(Some(policy)) => policy,
         _ => return Err(sb_status::SB_ERR_BAD_STATE),
     };
-    let raw = RawBackoff {
+    let raw = RawReconnect {
         rng: state.rng,
-        retries: counted(&policy, state.retries),
+        retries: state.retries,
         level: state.level,
-        elapsed_ms: 0,
-        gave_up: 0,
     };
-    let backoff = Backoff::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-    Ok((state, policy, backoff))
-}
-
-/// The retry count the core's step sees: under `SB_RETRY_FOREVER` one below the last, so that the
-/// count never reaches `max_retries` and the step never gives up. The delay does not depend on the
-/// count (only on the level, which stops at the cap), so the delays are SPEC.md section 5's.
-#[inline(always)]
-fn counted(policy: &Policy, retries: u32) -> u32 {
-    if policy.max_retries() == u32::MAX {
-        retries.min(u32::MAX - 1)
-    } else {
-        retries
-    }
+    let reconnect = Reconnect::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
+    Ok((state, policy, reconnect))
 }
 
 /// Starts a reconnect loop under `*policy`, its jitter seeded from `seed` (from
@@ -137,14 +113,17 @@ pub unsafe extern "C" fn sb_reconnect_init(
         // SAFETY: forwarded from this function's contract; the borrow ends here.
         let c_policy = unsafe { ptr::borrow(policy) }?;
         // Without `runtime-policy` an invalid policy is still named by its field.
-        let core = match reconnect_policy(c_policy) {
+        let core = match c_policy.to_core_inline() {
             Ok(core) => core,
             Err(sb_status::SB_ERR_UNSUPPORTED) if !cfg!(feature = "runtime-policy") => {
                 return Err(c_policy.refusal())
             }
             Err(e) => return Err(e),
         };
-        let raw = Backoff::new(&core, seed).to_raw();
+        // A time budget: SPEC.md section 12.3 refuses it (`ReconnectError::TimeBudget`).
+        let raw = Reconnect::new(&core, seed)
+            .map_err(|_| sb_status::SB_ERR_UNSUPPORTED)?
+            .to_raw();
         let state = sb_reconnect {
             rng: raw.rng,
             retries: raw.retries,
@@ -182,12 +161,11 @@ pub unsafe extern "C" fn sb_reconnect_next(r: *mut sb_reconnect, delay_ms: *mut 
     }
     ptr::status((|| {
         // SAFETY: `r` is non-NULL and valid by this function's contract.
-        let (_, policy, mut backoff) = unsafe { load(r) }?;
-        match backoff.next_delay(&policy) {
+        let (_, policy, mut reconnect) = unsafe { load(r) }?;
+        match reconnect.next_delay(&policy) {
             Step::Retry { delay_ms: d, .. } => {
-                // The count after the step is the stored one plus 1, stopping at 4294967295
-                // ([`counted`]); the policy pointer is left as it is, so the step keeps no copy.
-                let raw = backoff.to_raw();
+                // The policy pointer is left as it is, so the step keeps no copy.
+                let raw = reconnect.to_raw();
                 // SAFETY: `r` and `delay_ms` are non-NULL and valid by this function's contract;
                 // the field pointers are within `*r`.
                 unsafe {
@@ -214,9 +192,9 @@ pub unsafe extern "C" fn sb_reconnect_reset(r: *mut sb_reconnect) -> sb_status {
     require_feature!("reconnect");
     ptr::status((|| {
         // SAFETY: forwarded from this function's contract.
-        let (mut state, policy, mut backoff) = unsafe { load(r) }?;
-        backoff.reset(&policy);
-        let raw = backoff.to_raw();
+        let (mut state, policy, mut reconnect) = unsafe { load(r) }?;
+        reconnect.reset(&policy);
+        let raw = reconnect.to_raw();
         state.retries = raw.retries;
         state.level = raw.level;
         // SAFETY: as above.

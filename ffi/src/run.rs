@@ -201,8 +201,9 @@ pub unsafe extern "C" fn sb_run_init(
     })())
 }
 
-/// Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1. `now_ms` is a monotonic clock
-/// reading, or `SB_NO_CLOCK`.
+/// Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1, or `SB_ACTION_WAIT` for a run
+/// given a startup window (`sb_run_startup_window`). `now_ms` is a monotonic clock reading, or
+/// `SB_NO_CLOCK`.
 ///
 /// # Safety
 /// `r` and `out` are NULL or valid for reads and writes.

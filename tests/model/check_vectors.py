@@ -20,6 +20,7 @@ import rate_limit_model as rl  # noqa: E402
 import run_model  # noqa: E402
 import run_send_rate_model  # noqa: E402
 import send_rate_model  # noqa: E402
+import fleet_model  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OP_RE = re.compile(r"^(?:(n)|(x)|(r)|(s)|h(\d+)|t(\d+)|l(\d+))$")
@@ -180,7 +181,8 @@ def check_run(doc, c):
     for ci, case in enumerate(doc["cases"]):
         policy = _policy(case["policy"])
         budget = _budget(case["budget"]) if "budget" in case else None
-        run = run_model.Run(policy, _int(case["seed"]), case["count_paused"])
+        run = run_model.Run(policy, _int(case["seed"]), case["count_paused"],
+                            case.get("startup_window_ms", 0))
         for ei, (event, exp) in enumerate(zip(case["events"], case["expect"])):
             c.check("case %d (%s) event %d %s" % (ci, case["name"], ei, json.dumps(event)),
                     exp, run_model.feed(run, event, budget))
@@ -246,7 +248,32 @@ def check_call_seed(doc, c):
         c.check("google delays of call %d of seed %d" % (index, seed), case["google_delays"], got)
 
 
-KINDS = {"call_seed": check_call_seed, "send_rate": check_send_rate, "run": check_run,
+def check_reconnect(doc, c):
+    for case in doc["cases"]:
+        policy = _policy(case["policy"])
+        try:
+            r = fleet_model.Reconnect(policy, _int(case["seed"]))
+        except m.SpecError as e:
+            c.check("%s: refused" % case["name"], case.get("error"), e.name)
+            continue
+        if "error" in case:
+            c.fail(case["name"], "the model accepts the policy")
+            continue
+        for oi, (op, exp, retries) in enumerate(zip(case["ops"], case["expect"],
+                                                    case["expect_retries"])):
+            if op == "n":
+                got = r.next()
+            elif op == "r":
+                got = r.reset()
+            else:
+                got = r.fast_forward(int(op[1:]))
+            c.check("%s op %d %r" % (case["name"], oi, op), exp, got)
+            c.check("%s op %d %r: retries" % (case["name"], oi, op), retries, r.retries)
+        if not (len(case["ops"]) == len(case["expect"]) == len(case["expect_retries"])):
+            c.fail(case["name"], "ops, expect and expect_retries differ in length")
+
+
+KINDS = {"call_seed": check_call_seed, "reconnect": check_reconnect, "send_rate": check_send_rate, "run": check_run,
          "run_send_rate": check_run_send_rate, "pacer": check_pacer, "schedule": check_schedule,
          "retry_after": check_retry_after, "budget": check_budget, "classify": check_classify,
          "rate_limit": check_rate_limit}
@@ -272,6 +299,10 @@ def check_file(path):
 def main(argv):
     vdir = argv[1] if len(argv) > 1 else os.path.join(REPO_ROOT, "tests", "vectors")
     files = sorted(glob.glob(os.path.join(vdir, "*.json")))
+    # The reconnect loop's (SPEC.md §12.3), apart because only the core and the C library have it.
+    files += sorted(glob.glob(os.path.join(vdir, "reconnect", "*.json")))
+    # The startup delay's runs (§15.3), apart until the npm package takes the option.
+    files += sorted(glob.glob(os.path.join(vdir, "startup", "*.json")))
     if not files:
         print("error: no vector files (*.json) in %s" % vdir)
     passed = failed = 0

@@ -46,6 +46,43 @@ def startup_delay_ms(seed, window_ms):
     return m.Rng.from_seed((seed ^ STARTUP_DOMAIN) & m.MASK64).uniform(window_ms)
 
 
+RETRY_FOREVER = m.U32_MAX
+
+
+class Reconnect:
+    """§12.3: a device's reconnect loop; the state of §4.1 without elapsed_ms and gave_up."""
+
+    def __init__(self, policy, seed):
+        if policy.max_elapsed_ms > 0:
+            raise m.SpecError("time_budget")
+        self.policy = policy
+        self.rng = m.Rng.from_seed(seed)
+        self.retries = 0
+        self.level = policy.initial_ms
+
+    def next(self):
+        """The delay of a retry, or the give-up reason (nothing changes on a give-up)."""
+        p = self.policy
+        if self.retries >= p.max_retries and p.max_retries != RETRY_FOREVER:
+            return "max_retries"
+        # §4.2's delay and next level, through the §5 model on this state's level and generator.
+        b = m.Backoff(p, 0)
+        b.rng, b.level = self.rng, self.level
+        d, self.level = b._delay(self.rng)
+        self.retries = min(self.retries + 1, RETRY_FOREVER)
+        return d
+
+    def reset(self):
+        self.retries = 0
+        self.level = self.policy.initial_ms
+
+    def fast_forward(self, n):
+        """§4.3: n clamped to max_retries; level = base_n."""
+        n = min(n, self.policy.max_retries)
+        self.retries = n
+        self.level = m.base_delay_ms(self.policy, n)
+
+
 def cases():
     ids = [b"", b"\x00", b"\x00\x00", bytes([0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]), b"sensor-0042",
            bytes(range(256)), b"\xff" * 16]

@@ -9,6 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fleet_model as fm  # noqa: E402
 import pause_model as pm  # noqa: E402
 import spec_model as m  # noqa: E402
 
@@ -22,7 +23,7 @@ class Refused(Exception):
 
 
 class Run:
-    def __init__(self, policy, seed, count_paused=False):
+    def __init__(self, policy, seed, count_paused=False, startup_window_ms=0):
         self.policy = policy
         self.seed = seed
         self.backoff = m.Backoff(policy, seed)
@@ -34,6 +35,10 @@ class Run:
         self.clock = False
         self.origin = self.now = self.paused_ms = self.pause_since = 0
         self.count_paused = count_paused
+        # §15.3: before the start, window_ms holds the startup window.
+        if startup_window_ms > m.MAX_DELAY_MS:
+            raise m.SpecError("window_ms")
+        self.window_ms = startup_window_ms
 
     def _allow(self, event, phases):
         if self.phase in ("done", "gave_up"):
@@ -56,6 +61,10 @@ class Run:
     def start(self, now=None):
         self._allow("start", ("ready",))
         self._read(now)
+        if self.window_ms > 0:  # §15.3: the startup wait, from the run's own seed (§12.2)
+            d = fm.startup_delay_ms(self.seed, self.window_ms)
+            self.window_ms, self.phase = d, "sleeping"
+            return {"a": "wait", "delay_ms": d}
         self.attempt, self.phase = 1, "attempting"
         return {"a": "attempt", "attempt": 1}
 

@@ -108,7 +108,11 @@ impl Run {
         self.check(self.phase == Phase::Ready, RunError::Start)?;
         let now = self.paced_now(now_ms)?;
         self.tick(Some(now));
-        Ok(self.gate(policy, now, rate))
+        // A startup wait comes first; the wake after it asks the send rate (SPEC.md §15.3).
+        Ok(match self.startup_wait() {
+            Some(wait) => wait,
+            None => self.gate(policy, now, rate),
+        })
     }
 
     /// [`Run::wake`] behind a send rate, as [`Run::start_paced`].

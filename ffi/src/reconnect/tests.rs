@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::policy::{sb_policy_google, SB_JITTER_FULL, SB_RETRY_FOREVER};
+use seeded_backoff::Backoff;
 
 fn reconnect_policy_64s() -> sb_policy {
     let mut p = sb_policy_google();

@@ -78,17 +78,29 @@ def c_bytes(data):
     return '"' + "".join(f"\\{b:03o}" for b in data) + '"'
 
 
+def policy_values(h, pol):
+    """A vector's policy object as vec_policy's initialisers, in POLICY_FIELDS order."""
+    return [h.const("SB_JITTER_", pol[f]) if f == "jitter" else
+            h.const("SB_DEADLINE_", pol[f]) if f == "deadline" else
+            ("1u" if pol.get(f, False) else "0u") if f == "paced" else u32(pol[f])
+            for f in POLICY_FIELDS]
+
+
 def main(vector_dir, header_path, out_path):
     h = Header(header_path)
-    # The CLI writes *.json; the fleet vectors (SPEC.md section 12) come from the Python model.
+    # The CLI writes *.json, reconnect/ (SPEC.md section 12.3, which only the core and this
+    # library have) and startup/ (section 15.3's runs); the fleet vectors (sections 12.1, 12.2) come from the Python model.
     files = sorted(pathlib.Path(vector_dir).glob("*.json"))
     files += sorted(pathlib.Path(vector_dir).glob("fleet/*.json"))
+    files += sorted(pathlib.Path(vector_dir).glob("reconnect/*.json"))
+    files += sorted(pathlib.Path(vector_dir).glob("startup/*.json"))
     if not files:
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
     schedules, cases, ops, snapshots, wide_args = [], [], [], [], []
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
     rate_limits = []
     fleet_seeds, startup_delays, call_seeds = [], [], []
+    reconnect_cases, reconnect_ops = [], []
     run_cases, run_events, run_rates = [], [], []
     pacer_cases, pacer_ops = [], []
     send_rate_cases, send_rate_events, send_rate_errors = [], [], []
@@ -181,10 +193,7 @@ def main(vector_dir, header_path, out_path):
         elif kind in ("run", "run_send_rate"):
             for case in doc["cases"]:
                 pol = case["policy"]
-                values = [h.const("SB_JITTER_", pol[f]) if f == "jitter" else
-                          h.const("SB_DEADLINE_", pol[f]) if f == "deadline" else
-                          ("1u" if pol.get(f, False) else "0u") if f == "paced" else u32(pol[f])
-                          for f in POLICY_FIELDS]
+                values = policy_values(h, pol)
                 b = case.get("budget")
                 if b is None:
                     budget = "0u, 0u, {0u, 0u, 0u, 0u}, 0u"
@@ -235,7 +244,8 @@ def main(vector_dir, header_path, out_path):
                                       f"{u32(ev.get('hint_ms', 0))}, {now}, {status}, {act}, {data}}}")
                 run_cases.append(f'{{"{case["name"]}", {{{", ".join(values)}}}, {u64(int(case["seed"]))}, '
                                  f'{"SB_RUN_COUNT_PAUSED" if case["count_paused"] else "0u"}, {budget}, '
-                                 f"{first}u, {len(run_events) - first}u, {paced}}}")
+                                 f"{first}u, {len(run_events) - first}u, {paced}, "
+                                 f"{u32(case.get('startup_window_ms', 0))}}}")
         elif kind == "classify":
             for table, rows in (("http", http), ("grpc", grpc)):
                 for code, cls in doc[table]:
@@ -259,6 +269,32 @@ def main(vector_dir, header_path, out_path):
                     sys.exit(f"gen_vectors: {path.name}: {len(delays)} delays, not 3")
                 call_seeds.append(f"{{{u64(int(case['seed']))}, {u64(int(case['index']))}, "
                                   f"{u64(int(case['expect']))}, {{{', '.join(delays)}}}}}")
+        elif kind == "reconnect":
+            for case in doc["cases"]:
+                pol = case["policy"]
+                values = policy_values(h, pol)
+                first = len(reconnect_ops)
+                if "error" in case:
+                    # The one refusal of SPEC.md section 12.3 (a time budget): the C library
+                    # reports a valid policy it cannot run as SB_ERR_UNSUPPORTED.
+                    status = {"time_budget": "SB_ERR_UNSUPPORTED"}[case["error"]]
+                else:
+                    status = "SB_OK"
+                    for op, want, retries in zip(case["ops"], case["expect"], case["expect_retries"],
+                                                 strict=True):
+                        if op[0] not in "nrf" or (op[0] != "f" and len(op) > 1):
+                            sys.exit(f"gen_vectors: {path.name}: unknown reconnect op {op!r}")
+                        arg = u32(int(op[1:])) if op[0] == "f" else "0u"
+                        if op != "n":
+                            got, delay = "SB_OK", "0u"
+                        elif isinstance(want, str):
+                            got, delay = h.const("SB_GIVE_UP_", want), "0u"
+                        else:
+                            got, delay = "SB_RETRY", u32(want)
+                        reconnect_ops.append(f"{{'{op[0]}', {got}, {arg}, {delay}, {u32(retries)}}}")
+                reconnect_cases.append(f'{{"{case["name"]}", {{{", ".join(values)}}}, '
+                                       f'{u64(int(case["seed"]))}, {status}, {first}u, '
+                                       f'{len(reconnect_ops) - first}u}}')
         elif kind == "pacer":
             for case in doc["cases"]:
                 c = case["config"]
@@ -336,6 +372,8 @@ def main(vector_dir, header_path, out_path):
            table("vec_fleet_seed", "vec_fleet_seeds", fleet_seeds),
            table("vec_startup_delay", "vec_startup_delays", startup_delays),
            table("vec_call_seed", "vec_call_seeds", call_seeds),
+           table("vec_reconnect_case", "vec_reconnect_cases", reconnect_cases),
+           table("vec_reconnect_op", "vec_reconnect_ops", reconnect_ops),
            table("vec_pacer_case", "vec_pacer_cases", pacer_cases),
            table("vec_pacer_op", "vec_pacer_ops", pacer_ops),
            "/* The send rate's (SPEC.md section 17), for test_send_rate.c only: the firmware leaves out",
@@ -358,6 +396,7 @@ def main(vector_dir, header_path, out_path):
           f"{len(http)} HTTP + {len(grpc)} gRPC classifications, "
           f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays, "
           f"{len(call_seeds)} call seeds, "
+          f"{len(reconnect_cases)} reconnect loops with {len(reconnect_ops)} ops, "
           f"{len(run_cases)} runs with {len(run_events)} events, "
           f"{len(pacer_cases)} pacers with {len(pacer_ops)} ops, "
           f"{len(send_rate_cases)} send rates with {len(send_rate_events)} events")

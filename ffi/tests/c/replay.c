@@ -33,6 +33,8 @@ static void check(vec_stats *st, vec_fail_fn fail, const char *what, const char 
     }
 }
 
+#include "replay_reconnect.h"
+
 static void replay_case(vec_stats *st, vec_fail_fn fail, const vec_schedule *s, uint32_t ci) {
     const vec_case *c = &vec_cases[s->first_case + ci];
     sb_policy policy = vec_to_policy(&s->policy);
@@ -215,6 +217,7 @@ static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
     sb_send_rate rate;
     uint32_t i, tokens = 0, rate_milli = 0;
     int32_t rc = sb_run_init(&r, &policy, c->seed, c->flags);
+    if (rc == SB_OK && c->startup_window_ms) rc = sb_run_startup_window(&r, c->startup_window_ms);
     if (rc == SB_OK && c->paced) rc = sb_send_rate_init(&rate, &vec_run_rates[c->paced - 1u].config);
     if (rc == SB_OK && c->has_budget) {
         rc = c->budget_mode == SB_BUDGET_GRPC
@@ -412,6 +415,9 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
             check(&st, fail, "call seed delay", "call-seeds", i, k, rc == SB_RETRY ? delay : 0xFFFFFFFFu,
                   v->google_delays[k]);
         }
+    }
+    for (i = 0; i < VEC_RECONNECT_CASES_COUNT; i++) {
+        replay_reconnect(&st, fail, i);
     }
     for (i = 0; i < VEC_HTTP_COUNT; i++) {
         check(&st, fail, "classify http", "http", i, vec_http[i].code,

@@ -87,6 +87,23 @@ typedef struct {
     uint32_t google_delays[3];
 } vec_call_seed;
 
+/* SPEC.md section 12.3: a reconnect loop (its init status: SB_OK, or what refuses the policy),
+   and its ops: 'n' (sb_reconnect_next: SB_RETRY with the delay, or an SB_GIVE_UP_*), 'r' (reset)
+   or 'f' (the state moved to retry `arg`, as fast_forward does), each with the count after it. */
+typedef struct {
+    const char *name;
+    vec_policy policy;
+    uint64_t seed;
+    int32_t status;
+    uint32_t first_op, n_ops;
+} vec_reconnect_case;
+
+typedef struct {
+    char op;
+    int32_t status;
+    uint32_t arg, delay, retries;
+} vec_reconnect_op;
+
 typedef struct {
     uint64_t seed;
     uint32_t window_ms;
@@ -147,6 +164,8 @@ typedef struct {
     /* SPEC.md section 15.2: 0, or 1 + the index in vec_run_rates of the send rate that start, wake
        and the outcomes go through. */
     uint32_t paced;
+    /* SPEC.md section 15.3: the startup window given before the start, 0 for none. */
+    uint32_t startup_window_ms;
 } vec_run_case;
 
 /* A pacer vector (SPEC.md section 16): its configuration, the init status it gets, its ops. */

@@ -52,7 +52,9 @@ class Action(NamedTuple):
 class Run:
     """One call's run under `policy`, seeded by `seed`. Events take `now_ms`, a monotonic clock
     reading in ms, or None (a run whose first event has none reads no clock). An event out of
-    its phase raises RuntimeError naming it and changes nothing.
+    its phase raises RuntimeError naming it and changes nothing. A run that follows a give-up or
+    an outage takes `startup_window_ms`: its start is then a 'wait' of its own draw in that
+    window, and the wake after it makes attempt 1 (SPEC.md section 15.3).
 
     >>> run = Run(Policy("google"), seed=42)
     >>> run.start(now_ms=0)
@@ -65,17 +67,24 @@ class Run:
 
     __slots__ = ("_c", "_policy")
 
-    def __init__(self, policy: Policy, seed: int, *, count_paused_time: bool = False) -> None:
+    def __init__(self, policy: Policy, seed: int, *, count_paused_time: bool = False,
+                 startup_window_ms: int = 0) -> None:
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a Policy, got {show(policy)} ({type(policy).__name__})")
         seed = u64("seed", seed)
         if not isinstance(count_paused_time, bool):
             raise TypeError(f"count_paused_time must be a bool, got {show(count_paused_time)}")
+        # Only the type here: the range (SPEC.md section 15.3) is the core's, told by its status.
+        window = integer("startup_window_ms", startup_window_ms, 0, U32_MAX)
         c = ffi.new("sb_run *")
         flags = lib.SB_RUN_COUNT_PAUSED if count_paused_time else 0
         status = lib.sb_run_init(c, ffi.new("sb_policy *", policy._c), seed, flags)
         if status != lib.SB_OK:  # the Policy was validated, so this is a library fault
             raise CoreError(status)
+        if window:
+            status = lib.sb_run_startup_window(c, window)
+            if status != lib.SB_OK:
+                raise ValueError(message(status))
         self._c, self._policy = c, policy
 
     @property
