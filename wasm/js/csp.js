@@ -1,17 +1,14 @@
 // `import 'seeded-backoff/csp'`: for pages whose Content-Security-Policy refuses WebAssembly (no
-// 'wasm-unsafe-eval'). It brings the engine's JS build (the same core compiled to JS by binaryen's
-// wasm2js: the same exports and memory layout, the same delays bit for bit) and registers it, so
-// that every part of the package runs where its WebAssembly is refused, synchronous API included.
-// Imported statically, it is in hand before any call, offline too. Other pages never carry it.
-import * as budget from '../pkg/budget.asm.js';
+// 'wasm-unsafe-eval'). It brings the JS build (the same core compiled to JS by binaryen's
+// wasm2js: the same exports and memory layout, the same delays bit for bit) of the parts most pages
+// use, the main one and the HTTP-date one (retry(), fetchWithBackoff(), Policy, Backoff, Run, the
+// hints, parseRetryAfter(), the adapters and integrations), and registers it, synchronous calls
+// included. Imported statically, it is in hand before any call, offline too. The other parts'
+// JS builds (budgets, snapshots, fleet helpers, send rates, pacers) come with
+// `seeded-backoff/csp/full`; pages that compile WebAssembly carry none of them.
 import * as date from '../pkg/date.asm.js';
-import * as fleet from '../pkg/fleet.asm.js';
 import * as main from '../pkg/main.asm.js';
-import * as pacer from '../pkg/pacer.asm.js';
-import * as sendRate from '../pkg/send_rate.asm.js';
-import * as snapshot from '../pkg/snapshot.asm.js';
 import { useJsBuild } from './engine.js';
 
-for (const [name, exports] of Object.entries({ main, date, snapshot, budget, fleet, pacer, send_rate: sendRate })) {
-  useJsBuild(name, exports);
-}
+useJsBuild('main', main);
+useJsBuild('date', date);

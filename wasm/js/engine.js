@@ -8,8 +8,9 @@
 //
 // Where WebAssembly is refused (a Content-Security-Policy without 'wasm-unsafe-eval'), the same
 // core compiled to JS by binaryen's wasm2js runs instead: the same exports, the same memory
-// layout, the same delays bit for bit. A page opts in with `import 'seeded-backoff/csp'`, which
-// registers those builds here; other programs never carry them.
+// layout, the same delays bit for bit. A page opts in with `import 'seeded-backoff/csp'` (the main
+// and date parts) or `seeded-backoff/csp/full` (every part), which register those builds here;
+// other programs never carry them.
 import { BYTES, WORDS } from '../pkg/tables.js';
 import { gate } from './gate.js';
 
@@ -63,7 +64,8 @@ const bytes = (p) => Uint8Array.from(p.hex.match(/../g), (h) => parseInt(h, 16))
 function jsBuild(p, e) {
   const x = builds[p.name];
   if (x) return x;
-  throw new Error(`seeded-backoff: this page refuses WebAssembly (${e?.message}): add \`import 'seeded-backoff/csp'\` once, before the package is used, to run its JS build`, { cause: e });
+  const line = p.name === 'main' || p.name === 'date' ? 'seeded-backoff/csp' : 'seeded-backoff/csp/full';
+  throw new Error(`seeded-backoff: this page refuses WebAssembly (${e?.message}): add \`import '${line}'\` once, before the package is used, to run its JS build`, { cause: e });
 }
 
 /** `p`, ready for synchronous calls: compiled now if need be. */

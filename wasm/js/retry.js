@@ -97,6 +97,9 @@ async function loop(fnToRetry, s, idempotent) {
   // Loaded from the next task: the first attempt's request leaves before the engine's compile
   // (or, under a strict CSP, its JS build's evaluation) holds the thread.
   const ready = main.x ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, 0)).then(engineReady);
+  // An engine this page cannot run may be refused before the first attempt's answer awaits it:
+  // that is no unhandled rejection (the call itself ends with the error, once it awaits it).
+  ready.catch(() => {});
   let rw;
   // The run, made once the engine is there (loading it does not delay the first attempt).
   const run = async (started) => {

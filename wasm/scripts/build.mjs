@@ -37,6 +37,7 @@ export const ENTRIES = {
   'send-rate': 'send-rate.js',
   outbox: 'outbox/index.js',
   csp: 'csp.js',
+  'csp-full': 'csp-full.js',
 };
 
 /** Entry points that adapt the package to another library: each its own module over the main entry. */
@@ -124,7 +125,9 @@ for (const name of INTEGRATIONS) {
 }
 // require('seeded-backoff/csp'): CommonJS is Node's, which compiles WebAssembly whatever a page's
 // policy says, so there is nothing to register.
-writeFileSync(join(dist, 'csp.cjs'), "'use strict';\n// Node compiles WebAssembly: the JS build is for browser pages (import 'seeded-backoff/csp').\n");
+for (const name of ['csp', 'csp-full']) {
+  writeFileSync(join(dist, `${name}.cjs`), "'use strict';\n// Node compiles WebAssembly: the JS build is for browser pages (import 'seeded-backoff/csp').\n");
+}
 for (const name of readdirSync(join(wasmDir, 'types'))) copyFileSync(join(wasmDir, 'types', name), join(dist, name));
 // The CommonJS declarations of the main entry and its parts: each .d.ts with its imports of the
 // index pointed at index.cjs (package.json "exports" names them for "require").

@@ -84,6 +84,7 @@ const usages = [
   ['seeded-backoff/axios-retry', "import { axiosRetryOptions } from './dist/adapters/axios-retry.js';\nexport const r = axiosRetryOptions;"],
   ['seeded-backoff/got', "import { gotRetry } from './dist/adapters/got.js';\nexport const r = gotRetry;"],
   ['retry() under a strict CSP (seeded-backoff/csp)', "import './dist/csp.js';\nimport { retry } from 'seeded-backoff';\nexport const run = (fn) => retry(fn);"],
+  ['every part under a strict CSP (seeded-backoff/csp/full)', "import './dist/csp-full.js';\nexport * from 'seeded-backoff';"],
   ['whole package (every export, every part)', "export * from 'seeded-backoff';"],
 ];
 

@@ -81,7 +81,7 @@ export default { input: 'src/${entry}.js', output: { dir: 'out/rollup-${entry}' 
     cpSync(join(app, 'node_modules', 'seeded-backoff', 'dist', 'browser'), join(out, 'seeded-backoff'), { recursive: true });
     cpSync(join(app, 'src', `${entry}.js`), join(out, 'app.js'));
     cpSync(join(app, 'src', 'replay.mjs'), join(out, 'replay.mjs'));
-    const map = '<script type="importmap">{"imports":{"seeded-backoff":"/seeded-backoff/index.js","seeded-backoff/csp":"/seeded-backoff/csp.js"}}</script>';
+    const map = '<script type="importmap">{"imports":{"seeded-backoff":"/seeded-backoff/index.js","seeded-backoff/csp":"/seeded-backoff/csp.js","seeded-backoff/csp/full":"/seeded-backoff/csp-full.js"}}</script>';
     return { root: out, pages: { '/index.html': page('/app.js').replace('<script', `${map}<script`) }, importMap: map,
       cmd: 'none: node_modules/seeded-backoff/dist/browser/ served as /seeded-backoff/, import map "seeded-backoff" -> /seeded-backoff/index.js' };
   },

@@ -1,8 +1,8 @@
-// Every vector file replayed through the package as bundled, with `seeded-backoff/csp` imported
+// Every vector file replayed through the package as bundled, with `seeded-backoff/csp/full` imported
 // (under a Content-Security-Policy that refuses WebAssembly, the JS build answers). Also says
 // whether this page may compile WebAssembly at all, so that the test knows which build gave the
 // results.
-import 'seeded-backoff/csp';
+import 'seeded-backoff/csp/full';
 import * as api from 'seeded-backoff';
 import { expectedChecks, replayFile, replayInterleaved } from './replay.mjs';
 
