@@ -12,6 +12,9 @@ const INPUT_KEYS = ['retryAfterMs', 'rateLimitMs', 'doNotRetry', 'elapsedMs', 'b
 
 export let stateOf;
 export let setState;
+// Copies the engine's live state back into its owner (m.flush, release()): one function for every
+// Backoff, so that making one allocates no closure.
+let copyBack;
 
 export class Backoff {
   #p; // the Policy
@@ -22,6 +25,11 @@ export class Backoff {
 
   static {
     stateOf = (b) => b.#state();
+    copyBack = (m) => {
+      const s = m.owner.#s;
+      const u = m.u32;
+      for (let i = 0; i < 8; i++) s[i] = u[STATE_AT + i];
+    };
     // A restored state: a snapshot holds the generator's state, not its seed. The engine's copy
     // of the old one, if any, is dropped, not copied back.
     setState = (b, s) => {
@@ -82,18 +90,13 @@ export class Backoff {
   }
 
   #own(m) {
-    const u = m.u32;
-    const s = this.#s;
     m.owner = this;
-    // Word by word: a subarray would be an object per copy.
-    m.flush = () => {
-      for (let i = 0; i < 8; i++) s[i] = u[STATE_AT + i];
-    };
+    m.flush = copyBack;
   }
 
   /** The state's words, the engine's live copy first where it has one. */
   #state() {
-    if (main.owner === this) main.flush();
+    if (main.owner === this) main.flush(main);
     return this.#s;
   }
 

@@ -51,7 +51,7 @@ function adopt(p, x) {
  * back first (backoff.js keeps stepping there, and reads nothing back, while it owns the area).
  */
 export function release(p) {
-  p.flush?.();
+  p.flush?.(p);
   p.flush = p.owner = null;
 }
 
