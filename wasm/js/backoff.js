@@ -71,7 +71,10 @@ export class Backoff {
   }
 
   nextDelay(input) {
-    const d = input === undefined ? this.#step(HINT_NONE, 0, false, 0, 0, 0) : this.#input(input);
+    // The common call first: no input, this Backoff's words in the engine already, no budget
+    // being asked (main.x is there once main.owner is set).
+    const d = input === undefined && main.owner === this && !inside ? main.x.backoffStep(HINT_NONE, 0, false, 0, 0, 0, false)
+      : input === undefined ? this.#step(HINT_NONE, 0, false, 0, 0, 0) : this.#input(input);
     return d < 0 ? null : d;
   }
 
