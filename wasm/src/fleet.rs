@@ -1,5 +1,5 @@
 //! The fleet part: a seed from a device id and a boot counter, and the startup delay after a
-//! fleet-wide power restore (SPEC.md §12; the delay is [`crate::startup`], shared with the main part).
+//! fleet-wide power restore (SPEC.md §12; the delay is [`crate::startup`]).
 
 use crate::rt::io as shared;
 

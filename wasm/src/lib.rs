@@ -12,7 +12,7 @@
 //! functions of numbers: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
 //! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`], [`fleet`], [`pacer`] (a
 //! server's schedule of returns) and [`send_rate`] (an adaptive send rate); [`startup`] (the
-//! core's startup delay) is built into both `main` and `fleet`. Errors cross as an index into
+//! core's startup delay) is the fleet part's. Errors cross as an index into
 //! the core's list of them ([`errors`]); the JS layer holds the names and messages, generated from
 //! the same lists by `examples/gen_js_tables.rs`.
 //!
@@ -52,7 +52,7 @@ pub mod run;
 pub mod send_rate;
 #[cfg(feature = "snapshot")]
 pub mod snapshot;
-#[cfg(any(feature = "main", feature = "fleet"))]
+#[cfg(feature = "fleet")]
 pub mod startup;
 #[cfg(feature = "main")]
 pub mod step;

@@ -1,6 +1,5 @@
-//! The core's startup delay (SPEC.md §12.2), in both the fleet part (`startupDelay()`) and the main
-//! part, where `retry()` draws the wait after a pause from it (SPEC.md §13): one export, built
-//! into each part that needs it.
+//! The core's startup delay (SPEC.md §12.2): the fleet part's `startupDelay()`. (The run's re-drawn
+//! waits use the same core function inside the run; no part exports it for that.)
 
 /// The startup delay in ms for the seed `hi:lo` and `window_ms`, or −1 for a window above the
 /// core's maximum delay (the core's one `FleetError`).
