@@ -216,11 +216,12 @@ fn main() {
         "export const RUN_WORDS = {};",
         seeded_backoff_wasm::rt::RUN_WORDS
     );
-    // Where the run's words keep its seed (low half; the high half follows) and its phase (the
-    // low byte), found from the core's own layout by marking each field.
+    // Where the run's words keep its seed (low half; the high half follows), its phase (the
+    // low byte) and its attempts, found from the core's own layout by marking each field.
     let marked = seeded_backoff::bindings::RawRun {
         seed: 0x0000_0002_5eed_5eed,
         phase: 5,
+        attempt: 0xa77e_4970,
         ..Default::default()
     }
     .to_words();
@@ -232,6 +233,7 @@ fn main() {
     );
     println!("export const RUN_SEED_WORD = {};", at(0x5eed_5eed));
     println!("export const RUN_PHASE_WORD = {};", at(5));
+    println!("export const RUN_ATTEMPT_WORD = {};", at(0xa77e_4970));
     assert_eq!(
         core::mem::offset_of!(Io, bytes),
         seeded_backoff_wasm::rt::WORDS * 4,

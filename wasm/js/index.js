@@ -4,6 +4,7 @@
 export { Backoff } from './backoff.js';
 export { RetryBudget } from './budget.js';
 export { ready } from './engine.js';
+export { nowMs } from './clock.js';
 export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
 export { parseRateLimit, parseRetryAfter } from './retry-after.js';
 export { hintFromHeaders } from './hint.js';

@@ -9,6 +9,7 @@ import {
   OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_OFFLINE,
 } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
+import { nowMs } from './clock.js';
 import { isBudget } from './gate.js';
 import { imported, load, registry } from './engine.js';
 import { check, optionWords, seedHalves } from './options.js';
@@ -97,7 +98,7 @@ export async function retry(fnToRetry, options = {}) {
 // permanent, so the one attempt is the run.
 async function loop(fnToRetry, s, idempotent) {
   const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life, sendRate } = s;
-  const clock = () => Math.floor(performance.now());
+  const clock = nowMs;
   const t0 = clock();
   // Loaded from the next task: the first attempt's request leaves before the engine's compile
   // (or, under a strict CSP, its JS build's evaluation) holds the thread.

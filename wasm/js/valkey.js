@@ -21,7 +21,7 @@
 // rate's refusal fails that connect with a RetryError (reason 'throttled', 0 attempts): iovalkey
 // then flushes the client's queue with it, emits it as 'error' and ends the client ('end'), with
 // no more reconnecting (as Python's paced Retry raises it).
-import { callSeed, Policy, RetryError, Run } from './index.js';
+import { callSeed, nowMs, Policy, RetryError, Run } from './index.js';
 
 const KEYS = ['policy', 'seed', 'onRetry', 'onGiveUp'];
 
@@ -45,7 +45,7 @@ export function retryStrategy(options = {}) {
   const seed = new Run(policy, { seed: options.seed }).seed;
   let outages = 0;
   let run;
-  const clock = () => Math.floor(performance.now());
+  const clock = nowMs;
   return function strategy(times) {
     if (!Number.isInteger(times) || times < 1) {
       throw new RangeError(`times must be an integer >= 1 (the reconnection attempt), got ${String(times)}`);
