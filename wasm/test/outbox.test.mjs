@@ -179,17 +179,17 @@ test('damaged and foreign records are skipped and reported; the good one is deli
   driver.close();
 });
 
-test('a sleeping run a gone driver left is re-drawn by the next driver in the sleep\'s window, as the model says (SPEC.md §15.3)', async () => {
+test('a sleep that ended with no driver is re-drawn by the next driver in the sleep\'s window, as the model says (SPEC.md §15.3)', async () => {
   const policy = { ...FAST, initialMs: 400, maxBackoffMs: 400 };
   const sender = new Outbox({ name: 'g', policy, drive: false });
   const { done } = await sender.queue(`${base}/g`, { method: 'POST' }, { seed: 77 });
   const [rec] = await getAll('g');
   // A driver that made the first attempt, was answered 503 and slept its retry (400 ms, no
-  // jitter), then went away.
+  // jitter), then went away before it was due; the next driver comes after.
   const run = restoreRun(new Policy(policy), rec.run);
   run.start(nowMs());
   assert.deepEqual(run.outcome({}, nowMs()), { type: 'retry', attempt: 1, delayMs: 400 });
-  await putRaw('g', rec.id, { ...rec, run: snapshot(run), due: nowMs() + 400 });
+  await putRaw('g', rec.id, { ...rec, run: snapshot(run), due: nowMs() - 5000 });
   const t0 = nowMs();
   const driver = new Outbox({ name: 'g', policy });
   await event(driver, 'drive');

@@ -47,8 +47,9 @@ export class Driver {
   /**
    * Reads the records that are new to this driver; each unusable one is reported once and left.
    * A new one whose run sleeps was put to sleep by a driver that is gone (a page closed, reloaded,
-   * frozen past its lease): its page resumed during a sleep, and the run re-draws the wait
-   * (SPEC.md §15.3).
+   * frozen past its lease). Due still ahead, its sleep goes on here; due already past, the sleep
+   * ended with no driver to wake the run: its page resumes during the sleep, and the run re-draws
+   * the wait (SPEC.md §15.3).
    */
   async load() {
     const rows = await this.#o.store.all();
@@ -64,7 +65,8 @@ export class Driver {
       }
       this.#recs.set(key, rec);
       const run = this.#run(rec);
-      if (run.phase === 'sleeping') await this.#save(rec, run, run.resume(sb.nowMs()));
+      const now = sb.nowMs();
+      if (run.phase === 'sleeping' && rec.due < now) await this.#save(rec, run, run.resume(now));
     }
     // Delivered meanwhile by another driver (a lease that ran out): forgotten here.
     for (const key of this.#recs.keys()) if (!keys.has(key) && !this.#busy.has(key)) this.#recs.delete(key);
