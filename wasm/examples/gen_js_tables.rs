@@ -280,9 +280,13 @@ fn main() {
     for (name, code) in codes {
         println!("export const {name} = {code};");
     }
+    // A run event's refusals: those of its phase, then those of a code that names nothing (the
+    // order wasm/src/run.rs counts them in).
+    let phases = seeded_backoff::RunError::ALL.map(|e| pair(e.name(), e.message()));
+    let codes = seeded_backoff::bindings::RunCodeError::ALL.map(|e| pair(e.name(), e.message()));
     println!(
         "export const RUN_ERRORS = {};",
-        list(seeded_backoff::RunError::ALL.map(|e| pair(e.name(), e.message())))
+        list(phases.into_iter().chain(codes))
     );
     // Budgets by the core's tables: each mode's options (JS names), each option's error index
     // and whether it has a default.
