@@ -246,6 +246,10 @@ fn main() {
         "export const IDEMPOTENT_METHODS = {};",
         list(seeded_backoff::IDEMPOTENT_METHODS.map(s))
     );
+    println!(
+        "export const NORMALIZED_METHODS = {};",
+        list(seeded_backoff::NORMALIZED_METHODS.map(s))
+    );
     // The run's codes (SPEC.md §15): events, outcomes, pause reasons, actions, refusals.
     use seeded_backoff_wasm::run::{action, answer as told, event, outcome};
     let codes = [

@@ -5,7 +5,7 @@
 // started with the call's clock reading once it is there, and told the first outcome.
 import {
   ACTION_ATTEMPT, ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, CLASSES, EVENT_OUTCOME, EVENT_PAUSE,
-  EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS, OUTCOME_OFFLINE,
+  EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, NORMALIZED_METHODS, OPTIONS, OUTCOME_OFFLINE,
   OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_OFFLINE,
 } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
@@ -220,8 +220,12 @@ export async function fetchWithBackoff(input, init, options = {}) {
     if (typeof m !== 'string') fail(TypeError, 'retryMethods', 'an array of HTTP method names', m);
     if (!/^[!#$%&'*+.^`|~\w-]+$/.test(m)) fail(RangeError, 'retryMethods', 'HTTP method names (tokens such as "POST")', m);
   }
-  const method = String(init?.method ?? input?.method ?? 'GET').toUpperCase();
-  const idempotent = retryMethods.some((m) => m.toUpperCase() === method) ||
+  // Each method as fetch sends it, the form SPEC.md §7.1's rule reads (the core's
+  // normalize_method): equal but for ASCII case to one of the core's NORMALIZED_METHODS, that
+  // name; any other as given.
+  const sent = (m) => NORMALIZED_METHODS.find((n) => n === m.replace(/[a-z]+/g, (s) => s.toUpperCase())) ?? m;
+  const method = sent(String(init?.method ?? input?.method ?? 'GET'));
+  const idempotent = retryMethods.some((m) => sent(m) === method) ||
     new Headers(init?.headers ?? input?.headers).has('idempotency-key');
   const signal = rest.signal ?? init?.signal ?? input?.signal;
   const s = settings({ ...rest, signal }, 'fetchWithBackoff options');

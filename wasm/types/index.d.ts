@@ -582,7 +582,8 @@ export const IDEMPOTENT_METHODS: readonly ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DEL
 /** Options for `fetchWithBackoff()`: those of `retry()` and the methods it may retry. */
 export type FetchOptions = RetryOptions & {
   /**
-   * The methods retried (case-insensitive). A request with another method is tried once, unless it
+   * The methods retried, compared as fetch sends them (SPEC.md §7.1): case-sensitive, but for the
+   * six names fetch upper-cases (`'put'` names PUT; `'patch'` is not PATCH). A request with another method is tried once, unless it
    * carries an `Idempotency-Key` header: a POST retried after a network error may have been
    * processed already (a card charged twice).
    * @default ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']
