@@ -2,6 +2,7 @@
 // attempt; paused time and maxElapsedMs; the new options' bad input. Against a real HTTP server on
 // 127.0.0.1 whose /drop closes the connection without an answer (fetch's network TypeError).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import * as esm from 'seeded-backoff';
@@ -68,6 +69,27 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const [n, res] = await attempts('/down', () => api.fetchWithBackoff(server.url + '/down', { method: 'POST' }, FAST));
     assert.equal(n, 1);
     assert.equal(res.status, 503);
+  });
+
+  test(`${how}: every method of classify.json's vectors is retried as SPEC.md §7.1 says`, async () => {
+    const { methods } = JSON.parse(readFileSync(new URL('../../tests/vectors/classify.json', import.meta.url), 'utf8'));
+    const realFetch = globalThis.fetch;
+    let calls = 0;
+    // fetch's network error on every attempt, the method left as given: the vectors say how fetch
+    // would send it.
+    globalThis.fetch = async () => {
+      calls++;
+      throw new TypeError('fetch failed');
+    };
+    try {
+      for (const [given, , mayRetry] of methods) {
+        calls = 0;
+        await api.fetchWithBackoff('http://127.0.0.1:9/', { method: given }, FAST).catch(() => {});
+        assert.equal(calls, mayRetry ? 3 : 1, `method ${JSON.stringify(given)}`);
+      }
+    } finally {
+      globalThis.fetch = realFetch;
+    }
   });
 
   test(`${how}: a POST with an Idempotency-Key, or a method in retryMethods, is retried`, async () => {
