@@ -134,7 +134,10 @@ mod tests {
         }
         assert_eq!(normalize_method(b"pUt"), b"PUT");
         // U+017F (long s) upper-cases to S in Unicode, not in ASCII: no POST.
-        assert_eq!(normalize_method("po\u{17f}t".as_bytes()), "po\u{17f}t".as_bytes());
+        assert_eq!(
+            normalize_method("po\u{17f}t".as_bytes()),
+            "po\u{17f}t".as_bytes()
+        );
         for as_given in [&b"patch"[..], b"connect", b"trace", b"GETS", b"", b"GET "] {
             assert_eq!(normalize_method(as_given), as_given);
         }
