@@ -70,7 +70,9 @@ export class Driver {
     }
     // Delivered meanwhile by another driver (a lease that ran out): forgotten here.
     for (const key of this.#recs.keys()) if (!keys.has(key) && !this.#busy.has(key)) this.#recs.delete(key);
-    this.#schedule();
+    // A driver that starts offline heard no 'offline' event: its runs pause now (SPEC.md §13).
+    if (offline()) await this.#every('pause');
+    else this.#schedule();
   }
 
   #refused(rec) {
