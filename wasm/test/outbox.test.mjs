@@ -123,6 +123,32 @@ test('a request older than the policy\'s maxElapsedMs gives up with the core\'s 
   box.close();
 });
 
+test('a write that fails decides nothing: reported, and the run\'s wait stands (SPEC.md §15.3)', async () => {
+  fails.set('/sfail', 1);
+  const put = IDBObjectStore.prototype.put;
+  let refused = 0;
+  // The driver's write of the run after the 503 fails once, as a full disk would.
+  IDBObjectStore.prototype.put = function (value, key) {
+    if (value?.url?.endsWith('/sfail') && refused++ === 0) throw new DOMException('disk full', 'UnknownError');
+    return put.call(this, value, key);
+  };
+  const box = new Outbox({ name: 'sfail', policy: FAST });
+  const errors = [];
+  box.addEventListener('error', (e) => errors.push(e.error));
+  try {
+    assert.equal((await box.send(`${base}/sfail`, { method: 'POST' })).status, 201);
+  } finally {
+    IDBObjectStore.prototype.put = put;
+    box.close();
+  }
+  assert.equal(refused, 1, 'the one write refused');
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].name, 'UnknownError');
+  // The retry came after the run's 50 ms (FAST, no jitter), not after a wait of the outbox's own.
+  const [first, second] = log.filter((l) => l.path === '/sfail').map((l) => l.t);
+  assert.ok(second - first >= 50 && second - first < 500, `${second - first} ms`);
+});
+
 test('limits: maxEntries and maxBytes reject with code limit; bad options throw', async () => {
   const box = new Outbox({ name: 'd', maxEntries: 1, maxBytes: 300, drive: false });
   await box.queue(`${base}/d`, { method: 'POST' });
