@@ -15,21 +15,17 @@ error_enum! {
     /// exports can.
     pub enum RunCodeError {
         /// An outcome code other than [`outcome_code`]'s.
-        Outcome => "unknown_outcome",
-            "outcome: expected 0 (success), 1 (retryable), 2 (permanent) or 3 (offline)";
+        Outcome => "unknown_outcome", "outcome: expected a code in 0..=3";
         /// A failure kind code other than [`FailureKind`]'s.
-        FailureKind => "unknown_failure_kind", "failure kind: expected 0 (error) or 1 (timeout)";
+        FailureKind => "unknown_failure_kind", "failure kind: expected a code in 0..=1";
         /// A pause reason code other than [`PauseReason`]'s.
-        PauseReason => "unknown_pause_reason", "pause reason: expected 0 (hidden) or 1 (offline)";
+        PauseReason => "unknown_pause_reason", "pause reason: expected a code in 0..=1";
         /// A hint code the binding does not define.
-        Hint => "unknown_hint",
-            "hint: expected none, retry_after, rate_limit or do_not_retry (the binding's codes)";
+        Hint => "unknown_hint", "hint: expected one of the binding's hint codes";
         /// An event code the binding does not define.
-        Event => "unknown_event",
-            "event: expected start, outcome, wake, pause or resume (the binding's codes)";
+        Event => "unknown_event", "event: expected one of the binding's event codes";
         /// An answer code the binding does not define, or an HTTP status outside 100..=599.
-        Answer => "unknown_answer",
-            "answer: expected accepted, throttled, no_answer or an HTTP status 100..=599";
+        Answer => "unknown_answer", "answer: expected an answer code, or a status in 100..=599";
     }
 }
 
