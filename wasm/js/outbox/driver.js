@@ -121,9 +121,11 @@ export class Driver {
     if (!stored) this.#recs.delete(rec.id);
   }
 
+  // Offline too: a run paused offline is due at its pause's longest, after which it resumes (an
+  // offline report can be wrong, SPEC.md §13).
   #schedule() {
     clearTimeout(this.#timer);
-    if (this.#ac.signal.aborted || offline()) return;
+    if (this.#ac.signal.aborted) return;
     let next = Infinity;
     for (const r of this.#recs.values()) if (!this.#busy.has(r.id)) next = Math.min(next, r.due);
     if (next === Infinity) return;
