@@ -149,6 +149,33 @@ test('a write that fails decides nothing: reported, and the run\'s wait stands (
   assert.ok(second - first >= 50 && second - first < 500, `${second - first} ms`);
 });
 
+test('a driver that starts offline pauses its runs, and each resumes at its pause\'s longest (SPEC.md §13, §15.3)', async () => {
+  const nav = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+  Object.defineProperty(globalThis, 'navigator', { value: { onLine: false }, configurable: true });
+  const policy = new Policy(FAST);
+  const box = new Outbox({ name: 'offline', policy });
+  try {
+    const t0 = nowMs();
+    const { done } = await box.queue(`${base}/offline`, { method: 'POST' });
+    // The stored run pauses once the driver has read it (within the pause's 400 ms).
+    let phase;
+    while (phase !== 'paused' && nowMs() - t0 < 350) {
+      const [rec] = await getAll('offline');
+      phase = rec && restoreRun(policy, rec.run).phase;
+      if (phase !== 'paused') await sleep(10);
+    }
+    assert.equal(phase, 'paused');
+    // An offline report can be wrong: the pause ends after max_backoff_ms (400 ms) at the latest.
+    assert.equal((await done).status, 201);
+    const [sent] = log.filter((l) => l.path === '/offline').map((l) => l.t);
+    assert.ok(sent - t0 >= 400, `sent ${sent - t0} ms after the queue`);
+  } finally {
+    if (nav) Object.defineProperty(globalThis, 'navigator', nav);
+    else delete globalThis.navigator;
+    box.close();
+  }
+});
+
 test('limits: maxEntries and maxBytes reject with code limit; bad options throw', async () => {
   const box = new Outbox({ name: 'd', maxEntries: 1, maxBytes: 300, drive: false });
   await box.queue(`${base}/d`, { method: 'POST' });
