@@ -91,13 +91,19 @@ export class Driver {
 
   /** The device went offline (`pause`) or came back (`resume`): told to every run it concerns. */
   async #every(event) {
-    for (const rec of [...this.#recs.values()]) {
-      if (this.#busy.has(rec.id)) continue;
-      const run = this.#run(rec);
-      const at = event === 'pause' ? ['ready', 'sleeping'] : ['paused'];
-      if (!at.includes(run.phase)) continue;
-      const now = sb.nowMs();
-      await this.#save(rec, run, event === 'pause' ? run.pause('offline', now) : run.resume(now)).catch((e) => this.#o.error(e));
+    const at = event === 'pause' ? ['ready', 'sleeping'] : ['paused'];
+    for (const id of [...this.#recs.keys()]) {
+      // Read again after each write: an attempt may have taken the record meanwhile.
+      const rec = this.#recs.get(id);
+      if (!rec || this.#busy.has(id)) continue;
+      try {
+        const run = this.#run(rec);
+        if (!at.includes(run.phase)) continue;
+        const now = sb.nowMs();
+        await this.#save(rec, run, event === 'pause' ? run.pause('offline', now) : run.resume(now));
+      } catch (e) {
+        this.#o.error(e);
+      }
     }
     this.#schedule();
   }
