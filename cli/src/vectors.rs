@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use seeded_backoff::{
-    classify_grpc, classify_http, Backoff, BudgetConfig, Classification, DeadlineMode, Jitter,
-    Policy, PolicyBuilder, RetryBudget, MAX_DELAY_MS,
+    classify_grpc, classify_http, normalize_method, request_may_retry, Backoff, BudgetConfig,
+    Classification, DeadlineMode, Jitter, Policy, PolicyBuilder, RetryBudget, MAX_DELAY_MS,
 };
 use serde_json::{json, Value};
 
@@ -382,7 +382,20 @@ fn classify_file() -> Value {
         .chain([100, u32::MAX])
         .map(|c| json!([c, classify_grpc(c).name()]))
         .collect();
-    json!({ "kind": "classify", "description": "HTTP status and gRPC code classification", "http": http, "grpc": grpc })
+    // SPEC.md §7.1: [method as given, as a Fetch client sends it, whether the rule lets that be
+    // retried without an Idempotency-Key].
+    let methods: Vec<Value> = [
+        "GET", "get", "Get", "HEAD", "head", "OPTIONS", "oPtIoNs", "PUT", "put", "DELETE",
+        "delete", "POST", "post", "TRACE", "trace", "PATCH", "patch", "CONNECT", "connect", "GETS",
+        "",
+    ]
+    .into_iter()
+    .map(|m| {
+        let sent = core::str::from_utf8(normalize_method(m.as_bytes())).unwrap_or(m);
+        json!([m, sent, request_may_retry(sent.as_bytes(), false)])
+    })
+    .collect();
+    json!({ "kind": "classify", "description": "HTTP status and gRPC code classification, and which methods may be retried", "http": http, "grpc": grpc, "methods": methods })
 }
 
 /// Writes every vector file into `dir`, replacing what is there.

@@ -85,6 +85,14 @@ fn specs() -> Result<Vec<Spec>, String> {
           "pause@0:reason=offline resume@900 wake@1000 success@1200"),
         s("a page resumed during a sleep re-draws the rest, the window the sleep's delay", google, 13,
           "start fail resume wake fail pause:reason=hidden resume resume wake success"),
+        // SPEC.md §15.4: an outbox's run, counting paused time, stored, taken over past its due
+        // time (a resume during the sleep), offline a while, and given up at its age.
+        Spec {
+            count_paused: true,
+            ..s("an outbox run: taken over past its due, offline time counted, the deadline its age", timed, 22,
+                "start@0 fail@100 snapshot resume@3000 wake@3400 fail@3500 pause@3600:reason=offline \
+                 resume@8000 wake@8100 fail@8200")
+        },
         s("a clock that goes back counts as no time", timed, 14,
           "start@5000 fail@9000 wake@4000 fail@5100 wake@3000 fail@16000"),
         Spec {

@@ -27,6 +27,12 @@ pub use crate::run::RawRun;
 pub use crate::send_rate::SEND_RATE_WORDS;
 pub use crate::snapshot::RawBackoff;
 
+mod run_codes;
+pub use run_codes::{
+    answer_from_status, failure_kind_from_code, outcome_code, outcome_from_codes,
+    pause_reason_from_code, RunCodeError,
+};
+
 error_enum! {
     /// Why a binding's step input was refused. The core's [`StepInput`](crate::StepInput) holds
     /// one hint by its type; a binding that takes each hint as its own field checks the rule with

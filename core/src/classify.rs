@@ -79,6 +79,31 @@ pub fn is_idempotent_method(method: &[u8]) -> bool {
     IDEMPOTENT_METHODS.iter().any(|m| m.as_bytes() == method)
 }
 
+/// The methods a client that follows the Fetch standard sends upper-cased, whatever case it was
+/// given ("normalize a method"): a method equal to one of these but for ASCII case goes on the
+/// wire as this name; any other goes as given (SPEC.md §7.1).
+pub const NORMALIZED_METHODS: [&str; 6] = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
+
+/// The method as a client that follows the Fetch standard sends it (SPEC.md §7.1): one of
+/// [`NORMALIZED_METHODS`] but for ASCII case is that name, any other is unchanged. A binding over
+/// such a client (npm's `fetchWithBackoff`) gives [`request_may_retry`] this form, the one on the
+/// wire, and compares the caller's own method names in it too.
+///
+/// ```
+/// use seeded_backoff::normalize_method;
+/// assert_eq!(normalize_method(b"get"), b"GET");
+/// assert_eq!(normalize_method(b"Delete"), b"DELETE");
+/// assert_eq!(normalize_method(b"patch"), b"patch"); // not one of the six: sent as given
+/// assert_eq!(normalize_method(b"trace"), b"trace");
+/// ```
+pub fn normalize_method(method: &[u8]) -> &[u8] {
+    NORMALIZED_METHODS
+        .iter()
+        .map(|m| m.as_bytes())
+        .find(|m| m.eq_ignore_ascii_case(method))
+        .unwrap_or(method)
+}
+
 /// The header that makes a request of any method safe to repeat: the server applies a request
 /// with a given key at most once (draft-ietf-httpapi-idempotency-key-header).
 pub const IDEMPOTENCY_KEY_HEADER: &str = "idempotency-key";
@@ -95,4 +120,29 @@ pub const IDEMPOTENCY_KEY_HEADER: &str = "idempotency-key";
 /// ```
 pub fn request_may_retry(method: &[u8], has_idempotency_key: bool) -> bool {
     has_idempotency_key || is_idempotent_method(method)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_six_names_are_normalised_and_only_by_ascii_case() {
+        for m in NORMALIZED_METHODS {
+            let lower = m.to_ascii_lowercase();
+            assert_eq!(normalize_method(lower.as_bytes()), m.as_bytes());
+        }
+        assert_eq!(normalize_method(b"pUt"), b"PUT");
+        // U+017F (long s) upper-cases to S in Unicode, not in ASCII: no POST.
+        assert_eq!(
+            normalize_method("po\u{17f}t".as_bytes()),
+            "po\u{17f}t".as_bytes()
+        );
+        for as_given in [&b"patch"[..], b"connect", b"trace", b"GETS", b"", b"GET "] {
+            assert_eq!(normalize_method(as_given), as_given);
+        }
+        // The rule reads the normalised form: `get` is GET on the wire, `trace` is not TRACE.
+        assert!(request_may_retry(normalize_method(b"get"), false));
+        assert!(!request_may_retry(normalize_method(b"trace"), false));
+    }
 }

@@ -114,8 +114,9 @@ pub use call_seed::call_seed;
 #[cfg(target_has_atomic = "64")]
 pub use call_seed::CallSeeds;
 pub use classify::{
-    classify_grpc, classify_http, is_idempotent_method, is_retryable_http, request_may_retry,
-    Classification, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS,
+    classify_grpc, classify_http, is_idempotent_method, is_retryable_http, normalize_method,
+    request_may_retry, Classification, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS,
+    NORMALIZED_METHODS,
 };
 pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
 pub use hint::{parse_grpc_pushback, parse_retry_after, ServerHint, MAX_HEADER_VALUE_LEN};

@@ -4,9 +4,9 @@
 //! op language is the one the CLI records with (`seeded-backoff-test-support`).
 
 use seeded_backoff::{
-    call_seed, classify_grpc, classify_http, parse_rate_limit, parse_retry_after, Backoff,
-    CallSeeds, Classification, Pacer, Policy, RateLimitHeader, RetryBudget, Run,
-    RATE_LIMIT_HEADERS,
+    call_seed, classify_grpc, classify_http, normalize_method, parse_rate_limit, parse_retry_after,
+    request_may_retry, Backoff, CallSeeds, Classification, Pacer, Policy, RateLimitHeader,
+    RetryBudget, Run, RATE_LIMIT_HEADERS,
 };
 use seeded_backoff_test_support::{
     budget_config_from_json, policy_from_json, run_budget_op, run_event, run_event_paced, run_op,
@@ -197,6 +197,15 @@ fn every_vector_file_replays_bit_identically() {
                         classify_grpc(pair[0].as_u64().unwrap() as u32).name(),
                         pair[1]
                     );
+                    checks += 1;
+                }
+                for row in file["methods"].as_array().unwrap() {
+                    let [given, sent, may_retry] = [0, 1, 2].map(|i| &row[i]);
+                    let sent = sent.as_str().unwrap();
+                    let normalized = normalize_method(given.as_str().unwrap().as_bytes());
+                    assert_eq!(normalized, sent.as_bytes(), "{given}");
+                    let retried = request_may_retry(sent.as_bytes(), false);
+                    assert_eq!(retried, may_retry.as_bool().unwrap(), "{given}");
                     checks += 1;
                 }
             }

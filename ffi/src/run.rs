@@ -2,13 +2,15 @@
 //! gets its retry loop from the library: it performs each `sb_action` and reports what happened.
 
 use core::cell::Cell;
-use seeded_backoff::bindings::RawRun;
+use seeded_backoff::bindings::{
+    outcome_code, outcome_from_codes, pause_reason_from_code, RawRun, RunCodeError,
+};
 
 use seeded_backoff::{
     Action, Answer, Outcome, PauseReason, Policy, RetryGate, Run, RunError, SendRate, ServerHint,
 };
 
-use crate::budget::{failure_kind, sb_budget};
+use crate::budget::sb_budget;
 use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
 use crate::policy::sb_policy;
 use crate::ptr;
@@ -301,23 +303,38 @@ pub(crate) unsafe fn outcome_event(
     status
 }
 
+// The header's outcome codes are literals (cbindgen cannot evaluate paths); these pin them to
+// the core's.
+const _: () = {
+    assert!(SB_OUTCOME_SUCCESS == outcome_code::SUCCESS);
+    assert!(SB_OUTCOME_RETRYABLE == outcome_code::RETRYABLE);
+    assert!(SB_OUTCOME_PERMANENT == outcome_code::PERMANENT);
+    assert!(SB_OUTCOME_OFFLINE == outcome_code::OFFLINE);
+};
+
+/// The status of the core's refusal of a code that names nothing.
+pub(crate) fn code_status(e: RunCodeError) -> sb_status {
+    match e {
+        RunCodeError::Outcome => sb_status::SB_ERR_RUN_OUTCOME_KIND,
+        RunCodeError::FailureKind => sb_status::SB_ERR_FAILURE_KIND,
+        RunCodeError::PauseReason => sb_status::SB_ERR_RUN_PAUSE_REASON,
+        RunCodeError::Hint => sb_status::SB_ERR_TWO_HINTS,
+        RunCodeError::Answer => sb_status::SB_ERR_SEND_RATE_ANSWER_KIND,
+        // One function per event: the C ABI has no event codes.
+        _ => sb_status::SB_ERR_BAD_STATE,
+    }
+}
+
+/// The outcome `*o` gives, read by the core; its hint flag is the C ABI's own code.
 fn outcome_of(o: sb_outcome) -> Result<Outcome, sb_status> {
-    Ok(match o.kind {
-        SB_OUTCOME_SUCCESS => Outcome::Success,
-        SB_OUTCOME_PERMANENT => Outcome::Permanent,
-        SB_OUTCOME_OFFLINE => Outcome::Offline,
-        SB_OUTCOME_RETRYABLE => Outcome::Retryable {
-            kind: failure_kind(o.failure_kind)?,
-            hint: match o.hint_flag {
-                0 => None,
-                SB_INPUT_RETRY_AFTER => Some(ServerHint::RetryAfterMs(o.hint_ms)),
-                SB_INPUT_RATE_LIMIT => Some(ServerHint::RateLimitResetMs(o.hint_ms)),
-                SB_INPUT_DO_NOT_RETRY => Some(ServerHint::DoNotRetry),
-                _ => return Err(sb_status::SB_ERR_TWO_HINTS),
-            },
-        },
-        _ => return Err(sb_status::SB_ERR_RUN_OUTCOME_KIND),
-    })
+    let hint = match o.hint_flag {
+        0 => Ok(None),
+        SB_INPUT_RETRY_AFTER => Ok(Some(ServerHint::RetryAfterMs(o.hint_ms))),
+        SB_INPUT_RATE_LIMIT => Ok(Some(ServerHint::RateLimitResetMs(o.hint_ms))),
+        SB_INPUT_DO_NOT_RETRY => Ok(Some(ServerHint::DoNotRetry)),
+        _ => Err(RunCodeError::Hint),
+    };
+    outcome_from_codes(o.kind, o.failure_kind, hint).map_err(code_status)
 }
 
 /// Reports that the sleep of `SB_ACTION_RETRY` or `SB_ACTION_WAIT` has ended: `*out` is the next
@@ -348,8 +365,9 @@ pub unsafe extern "C" fn sb_run_pause(
     now_ms: u64,
     out: *mut sb_action,
 ) -> sb_status {
-    let Some(reason) = u8::try_from(reason).ok().and_then(PauseReason::from_code) else {
-        return sb_status::SB_ERR_RUN_PAUSE_REASON;
+    let reason = match pause_reason_from_code(reason) {
+        Ok(reason) => reason,
+        Err(e) => return code_status(e),
     };
     // SAFETY: forwarded from this function's contract.
     unsafe { apply(r, out, now_ms, Event::Pause(reason)) }
@@ -385,6 +403,34 @@ mod tests {
     use super::*;
     use crate::run_types::{SB_PAUSE_HIDDEN, SB_PAUSE_OFFLINE};
     use seeded_backoff::FailureKind;
+
+    #[test]
+    fn unknown_codes_are_refused_with_the_cores_error() {
+        let o = |kind, failure_kind, hint_flag| sb_outcome {
+            kind,
+            failure_kind,
+            hint_flag,
+            hint_ms: 0,
+        };
+        let bad_outcome = outcome_of(o(4, 0, 0));
+        assert_eq!(bad_outcome, Err(code_status(RunCodeError::Outcome)));
+        assert_eq!(bad_outcome, Err(sb_status::SB_ERR_RUN_OUTCOME_KIND));
+        let bad_kind = outcome_of(o(SB_OUTCOME_RETRYABLE, 2, 0));
+        assert_eq!(bad_kind, Err(sb_status::SB_ERR_FAILURE_KIND));
+        let bad_hint = outcome_of(o(SB_OUTCOME_RETRYABLE, 0, 32));
+        assert_eq!(bad_hint, Err(sb_status::SB_ERR_TWO_HINTS));
+        // A permanent outcome reads no failure kind and no hint.
+        assert_eq!(
+            outcome_of(o(SB_OUTCOME_PERMANENT, 9, 32)),
+            Ok(Outcome::Permanent)
+        );
+        // Each of the core's refusals has a status of its own (the event's aside).
+        let mut seen: std::vec::Vec<sb_status> =
+            RunCodeError::ALL.iter().map(|e| code_status(*e)).collect();
+        seen.sort_by_key(|s| *s as i32);
+        seen.dedup();
+        assert_eq!(seen.len(), RunCodeError::ALL.len());
+    }
 
     #[test]
     fn kinds_and_reasons_follow_the_core() {

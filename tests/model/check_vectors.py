@@ -175,6 +175,9 @@ def check_classify(doc, c):
     for proto, fn in (("http", m.classify_http), ("grpc", m.classify_grpc)):
         for code, cls in doc.get(proto, []):
             c.check("%s %s" % (proto, code), cls, fn(code))
+    for given, sent, may_retry in doc.get("methods", []):
+        c.check("method %r as sent" % given, sent, m.method_as_sent(given))
+        c.check("method %r may retry" % given, may_retry, m.request_may_retry(sent, False))
 
 
 def check_run(doc, c):

@@ -12,7 +12,8 @@ Usage: python3 tests/model/outbox_expect.py < query.json > answer.json
            "next": [for each given snapshot: the delay of the step after it (restored under the
                     policy; a refused snapshot gives the name of the check that refused it)],
            "runs": [for each given run snapshot (restored by run_model under the policy):
-                    {"phase", "attempt", "redraws", "backoff": hex of its backoff's §9 snapshot,
+                    {"phase", "attempt", "redraws", "window_ms",
+                     "backoff": hex of its backoff's §9 snapshot,
                      "next": the delay it answers after a wake and a failure}, or the name of the
                     check that refused it],
            "resumes": [the §13 re-drawn wait for each]}
@@ -36,7 +37,7 @@ def run_answer(policy, data):
     except rm.Refused as e:
         return e.name
     got = {"phase": run.phase, "attempt": run.attempt, "redraws": run.redraws,
-           "backoff": run.backoff.snapshot().hex()}
+           "window_ms": run.window_ms, "backoff": run.backoff.snapshot().hex()}
     if run.phase == "sleeping":
         run.wake(run.now)
         a = run.outcome("retryable", run.now)

@@ -413,6 +413,24 @@ def classify_http(status):
     return "do_not_retry"
 
 
+# §7.1: the methods a Fetch client upper-cases, and the idempotent ones (case-sensitive).
+FETCH_UPPER = ("DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT")
+IDEMPOTENT = ("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE")
+
+
+def method_as_sent(method):
+    # ASCII case only: a method that is not ASCII is never one of the six.
+    if method.isascii():
+        for name in FETCH_UPPER:
+            if method.lower() == name.lower():
+                return name
+    return method
+
+
+def request_may_retry(method, has_idempotency_key):
+    return has_idempotency_key or method in IDEMPOTENT
+
+
 def classify_grpc(code):
     # Negative codes are not covered by §7 ("above 16 -> invalid"); the model calls them invalid.
     if code < 0 or code > 16:

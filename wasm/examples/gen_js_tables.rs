@@ -216,11 +216,12 @@ fn main() {
         "export const RUN_WORDS = {};",
         seeded_backoff_wasm::rt::RUN_WORDS
     );
-    // Where the run's words keep its seed (low half; the high half follows) and its phase (the
-    // low byte), found from the core's own layout by marking each field.
+    // Where the run's words keep its seed (low half; the high half follows), its phase (the
+    // low byte) and its attempts, found from the core's own layout by marking each field.
     let marked = seeded_backoff::bindings::RawRun {
         seed: 0x0000_0002_5eed_5eed,
         phase: 5,
+        attempt: 0xa77e_4970,
         ..Default::default()
     }
     .to_words();
@@ -232,6 +233,7 @@ fn main() {
     );
     println!("export const RUN_SEED_WORD = {};", at(0x5eed_5eed));
     println!("export const RUN_PHASE_WORD = {};", at(5));
+    println!("export const RUN_ATTEMPT_WORD = {};", at(0xa77e_4970));
     assert_eq!(
         core::mem::offset_of!(Io, bytes),
         seeded_backoff_wasm::rt::WORDS * 4,
@@ -243,6 +245,10 @@ fn main() {
     println!(
         "export const IDEMPOTENT_METHODS = {};",
         list(seeded_backoff::IDEMPOTENT_METHODS.map(s))
+    );
+    println!(
+        "export const NORMALIZED_METHODS = {};",
+        list(seeded_backoff::NORMALIZED_METHODS.map(s))
     );
     // The run's codes (SPEC.md §15): events, outcomes, pause reasons, actions, refusals.
     use seeded_backoff_wasm::run::{action, answer as told, event, outcome};
@@ -278,9 +284,15 @@ fn main() {
     for (name, code) in codes {
         println!("export const {name} = {code};");
     }
+    // A run event's refusals: those of its phase, then those of a code that names nothing (the
+    // order wasm/src/run.rs counts them in). The JS API takes names and sends only the codes of
+    // this table, so it cannot meet the second kind: their names alone, as code and message,
+    // keep the bytes every page loads down.
+    let phases = seeded_backoff::RunError::ALL.map(|e| pair(e.name(), e.message()));
+    let codes = seeded_backoff::bindings::RunCodeError::ALL.map(|e| pair(e.name(), e.name()));
     println!(
         "export const RUN_ERRORS = {};",
-        list(seeded_backoff::RunError::ALL.map(|e| pair(e.name(), e.message())))
+        list(phases.into_iter().chain(codes))
     );
     // Budgets by the core's tables: each mode's options (JS names), each option's error index
     // and whether it has a default.

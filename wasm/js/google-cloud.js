@@ -9,7 +9,7 @@
 // client's fetch (which the REST fallback sends every request through) and hands each attempt's
 // response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { classifyGrpcCode, classifyStatus, hintFromHeaders, Policy, RetryError, Run } from './index.js';
+import { classifyGrpcCode, classifyStatus, hintFromHeaders, nowMs, Policy, RetryError, Run } from './index.js';
 import { giveUpAs } from './retry-error.js';
 
 const attempt = new AsyncLocalStorage();
@@ -90,7 +90,7 @@ export async function callWithBackoff(call, options = {}) {
   }
   const { policy, seed, budget, onRetry, signal } = options;
   const sleep = options.sleep ?? realSleep;
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? nowMs;
   for (const k of ['onRetry', 'sleep', 'now']) {
     if (options[k] !== undefined && typeof options[k] !== 'function') {
       throw new TypeError(`${k} must be a function, got ${show(options[k])}`);

@@ -3,6 +3,7 @@
 // same parts as separate entry points, for pages without a bundler).
 export { Backoff } from './backoff.js';
 export { RetryBudget } from './budget.js';
+export { nowMs } from './clock.js';
 export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
 export { parseRateLimit, parseRetryAfter } from './retry-after.js';
 export { hintFromHeaders } from './hint.js';

@@ -5,10 +5,11 @@
 // started with the call's clock reading once it is there, and told the first outcome.
 import {
   ACTION_ATTEMPT, ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, CLASSES, EVENT_OUTCOME, EVENT_PAUSE,
-  EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, OPTIONS, OUTCOME_OFFLINE,
+  EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_NONE, IDEMPOTENT_METHODS, NORMALIZED_METHODS, OPTIONS, OUTCOME_OFFLINE,
   OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_OFFLINE,
 } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
+import { nowMs } from './clock.js';
 import { isBudget } from './gate.js';
 import { main } from '../pkg/main-part.js';
 import { load } from './engine.js';
@@ -92,7 +93,7 @@ export async function retry(fnToRetry, options = {}) {
 // permanent, so the one attempt is the run.
 async function loop(fnToRetry, s, idempotent) {
   const { pw, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, life, sendRate } = s;
-  const clock = () => Math.floor(performance.now());
+  const clock = nowMs;
   const t0 = clock();
   // Loaded from the next task: the first attempt's request leaves before the engine's compile
   // (or, under a strict CSP, its JS build's evaluation) holds the thread.
@@ -216,8 +217,12 @@ export async function fetchWithBackoff(input, init, options = {}) {
     if (typeof m !== 'string') fail(TypeError, 'retryMethods', 'an array of HTTP method names', m);
     if (!/^[!#$%&'*+.^`|~\w-]+$/.test(m)) fail(RangeError, 'retryMethods', 'HTTP method names (tokens such as "POST")', m);
   }
-  const method = String(init?.method ?? input?.method ?? 'GET').toUpperCase();
-  const idempotent = retryMethods.some((m) => m.toUpperCase() === method) ||
+  // Each method as fetch sends it, the form SPEC.md §7.1's rule reads (the core's
+  // normalize_method): equal but for ASCII case to one of the core's NORMALIZED_METHODS, that
+  // name; any other as given.
+  const sent = (m) => NORMALIZED_METHODS.find((n) => n === m.replace(/[a-z]+/g, (s) => s.toUpperCase())) ?? m;
+  const method = sent(String(init?.method ?? input?.method ?? 'GET'));
+  const idempotent = retryMethods.some((m) => sent(m) === method) ||
     new Headers(init?.headers ?? input?.headers).has('idempotency-key');
   const signal = rest.signal ?? init?.signal ?? input?.signal;
   const s = settings({ ...rest, signal }, 'fetchWithBackoff options');

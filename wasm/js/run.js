@@ -6,7 +6,7 @@ import {
   ACTION_AT, ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, EVENT_OUTCOME, EVENT_PAUSE,
   EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER,
   OUTCOME_OFFLINE, OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_HIDDEN, PAUSE_OFFLINE, RUN_AT,
-  RUN_ERRORS, RUN_PHASE_WORD, RUN_SEED_WORD, TOLD_ACCEPTED, TOLD_HTTP, TOLD_NO_ANSWER, TOLD_THROTTLED,
+  RUN_ATTEMPT_WORD, RUN_ERRORS, RUN_PHASE_WORD, RUN_SEED_WORD, TOLD_ACCEPTED, TOLD_HTTP, TOLD_NO_ANSWER, TOLD_THROTTLED,
 } from '../pkg/tables.js';
 import { bool, coded, fail, int, keys, oneOf, U32_MAX } from './check.js';
 import { get } from './engine.js';
@@ -87,6 +87,11 @@ export class Run {
   /** The phase (SPEC.md §15): 'ready', 'attempting', 'sleeping', 'paused', 'done' or 'gave_up'. */
   get phase() {
     return PHASES[this.#w[RUN_PHASE_WORD] & 0xff];
+  }
+
+  /** The attempts made so far (SPEC.md §14: from 1 once started; a paced wait numbers none). */
+  get attempts() {
+    return this.#w[RUN_ATTEMPT_WORD];
   }
 
   /** The seed of this run's jitter and re-drawn waits (a bigint), so a random-seeded run can be replayed. */

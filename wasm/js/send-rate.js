@@ -9,6 +9,7 @@ import {
   SEND_RATE_AREA, SEND_RATE_DEFAULTS, SEND_RATE_ERRORS, SEND_RATE_FAIL_FAST, SEND_RATE_FIELDS,
 } from '../pkg/tables.js';
 import { bool, clockMs, failRule, int, keys, oneOf, U32_MAX } from './check.js';
+import { nowMs as clock } from './clock.js';
 import { get, registry } from './engine.js';
 
 const KINDS = ['accepted', 'throttled', 'no_answer'];
@@ -62,7 +63,7 @@ export class SendRate {
    * `{ kind: 'wait', ms }` (ask again after ms: nothing is reserved) or, with failFast,
    * `{ kind: 'refuse', ms }`.
    */
-  ask(nowMs = performance.now()) {
+  ask(nowMs = clock()) {
     const [lo, hi] = clockMs(nowMs);
     return this.#call(({ u32, x }) => {
       const kind = PACES[x.sendRateAsk(lo, hi)];
@@ -75,14 +76,14 @@ export class SendRate {
    * The server's answer to an attempt (SPEC.md §17.5): 'accepted' (any response but a throttle),
    * 'throttled' (a 429, or a 503 with a hint; `hintMs` that hint, 0 for none) or 'no_answer'.
    */
-  answer(kind, hintMs = 0, nowMs = performance.now()) {
+  answer(kind, hintMs = 0, nowMs = clock()) {
     const code = CODES[oneOf('kind', kind, KINDS)];
     int('hintMs', hintMs, 0, U32_MAX);
     const [lo, hi] = clockMs(nowMs);
     if (this.#call(({ x }) => x.sendRateAnswer(lo, hi, code, hintMs))) corrupt();
   }
 
-  /** Waits (setTimeout, on performance.now()) until an attempt may go: `{ kind: 'send' }`, or with failFast the first refusal at once. */
+  /** Waits (setTimeout, on the package's clock, nowMs()) until an attempt may go: `{ kind: 'send' }`, or with failFast the first refusal at once. */
   async waitTurn({ signal } = {}) {
     for (;;) {
       signal?.throwIfAborted();

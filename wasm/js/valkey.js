@@ -22,7 +22,7 @@
 // attempts, no cause, as retry() gives it): each connection's turn is a paced run's start. iovalkey
 // then flushes the client's queue with it, emits it as 'error' and ends the client ('end'), with
 // no more reconnecting (as Python's paced Retry raises it).
-import { callSeed, Policy, RetryError, Run } from './index.js';
+import { callSeed, nowMs, Policy, RetryError, Run } from './index.js';
 
 const KEYS = ['policy', 'seed', 'onRetry', 'onGiveUp'];
 
@@ -46,7 +46,7 @@ export function retryStrategy(options = {}) {
   const seed = new Run(policy, { seed: options.seed }).seed;
   let outages = 0;
   let run;
-  const clock = () => Math.floor(performance.now());
+  const clock = nowMs;
   return function strategy(times) {
     if (!Number.isInteger(times) || times < 1) {
       throw new RangeError(`times must be an integer >= 1 (the reconnection attempt), got ${String(times)}`);
@@ -107,15 +107,15 @@ export function paceConnections(client, options = {}) {
     const signal = (abort = new AbortController()).signal;
     // The connection's turn: a paced run's start (SPEC.md §15.2). A disconnect while waiting
     // ends the connect as the library's own would (its message).
-    const clock = () => Math.floor(performance.now());
+    // The package's one clock, which the send rate reads too (nowMs()).
     const run = new Run(policy, { sendRate });
-    let a = run.start(clock());
+    let a = run.start(nowMs());
     while (a.type === 'wait') {
       await new Promise((resolve, reject) => {
         const timer = setTimeout(resolve, a.delayMs);
         signal.addEventListener('abort', () => reject(signal.reason, clearTimeout(timer)), { once: true });
       });
-      a = run.wake(clock());
+      a = run.wake(nowMs());
     }
     if (a.type === 'give_up') throw new RetryError(undefined, a.attempts, a.reason);
     let stream;

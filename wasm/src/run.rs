@@ -14,10 +14,10 @@
 //! assert_eq!(answer[..2], [action::ATTEMPT, 1]);
 //! ```
 
-use seeded_backoff::bindings::RawRun;
-use seeded_backoff::{
-    Action, Answer, FailureKind, Outcome, PauseReason, RetryGate, Run, RunError, SendGate,
+use seeded_backoff::bindings::{
+    answer_from_status, outcome_from_codes, pause_reason_from_code, RawRun, RunCodeError,
 };
+use seeded_backoff::{Action, Answer, Outcome, RetryGate, Run, RunError, SendGate, ServerHint};
 
 use crate::gate::JsGate;
 use crate::io::{self, step_input};
@@ -38,17 +38,9 @@ pub mod event {
     pub const RESUME: u32 = 4;
 }
 
-/// The outcomes, as `run_event`'s `kind` with [`event::OUTCOME`] (the C ABI's `SB_OUTCOME_*`).
-pub mod outcome {
-    /// The attempt succeeded.
-    pub const SUCCESS: u32 = 0;
-    /// A failure worth a retry (its failure kind and hint in the other arguments).
-    pub const RETRYABLE: u32 = 1;
-    /// A failure not worth a retry.
-    pub const PERMANENT: u32 = 2;
-    /// A failure while the device is offline.
-    pub const OFFLINE: u32 = 3;
-}
+/// The outcomes, as `run_event`'s `kind` with [`event::OUTCOME`]: the core's codes (the C ABI's
+/// `SB_OUTCOME_*`).
+pub use seeded_backoff::bindings::outcome_code as outcome;
 
 /// The actions, as the first word of `Io::action` (the C ABI's `SB_ACTION_*`).
 pub mod action {
@@ -116,9 +108,11 @@ fn encode(a: Action) -> [u32; 4] {
     }
 }
 
-/// The answer `runEventPaced`'s `answer` and `answer_arg` give, `None` for the outcome's own.
-fn told(answer: u32, arg: u32, outcome: Outcome) -> Option<Answer> {
-    match answer {
+/// The answer `runEventPaced`'s `answer` and `answer_arg` give, `None` for the outcome's own; an
+/// unknown code, or a status outside 100..=599, is the core's refusal.
+fn told(answer: u32, arg: u32, outcome: Outcome) -> Result<Option<Answer>, RunCodeError> {
+    Ok(match answer {
+        answer::OF_OUTCOME => None,
         answer::ACCEPTED => Some(Answer::Accepted),
         answer::THROTTLED => Some(Answer::Throttled { hint_ms: arg }),
         answer::NO_ANSWER => Some(Answer::NoAnswer),
@@ -127,10 +121,27 @@ fn told(answer: u32, arg: u32, outcome: Outcome) -> Option<Answer> {
                 Outcome::Retryable { hint, .. } => hint,
                 _ => None,
             };
-            Some(Answer::from_http(u16::try_from(arg).unwrap_or(0), hint))
+            Some(answer_from_status(arg, hint)?)
         }
-        _ => None,
+        _ => return Err(RunCodeError::Answer),
+    })
+}
+
+/// A retryable outcome's hint from its kind ([`io::hint`]) and ms; a kind that is no step's is the
+/// core's refusal.
+fn hint_of(kind: u32, ms: u32) -> Result<Option<ServerHint>, RunCodeError> {
+    match kind {
+        io::hint::NONE | io::hint::RETRY_AFTER | io::hint::DO_NOT_RETRY | io::hint::RATE_LIMIT => {
+            Ok(step_input(kind, ms, false, 0, 0).hint)
+        }
+        _ => Err(RunCodeError::Hint),
     }
+}
+
+/// What an event with a code that names nothing returns: 1 + the number of [`RunError`]s + the
+/// index of the core's [`RunCodeError`] (the JS table lists the two in that order).
+fn refused_code(e: RunCodeError) -> u32 {
+    1 + RunError::ALL.len() as u32 + crate::errors::index(&RunCodeError::ALL, &e)
 }
 
 /// One event of the run in the shared run words under the shared policy (with `with_budget`, the
@@ -139,7 +150,8 @@ fn told(answer: u32, arg: u32, outcome: Outcome) -> Option<Answer> {
 /// outcome, `timeout` says its failure kind and `hint_kind`/`hint_ms` its hint ([`io::hint`]).
 /// With `has_now`, `now_hi:now_lo` is the monotonic clock in ms (u64 halves: the JS build of the
 /// engine has no float-to-u64 conversion). Returns 0, 1 + the index of the refusing
-/// [`RunError`], or [`BAD_WORDS`]; a refused event changes nothing.
+/// [`RunError`] (then of a [`RunCodeError`] for a code that names nothing), or [`BAD_WORDS`]; a
+/// refused event changes nothing.
 #[cfg(feature = "main")]
 #[export_name = "runEvent"]
 #[allow(clippy::too_many_arguments)]
@@ -218,38 +230,27 @@ pub fn event_in(io: &mut crate::rt::Io, e: Event, paced: Option<(&dyn SendGate, 
         (event::START, Some((rate, ..))) => run.start_paced(&policy, now, rate),
         (event::START, None) => run.start(now),
         (event::OUTCOME, _) => {
-            let outcome = match kind {
-                outcome::SUCCESS => Outcome::Success,
-                outcome::RETRYABLE => Outcome::Retryable {
-                    hint: step_input(hint_kind, hint_ms, false, 0, 0).hint,
-                    kind: if timeout == 1 {
-                        FailureKind::Timeout
-                    } else {
-                        FailureKind::Error
-                    },
-                },
-                outcome::PERMANENT => Outcome::Permanent,
-                _ => Outcome::Offline,
+            let outcome = match outcome_from_codes(kind, timeout, hint_of(hint_kind, hint_ms)) {
+                Ok(outcome) => outcome,
+                Err(e) => return refused_code(e),
             };
             let gate = with_budget.then_some(&JsGate as &dyn RetryGate);
             match paced {
-                Some((rate, answer, arg)) => {
-                    let told = told(answer, arg, outcome);
-                    run.outcome_paced(&policy, outcome, told, now, gate, rate)
-                }
+                Some((rate, answer, arg)) => match told(answer, arg, outcome) {
+                    Ok(told) => run.outcome_paced(&policy, outcome, told, now, gate, rate),
+                    Err(e) => return refused_code(e),
+                },
                 None => run.outcome(&policy, outcome, now, gate),
             }
         }
         (event::WAKE, Some((rate, ..))) => run.wake_paced(&policy, now, rate),
         (event::WAKE, None) => run.wake(now),
-        (event::PAUSE, _) => {
-            let reason = u8::try_from(kind)
-                .ok()
-                .and_then(PauseReason::from_code)
-                .unwrap_or(PauseReason::Hidden);
-            run.pause(&policy, reason, now)
-        }
-        _ => run.resume(now),
+        (event::PAUSE, _) => match pause_reason_from_code(kind) {
+            Ok(reason) => run.pause(&policy, reason, now),
+            Err(e) => return refused_code(e),
+        },
+        (event::RESUME, _) => run.resume(now),
+        _ => return refused_code(RunCodeError::Event),
     };
     match answer {
         Ok(a) => {

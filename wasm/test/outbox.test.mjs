@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
-import { Backoff, Policy, Run, snapshot } from 'seeded-backoff';
+import { Backoff, nowMs, Policy, restoreRun, Run, snapshot } from 'seeded-backoff';
 import { Outbox, OutboxError, SharedRetryBudget } from 'seeded-backoff/outbox';
 
 const model = (q) => JSON.parse(execFileSync('python3', [new URL('../../tests/model/outbox_expect.py', import.meta.url).pathname], { input: JSON.stringify(q) }));
@@ -113,6 +113,69 @@ test('the schedule gives up with the core\'s reason', async () => {
   box.close();
 });
 
+test('a request older than the policy\'s maxElapsedMs gives up with the core\'s reason deadline (SPEC.md §15.4)', async () => {
+  fails.set('/age', Infinity);
+  const box = new Outbox({ name: 'age', policy: { ...FAST, maxRetries: 100, maxElapsedMs: 300 } });
+  await assert.rejects(box.send(`${base}/age`, { method: 'POST' }), (e) => e instanceof OutboxError && e.code === 'gave-up' && e.reason === 'deadline' && e.status === 503);
+  // 50, 100 and 200 ms waits fit in 300 ms; no schedule of this policy reaches a fifth attempt.
+  const n = log.filter((l) => l.path === '/age').length;
+  assert.ok(n >= 2 && n <= 4, `${n} attempts`);
+  box.close();
+});
+
+test('a write that fails decides nothing: reported, and the run\'s wait stands (SPEC.md §15.4)', async () => {
+  fails.set('/sfail', 1);
+  const put = IDBObjectStore.prototype.put;
+  let refused = 0;
+  // The driver's write of the run after the 503 fails once, as a full disk would.
+  IDBObjectStore.prototype.put = function (value, key) {
+    if (value?.url?.endsWith('/sfail') && refused++ === 0) throw new DOMException('disk full', 'UnknownError');
+    return put.call(this, value, key);
+  };
+  const box = new Outbox({ name: 'sfail', policy: FAST });
+  const errors = [];
+  box.addEventListener('error', (e) => errors.push(e.error));
+  try {
+    assert.equal((await box.send(`${base}/sfail`, { method: 'POST' })).status, 201);
+  } finally {
+    IDBObjectStore.prototype.put = put;
+    box.close();
+  }
+  assert.equal(refused, 1, 'the one write refused');
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].name, 'UnknownError');
+  // The retry came after the run's 50 ms (FAST, no jitter), not after a wait of the outbox's own.
+  const [first, second] = log.filter((l) => l.path === '/sfail').map((l) => l.t);
+  assert.ok(second - first >= 50 && second - first < 500, `${second - first} ms`);
+});
+
+test('a driver that starts offline pauses its runs, and each resumes at its pause\'s longest (SPEC.md §13, §15.4)', async () => {
+  const nav = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+  Object.defineProperty(globalThis, 'navigator', { value: { onLine: false }, configurable: true });
+  const policy = new Policy(FAST);
+  const box = new Outbox({ name: 'offline', policy });
+  try {
+    const t0 = nowMs();
+    const { done } = await box.queue(`${base}/offline`, { method: 'POST' });
+    // The stored run pauses once the driver has read it (within the pause's 400 ms).
+    let phase;
+    while (phase !== 'paused' && nowMs() - t0 < 350) {
+      const [rec] = await getAll('offline');
+      phase = rec && restoreRun(policy, rec.run).phase;
+      if (phase !== 'paused') await sleep(10);
+    }
+    assert.equal(phase, 'paused');
+    // An offline report can be wrong: the pause ends after max_backoff_ms (400 ms) at the latest.
+    assert.equal((await done).status, 201);
+    const [sent] = log.filter((l) => l.path === '/offline').map((l) => l.t);
+    assert.ok(sent - t0 >= 400, `sent ${sent - t0} ms after the queue`);
+  } finally {
+    if (nav) Object.defineProperty(globalThis, 'navigator', nav);
+    else delete globalThis.navigator;
+    box.close();
+  }
+});
+
 test('limits: maxEntries and maxBytes reject with code limit; bad options throw', async () => {
   const box = new Outbox({ name: 'd', maxEntries: 1, maxBytes: 300, drive: false });
   await box.queue(`${base}/d`, { method: 'POST' });
@@ -120,7 +183,8 @@ test('limits: maxEntries and maxBytes reject with code limit; bad options throw'
   const big = new Outbox({ name: 'd2', maxBytes: 300, drive: false });
   await assert.rejects(big.queue(`${base}/d`, { method: 'POST', body: 'x'.repeat(400) }), { code: 'limit', message: /maxBytes 300/ });
   assert.throws(() => new Outbox({ maxEntries: 0 }), { name: 'RangeError', message: /maxEntries/ });
-  assert.throws(() => new Outbox({ maxAgeMs: '1' }), { name: 'TypeError', message: /maxAgeMs/ });
+  // A request's age is bounded by the policy's maxElapsedMs, as every run's (SPEC.md §15.4).
+  assert.throws(() => new Outbox({ maxAgeMs: 1 }), { name: 'TypeError', message: /unknown option 'maxAgeMs'/ });
   assert.throws(() => new Outbox({ nmae: 'x' }), { name: 'TypeError', message: /unknown option 'nmae'/ });
   await assert.rejects(box.queue(`${base}/d`, undefined, { seed: -1 }), { name: 'RangeError', message: /seed/ });
   box.close();
@@ -168,20 +232,26 @@ test('damaged and foreign records are skipped and reported; the good one is deli
   driver.close();
 });
 
-test('an overdue record not yet tried is re-drawn in the schedule\'s first window, as the model says (SPEC.md §13)', async () => {
-  const sender = new Outbox({ name: 'g', policy: { ...FAST, initialMs: 400, maxBackoffMs: 400 }, drive: false });
+test('a sleep that ended with no driver is re-drawn by the next driver in the sleep\'s window, as the model says (SPEC.md §15.4)', async () => {
+  const policy = { ...FAST, initialMs: 400, maxBackoffMs: 400 };
+  const sender = new Outbox({ name: 'g', policy, drive: false });
   const { done } = await sender.queue(`${base}/g`, { method: 'POST' }, { seed: 77 });
   const [rec] = await getAll('g');
-  await putRaw('g', rec.id, { ...rec, due: rec.due - 5000 });
-  const t0 = Date.now();
-  const driver = new Outbox({ name: 'g', policy: { ...FAST, initialMs: 400, maxBackoffMs: 400 } });
+  // A driver that made the first attempt, was answered 503 and slept its retry (400 ms, no
+  // jitter), then went away before it was due; the next driver comes after.
+  const run = restoreRun(new Policy(policy), rec.run);
+  run.start(nowMs());
+  assert.deepEqual(run.outcome({}, nowMs()), { type: 'retry', attempt: 1, delayMs: 400 });
+  await putRaw('g', rec.id, { ...rec, run: snapshot(run), due: nowMs() - 5000 });
+  const t0 = nowMs();
+  const driver = new Outbox({ name: 'g', policy });
   await event(driver, 'drive');
-  const t1 = Date.now();
+  const t1 = nowMs();
   const [r] = await getAll('g');
-  // The run's first re-draw (k = 1) in the window of a run not yet tried: initial_ms.
+  // The run's first re-draw (k = 1) in the window of the sleep it replaces.
   const [wait] = model({ policy: { initial_ms: 1, max_backoff_ms: 1 }, seed: '0', resumes: [['77', 1, 400]] }).resumes;
-  assert.equal(r.wait, wait);
   assert.ok(r.due - wait >= t0 && r.due - wait <= t1, `due ${r.due - t0} ms after the start, the model's wait ${wait} ms`);
+  assert.equal(restoreRun(new Policy(policy), r.run).attempts, 1, 'the run counts the attempts: the re-drawn wait numbers none');
   assert.equal((await done).status, 201);
   sender.close();
   driver.close();

@@ -16,7 +16,9 @@ test("wasm/README.md's Run loop, as pasted: 503 with Retry-After: 1, then 200", 
     const seen = [];
     const body = block.replace(/^import .*$/m, '').replaceAll("'/api/items'", 'url')
       .replace('} else break;', '} else { seen.push(a); break; }');
-    const loop = new Function('m', 'url', 'seen', `return (async () => { const { hintFromHeaders, Policy, Run } = m; ${body} })();`);
+    // The names the snippet imports, taken from the package.
+    const names = block.match(/^import \{([^}]*)\} from 'seeded-backoff';$/m)[1];
+    const loop = new Function('m', 'url', 'seen', `return (async () => { const {${names}} = m; ${body} })();`);
     const t0 = performance.now();
     await loop(esm, `${server.url}/api/items`, seen);
     assert.deepEqual(seen, [{ type: 'done', attempts: 2 }]);

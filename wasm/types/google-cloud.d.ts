@@ -18,7 +18,7 @@ export interface CallWithBackoffOptions {
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
   /** Waits `ms` (default: a timer). */
   sleep?: (ms: number) => Promise<unknown> | unknown;
-  /** Monotonic ms (default: performance.now); time in calls counts against maxElapsedMs. */
+  /** Monotonic ms (default: nowMs, the package's clock); time in calls counts against maxElapsedMs. */
   now?: () => number;
   /** Stops before the next attempt once aborted. */
   signal?: AbortSignal;
@@ -28,7 +28,7 @@ export interface CallWithBackoffOptions {
    * fallback mode with {@link captureResponses}, the response's status as the core reads it (a
    * 429, or a 503 with a hint, is a throttle); otherwise the outcome's own. A fail-fast refusal
    * gives up `'throttled'` (a RetryError without `cause` when nothing was sent). `now` must then be
-   * the send rate's clock, performance.now (the default). Any other value is a TypeError.
+   * the send rate's clock, nowMs (the default). Any other value is a TypeError.
    *
    * @example
    * ```js

@@ -582,7 +582,8 @@ export const IDEMPOTENT_METHODS: readonly ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DEL
 /** Options for `fetchWithBackoff()`: those of `retry()` and the methods it may retry. */
 export type FetchOptions = RetryOptions & {
   /**
-   * The methods retried (case-insensitive). A request with another method is tried once, unless it
+   * The methods retried, compared as fetch sends them (SPEC.md §7.1): case-sensitive, but for the
+   * six names fetch upper-cases (`'put'` names PUT; `'patch'` is not PATCH). A request with another method is tried once, unless it
    * carries an `Idempotency-Key` header: a POST retried after a network error may have been
    * processed already (a card charged twice).
    * @default ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']
@@ -668,6 +669,8 @@ export class Run {
   constructor(policy: Policy, options?: { seed?: Seed; countPausedTime?: boolean; budget?: BudgetLike; sendRate?: SendRate });
   /** The seed of the run's jitter and re-drawn waits. */
   readonly seed: bigint;
+  /** The attempts made so far (SPEC.md §14). */
+  readonly attempts: number;
   /** Where the run is between events (SPEC.md §15). */
   readonly phase: 'ready' | 'attempting' | 'sleeping' | 'paused' | 'done' | 'gave_up';
   /** Begins the run: answers attempt 1. */
@@ -686,6 +689,20 @@ export class Run {
   /** The pause has ended (or the page was resumed during a sleep): answers the re-drawn wait. */
   resume(nowMs?: number): RunAction;
 }
+
+/**
+ * The clock of every run and send rate in the package (SPEC.md §15, §17): whole milliseconds
+ * since the epoch, monotonic within a context (`performance.timeOrigin + performance.now()`). A
+ * loop of your own over a `Run` that shares a `SendRate` with the package's loops reads it too: a
+ * send rate treats a reading earlier than its last as time standing still.
+ *
+ * @example
+ * ```js
+ * const run = new Run(new Policy(), { sendRate });
+ * const first = run.start(nowMs());
+ * ```
+ */
+export function nowMs(): number;
 
 /**
  * A seed (SPEC.md §12.1) for a device without a hardware random number generator, from its unique
@@ -842,7 +859,7 @@ export type SendRateAnswer = 'accepted' | 'throttled' | 'no_answer';
  * last second less a margin, spaces attempts evenly at it, holds every attempt while a server's
  * hint lasts, and probes upwards without throttles. Ask before every attempt (first attempts
  * included) and report every answer. One object may be shared by any number of concurrent
- * requests (JS runs each call whole). Clock: a monotonic one in ms (`performance.now()` by
+ * requests (JS runs each call whole). Clock: a monotonic one in ms (`nowMs()`, the package's, by
  * default; a fraction is dropped; an earlier reading than one already seen reads as that one). Bad
  * configuration throws a RangeError (a TypeError for a wrong type) naming the field and its range.
  * Its own wasm part (also `seeded-backoff/send-rate`).

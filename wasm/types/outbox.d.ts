@@ -1,7 +1,7 @@
 // `seeded-backoff/outbox`: requests that outlive the page. A browser entry point (IndexedDB,
 // BroadcastChannel, Web Locks; a service worker for delivery with the page closed).
 
-import type { Policy, PolicyOptions, RetryBudget, AwsQuotaBudgetOptions, GrpcBudgetOptions, Seed, SendRate } from './index.js';
+import type { GiveUpReason, Policy, PolicyOptions, RetryBudget, AwsQuotaBudgetOptions, GrpcBudgetOptions, Seed, SendRate } from './index.js';
 
 /** What went wrong, as `OutboxError.code`. */
 export type OutboxErrorCode =
@@ -15,7 +15,7 @@ export type OutboxErrorCode =
   | 'storage'
   /** `maxEntries` or `maxBytes` would be exceeded. */
   | 'limit'
-  /** The schedule ended: `reason` says why (a give-up reason, or 'max-age'). */
+  /** The request's run gave up: `reason` says why (the core's give-up reason). */
   | 'gave-up'
   /** The outbox was closed. */
   | 'closed';
@@ -23,8 +23,8 @@ export type OutboxErrorCode =
 export class OutboxError extends Error {
   readonly name: 'OutboxError';
   readonly code: OutboxErrorCode;
-  /** With 'gave-up': 'max_retries', 'deadline', 'budget', 'server_stop', 'hint_exceeds_max' or 'max-age'. */
-  readonly reason?: string;
+  /** With 'gave-up': the run's give-up reason, or undefined for an answer not worth a retry. */
+  readonly reason?: GiveUpReason | null;
   /** With 'gave-up': the last attempt's HTTP status, if it had one. */
   readonly status?: number;
 }
@@ -32,7 +32,11 @@ export class OutboxError extends Error {
 export interface OutboxOptions {
   /** The outbox's name (its database and its driver election); default 'default'. */
   name?: string;
-  /** The schedule of every request (a Policy, or its options); default the Policy's defaults. */
+  /**
+   * The schedule of every request (a Policy, or its options); default the Policy's defaults. Its
+   * `maxElapsedMs` bounds a request's age: the outbox's runs count time offline and time with no
+   * page open, so a request older than it gives up with reason `'deadline'` (SPEC.md §15.4).
+   */
   policy?: Policy | PolicyOptions;
   /** A budget every retry draws from (a SharedRetryBudget to share it with other tabs). */
   budget?: RetryBudget;
@@ -54,8 +58,6 @@ export interface OutboxOptions {
   maxEntries?: number;
   /** Most bytes (URL, headers, bodies) pending at once (default 5 000 000). */
   maxBytes?: number;
-  /** A request older than this gives up (default 7 days). */
-  maxAgeMs?: number;
   /** Whether this context may become the origin's driver (default true). */
   drive?: boolean;
 }

@@ -98,7 +98,7 @@ def main(vector_dir, header_path, out_path):
         sys.exit(f"gen_vectors: no vector files in {vector_dir}")
     schedules, cases, ops, snapshots, wide_args = [], [], [], [], []
     retry_after, budget_cases, budget_ops, http, grpc = [], [], [], [], []
-    rate_limits = []
+    rate_limits, methods = [], []
     fleet_seeds, startup_delays, call_seeds = [], [], []
     reconnect_cases, reconnect_ops = [], []
     run_cases, run_events, run_rates = [], [], []
@@ -250,6 +250,9 @@ def main(vector_dir, header_path, out_path):
             for table, rows in (("http", http), ("grpc", grpc)):
                 for code, cls in doc[table]:
                     rows.append(f"{{{u32(code)}, {h.const('SB_CLASS_', cls)}}}")
+            for _given, sent, may_retry in doc["methods"]:
+                raw = sent.encode()
+                methods.append(f"{{{c_bytes(raw)}, {len(raw)}u, {1 if may_retry else 0}u}}")
         elif kind == "fleet":
             for case in doc["seeds"]:
                 raw = bytes.fromhex(case["id_hex"])
@@ -369,6 +372,7 @@ def main(vector_dir, header_path, out_path):
            table("vec_run_rate", "vec_run_rates", run_rates),
            table("vec_class", "vec_http", http),
            table("vec_class", "vec_grpc", grpc),
+           table("vec_method", "vec_methods", methods),
            table("vec_fleet_seed", "vec_fleet_seeds", fleet_seeds),
            table("vec_startup_delay", "vec_startup_delays", startup_delays),
            table("vec_call_seed", "vec_call_seeds", call_seeds),
@@ -393,7 +397,7 @@ def main(vector_dir, header_path, out_path):
           f"{len(ops)} ops, {len(snapshots)} snapshots, {len(retry_after)} Retry-After values, "
           f"{len(rate_limits)} rate-limit values, "
           f"{len(budget_cases)} budgets with {len(budget_ops)} ops, "
-          f"{len(http)} HTTP + {len(grpc)} gRPC classifications, "
+          f"{len(http)} HTTP + {len(grpc)} gRPC classifications, {len(methods)} methods, "
           f"{len(fleet_seeds)} device seeds, {len(startup_delays)} startup delays, "
           f"{len(call_seeds)} call seeds, "
           f"{len(reconnect_cases)} reconnect loops with {len(reconnect_ops)} ops, "

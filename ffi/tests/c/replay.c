@@ -430,5 +430,10 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
         check(&st, fail, "classify grpc", "grpc", i, vec_grpc[i].code,
               (uint64_t)sb_classify_grpc(vec_grpc[i].code), (uint64_t)vec_grpc[i].cls);
     }
+    for (i = 0; i < VEC_METHODS_COUNT; i++) {
+        check(&st, fail, "request may retry", "methods", i, vec_methods[i].len,
+              sb_request_may_retry(vec_methods[i].sent, vec_methods[i].len, false) ? 1u : 0u,
+              vec_methods[i].may_retry);
+    }
     return st;
 }

@@ -130,6 +130,14 @@ typedef struct {
     int32_t cls;
 } vec_class;
 
+/* A method as a Fetch client sends it, and whether SPEC.md section 7.1 lets it be retried without
+ * an Idempotency-Key (the C library takes the method as the caller sends it). */
+typedef struct {
+    const char *sent;
+    uint32_t len;
+    uint32_t may_retry;
+} vec_method;
+
 /* A run vector's events (SPEC.md section 15): one row per event, the action (or error) it answers. */
 enum {
     VEC_R_START, VEC_R_SUCCESS, VEC_R_FAIL, VEC_R_PERMANENT, VEC_R_OFFLINE, VEC_R_WAKE, VEC_R_PAUSE, VEC_R_RESUME,

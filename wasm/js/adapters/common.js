@@ -4,9 +4,8 @@
 // With a `sendRate`, the run is paced by it (SPEC.md §15.2): the library's hook before each
 // attempt, the first included, awaits `gate()`, and every response's status is told to the core,
 // which reads its answer (§17.3).
-import { Backoff, callSeed, classifyStatus, hintFromHeaders, RetryError, Run } from '../index.js';
+import { Backoff, callSeed, classifyStatus, hintFromHeaders, nowMs as clock, RetryError, Run } from '../index.js';
 
-const clock = () => Math.floor(performance.now());
 // The request's own signal (one per request): its listener goes with it.
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
   const timer = setTimeout(resolve, ms);

@@ -1,30 +1,26 @@
 // The driver: the one context of an origin (a tab or the service worker) that delivers the
-// outbox's requests. It is a shell over each request's run (SPEC.md §15), as retry() is: it keeps
-// the records in memory, sleeps until the earliest is due, makes the attempt, reports what
-// happened to the run, and writes the run's snapshot and the due time back before it sleeps
-// again, so that whoever drives next (after a reload, a crash, the tab closing) continues the same
-// run. The clock is Date.now(): a run outlives the page, and performance.now() does not.
+// outbox's requests. It is a shell over each request's run (SPEC.md §15, §15.4), as retry() is: it
+// keeps the records in memory, sleeps until the earliest is due, reports each event to the run
+// (paced by the outbox's send rate, §15.2, like any other run), makes the attempts the run answers,
+// and writes the run's snapshot and the due time back, so that whoever drives next (after a
+// reload, a crash, the tab closing) continues the same run. The run decides every wait, give-up
+// and attempt number; the driver only does the I/O. The clock is nowMs(): a run outlives the
+// page, and its send rate is shared with this context's other loops.
 import * as sb from '../index.js';
 import { OutboxError } from './error.js';
 import { fault } from './record.js';
 
 // setTimeout's longest timer (a longer one fires at once).
 const MAX_TIMER = 2147483647;
-// A record first seen overdue by more than this is re-drawn: its driver was away (closed,
-// discarded, asleep) and the devices that come back together must not fire together (SPEC.md
-// §13). Less is timer slack or a tab handing over, and keeps the stored time.
-export const OVERDUE_MS = 1000;
 // A Response constructed with a body cannot have these statuses.
 const NULL_BODY = [101, 204, 205, 304];
+// The phases a stored run can be in: the driver writes one back only between attempts.
+const BETWEEN = ['ready', 'sleeping', 'paused'];
 
 const offline = () => globalThis.navigator?.onLine === false;
-const mono = () => Math.floor(performance.now());
-// The policy of a send rate's gate runs: the default one, without a deadline (the stored run's
-// policy bounds the delivery).
-let gatePolicy;
 
 export class Driver {
-  #o; // { store, policy, budget, sendRate, maxAgeMs, settle(rec, outcome), skip(key, why), still() }
+  #o; // { store, policy, budget, sendRate, settle(rec, outcome), skip(key, why), error(e), still() }
   #recs = new Map();
   #busy = new Set();
   #skipped = new Set();
@@ -33,9 +29,10 @@ export class Driver {
 
   constructor(o) {
     this.#o = o;
-    // Going offline stops the sleeps; coming back re-draws them (SPEC.md §13).
-    globalThis.addEventListener?.('offline', () => this.#schedule(), { signal: this.#ac.signal });
-    globalThis.addEventListener?.('online', () => this.#redrawAll(), { signal: this.#ac.signal });
+    // The device going offline pauses every run between attempts, its coming back resumes them
+    // (SPEC.md §13, §15): the run answers each wait.
+    globalThis.addEventListener?.('offline', () => this.#every('pause'), { signal: this.#ac.signal });
+    globalThis.addEventListener?.('online', () => this.#every('resume'), { signal: this.#ac.signal });
   }
 
   get size() {
@@ -47,7 +44,13 @@ export class Driver {
     clearTimeout(this.#timer);
   }
 
-  /** Reads the records that are new to this driver; each unusable one is reported once and left. */
+  /**
+   * Reads the records that are new to this driver; each unusable one is reported once and left.
+   * A new one whose run sleeps was put to sleep by a driver that is gone (a page closed, reloaded,
+   * frozen past its lease). Due still ahead, its sleep goes on here; due already past, the sleep
+   * ended with no driver to wake the run: its page resumes during the sleep, and the run re-draws
+   * the wait (SPEC.md §15.4).
+   */
   async load() {
     const rows = await this.#o.store.all();
     const keys = new Set();
@@ -61,61 +64,81 @@ export class Driver {
         continue;
       }
       this.#recs.set(key, rec);
-      if (Date.now() - rec.due > OVERDUE_MS) await this.#redraw(rec);
+      const run = this.#run(rec);
+      const now = sb.nowMs();
+      if (run.phase === 'sleeping' && rec.due < now) await this.#save(rec, run, run.resume(now));
     }
     // Delivered meanwhile by another driver (a lease that ran out): forgotten here.
     for (const key of this.#recs.keys()) if (!keys.has(key) && !this.#busy.has(key)) this.#recs.delete(key);
-    this.#schedule();
+    // A driver that starts offline heard no 'offline' event: its runs pause now (SPEC.md §13).
+    if (offline()) await this.#every('pause');
+    else this.#schedule();
   }
 
   #refused(rec) {
     try {
-      // A stored run is between attempts: the driver writes one back only after an outcome.
       const { phase } = this.#run(rec);
-      return ['ready', 'sleeping', 'paused'].includes(phase) ? null : `run snapshot in phase ${phase}`;
+      return BETWEEN.includes(phase) ? null : `run snapshot in phase ${phase}`;
     } catch (e) {
       return `run snapshot refused: ${e.code ?? e.message}`;
     }
   }
 
-  /** `rec`'s run, restored from its snapshot under the outbox's policy and budget. */
+  /** `rec`'s run, restored from its snapshot under the outbox's policy, budget and send rate. */
   #run(rec) {
-    return sb.restoreRun(this.#o.policy, rec.run, { budget: this.#o.budget });
+    return sb.restoreRun(this.#o.policy, rec.run, { budget: this.#o.budget, sendRate: this.#o.sendRate });
   }
 
-  /**
-   * Re-draws `rec`'s wait as after a pause (SPEC.md §13): the run resumes, and its answer is the
-   * wait. A request not yet tried is first paused, so that its window is the schedule's level.
-   */
-  async #redraw(rec) {
-    const run = this.#run(rec);
-    const now = Date.now();
-    if (run.phase === 'ready') run.pause('hidden', now);
-    const a = run.resume(now);
-    await this.#save({ ...rec, run: sb.snapshot(run), wait: a.delayMs, due: now + a.delayMs });
-  }
-
-  async #redrawAll() {
-    for (const rec of [...this.#recs.values()]) if (!this.#busy.has(rec.id)) await this.#redraw(rec).catch(() => {});
+  /** The device went offline (`pause`) or came back (`resume`): told to every run it concerns. */
+  async #every(event) {
+    const at = event === 'pause' ? ['ready', 'sleeping'] : ['paused'];
+    for (const id of [...this.#recs.keys()]) {
+      // Read again after each write: an attempt may have taken the record meanwhile.
+      const rec = this.#recs.get(id);
+      if (!rec || this.#busy.has(id)) continue;
+      try {
+        const run = this.#run(rec);
+        if (!at.includes(run.phase)) continue;
+        const now = sb.nowMs();
+        await this.#save(rec, run, event === 'pause' ? run.pause('offline', now) : run.resume(now));
+      } catch (e) {
+        this.#o.error(e);
+      }
+    }
     this.#schedule();
   }
 
-  /** Writes `rec` back; forgets it if another driver has delivered it meanwhile. */
-  async #save(rec) {
-    if (await this.#o.store.update(rec)) this.#recs.set(rec.id, rec);
-    else this.#recs.delete(rec.id);
+  /**
+   * Keeps `run` as `rec`'s, due when its answer `a` (a wait, a retry, or a pause) says, and writes
+   * it back; forgets it if another driver has delivered it meanwhile. When the write fails, the
+   * run goes on in memory (the error is reported), and the next write stores it.
+   */
+  async #save(rec, run, a) {
+    const ms = a.type === 'paused' ? a.maxMs ?? MAX_TIMER : a.delayMs;
+    const next = { ...rec, run: sb.snapshot(run), due: sb.nowMs() + ms };
+    this.#recs.set(rec.id, next);
+    let stored;
+    try {
+      stored = await this.#o.store.update(next);
+    } catch (e) {
+      this.#o.error(e);
+      return;
+    }
+    if (!stored) this.#recs.delete(rec.id);
   }
 
+  // Offline too: a run paused offline is due at its pause's longest, after which it resumes (an
+  // offline report can be wrong, SPEC.md §13).
   #schedule() {
     clearTimeout(this.#timer);
-    if (this.#ac.signal.aborted || offline()) return;
+    if (this.#ac.signal.aborted) return;
     let next = Infinity;
     for (const r of this.#recs.values()) if (!this.#busy.has(r.id)) next = Math.min(next, r.due);
     if (next === Infinity) return;
     this.#timer = setTimeout(() => {
-      for (const r of [...this.#recs.values()]) if (!this.#busy.has(r.id) && r.due <= Date.now() + 4) this.#attempt(r);
+      for (const r of [...this.#recs.values()]) if (!this.#busy.has(r.id) && r.due <= sb.nowMs() + 4) this.#attempt(r);
       this.#schedule();
-    }, Math.min(Math.max(0, next - Date.now()), MAX_TIMER));
+    }, Math.min(Math.max(0, next - sb.nowMs()), MAX_TIMER));
   }
 
   async #attempt(rec) {
@@ -123,33 +146,20 @@ export class Driver {
     this.#busy.add(rec.id);
     try {
       if (!(await o.still())) return;
-      if (Date.now() - rec.created > o.maxAgeMs) {
-        await this.#end(rec, { error: new OutboxError('gave-up', `gave up: older than maxAgeMs ${o.maxAgeMs}`, { reason: 'max-age' }) });
-        return;
-      }
       const run = this.#run(rec);
-      // A pause that reached its longest (offline past max_backoff_ms): the run re-draws the wait.
+      // A pause that reached its longest (offline past max_backoff_ms): it ends, and the run
+      // answers the wait.
       if (run.phase === 'paused') {
-        await this.#redraw(rec);
+        await this.#save(rec, run, run.resume(sb.nowMs()));
         return;
       }
-      // The send rate first (SPEC.md §15.2, §17), through a run of its own for this attempt, on
-      // performance.now(), the clock the rate shares with this context's other loops (the stored
-      // run keeps Date.now(): it outlives the page). Its paced start answers whether the attempt
-      // goes; a wait moves it (in memory: the stored time stays the run's), a refusal ends the
-      // request. Its outcome tells the rate the response's status, which the core reads (§17.3).
-      const gate = o.sendRate && new sb.Run((gatePolicy ??= new sb.Policy()), { sendRate: o.sendRate });
-      const pace = gate?.start(mono());
-      if (pace?.type === 'wait') {
-        rec.due = Date.now() + pace.delayMs;
+      // The run's start or wake, paced by the send rate (SPEC.md §15.2): an attempt, a wait, or a
+      // give-up (throttled, or a wait past the deadline).
+      const go = run.phase === 'ready' ? run.start(sb.nowMs()) : run.wake(sb.nowMs());
+      if (go.type !== 'attempt') {
+        await this.#answer(rec, run, go, null, null);
         return;
       }
-      if (pace?.type === 'give_up') {
-        await this.#end(rec, { error: new OutboxError('gave-up', `gave up after ${rec.attempts ?? 0} attempts (${pace.reason})`, { reason: pace.reason }) });
-        return;
-      }
-      if (run.phase === 'ready') run.start(Date.now());
-      else run.wake(Date.now());
       let res;
       let err;
       try {
@@ -159,19 +169,15 @@ export class Driver {
       }
       // Stopped meanwhile: the next driver continues from the stored run (the same Idempotency-Key).
       if (this.#ac.signal.aborted) return;
-      // A failure while offline spends no retry: the run pauses, and the wait is re-drawn when the
-      // device is back (or after the run's longest pause).
+      // A failure while offline spends no retry: the run pauses (SPEC.md §13).
       if (err && offline()) {
-        const a = run.outcome('offline', Date.now());
-        await this.#save({ ...rec, run: sb.snapshot(run), due: Date.now() + a.maxMs });
+        await this.#answer(rec, run, run.outcome('offline', sb.nowMs()), null, err);
         return;
       }
       const cls = res ? sb.classifyStatus(res.status) : 'retry';
       if (cls !== 'retry') {
-        // The run settles the budget's refund of a success.
-        const outcome = cls === 'success' ? 'success' : 'permanent';
-        run.outcome(outcome, Date.now());
-        gate?.outcome(outcome, mono(), res.status);
+        // The run settles the budget's refund of a success, and tells the send rate the status.
+        run.outcome(cls === 'success' ? 'success' : 'permanent', sb.nowMs(), res.status);
         const body = NULL_BODY.includes(res.status) ? null : await res.arrayBuffer();
         await this.#end(rec, { response: { status: res.status, statusText: res.statusText, headers: [...res.headers], body } });
         return;
@@ -183,27 +189,38 @@ export class Driver {
       // The hint may have loaded the date part: stopped meanwhile, the next driver continues.
       if (this.#ac.signal.aborted) return;
       res?.body?.cancel().catch(() => {});
-      if (res) gate?.outcome(hint, mono(), res.status);
-      const a = run.outcome(hint, Date.now());
-      if (a.type === 'give_up') {
-        const what = res ? `HTTP ${res.status}` : String(err?.message ?? err);
-        await this.#end(rec, { error: new OutboxError('gave-up', `gave up after ${a.attempts} attempts (${a.reason}): ${what}`, { reason: a.reason, status: res?.status }) });
-        return;
-      }
-      await this.#save({ ...rec, run: sb.snapshot(run), wait: a.delayMs, due: Date.now() + a.delayMs, attempts: a.attempt });
+      await this.#answer(rec, run, run.outcome(hint, sb.nowMs(), res?.status), res, err);
     } catch (e) {
-      // Storage failed: the record stays as stored, and is tried again after its wait.
+      // Storage or the engine failed: reported, and the record forgotten here until the next
+      // load reads it again as stored (the run decides its wait then).
       o.error(e);
-      rec.due = Date.now() + (rec.wait || OVERDUE_MS);
+      this.#recs.delete(rec.id);
     } finally {
       this.#busy.delete(rec.id);
       this.#schedule();
     }
   }
 
+  /** Acts on the run's answer `a` after an event: a wait, retry or pause is stored, a give-up ends the request. */
+  async #answer(rec, run, a, res, err) {
+    if (a.type !== 'give_up') return this.#save(rec, run, a);
+    const what = res ? `: HTTP ${res.status}` : err ? `: ${String(err?.message ?? err)}` : '';
+    const error = new OutboxError('gave-up', `gave up after ${a.attempts} attempts (${a.reason})${what}`, { reason: a.reason, status: res?.status });
+    return this.#end(rec, { error });
+  }
+
+  /**
+   * Ends `rec` with `outcome`. A failed delete is reported and the outcome still settled; the
+   * record, left stored, is not driven again here (the next driver finds it).
+   */
   async #end(rec, outcome) {
-    await this.#o.store.delete(rec.id);
     this.#recs.delete(rec.id);
+    this.#skipped.add(rec.id);
+    try {
+      await this.#o.store.delete(rec.id);
+    } catch (e) {
+      this.#o.error(e);
+    }
     this.#o.settle(rec, outcome);
   }
 }

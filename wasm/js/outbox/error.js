@@ -4,7 +4,7 @@
 //   'version'      the database belongs to a newer version of the outbox
 //   'storage'      another IndexedDB failure
 //   'limit'        an outbox limit (maxEntries, maxBytes) would be exceeded
-//   'gave-up'      the schedule ended (`reason`: the core's give-up reason, or 'max-age')
+//   'gave-up'      the run gave up (`reason`: the core's give-up reason, SPEC.md §5, §15.2)
 //   'closed'       the outbox was closed
 export class OutboxError extends Error {
   constructor(code, message, extra) {

@@ -1,5 +1,5 @@
 // Outbox: requests that outlive the page. send() stores the request, its seeded run (a 100-byte
-// run snapshot, SPEC.md §15) and the time of its next attempt in IndexedDB, then one driver per origin
+// run snapshot, SPEC.md §15.4) and the time of its next event in IndexedDB, then one driver per origin
 // (driver.js, elected in elect.js) delivers it. Every tab, and the service worker, hears each
 // outcome on a BroadcastChannel: the tab that sent the request settles its promise, the others
 // (and a page loaded after the one that sent it) get an 'outcome' event.
@@ -7,11 +7,11 @@ import * as sb from '../index.js';
 import { Driver } from './driver.js';
 import { elect } from './elect.js';
 import { OutboxError } from './error.js';
-import { makeRecord, randomSeed, uuid } from './record.js';
+import { fault, makeRecord, randomSeed, uuid } from './record.js';
 import { openStore } from './store.js';
 
-const KEYS = ['name', 'policy', 'budget', 'sendRate', 'maxEntries', 'maxBytes', 'maxAgeMs', 'drive'];
-const LIMITS = { maxEntries: [100, 1, 100000], maxBytes: [5e6, 1, 2 ** 40], maxAgeMs: [7 * 864e5, 1, 2 ** 40] };
+const KEYS = ['name', 'policy', 'budget', 'sendRate', 'maxEntries', 'maxBytes', 'drive'];
+const LIMITS = { maxEntries: [100, 1, 100000], maxBytes: [5e6, 1, 2 ** 40] };
 const U64_MAX = 2n ** 64n - 1n;
 
 function checkOptions(options) {
@@ -87,7 +87,7 @@ export class Outbox extends EventTarget {
   async #drive(signal, still) {
     if (signal.aborted) return;
     const d = new Driver({
-      store: this.#store, policy: this.#policy, budget: this.#o.budget, sendRate: this.#o.sendRate, maxAgeMs: this.#o.limits.maxAgeMs, still,
+      store: this.#store, policy: this.#policy, budget: this.#o.budget, sendRate: this.#o.sendRate, still,
       settle: (rec, outcome) => this.#settle(rec, outcome),
       skip: (key, why) => this.#say({ t: 'skip', id: key, reason: why }),
       error: (e) => this.dispatchEvent(Object.assign(new Event('error'), { error: e })),
@@ -115,7 +115,9 @@ export class Outbox extends EventTarget {
     if (this.#closed.signal.aborted) throw new OutboxError('closed', 'the outbox is closed');
     const req = new Request(input, init);
     const body = req.method === 'GET' || req.method === 'HEAD' ? null : await req.arrayBuffer();
-    const run = sb.snapshot(new sb.Run(this.#policy, { seed: BigInt(s) }));
+    // A stored request's age is wall time: time offline counts toward the policy's deadline
+    // (SPEC.md §15.4), as the time between pages does.
+    const run = sb.snapshot(new sb.Run(this.#policy, { seed: BigInt(s), countPausedTime: true }));
     const rec = makeRecord(req, body, s, run, this.#tab);
     const w = {};
     const done = new Promise((resolve, reject) => Object.assign(w, { resolve, reject }));
@@ -135,11 +137,24 @@ export class Outbox extends EventTarget {
     return (await this.queue(input, init, options)).done;
   }
 
-  /** The pending requests as stored: `{ id, method, url, attempts, due }` each (unusable ones left out). */
+  /**
+   * The pending requests as stored: `{ id, method, url, attempts, due }` each, `attempts` as
+   * their runs count them (unusable ones left out).
+   */
   async pending() {
     await this.#ready;
-    return (await this.#store.all()).filter(([, r]) => r?.v !== undefined && typeof r.url === 'string')
-      .map(([id, r]) => ({ id, method: r.method, url: r.url, attempts: r.attempts, due: r.due }));
+    const out = [];
+    for (const [id, r] of await this.#store.all()) {
+      if (fault(id, r)) continue;
+      let attempts;
+      try {
+        attempts = sb.restoreRun(this.#policy, r.run).attempts;
+      } catch {
+        continue;
+      }
+      out.push({ id, method: r.method, url: r.url, attempts, due: r.due });
+    }
+    return out;
   }
 
   /** Resolves with true once nothing is pending, or with false after `maxMs`. */

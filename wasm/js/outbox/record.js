@@ -1,11 +1,11 @@
-// An outbox record: one request, its run (SPEC.md §15, as a run snapshot) and when its next
-// attempt is due, as stored in IndexedDB; `attempts` and `wait` repeat what the run last answered,
-// for `pending()` and for a retry after a storage failure. Only plain values (structured clone): a record written by one tab, worker or page
+// An outbox record: one request, its run (SPEC.md §15, as a run snapshot: the run alone counts
+// its attempts) and when its next event is due (on nowMs(), the runs' clock), as stored in
+// IndexedDB. Only plain values (structured clone): a record written by one tab, worker or page
 // load is read by another. `v` names the format; a record of another format, or one whose fields
 // are not what this format says, is skipped and reported, never guessed at.
 // A request whose method is not one of RFC 9110 §9.2.2's idempotent methods (the core's list) gets
 // an Idempotency-Key, so that the server applies it once however often it arrives.
-import { IDEMPOTENT_METHODS } from '../index.js';
+import { IDEMPOTENT_METHODS, nowMs } from '../index.js';
 
 export const RECORD_VERSION = 1;
 
@@ -35,11 +35,11 @@ export function makeRecord(req, body, seed, run, owner) {
     key = uuid();
     headers.push(['idempotency-key', key]);
   }
-  const now = Date.now();
+  const now = nowMs();
   const bytes = req.url.length + headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + (body?.byteLength ?? 0);
   return {
     v: RECORD_VERSION, id: uuid(), method: req.method, url: req.url, headers, body, key,
-    seed, run, created: now, due: now, wait: 0, attempts: 0, bytes, owner,
+    seed, run, created: now, due: now, bytes, owner,
   };
 }
 
@@ -56,6 +56,6 @@ export function fault(key, rec) {
   if (rec.body !== null && !(rec.body instanceof ArrayBuffer)) return 'body malformed';
   if (rec.key !== null && !isStr(rec.key)) return 'idempotency key malformed';
   if (!(rec.run instanceof Uint8Array)) return 'run snapshot missing';
-  for (const k of ['created', 'due', 'wait', 'attempts', 'bytes']) if (!isInt(rec[k])) return `${k} malformed`;
+  for (const k of ['created', 'due', 'bytes']) if (!isInt(rec[k])) return `${k} malformed`;
   return null;
 }

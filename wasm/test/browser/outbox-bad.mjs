@@ -92,11 +92,11 @@ export async function badStorage(context, server, errors) {
   server.fail('/ob/age', Infinity);
   const age = await host.evaluate(async () => {
     const { Outbox } = await import('/dist/outbox/index.js');
-    const box = new Outbox({ name: 'age', maxAgeMs: 1500, policy: P });
+    const box = new Outbox({ name: 'age', policy: { ...P, maxElapsedMs: 1500 } });
     return box.send('/ob/age', { method: 'POST' }, { seed: 5 }).then(() => 'sent', (e) => [e.name, e.code, e.reason, e.message]);
   });
-  assert.deepEqual(age.slice(0, 3), ['OutboxError', 'gave-up', 'max-age']);
-  report(`maxAgeMs 1500 against a failing server (${server.seen('/ob/age').length} attempts)`, age);
+  assert.deepEqual(age.slice(0, 3), ['OutboxError', 'gave-up', 'deadline']);
+  report(`maxElapsedMs 1500 against a failing server (${server.seen('/ob/age').length} attempts)`, age);
 
   // The quota: a real one, 30 000 bytes, set through DevTools for an origin of its own (the
   // server's second port) before its first write (Chromium reads an origin's quota when it first
