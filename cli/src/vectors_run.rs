@@ -82,6 +82,9 @@ fn specs() -> Result<Vec<Spec>, String> {
           "pause@0:reason=offline resume@900 wake@1000 success@1200"),
         s("a page resumed during a sleep re-draws the rest, the window the sleep's delay", google, 13,
           "start fail resume wake fail pause:reason=hidden resume resume wake success"),
+        // The second re-draw is in the retry's 1000 ms, not in the first re-drawn wait (§13).
+        s("a pause during a re-drawn wait draws again in the retry's delay", none, 22,
+          "start@0 fail@0 pause@500:reason=offline resume@800 pause@900:reason=hidden resume@950 wake@2000 success@2010"),
         s("a clock that goes back counts as no time", timed, 14,
           "start@5000 fail@9000 wake@4000 fail@5100 wake@3000 fail@16000"),
         Spec {
