@@ -1144,7 +1144,7 @@ typedef struct sb_send_rate_config {
    */
   uint32_t guard_ms;
   /**
-   * Attempts that may go at once after an idle spell, 1..=1000 (default 1).
+   * Attempts that may go at once after an idle spell, 1..=1000 (default 2).
    */
   uint32_t burst;
   /**

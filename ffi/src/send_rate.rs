@@ -35,7 +35,7 @@ pub struct sb_send_rate_config {
     pub probe_max_permille: u32,
     /// Throttles within this many ms of a decrease do not decrease again, 0..=60000 (default 0).
     pub guard_ms: u32,
-    /// Attempts that may go at once after an idle spell, 1..=1000 (default 1).
+    /// Attempts that may go at once after an idle spell, 1..=1000 (default 2).
     pub burst: u32,
     /// The longest a server's hint holds every attempt, 0..=3600000 ms (default 60000).
     pub max_hold_ms: u32,
