@@ -91,7 +91,7 @@ class Call:
         ms = (now - self._origin) * 1000
         if isinstance(ms, float) and not math.isfinite(ms):
             raise ValueError(f"clock() must return finite seconds, got {show(now)} after {show(self._origin)}")
-        return min(U64_MAX - 1, max(0, int(ms)))
+        return min(U64_MAX, max(0, int(ms)))
 
     def woke(self, now_ms: Optional[int] = None) -> None:
         """The sleep of a retry or a wait has ended: the next attempt begins, or behind the send
