@@ -217,7 +217,7 @@ impl PolicyOptions {
         if let Some(ms) = self.max_hint_ms {
             b = b.max_hint_ms(ms);
         }
-        b.build()
+        b.build().map_err(|e| e.error)
     }
 
     fn jitter(&self, base: Jitter) -> Result<Jitter, PolicyError> {

@@ -132,8 +132,8 @@ pub use pacer::{
 };
 pub use parse_error::ParseError;
 pub use policy::{
-    DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, DEFAULT_MAX_HINT_MS, MAX_DELAY_MS,
-    MAX_MULTIPLIER, MAX_MULTIPLIER_DEN,
+    DeadlineMode, InvalidPolicy, Jitter, Policy, PolicyBuilder, PolicyError, DEFAULT_MAX_HINT_MS,
+    MAX_DELAY_MS, MAX_MULTIPLIER, MAX_MULTIPLIER_DEN,
 };
 pub use preset::Preset;
 pub use rate_limit::{

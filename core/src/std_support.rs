@@ -28,6 +28,7 @@ pub fn random_seed() -> Result<u64, getrandom::Error> {
 /// `retry_tokio` calls with one constant seed retried within 4 ms of each other) retry apart. A
 /// platform whose random source fails still gets seeds apart from each other: the wall clock's
 /// nanoseconds and a process-wide count, mixed by SplitMix64 (SPEC.md §3.1).
+#[cfg(any(feature = "tokio", feature = "retry-policies"))]
 pub(crate) fn fresh_seed() -> u64 {
     random_seed().unwrap_or_else(|_| {
         static CALLS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);

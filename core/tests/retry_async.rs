@@ -297,7 +297,7 @@ fn errors_convert_into_box_dyn_error_with_their_message() {
         Ok(Policy::builder().initial_ms(0).build()?)
     }
     let e = policy().unwrap_err();
-    assert_eq!(e.to_string(), "initial_ms must be in 1..=2147483647");
+    assert_eq!(e.to_string(), "initial_ms must be in 1..=2147483647, got 0");
     use seeded_backoff::{BudgetError, ParseError, PolicyError, SnapshotError};
     fn check<E: core::error::Error + Copy>(all: &[E], name: fn(E) -> &'static str) -> usize {
         let mut names: Vec<&str> = all.iter().map(|e| name(*e)).collect();
