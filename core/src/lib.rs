@@ -128,7 +128,8 @@ pub use jitter::jitter_bounds;
 #[cfg(all(feature = "http", feature = "tower"))]
 pub use pace_layer::{pace_headers, PaceLayer, PacedService};
 pub use pacer::{
-    Pacer, PacerError, PacerHeaders, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S, PACER_HEADER_NAMES,
+    Pacer, PacerError, PacerHeaders, PacerSlot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S,
+    PACER_HEADER_NAMES,
 };
 pub use parse_error::ParseError;
 pub use policy::{
@@ -147,7 +148,7 @@ pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 pub use retry_policies_support::SeededRetryPolicy;
 pub use retry_rate::{LoopSendRate, NoSendRate, NotSent};
 pub use run::{
-    answer_of, Action, Outcome, PauseReason, Run, RunError, SendGate, RUN_SNAPSHOT_LEN,
+    answer_of, Action, Outcome, PauseReason, Run, RunError, SendGate, RUN_SNAPSHOT_SIZE,
     RUN_SNAPSHOT_VERSION,
 };
 pub use schedule::Schedule;
@@ -156,7 +157,7 @@ pub use send_rate::AtomicSendRate;
 pub use send_rate::{
     Answer, Pace, SendRate, SendRateConfig, SendRateError, MAX_RATE_MILLI, SPAN_FLOOR_MS,
 };
-pub use snapshot::{SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
+pub use snapshot::{SnapshotError, SNAPSHOT_SIZE, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
 pub use std_support::{random_seed, retry_blocking};
 #[cfg(feature = "tokio")]

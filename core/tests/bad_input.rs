@@ -9,7 +9,7 @@ use seeded_backoff::{
     classify_grpc, classify_http, parse_grpc_pushback, parse_retry_after, Backoff, BudgetConfig,
     BudgetError, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError,
     Policy, PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step, MAX_DELAY_MS,
-    SNAPSHOT_LEN,
+    SNAPSHOT_SIZE,
 };
 
 const M: u32 = MAX_DELAY_MS;
@@ -419,7 +419,7 @@ fn snapshot_truncated_flipped_foreign() {
     long.push(0);
     assert_eq!(Backoff::restore(&p, &long), Err(SnapshotError::WrongLength));
     // Every single flipped bit is caught: by the version byte or by the CRC.
-    for bit in 0..SNAPSHOT_LEN * 8 {
+    for bit in 0..SNAPSHOT_SIZE * 8 {
         let mut bad = good;
         bad[bit / 8] ^= 1 << (bit % 8);
         let err = Backoff::restore(&p, &bad).unwrap_err();

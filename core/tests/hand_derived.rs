@@ -6,7 +6,7 @@ use seeded_backoff::StepInput;
 use seeded_backoff::{
     classify_grpc, classify_http, Backoff, Classification, DeadlineMode, FailureKind, GiveUpReason,
     Jitter, Policy, PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step,
-    SNAPSHOT_LEN,
+    SNAPSHOT_SIZE,
 };
 
 fn delays(policy: &Policy, seed: u64) -> Vec<u32> {
@@ -333,7 +333,7 @@ fn crc32_check_value() {
     assert_eq!(crc32(b""), 0);
 }
 
-fn with_crc(mut bytes: [u8; SNAPSHOT_LEN]) -> [u8; SNAPSHOT_LEN] {
+fn with_crc(mut bytes: [u8; SNAPSHOT_SIZE]) -> [u8; SNAPSHOT_SIZE] {
     let crc = crc32(&bytes[..36]);
     bytes[36..].copy_from_slice(&crc.to_le_bytes());
     bytes

@@ -48,7 +48,7 @@ static int outcome_of(const response *r, sb_outcome *o) {
         o->kind = SB_OUTCOME_SUCCESS;
         return SB_OK;
     }
-    if (!sb_http_status_is_retryable((uint32_t)r->status)) {
+    if (!sb_is_retryable_http((uint32_t)r->status)) {
         o->kind = SB_OUTCOME_PERMANENT;
         return SB_OK;
     }

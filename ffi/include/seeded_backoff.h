@@ -1304,10 +1304,10 @@ sb_status sb_budget_tokens_milli(const struct sb_budget *b, uint32_t *out);
  * True for the HTTP statuses worth retrying: 429 and 500..=599.
  *
  * ```c
- * o.kind = sb_http_status_is_retryable(status) ? SB_OUTCOME_RETRYABLE : SB_OUTCOME_PERMANENT;
+ * o.kind = sb_is_retryable_http(status) ? SB_OUTCOME_RETRYABLE : SB_OUTCOME_PERMANENT;
  * ```
  */
-bool sb_http_status_is_retryable(uint32_t status);
+bool sb_is_retryable_http(uint32_t status);
 
 /**
  * Classifies an HTTP status: 2xx success, 429 and 5xx retry, other 100..=599 do not retry,

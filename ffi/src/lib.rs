@@ -80,7 +80,7 @@ pub use budget::{
     SB_FAILURE_TIMEOUT,
 };
 pub use classify::{
-    sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_is_retryable, sb_request_may_retry,
+    sb_class, sb_classify_grpc, sb_classify_http, sb_is_retryable_http, sb_request_may_retry,
 };
 pub use fleet::{sb_seed_from_device, sb_startup_delay};
 pub use headers::{sb_header, sb_hint_from_headers};

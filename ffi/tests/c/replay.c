@@ -418,7 +418,7 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
         check(&st, fail, "classify http", "http", i, vec_http[i].code,
               (uint64_t)sb_classify_http(vec_http[i].code), (uint64_t)vec_http[i].cls);
         check(&st, fail, "http retryable", "http", i, vec_http[i].code,
-              sb_http_status_is_retryable(vec_http[i].code) ? 1u : 0u,
+              sb_is_retryable_http(vec_http[i].code) ? 1u : 0u,
               vec_http[i].cls == SB_CLASS_RETRY ? 1u : 0u);
     }
     for (i = 0; i < VEC_GRPC_COUNT; i++) {

@@ -12,12 +12,15 @@ from typing import Any, NamedTuple, Optional, Union
 
 from ._check import integer, one_of, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
-from .budget import RetryBudget, failure_kind
+from .budget import RetryBudget, failure_code
 from .errors import CoreError, SnapshotError
 from .policy import Policy
 from .send_rate import ANSWERS, SendRate
 
-__all__ = ["Run", "Action"]
+__all__ = ["Run", "Action", "RUN_SNAPSHOT_SIZE"]
+
+# The length of Run.snapshot()'s bytes (SPEC.md section 15).
+RUN_SNAPSHOT_SIZE: int = int(lib.SB_RUN_SNAPSHOT_SIZE)
 
 _ACTIONS = {lib.SB_ACTION_ATTEMPT: "attempt", lib.SB_ACTION_RETRY: "retry",
             lib.SB_ACTION_WAIT: "wait", lib.SB_ACTION_PAUSED: "paused",
@@ -122,11 +125,11 @@ class Run:
         return self._answer(status, out[0])
 
     def outcome(self, outcome: str, now_ms: Optional[int] = None, *, retry_after_ms: Optional[int] = None,
-                rate_limit_ms: Optional[int] = None, do_not_retry: bool = False, failure: str = "error",
+                rate_limit_ms: Optional[int] = None, do_not_retry: bool = False, failure_kind: str = "error",
                 budget: Optional[RetryBudget] = None, send_rate: Optional[SendRate] = None,
                 answer: Union[str, int, None] = None, answer_hint_ms: int = 0) -> Action:
         """How the attempt in flight ended: 'success', 'retryable' (with at most one server hint
-        and the `failure` kind, 'error' or 'timeout'), 'permanent' or 'offline'. `budget` is
+        and the `failure_kind`, 'error' or 'timeout'), 'permanent' or 'offline'. `budget` is
         charged and refunded by the run's rules. A `send_rate` is then told the answer: `answer`
         when the caller knows the response, either the response's HTTP status (an int: a 429, or
         a 503 with this outcome's retry_after_ms or rate_limit_ms, is a throttle with that hint,
@@ -141,7 +144,7 @@ class Run:
         one_of("outcome", outcome, tuple(_OUTCOMES))
         o = ffi.new("sb_outcome *")
         o.kind = _OUTCOMES[outcome]
-        o.failure_kind = failure_kind("failure", failure)
+        o.failure_kind = failure_code("failure_kind", failure_kind)
         hints = [(flag, ms) for flag, ms in ((lib.SB_INPUT_RETRY_AFTER, retry_after_ms),
                                              (lib.SB_INPUT_RATE_LIMIT, rate_limit_ms)) if ms is not None]
         if do_not_retry is True:
@@ -208,7 +211,7 @@ class Run:
         >>> Run.restore(Policy("google"), run.snapshot()).wake(now_ms=1700).attempt
         2
         """
-        out = ffi.new("uint8_t[]", int(lib.SB_RUN_SNAPSHOT_SIZE))
+        out = ffi.new("uint8_t[]", RUN_SNAPSHOT_SIZE)
         status = lib.sb_run_snapshot(self._c, out)
         if status != lib.SB_OK:
             raise CoreError(status)
