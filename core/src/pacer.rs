@@ -64,7 +64,7 @@ impl PacerSlot {
     /// form SPEC.md §8.3 step 2 reads to the millisecond. Written into `buf`, returned as text.
     ///
     /// ```
-    /// use seeded_backoff::Slot;
+    /// use seeded_backoff::PacerSlot;
     /// let slot = PacerSlot { retry_after_s: 3, reset_ms: 2350, full: false };
     /// let mut buf = [0; 12];
     /// assert_eq!(slot.reset_seconds(&mut buf), "2.350");
