@@ -2,18 +2,12 @@
 declared in ffi/include/seeded_backoff.h as a function, a type, a macro or a struct field.
 Exits 1 on a name the header does not declare.
 usage: python3 ffi/tests/check_names.py"""
-import os
 import re
 import sys
 
-root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-spec = open(os.path.join(root, "SPEC.md"), encoding="utf-8").read()
-header = open(os.path.join(root, "ffi", "include", "seeded_backoff.h"), encoding="utf-8").read()
+from spec_table import HEADER as header, column
 
-section = spec.split("\n## 18. ", 1)[1].split("\n## ", 1)[0]
-rows = [line for line in section.splitlines() if line.startswith("|")]
-at = [cell.strip() for cell in rows[0].split("|")].index("C")
-names = [name for row in rows[2:] for name in re.findall(r"`([^`]+)`", row.split("|")[at])]
+names = [name for names in column("18", "C").values() for name in names]
 
 
 def declared(name):
