@@ -48,6 +48,10 @@ fn cases() -> Vec<(u32, u32, u32, u64, Vec<String>)> {
     lent.extend(ops("p0 p1000 p2000 p4000 p5000 a2500 p2500"));
     lent.extend(repeat("a5500", 10));
     lent.extend(ops("p5500 p6000"));
+    // Second 1 filled by 1000 returns, then full calls: the one at 999 moves `latest_ms` (step 1)
+    // though the schedule is full, so the one at 500 reads as 999: `reset_ms` 1000, not 1499.
+    let mut full_latest = repeat("a0", 1000);
+    full_latest.extend(ops("a999 a500 p0"));
     let mut fast = repeat("a999", 6);
     fast.extend(ops("a1000 a1001 p0"));
     vec![
@@ -74,6 +78,7 @@ fn cases() -> Vec<(u32, u32, u32, u64, Vec<String>)> {
             ops("a18446744073709551615 a9223372036854775808 a9223372036854775807 p18446744073709551615"),
         ),
         (1, 999, 1, 5, ops("a0 a0 a0 a999 a1000 a1000 p0")),
+        (1000, 0, 1, 6, full_latest),
     ]
 }
 

@@ -93,6 +93,9 @@ fn specs() -> Result<Vec<Spec>, String> {
                 "start@0 fail@100 snapshot resume@3000 wake@3400 fail@3500 pause@3600:reason=offline \
                  resume@8000 wake@8100 fail@8200")
         },
+        // The second re-draw is in the retry's 1000 ms, not in the first re-drawn wait (§13).
+        s("a pause during a re-drawn wait draws again in the retry's delay", none, 22,
+          "start@0 fail@0 pause@500:reason=offline resume@800 pause@900:reason=hidden resume@950 wake@2000 success@2010"),
         s("a clock that goes back counts as no time", timed, 14,
           "start@5000 fail@9000 wake@4000 fail@5100 wake@3000 fail@16000"),
         Spec {

@@ -88,6 +88,16 @@ fn specs() -> Result<Vec<Spec>, String> {
         s("a throttle of an attempt sent at the last cut or after cuts again", none, 19,
           SendRateConfig::DEFAULT,
           "start@0 fail@10:answer=throttled wake@10 fail@40:answer=throttled"),
+        // Neither give-up of the gate sets the backoff's own give-up code: the snapshot's word of
+        // it stays 0 (SPEC.md §15.2).
+        s("a fail-fast give-up leaves the backoff's give-up code unset", none, 20, fast,
+          "start@0 fail@10:answer=throttled,hint_ms=5000 wake@1010 snapshot"),
+        s("a deadline give-up of the gate leaves the backoff's give-up code unset", timed, 21, ten,
+          "start@0 fail@100 wake@1200 fail@1300:answer=throttled,hint_ms=30000 wake@4000 snapshot"),
+        // The send rate's wait after a retry leaves the window at the retry's 1000 ms (§13).
+        s("a pause during the send rate's wait after a retry re-draws in the retry's delay", none, 22, ten,
+          "start@0 fail@10 rate_answer@20:answer=throttled,hint_ms=3000 wake@1010 pause@1100:reason=hidden \
+           resume@1200 wake@3100 success@3110"),
         Spec {
             budget: Some(grpc),
             ..s("the send rate's waits spend no budget", none, 14, ten,

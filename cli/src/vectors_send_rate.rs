@@ -399,6 +399,27 @@ pub fn file() -> Value {
             ],
         ),
     ];
+    let top = u64::MAX;
+    cases.extend([
+        // 5 000 000 · 980 exceeds u32 but is exact: 4 900 000, not u32::MAX ÷ 1000 (SPEC.md §17).
+        case(
+            "a product is exact before the division: 500 accepted at 0, then a throttle",
+            d,
+            &[[Ok(0); 500].as_slice(), &[Thr(0, 0)]].concat(),
+        ),
+        // `last_probe + probe_ms` saturates to u64::MAX, so the probe is due: 9800 grows to 9898.
+        case(
+            "at the top of the clock a saturated sum makes a probe due",
+            d,
+            &[Ask(top), Ok(top), Thr(top, 0), Ok(top)],
+        ),
+        // `last_decrease + guard_ms` saturates to u64::MAX, so the guard is over: 9800 cut to 9604.
+        case(
+            "at the top of the clock a saturated sum ends the guard",
+            SendRateConfig { guard_ms: 200, ..d },
+            &[Ask(top), Ok(top), Thr(top, 0), Thr(top, 0)],
+        ),
+    ]);
     let halved = |t: u64| if (3000..6000).contains(&t) { 25 } else { 50 };
     for (name, config, think) in [
         ("closed loop: quota 50/s halved from 3 s to 6 s", d, 5),

@@ -4,7 +4,7 @@
 //! microcontroller (the same calls build for thumbv6m-none-eabi).
 
 use seeded_backoff::{
-    const_policy, seed_from_device, Backoff, GiveUpReason, Policy, Step, SNAPSHOT_LEN,
+    const_policy, seed_from_device, Backoff, GiveUpReason, Policy, Step, SNAPSHOT_SIZE,
 };
 
 /// In flash: validated at compile time, so a bad edit is a build error that names the field.
@@ -18,7 +18,7 @@ const POLICY: Policy = const_policy!(Policy::builder()
 /// boot counter kept in flash.
 struct Board {
     tick_ms: u64,
-    rtc: [u8; SNAPSHOT_LEN],
+    rtc: [u8; SNAPSHOT_SIZE],
     uplinks: u32,
     boot_count: u32,
 }
@@ -69,7 +69,7 @@ fn wake(board: &mut Board, first_boot: bool) -> Result<Option<u32>, GiveUpReason
 fn main() {
     let mut board = Board {
         tick_ms: 0,
-        rtc: [0; SNAPSHOT_LEN],
+        rtc: [0; SNAPSHOT_SIZE],
         uplinks: 0,
         boot_count: 1,
     };

@@ -45,7 +45,7 @@ error_enum! {
 }
 
 /// The one server hint of a step whose hints come as separate fields (SPEC.md §5: a step has at
-/// most one; which one a response gives is [`ServerHint::from_header_list`]'s rule).
+/// most one; which one a response gives is [`ServerHint::from_headers`]'s rule).
 ///
 /// ```
 /// use seeded_backoff::bindings::{one_hint, StepInputError};
@@ -224,7 +224,7 @@ impl PolicyOptions {
         if let Some(ms) = self.max_hint_ms {
             b = b.max_hint_ms(ms);
         }
-        b.build()
+        b.build().map_err(|e| e.error)
     }
 
     fn jitter(&self, base: Jitter) -> Result<Jitter, PolicyError> {

@@ -206,11 +206,11 @@ impl ServerHint {
     /// ```
     /// use seeded_backoff::ServerHint;
     /// let headers: [(&[u8], &[u8]); 2] = [(b"Content-Type", b"text/plain"), (b"X-RateLimit-Reset", b"30")];
-    /// assert_eq!(ServerHint::from_header_list(429, headers, 0), Some(ServerHint::RateLimitResetMs(30_000)));
+    /// assert_eq!(ServerHint::from_headers(429, headers, 0), Some(ServerHint::RateLimitResetMs(30_000)));
     /// let headers: [(&[u8], &[u8]); 2] = [(b"Retry-After", b"soon"), (b"RETRY-AFTER", b"5")];
-    /// assert_eq!(ServerHint::from_header_list(503, headers, 0), None); // the first one counts
+    /// assert_eq!(ServerHint::from_headers(503, headers, 0), None); // the first one counts
     /// ```
-    pub fn from_header_list<'a, I>(status: u16, headers: I, now_unix_s: u64) -> Option<ServerHint>
+    pub fn from_headers<'a, I>(status: u16, headers: I, now_unix_s: u64) -> Option<ServerHint>
     where
         I: IntoIterator<Item = (&'a [u8], &'a [u8])> + Clone,
     {

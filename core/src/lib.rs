@@ -42,7 +42,8 @@
 //!
 //! None is on by default: the crate is `no_std`, allocation-free and depends only on itself.
 //! - `std`: `Backoff::from_entropy` (OS seeding) and `retry_blocking` (sleeps the thread).
-//! - `tokio`: `retry_tokio`, the async loop on Tokio's timer and clock (implies `std`).
+//! - `tokio`: `retry_tokio`, the async loop on Tokio's timer and clock, a fresh OS seed per call
+//!   (implies `std`).
 //! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`), and
 //!   `SendRateLayer`, which paces every call of a service, retries included, through a shared
 //!   [`AtomicSendRate`].
@@ -51,8 +52,9 @@
 //! - `http`: `Verdict::from_http`, the verdict and hint of an `http::Response` (http 1; implies
 //!   `std`); with `tower`, `mark_exhausted` marks a response whose retries ran out, and
 //!   `PaceLayer` sets a [`Pacer`]'s headers on the 429 and 503 responses of a server.
-//! - `reqwest`: `Verdict::from_reqwest`, the same for a `reqwest::Response` (reqwest 0.13;
-//!   implies `http`).
+//! - `reqwest`: `retry_reqwest`, a request sent with retries that honour `Retry-After`, and
+//!   `Verdict::from_reqwest`, the verdict and hint of a `reqwest::Response` (reqwest 0.13; implies
+//!   `http` and `tokio`).
 //! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
 //!   HAL's hardware RNG (no_std).
 //!
@@ -87,6 +89,8 @@ mod preset;
 mod rand_support;
 mod rate_limit;
 mod reconnect;
+#[cfg(feature = "reqwest")]
+mod reqwest_support;
 mod retry;
 mod retry_event;
 #[cfg(feature = "retry-policies")]
@@ -126,25 +130,28 @@ pub use jitter::jitter_bounds;
 #[cfg(all(feature = "http", feature = "tower"))]
 pub use pace_layer::{pace_headers, PaceLayer, PacedService};
 pub use pacer::{
-    Pacer, PacerError, PacerHeaders, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S, PACER_HEADER_NAMES,
+    Pacer, PacerError, PacerHeaders, PacerSlot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S,
+    PACER_HEADER_NAMES,
 };
 pub use parse_error::ParseError;
 pub use policy::{
-    DeadlineMode, Jitter, Policy, PolicyBuilder, PolicyError, DEFAULT_MAX_HINT_MS, MAX_DELAY_MS,
-    MAX_MULTIPLIER, MAX_MULTIPLIER_DEN,
+    DeadlineMode, InvalidPolicy, Jitter, Policy, PolicyBuilder, PolicyError, DEFAULT_MAX_HINT_MS,
+    MAX_DELAY_MS, MAX_MULTIPLIER, MAX_MULTIPLIER_DEN,
 };
 pub use preset::Preset;
 pub use rate_limit::{
     parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS, RETRY_AFTER,
 };
 pub use reconnect::{Reconnect, ReconnectError, RETRY_FOREVER};
+#[cfg(feature = "reqwest")]
+pub use reqwest_support::{retry_reqwest, ReqwestFailure};
 pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
 pub use retry_event::{NoCallback, OnRetry, RetryEvent};
 #[cfg(feature = "retry-policies")]
 pub use retry_policies_support::SeededRetryPolicy;
 pub use retry_rate::{LoopSendRate, NoSendRate, NotSent};
 pub use run::{
-    answer_of, Action, Outcome, PauseReason, Run, RunError, SendGate, RUN_SNAPSHOT_LEN,
+    answer_of, Action, Outcome, PauseReason, Run, RunError, SendGate, RUN_SNAPSHOT_SIZE,
     RUN_SNAPSHOT_VERSION,
 };
 pub use schedule::Schedule;
@@ -153,7 +160,7 @@ pub use send_rate::AtomicSendRate;
 pub use send_rate::{
     Answer, Pace, SendRate, SendRateConfig, SendRateError, MAX_RATE_MILLI, SPAN_FLOOR_MS,
 };
-pub use snapshot::{SnapshotError, SNAPSHOT_LEN, SNAPSHOT_VERSION};
+pub use snapshot::{SnapshotError, SNAPSHOT_SIZE, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
 pub use std_support::{random_seed, retry_blocking};
 #[cfg(feature = "tokio")]
@@ -162,7 +169,8 @@ pub use tokio_support::retry_tokio;
 pub use tower_send_rate::{SendRateLayer, SendRateService, SendRefused};
 #[cfg(feature = "tower")]
 pub use tower_support::{
-    ByClone, CloneRequest, NoGiveUpHook, OnGiveUp, RetriesExhausted, TowerPolicy,
+    ByClone, CloneRequest, GaveUp, GiveUpAsError, NoGiveUpHook, OnGiveUp, RetriesExhausted,
+    TowerPolicy,
 };
 
 // Every Rust block of the crate's README.md and of the repository's compiles and runs as a doc test
@@ -171,7 +179,7 @@ pub use tower_support::{
     doctest,
     feature = "tower",
     feature = "retry-policies",
-    feature = "http"
+    feature = "reqwest"
 ))]
 #[doc = include_str!("../README.md")]
 struct CrateReadmeDoctests;

@@ -9,19 +9,19 @@ use core::task::{Context, Poll};
 use std::boxed::Box;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::{Pacer, Slot};
+use crate::{Pacer, PacerSlot};
 
 /// Sets the pacer's headers (SPEC.md §16.4) on `headers`, replacing any value they had.
 ///
 /// ```
-/// use seeded_backoff::{pace_headers, Slot};
+/// use seeded_backoff::{pace_headers, PacerSlot};
 /// let mut headers = http::HeaderMap::new();
-/// pace_headers(Slot { retry_after_s: 2, reset_ms: 1500, full: false }, &mut headers);
+/// pace_headers(PacerSlot { retry_after_s: 2, reset_ms: 1500, full: false }, &mut headers);
 /// assert_eq!(headers["retry-after"], "2");
 /// assert_eq!(headers["ratelimit-reset"], "1.500");
 /// assert_eq!(headers["ratelimit"], "\"pacer\";r=0;t=2");
 /// ```
-pub fn pace_headers(slot: Slot, headers: &mut http::HeaderMap) {
+pub fn pace_headers(slot: PacerSlot, headers: &mut http::HeaderMap) {
     for (name, value) in slot.headers().pairs() {
         // Digits, a dot, quotes, `;` and `=`: always a valid header value.
         if let Ok(value) = http::HeaderValue::from_str(value) {
@@ -40,7 +40,7 @@ struct Clocked {
 impl Clocked {
     /// Assigns a slot at the current time. A poisoned lock is taken all the same: `assign` cannot
     /// panic, so no thread left the pacer half-updated.
-    fn assign(&self) -> Slot {
+    fn assign(&self) -> PacerSlot {
         let now_ms = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
         let mut pacer = self.pacer.lock().unwrap_or_else(PoisonError::into_inner);
         pacer.assign(now_ms)

@@ -49,7 +49,7 @@ error_enum! {
 
 /// Where a refused request is told to come back (SPEC.md §16.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Slot {
+pub struct PacerSlot {
     /// The `Retry-After` value, whole seconds, in `1..=max_wait_s`.
     pub retry_after_s: u32,
     /// The return time in milliseconds from `now`, inside the same second of the server's clock
@@ -59,13 +59,13 @@ pub struct Slot {
     pub full: bool,
 }
 
-impl Slot {
+impl PacerSlot {
     /// The `RateLimit-Reset` value: `reset_ms` as seconds with three decimals (`"2.350"`), the
     /// form SPEC.md §8.3 step 2 reads to the millisecond. Written into `buf`, returned as text.
     ///
     /// ```
-    /// use seeded_backoff::Slot;
-    /// let slot = Slot { retry_after_s: 3, reset_ms: 2350, full: false };
+    /// use seeded_backoff::PacerSlot;
+    /// let slot = PacerSlot { retry_after_s: 3, reset_ms: 2350, full: false };
     /// let mut buf = [0; 12];
     /// assert_eq!(slot.reset_seconds(&mut buf), "2.350");
     /// ```
@@ -244,8 +244,8 @@ impl Pacer {
 
     /// Assigns a request turned away at `now_ms` its return (SPEC.md §16.2). Never fails; a clock
     /// that goes backwards is read as standing still, and a burst beyond `max_wait_s` seconds of
-    /// returns gets `max_wait_s` with [`Slot::full`] set.
-    pub fn assign(&mut self, now_ms: u64) -> Slot {
+    /// returns gets `max_wait_s` with [`PacerSlot::full`] set.
+    pub fn assign(&mut self, now_ms: u64) -> PacerSlot {
         let now = now_ms.max(self.latest_ms).min(MAX_NOW_MS);
         self.latest_ms = now;
         let now_s = now / 1000;
@@ -279,7 +279,7 @@ impl Pacer {
         let width = (1000 / rate) as u32;
         let spread = u64::from(self.rng.uniform(width.saturating_sub(1)));
         let at_ms = second * 1000 + index * 1000 / rate + spread;
-        Slot {
+        PacerSlot {
             retry_after_s: (second - now_s) as u32,
             reset_ms: (at_ms - now) as u32,
             full,

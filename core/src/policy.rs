@@ -24,8 +24,10 @@ pub const MAX_MULTIPLIER_DEN: u32 = 1000;
 pub const MAX_MULTIPLIER: u32 = 1000;
 
 mod growth;
+mod invalid;
 mod kinds;
 pub(crate) use growth::grow_by_integer;
+pub use invalid::InvalidPolicy;
 pub use kinds::{DeadlineMode, Jitter};
 
 error_enum! {
@@ -188,8 +190,9 @@ impl PolicyBuilder {
     ///
     /// ```
     /// use seeded_backoff::{Policy, PolicyError};
-    /// let err = Policy::builder().initial_ms(5000).max_backoff_ms(1000).build();
-    /// assert_eq!(err, Err(PolicyError::MaxBackoffMs));
+    /// let err = Policy::builder().initial_ms(5000).max_backoff_ms(1000).build().unwrap_err();
+    /// assert_eq!(err.error, PolicyError::MaxBackoffMs);
+    /// assert_eq!(err.to_string(), "max_backoff_ms must be in initial_ms..=2147483647, got 1000");
     /// ```
     // Always inlined on bare metal: a caller that validates fields read from memory at every step
     // (the C library's reconnect step, whose policy stays in flash) then keeps the policy in
@@ -197,36 +200,53 @@ impl PolicyBuilder {
     // through its stack (thumbv7m: 156 to 64 B of stack, 1248 to 1174 B of code). Elsewhere
     // (wasm, servers) the compiler decides, as before.
     #[cfg_attr(target_os = "none", inline(always))]
-    pub const fn build(self) -> Result<Policy, PolicyError> {
+    pub const fn build(self) -> Result<Policy, InvalidPolicy> {
         let b = self;
         if b.initial_ms == 0 || b.initial_ms > MAX_DELAY_MS {
-            return Err(PolicyError::InitialMs);
+            return Err(InvalidPolicy::new(PolicyError::InitialMs, b.initial_ms));
         }
         if b.max_backoff_ms < b.initial_ms || b.max_backoff_ms > MAX_DELAY_MS {
-            return Err(PolicyError::MaxBackoffMs);
+            return Err(InvalidPolicy::new(
+                PolicyError::MaxBackoffMs,
+                b.max_backoff_ms,
+            ));
         }
         if b.multiplier_den == 0 || b.multiplier_den > MAX_MULTIPLIER_DEN {
-            return Err(PolicyError::MultiplierDen);
+            return Err(InvalidPolicy::new(
+                PolicyError::MultiplierDen,
+                b.multiplier_den,
+            ));
         }
         if b.multiplier_num < b.multiplier_den {
-            return Err(PolicyError::MultiplierBelowOne);
+            return Err(InvalidPolicy {
+                error: PolicyError::MultiplierBelowOne,
+                got: b.multiplier_num,
+                den: b.multiplier_den,
+            });
         }
         // den ≤ 1000, so the product cannot overflow.
         if b.multiplier_num > MAX_MULTIPLIER * b.multiplier_den {
-            return Err(PolicyError::MultiplierTooLarge);
+            return Err(InvalidPolicy {
+                error: PolicyError::MultiplierTooLarge,
+                got: b.multiplier_num,
+                den: b.multiplier_den,
+            });
         }
         match b.jitter {
             Jitter::Google { jitter_ms } if jitter_ms > b.max_backoff_ms => {
-                return Err(PolicyError::JitterMs)
+                return Err(InvalidPolicy::new(PolicyError::JitterMs, jitter_ms))
             }
             Jitter::Proportional { spread_per_mille } if spread_per_mille > 1000 => {
-                return Err(PolicyError::SpreadPerMille)
+                return Err(InvalidPolicy::new(
+                    PolicyError::SpreadPerMille,
+                    spread_per_mille,
+                ))
             }
             _ => {}
         }
         let max_hint_ms = b.max_hint_ms;
         if max_hint_ms > MAX_DELAY_MS {
-            return Err(PolicyError::MaxHintMs);
+            return Err(InvalidPolicy::new(PolicyError::MaxHintMs, max_hint_ms));
         }
         Ok(Policy {
             initial_ms: b.initial_ms,

@@ -8,9 +8,14 @@
 //! [`call_seed`](crate::call_seed)`(seed, i)` (SPEC.md §14), and keeps it under the request's
 //! start time for its later retries; retry `n`'s delay is the `n`-th step of a [`Backoff`] seeded
 //! with it, replayed from the start on each call (a step costs tens of nanoseconds, and retries
-//! are bounded by `max_retries`). For the same reason no `Retry-After` can reach it:
-//! `reqwest-retry` sees the response only in its `RetryableStrategy`, which has no way to hand
-//! anything to the policy.
+//! are bounded by `max_retries`).
+//!
+//! It does not honour `Retry-After`, and cannot: the trait's `should_retry` is given no response,
+//! and `reqwest-retry` (0.9) reads the response only in its `RetryableStrategy`, which can say
+//! "transient" or "fatal" and nothing more, while its middleware sleeps only what the policy
+//! says. A server that asks for 2 s gets the backoff's delay instead (0.44 s, say). Where the
+//! server's hint matters, send with [`retry_reqwest`](crate::retry_reqwest) (feature
+//! `reqwest`), which waits at least what the server asks.
 //!
 //! When the retries run out, `reqwest-retry` returns the last response as `Ok`: a response that
 //! [`Verdict::from_http`](crate::Verdict) (feature `http`) or
@@ -49,7 +54,7 @@ struct Calls {
 /// use std::time::{Duration, SystemTime};
 ///
 /// let policy = Policy::google().to_builder().max_retries(2).build().unwrap();
-/// let retry = SeededRetryPolicy::new(policy, 42);
+/// let retry = SeededRetryPolicy::new(policy).seed(42);
 /// let (first, second) = (SystemTime::now(), SystemTime::now() + Duration::from_millis(1));
 /// // The first request follows seed 42's Google schedule, the second call_seed(42, 1)'s.
 /// assert!(matches!(retry.should_retry(first, 0), RetryDecision::Retry { .. }));
@@ -66,15 +71,30 @@ pub struct SeededRetryPolicy {
 
 impl SeededRetryPolicy {
     /// Request `i` (in the order their first retry is asked for) retries after the delays of
-    /// `Backoff::new(&policy, call_seed(seed, i))`.
-    pub fn new(policy: Policy, seed: u64) -> Self {
+    /// `Backoff::new(&policy, call_seed(seed, i))`, the loop's `seed` drawn from the operating
+    /// system once, so clients started together retry apart; [`SeededRetryPolicy::seed`] gives it.
+    pub fn new(policy: Policy) -> Self {
+        let calls = Calls {
+            seeds: CallSeeds::new(crate::std_support::fresh_seed()),
+            open: VecDeque::new(),
+            gave_up: 0,
+        };
+        SeededRetryPolicy {
+            policy,
+            calls: Arc::new(Mutex::new(calls)),
+        }
+    }
+
+    /// Seeds the loop with `seed`: request `i` then follows
+    /// `Backoff::new(&policy, call_seed(seed, i))`, so a test replays every request's schedule.
+    pub fn seed(self, seed: u64) -> Self {
         let calls = Calls {
             seeds: CallSeeds::new(seed),
             open: VecDeque::new(),
             gave_up: 0,
         };
         SeededRetryPolicy {
-            policy,
+            policy: self.policy,
             calls: Arc::new(Mutex::new(calls)),
         }
     }

@@ -20,7 +20,7 @@ mod snapshot;
 pub use event::{Action, Outcome, PauseReason, RunError};
 pub use pace::{answer_of, SendGate};
 pub use raw::RawRun;
-pub use snapshot::{RUN_SNAPSHOT_LEN, RUN_SNAPSHOT_VERSION};
+pub use snapshot::{RUN_SNAPSHOT_SIZE, RUN_SNAPSHOT_VERSION};
 
 use crate::backoff::{Backoff, Step, StepInput};
 use crate::budget::{FailureKind, RetryGate};

@@ -8,7 +8,7 @@ use crate::policy::Policy;
 use crate::rng::SpecRng;
 
 /// The length of a snapshot in bytes.
-pub const SNAPSHOT_LEN: usize = 40;
+pub const SNAPSHOT_SIZE: usize = 40;
 
 /// The snapshot format version this crate writes and reads.
 pub const SNAPSHOT_VERSION: u8 = 1;
@@ -16,7 +16,7 @@ pub const SNAPSHOT_VERSION: u8 = 1;
 error_enum! {
     /// Why a snapshot was refused. Each check of SPEC.md §9 has its own variant.
     pub enum SnapshotError {
-        /// Not exactly [`SNAPSHOT_LEN`] bytes (a run snapshot: [`RUN_SNAPSHOT_LEN`](crate::RUN_SNAPSHOT_LEN)).
+        /// Not exactly [`SNAPSHOT_SIZE`] bytes (a run snapshot: [`RUN_SNAPSHOT_SIZE`](crate::RUN_SNAPSHOT_SIZE)).
         WrongLength => "wrong_length", "snapshot must be exactly 40 bytes (a run snapshot 100)";
         /// A format version this crate does not know.
         UnknownVersion => "unknown_version", "snapshot format version must be 1";
@@ -66,8 +66,8 @@ impl Backoff {
     /// let mut resumed = Backoff::restore(&p, &saved).unwrap();
     /// assert_eq!(resumed.next_delay(&p), live.next_delay(&p));
     /// ```
-    pub fn snapshot(&self, policy: &Policy) -> [u8; SNAPSHOT_LEN] {
-        let mut out = [0u8; SNAPSHOT_LEN];
+    pub fn snapshot(&self, policy: &Policy) -> [u8; SNAPSHOT_SIZE] {
+        let mut out = [0u8; SNAPSHOT_SIZE];
         out[0] = SNAPSHOT_VERSION;
         out[1] = self.gave_up().map_or(0, GiveUpReason::code);
         if let Some(dst) = out.get_mut(4..20) {
@@ -85,7 +85,7 @@ impl Backoff {
     /// Rebuilds a state from [`Backoff::snapshot`]'s bytes, refusing anything damaged, foreign or
     /// unreachable under `policy`. The restored state continues exactly where the snapshot left off.
     pub fn restore(policy: &Policy, bytes: &[u8]) -> Result<Backoff, SnapshotError> {
-        let bytes: &[u8; SNAPSHOT_LEN] =
+        let bytes: &[u8; SNAPSHOT_SIZE] =
             bytes.try_into().map_err(|_| SnapshotError::WrongLength)?;
         if bytes[0] != SNAPSHOT_VERSION {
             return Err(SnapshotError::UnknownVersion);

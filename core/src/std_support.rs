@@ -24,6 +24,22 @@ pub fn random_seed() -> Result<u64, getrandom::Error> {
     getrandom::u64()
 }
 
+/// The seed of a loop given none: the operating system's, so that calls made together (eight
+/// `retry_tokio` calls with one constant seed retried within 4 ms of each other) retry apart. A
+/// platform whose random source fails still gets seeds apart from each other: the wall clock's
+/// nanoseconds and a process-wide count, mixed by SplitMix64 (SPEC.md §3.1).
+#[cfg(any(feature = "tokio", feature = "retry-policies"))]
+pub(crate) fn fresh_seed() -> u64 {
+    random_seed().unwrap_or_else(|_| {
+        static CALLS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+        let count = CALLS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+        crate::rng::splitmix64(nanos ^ crate::call_seed(0, count))
+    })
+}
+
 /// Calls `op(attempt)` (attempt 1, 2, …) until it succeeds, sleeping the thread between attempts
 /// as `backoff` says. `is_retryable` decides which errors are worth another try. For a budget, a
 /// callback or a shared send rate, build a [`Retry`] and end it with [`Retry::run_thread`].

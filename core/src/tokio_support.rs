@@ -8,16 +8,17 @@ use crate::{LoopSendRate, OnRetry, Policy, Retry, RetryError, RetryGate, Verdict
 
 /// [`Retry::run`] on Tokio: sleeps with `tokio::time::sleep` and counts time spent in attempts
 /// against the policy's `max_elapsed_ms` with `tokio::time::Instant` (so a paused test runtime
-/// runs it on virtual time). `seed` is this call's: for many calls from one seed, take each from
-/// a shared [`CallSeeds`](crate::CallSeeds) (SPEC.md §14). For a budget, a callback or a shared
-/// send rate, build a [`Retry`] and end it with [`Retry::run_tokio`].
+/// runs it on virtual time). Each call draws a fresh seed from the operating system, so calls
+/// made together retry apart (SPEC.md §14: a loop given no seed). To replay a schedule, give the
+/// seed: `Retry::new(&policy, seed).run_tokio(op, classify)`, which also takes a budget, a
+/// callback or a shared send rate.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
 /// use seeded_backoff::{retry_tokio, Jitter, Policy};
 /// let policy = Policy::google().to_builder().initial_ms(10).jitter(Jitter::None).build().unwrap();
-/// let out = retry_tokio(&policy, 1, |attempt| async move {
+/// let out = retry_tokio(&policy, |attempt| async move {
 ///     if attempt < 3 { Err("503") } else { Ok("200") } // attempts 1 and 2 fail
 /// }, |_e| true).await;
 /// assert_eq!(out, Ok("200"));
@@ -25,7 +26,6 @@ use crate::{LoopSendRate, OnRetry, Policy, Retry, RetryError, RetryGate, Verdict
 /// ```
 pub async fn retry_tokio<T, E, F, Fut, K, V>(
     policy: &Policy,
-    seed: u64,
     op: F,
     classify: K,
 ) -> Result<T, RetryError<E>>
@@ -36,7 +36,7 @@ where
     V: Into<Verdict>,
 {
     let origin = tokio::time::Instant::now();
-    Retry::new(policy, seed)
+    Retry::new(policy, crate::std_support::fresh_seed())
         .clock(move || u64::try_from(origin.elapsed().as_millis()).unwrap_or(u64::MAX))
         .run(tokio::time::sleep, op, classify)
         .await

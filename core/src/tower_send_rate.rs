@@ -90,10 +90,10 @@ impl core::error::Error for SendRefused {}
 /// });
 /// // The retry is due 5 ms after the 503; the rate holds it to 100 ms after the first call.
 /// let policy = Policy::google().to_builder().initial_ms(5).jitter(Jitter::None).build().unwrap();
-/// let retry = TowerPolicy::new(policy, 1, |r: &Result<u16, BoxError>| match r {
+/// let retry = TowerPolicy::new(policy, |r: &Result<u16, BoxError>| match r {
 ///     Ok(status) => Verdict::from_status(*status, None),
 ///     Err(_) => Verdict::Stop,
-/// })
+/// }).seed(1)
 /// .behind_send_rate();
 /// let service = ServiceBuilder::new().layer(RetryLayer::new(retry)).layer(layer).service(server);
 /// assert_eq!(service.oneshot(()).await.unwrap(), 200);

@@ -60,6 +60,41 @@ impl<Res, E> OnGiveUp<Res, E> for NoGiveUpHook {
     fn on_give_up(&mut self, _result: &mut Result<Res, E>, _exhausted: RetriesExhausted) {}
 }
 
+/// A request whose retries ran out on a response, as the error [`TowerPolicy::give_up_as_error`]
+/// turns it into: the caller matches on it rather than reading an `Ok(503)` as a success.
+#[derive(Debug)]
+pub struct GaveUp<Res> {
+    /// The last response, which the classifier still called a retry. Always `Some` in the error
+    /// the caller gets: the policy takes the response out of tower's result in two steps, and
+    /// the first `From` conversion it makes (with `None`) is dropped.
+    pub response: Option<Res>,
+    /// Attempts made and why the run gave up.
+    pub exhausted: RetriesExhausted,
+}
+
+/// The give-up hook of [`TowerPolicy::give_up_as_error`]: an `Ok` result whose retries ran out
+/// becomes `Err(E::from(GaveUp { .. }))`; an `Err` result stays as it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GiveUpAsError;
+
+impl<Res, E: From<GaveUp<Res>>> OnGiveUp<Res, E> for GiveUpAsError {
+    fn on_give_up(&mut self, result: &mut Result<Res, E>, exhausted: RetriesExhausted) {
+        if result.is_err() {
+            return;
+        }
+        let placeholder = Err(E::from(GaveUp {
+            response: None,
+            exhausted,
+        }));
+        if let Ok(response) = core::mem::replace(result, placeholder) {
+            *result = Err(E::from(GaveUp {
+                response: Some(response),
+                exhausted,
+            }));
+        }
+    }
+}
+
 impl<Res, E, F: FnMut(&mut Result<Res, E>, RetriesExhausted)> OnGiveUp<Res, E> for F {
     fn on_give_up(&mut self, result: &mut Result<Res, E>, exhausted: RetriesExhausted) {
         self(result, exhausted)
@@ -72,8 +107,10 @@ impl<Res, E, F: FnMut(&mut Result<Res, E>, RetriesExhausted)> OnGiveUp<Res, E> f
 ///
 /// Tower clones the policy for every request, and each clone starts its own run when the request's
 /// first attempt ends, seeded from a [`CallSeeds`] the clones share: request `i` to get there runs
-/// with [`call_seed`](crate::call_seed)`(seed, i)` (SPEC.md §14), so concurrent requests jitter
-/// apart while a test stays reproducible. The clone also starts the request's clock, so time
+/// with [`call_seed`](crate::call_seed)`(seed, i)` (SPEC.md §14), the loop's seed drawn from the
+/// operating system unless [`TowerPolicy::seed`] gives it, so concurrent requests jitter apart
+/// while a test stays reproducible. A request whose retries ran out on a response returns it as
+/// `Ok` (as tower does), unless [`TowerPolicy::give_up_as_error`] makes it an error to match on. The clone also starts the request's clock, so time
 /// spent in attempts counts against `max_elapsed_ms`.
 ///
 /// ```
@@ -89,10 +126,10 @@ impl<Res, E, F: FnMut(&mut Result<Res, E>, RetriesExhausted)> OnGiveUp<Res, E> f
 ///     let n = calls.fetch_add(1, Ordering::SeqCst);
 ///     async move { Ok::<u16, &str>(if n < 2 { 503 } else { 200 }) }
 /// });
-/// let retry = TowerPolicy::new(policy, 1, |r: &Result<u16, &str>| match r {
+/// let retry = TowerPolicy::new(policy, |r: &Result<u16, &str>| match r {
 ///     Ok(503) | Err(_) => Verdict::RETRY,
 ///     Ok(_) => Verdict::Stop,
-/// });
+/// }).seed(1);
 /// let status = tower::retry::Retry::new(retry, service).oneshot("GET /").await;
 /// assert_eq!(status, Ok(200));
 /// assert_eq!(calls.load(Ordering::SeqCst), 3);
@@ -112,13 +149,15 @@ pub struct TowerPolicy<K, C = ByClone, H = NoGiveUpHook> {
 }
 
 impl<K> TowerPolicy<K> {
-    /// A policy whose `i`-th failing request is seeded with
-    /// [`call_seed`](crate::call_seed)`(seed, i)`: the first with `seed` itself.
-    pub fn new(policy: Policy, seed: u64, classify: K) -> Self {
+    /// A policy whose loop seed is drawn from the operating system once, so services started
+    /// together retry apart; its `i`-th failing request is seeded with
+    /// [`call_seed`](crate::call_seed)`(seed, i)` (SPEC.md §14). [`TowerPolicy::seed`] gives the
+    /// seed, to replay every request's schedule.
+    pub fn new(policy: Policy, classify: K) -> Self {
         TowerPolicy {
             policy,
             run: None,
-            seeds: Arc::new(CallSeeds::new(seed)),
+            seeds: Arc::new(CallSeeds::new(crate::std_support::fresh_seed())),
             budget: None,
             classify,
             clone_request: ByClone,
@@ -163,6 +202,44 @@ impl<K, C, H> TowerPolicy<K, C, H> {
             start: self.start,
             behind_rate: self.behind_rate,
         }
+    }
+
+    /// Seeds the loop with `seed`: its `i`-th failing request runs with
+    /// [`call_seed`](crate::call_seed)`(seed, i)`, the first with `seed` itself, so a test
+    /// replays every request's schedule.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seeds = Arc::new(CallSeeds::new(seed));
+        self
+    }
+
+    /// Makes a request whose retries ran out on a response an error the caller can match on:
+    /// the result tower returns is then `Err(E::from(GaveUp { response, exhausted }))` in place
+    /// of `Ok(response)` (an `Err` result stays as it is). The service's error type says how:
+    /// `impl From<GaveUp<Response>> for MyError`.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// use seeded_backoff::{GaveUp, GiveUpReason, Policy, TowerPolicy, Verdict};
+    /// use tower::{service_fn, ServiceExt};
+    ///
+    /// #[derive(Debug)]
+    /// enum Error { Busy(u16, u32), Io }
+    /// impl From<GaveUp<u16>> for Error {
+    ///     fn from(g: GaveUp<u16>) -> Self { Error::Busy(g.response.unwrap_or(0), g.exhausted.attempts) }
+    /// }
+    /// let always_busy = service_fn(|_req: ()| async { Ok::<u16, Error>(503) });
+    /// let policy = Policy::google().to_builder().max_retries(2).build().unwrap();
+    /// let retry = TowerPolicy::new(policy, |r: &Result<u16, Error>| match r {
+    ///     Ok(503) | Err(_) => Verdict::RETRY,
+    ///     Ok(_) => Verdict::Stop,
+    /// }).give_up_as_error();
+    /// let result = tower::retry::Retry::new(retry, always_busy).oneshot(()).await;
+    /// assert!(matches!(result, Err(Error::Busy(503, 3))));
+    /// # }
+    /// ```
+    pub fn give_up_as_error(self) -> TowerPolicy<K, C, GiveUpAsError> {
+        self.on_give_up(GiveUpAsError)
     }
 
     /// Says a [`SendRateLayer`](crate::SendRateLayer) under this policy paces every attempt: a

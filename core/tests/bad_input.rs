@@ -9,7 +9,7 @@ use seeded_backoff::{
     classify_grpc, classify_http, parse_grpc_pushback, parse_retry_after, Backoff, BudgetConfig,
     BudgetError, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError,
     Policy, PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step, MAX_DELAY_MS,
-    SNAPSHOT_LEN,
+    SNAPSHOT_SIZE,
 };
 
 const M: u32 = MAX_DELAY_MS;
@@ -47,7 +47,11 @@ fn policy_zero_values() {
         (base().jitter(Jitter::Google { jitter_ms: 0 }), Ok(())),
     ];
     for (b, expected) in cases {
-        assert_eq!(b.build().map(|_| ()), expected, "{b:?}");
+        assert_eq!(
+            b.build().map(|_| ()).map_err(|e| e.error),
+            expected,
+            "{b:?}"
+        );
         if let Err(e) = expected {
             assert_names_field(e);
         }
@@ -60,18 +64,23 @@ fn policy_zero_values() {
 #[test]
 fn policy_min_above_max() {
     assert_eq!(
-        base().initial_ms(5000).max_backoff_ms(4999).build(),
+        base()
+            .initial_ms(5000)
+            .max_backoff_ms(4999)
+            .build()
+            .map_err(|e| e.error),
         Err(PolicyError::MaxBackoffMs)
     );
     assert_eq!(
-        base().multiplier(999, 1000).build(),
+        base().multiplier(999, 1000).build().map_err(|e| e.error),
         Err(PolicyError::MultiplierBelowOne)
     );
     assert_eq!(
         base()
             .max_backoff_ms(1000)
             .jitter(Jitter::Google { jitter_ms: 1001 })
-            .build(),
+            .build()
+            .map_err(|e| e.error),
         Err(PolicyError::JitterMs)
     );
     // The first failing check in SPEC order is the one reported.
@@ -80,7 +89,8 @@ fn policy_min_above_max() {
             .initial_ms(0)
             .max_backoff_ms(0)
             .multiplier(0, 0)
-            .build(),
+            .build()
+            .map_err(|e| e.error),
         Err(PolicyError::InitialMs)
     );
     assert_eq!(
@@ -88,7 +98,8 @@ fn policy_min_above_max() {
             .initial_ms(10)
             .max_backoff_ms(5)
             .multiplier(0, 0)
-            .build(),
+            .build()
+            .map_err(|e| e.error),
         Err(PolicyError::MaxBackoffMs)
     );
 }
@@ -136,7 +147,7 @@ fn policy_overflowing_values() {
         (base().max_hint_ms(u32::MAX), PolicyError::MaxHintMs),
     ];
     for (b, expected) in cases {
-        assert_eq!(b.build(), Err(expected), "{b:?}");
+        assert_eq!(b.build().map_err(|e| e.error), Err(expected), "{b:?}");
         assert_names_field(expected);
     }
     assert_eq!(
@@ -408,7 +419,7 @@ fn snapshot_truncated_flipped_foreign() {
     long.push(0);
     assert_eq!(Backoff::restore(&p, &long), Err(SnapshotError::WrongLength));
     // Every single flipped bit is caught: by the version byte or by the CRC.
-    for bit in 0..SNAPSHOT_LEN * 8 {
+    for bit in 0..SNAPSHOT_SIZE * 8 {
         let mut bad = good;
         bad[bit / 8] ^= 1 << (bit % 8);
         let err = Backoff::restore(&p, &bad).unwrap_err();

@@ -15,9 +15,7 @@ mod fault_support;
 use std::time::{Duration, Instant};
 
 use fault_support::{attempt, model_delays, Failure, FaultServer, Response};
-use seeded_backoff::{
-    retry_tokio, FailureKind, GiveUpReason, Jitter, Policy, TowerPolicy, Verdict,
-};
+use seeded_backoff::{FailureKind, GiveUpReason, Jitter, Policy, Retry, TowerPolicy, Verdict};
 use tower::{service_fn, ServiceExt};
 
 const ATTEMPT: Duration = Duration::from_millis(300);
@@ -122,12 +120,9 @@ fn retry_tokio_gives_up_within_the_budget_on_every_fault() {
         let (port, path) = target(&server, fault);
         let policy = policy();
         let start = Instant::now();
-        let out = on_runtime(retry_tokio(
-            &policy,
-            1,
-            |_| attempt(port, &path, ATTEMPT),
-            classify,
-        ));
+        let out = on_runtime(
+            Retry::new(&policy, 1).run_tokio(|_| attempt(port, &path, ATTEMPT), classify),
+        );
         let took = start.elapsed();
         let e = out.expect_err(fault);
         eprintln!("retry_tokio {fault}: {e} after {took:?}");
@@ -144,10 +139,11 @@ fn tower_policy_gives_up_within_the_budget_on_every_fault() {
     for fault in FAULTS {
         let (port, path) = target(&server, fault);
         let service = service_fn(|p: String| async move { attempt(port, &p, ATTEMPT).await });
-        let retry = TowerPolicy::new(policy(), 1, |r: &Result<Response, Failure>| match r {
+        let retry = TowerPolicy::new(policy(), |r: &Result<Response, Failure>| match r {
             Ok(_) => Verdict::Stop,
             Err(f) => classify(f),
-        });
+        })
+        .seed(1);
         let start = Instant::now();
         let out = on_runtime(tower::retry::Retry::new(retry, service).oneshot(path));
         let took = start.elapsed();
@@ -195,12 +191,9 @@ fn retry_tokio_rides_out_a_storm_of_5xx_and_429_with_garbage_hints() {
     let server = FaultServer::start();
     let (policy, port) = (storm_policy(), server.port);
     let start = Instant::now();
-    let out = on_runtime(retry_tokio(
-        &policy,
-        STORM.3,
-        |_| attempt(port, "/storm", ATTEMPT),
-        classify,
-    ));
+    let out = on_runtime(
+        Retry::new(&policy, STORM.3).run_tokio(|_| attempt(port, "/storm", ATTEMPT), classify),
+    );
     let took = start.elapsed();
     let e = out.expect_err("the storm never ends");
     assert_eq!((e.attempts, e.reason), (7, Some(GiveUpReason::MaxRetries)));
@@ -224,19 +217,16 @@ fn tower_policy_rides_out_a_storm_of_5xx_and_429_with_garbage_hints() {
             other => other,
         }
     });
-    let retry = TowerPolicy::new(
-        storm_policy(),
-        STORM.3,
-        |r: &Result<Response, Failure>| match r {
-            Ok(resp) if seeded_backoff::is_retryable_http(resp.status) => Verdict::Retry {
-                hint: resp.hint(),
-                kind: FailureKind::Error,
-                answer: None,
-            },
-            Ok(_) => Verdict::Stop,
-            Err(_) => Verdict::RETRY,
+    let retry = TowerPolicy::new(storm_policy(), |r: &Result<Response, Failure>| match r {
+        Ok(resp) if seeded_backoff::is_retryable_http(resp.status) => Verdict::Retry {
+            hint: resp.hint(),
+            kind: FailureKind::Error,
+            answer: None,
         },
-    );
+        Ok(_) => Verdict::Stop,
+        Err(_) => Verdict::RETRY,
+    })
+    .seed(STORM.3);
     let start = Instant::now();
     let out = on_runtime(tower::retry::Retry::new(retry, service).oneshot("/storm"));
     let took = start.elapsed();
@@ -249,9 +239,7 @@ fn retry_tokio_recovers_when_the_faults_stop() {
     let server = FaultServer::start();
     let (policy, port) = (policy(), server.port);
     let calls = std::cell::Cell::new(0);
-    let out = on_runtime(retry_tokio(
-        &policy,
-        1,
+    let out = on_runtime(Retry::new(&policy, 1).run_tokio(
         |_| {
             calls.set(calls.get() + 1);
             attempt(port, "/reset-before-headers?n=2", ATTEMPT)

@@ -6,7 +6,7 @@ use seeded_backoff::StepInput;
 use seeded_backoff::{
     classify_grpc, classify_http, Backoff, Classification, DeadlineMode, FailureKind, GiveUpReason,
     Jitter, Policy, PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step,
-    SNAPSHOT_LEN,
+    SNAPSHOT_SIZE,
 };
 
 fn delays(policy: &Policy, seed: u64) -> Vec<u32> {
@@ -170,42 +170,64 @@ fn mobile_waits_between_googles_base_and_twice_it_and_stays_spread_at_the_cap() 
     assert_eq!(google.into_iter().collect::<Vec<_>>(), [32_000]);
 }
 
+/// Each refused field names itself, its allowed range and the value given (SPEC.md §2), in the
+/// words a reader of Python's or the CLI's errors sees.
 #[test]
-fn each_invalid_field_names_itself() {
+fn each_invalid_field_names_itself_and_the_value_given() {
     let b = Policy::builder();
-    assert_eq!(b.initial_ms(0).build(), Err(PolicyError::InitialMs));
-    assert_eq!(
-        b.initial_ms(2_147_483_648).build(),
-        Err(PolicyError::InitialMs)
-    );
-    assert_eq!(
-        b.max_backoff_ms(999).build(),
-        Err(PolicyError::MaxBackoffMs)
-    );
-    assert_eq!(b.multiplier(1, 0).build(), Err(PolicyError::MultiplierDen));
-    assert_eq!(
-        b.multiplier(1, 2).build(),
-        Err(PolicyError::MultiplierBelowOne)
-    );
-    assert_eq!(
-        b.multiplier(1001, 1).build(),
-        Err(PolicyError::MultiplierTooLarge)
-    );
-    assert_eq!(
-        b.jitter(Jitter::Google { jitter_ms: 32_001 }).build(),
-        Err(PolicyError::JitterMs)
-    );
-    assert_eq!(
-        b.jitter(Jitter::Proportional {
-            spread_per_mille: 1001
-        })
-        .build(),
-        Err(PolicyError::SpreadPerMille)
-    );
-    assert_eq!(b.max_hint_ms(u32::MAX).build(), Err(PolicyError::MaxHintMs));
-    assert!(PolicyError::MaxBackoffMs
-        .to_string()
-        .contains("max_backoff_ms"));
+    let cases = [
+        (
+            b.initial_ms(0),
+            PolicyError::InitialMs,
+            "initial_ms must be in 1..=2147483647, got 0",
+        ),
+        (
+            b.initial_ms(2_147_483_648),
+            PolicyError::InitialMs,
+            "initial_ms must be in 1..=2147483647, got 2147483648",
+        ),
+        (
+            b.initial_ms(1000).max_backoff_ms(500),
+            PolicyError::MaxBackoffMs,
+            "max_backoff_ms must be in initial_ms..=2147483647, got 500",
+        ),
+        (
+            b.multiplier(1, 0),
+            PolicyError::MultiplierDen,
+            "multiplier denominator must be in 1..=1000, got 0",
+        ),
+        (
+            b.multiplier(1, 2),
+            PolicyError::MultiplierBelowOne,
+            "multiplier must be >= 1 (num >= den), got 1/2",
+        ),
+        (
+            b.multiplier(1001, 1),
+            PolicyError::MultiplierTooLarge,
+            "multiplier must be <= 1000 (num <= 1000 * den), got 1001/1",
+        ),
+        (
+            b.jitter(Jitter::Google { jitter_ms: 32_001 }),
+            PolicyError::JitterMs,
+            "jitter_ms must be in 0..=max_backoff_ms, got 32001",
+        ),
+        (
+            b.jitter(Jitter::Proportional {
+                spread_per_mille: 1001,
+            }),
+            PolicyError::SpreadPerMille,
+            "spread_per_mille must be in 0..=1000, got 1001",
+        ),
+        (
+            b.max_hint_ms(u32::MAX),
+            PolicyError::MaxHintMs,
+            "max_hint_ms must be in 0..=2147483647, got 4294967295",
+        ),
+    ];
+    for (builder, rule, message) in cases {
+        let err = builder.build().unwrap_err();
+        assert_eq!((err.error, err.to_string().as_str()), (rule, message));
+    }
     assert!(b.multiplier(1000, 1).max_retries(u32::MAX).build().is_ok());
 }
 
@@ -311,7 +333,7 @@ fn crc32_check_value() {
     assert_eq!(crc32(b""), 0);
 }
 
-fn with_crc(mut bytes: [u8; SNAPSHOT_LEN]) -> [u8; SNAPSHOT_LEN] {
+fn with_crc(mut bytes: [u8; SNAPSHOT_SIZE]) -> [u8; SNAPSHOT_SIZE] {
     let crc = crc32(&bytes[..36]);
     bytes[36..].copy_from_slice(&crc.to_le_bytes());
     bytes

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use seeded_backoff::{Pacer, PacerError, Slot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
+use seeded_backoff::{Pacer, PacerError, PacerSlot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 
 #[test]
 fn each_field_is_refused_by_name_at_its_edges() {
@@ -208,7 +208,7 @@ fn the_reset_header_is_seconds_with_three_decimals() {
     ];
     let mut buf = [0u8; 12];
     for (reset_ms, want) in cases {
-        let slot = Slot {
+        let slot = PacerSlot {
             retry_after_s: 1,
             reset_ms,
             full: false,
@@ -216,7 +216,7 @@ fn the_reset_header_is_seconds_with_three_decimals() {
         assert_eq!(slot.reset_seconds(&mut buf), want, "{reset_ms}");
     }
     for reset_ms in (0..200_000).step_by(7) {
-        let slot = Slot {
+        let slot = PacerSlot {
             retry_after_s: 1,
             reset_ms,
             full: false,

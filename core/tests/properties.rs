@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use seeded_backoff::{
     Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter, Policy, RetryBudget,
-    RetryGate, ServerHint, Step, StepInput, MAX_DELAY_MS, SNAPSHOT_LEN,
+    RetryGate, ServerHint, Step, StepInput, MAX_DELAY_MS, SNAPSHOT_SIZE,
 };
 
 /// Miri runs every case through an interpreter: a handful is enough there.
@@ -320,7 +320,7 @@ proptest! {
 
     #[test]
     fn any_byte_flip_is_rejected_or_restores_a_valid_state(
-        p in policy(), seed in any::<u64>(), at in 0u32..5, index in 0usize..SNAPSHOT_LEN, mask in 1u8..=255,
+        p in policy(), seed in any::<u64>(), at in 0u32..5, index in 0usize..SNAPSHOT_SIZE, mask in 1u8..=255,
     ) {
         let mut b = Backoff::new(&p, seed);
         for _ in 0..at {

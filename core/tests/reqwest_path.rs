@@ -90,7 +90,8 @@ async fn a_retry_after_beyond_the_cap_is_waited_in_full() {
         .unwrap();
     let (url, arrivals) =
         serve(&[(503, ""), (503, ""), (429, "Retry-After: 2\r\n"), (200, "")]).await;
-    let retry = TowerPolicy::new(policy, 5, classify)
+    let retry = TowerPolicy::new(policy, classify)
+        .seed(5)
         .clone_request_with(|r: &reqwest::Request| r.try_clone())
         .on_give_up(mark);
     let request = client().get(&url).build().unwrap();
@@ -110,7 +111,8 @@ async fn a_retry_after_beyond_the_cap_is_waited_in_full() {
 #[tokio::test(start_paused = true)]
 async fn the_response_whose_retries_ran_out_says_so() {
     let (url, arrivals) = serve(&[(503, "")]).await;
-    let retry = TowerPolicy::new(Policy::aws_standard(), 0, classify)
+    let retry = TowerPolicy::new(Policy::aws_standard(), classify)
+        .seed(0)
         .clone_request_with(|r: &reqwest::Request| r.try_clone())
         .on_give_up(mark);
     let request = client().get(&url).build().unwrap();
@@ -134,7 +136,8 @@ async fn the_response_whose_retries_ran_out_says_so() {
 #[tokio::test(start_paused = true)]
 async fn a_wait_beyond_max_hint_gives_up_at_once_instead_of_returning_early() {
     let (url, arrivals) = serve(&[(503, "Retry-After: 3600\r\n"), (200, "")]).await;
-    let retry = TowerPolicy::new(Policy::google(), 0, classify)
+    let retry = TowerPolicy::new(Policy::google(), classify)
+        .seed(0)
         .clone_request_with(|r: &reqwest::Request| r.try_clone())
         .on_give_up(mark);
     let request = client().get(&url).build().unwrap();

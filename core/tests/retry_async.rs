@@ -297,7 +297,7 @@ fn errors_convert_into_box_dyn_error_with_their_message() {
         Ok(Policy::builder().initial_ms(0).build()?)
     }
     let e = policy().unwrap_err();
-    assert_eq!(e.to_string(), "initial_ms must be in 1..=2147483647");
+    assert_eq!(e.to_string(), "initial_ms must be in 1..=2147483647, got 0");
     use seeded_backoff::{BudgetError, ParseError, PolicyError, SnapshotError};
     fn check<E: core::error::Error + Copy>(all: &[E], name: fn(E) -> &'static str) -> usize {
         let mut names: Vec<&str> = all.iter().map(|e| name(*e)).collect();
@@ -322,22 +322,21 @@ async fn retry_tokio_sleeps_the_vector_delays_on_tokio_virtual_time() {
     let policy = Policy::google();
     let start = tokio::time::Instant::now();
     let times = RefCell::new(Vec::new());
-    let out = seeded_backoff::retry_tokio(
-        &policy,
-        0,
-        |attempt| {
-            times.borrow_mut().push(start.elapsed().as_millis() as u64);
-            async move {
-                if attempt < 4 {
-                    Err("503")
-                } else {
-                    Ok("200")
+    let out = seeded_backoff::Retry::new(&policy, 0)
+        .run_tokio(
+            |attempt| {
+                times.borrow_mut().push(start.elapsed().as_millis() as u64);
+                async move {
+                    if attempt < 4 {
+                        Err("503")
+                    } else {
+                        Ok("200")
+                    }
                 }
-            }
-        },
-        |_| true,
-    )
-    .await;
+            },
+            |_| true,
+        )
+        .await;
     assert_eq!(out, Ok("200"));
     assert_eq!(*times.borrow(), [0, 1274, 1274 + 2451, 1274 + 2451 + 4720]);
 }

@@ -91,7 +91,7 @@ async fn reqwest_retry_waits_the_vector_delays() {
     // not reach the policy (the trait passes no response), and is below these delays anyway.
     let expected = vector_delays("schedule-preset-google.json", 0, 3);
     let (url, arrivals) = serve(&[503, 500, 429, 200]).await;
-    let policy = SeededRetryPolicy::new(Policy::google(), 0);
+    let policy = SeededRetryPolicy::new(Policy::google()).seed(0);
     let response = client(policy.clone()).get(&url).send().await.unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(policy.gave_up(), 0);
@@ -105,7 +105,7 @@ async fn a_give_up_stops_reqwest_retry_with_the_last_response() {
     // schedule-preset-aws.json, seed 0: 27, 90 ms, then max_retries (2).
     let expected = vector_delays("schedule-preset-aws.json", 0, 2);
     let (url, arrivals) = serve(&[503]).await;
-    let policy = SeededRetryPolicy::new(Policy::aws_standard(), 0);
+    let policy = SeededRetryPolicy::new(Policy::aws_standard()).seed(0);
     let response = client(policy.clone()).get(&url).send().await.unwrap();
     assert_eq!(response.status(), 503);
     // The 503 alone does not say whether retries ran out; the policy's count does.
@@ -118,7 +118,7 @@ async fn a_give_up_stops_reqwest_retry_with_the_last_response() {
 
 #[test]
 fn every_request_replays_the_seeded_schedule() {
-    let retry = SeededRetryPolicy::new(Policy::google(), 0);
+    let retry = SeededRetryPolicy::new(Policy::google()).seed(0);
     let start = SystemTime::now();
     let delays: Vec<u64> = (0..10)
         .map(|n| u64::from(retry.delay_ms(start, n).unwrap()))
@@ -139,7 +139,7 @@ fn the_time_budget_counts_from_the_request_start() {
         .max_elapsed_ms(5_000)
         .build()
         .unwrap();
-    let retry = SeededRetryPolicy::new(policy, 0);
+    let retry = SeededRetryPolicy::new(policy).seed(0);
     // 1274 ms fits in 5 s from now; the next request's first delay (at least 1 s) does not fit
     // in what is left 4.5 s after its start.
     assert_eq!(retry.delay_ms(SystemTime::now(), 0), Some(1274));
@@ -213,7 +213,7 @@ fn call_schedules(policy: &Policy, seed: u64, n: u64, retries: usize) -> Vec<Vec
 /// Sends `n` requests at once through one client and returns each one's waits, sorted.
 async fn concurrent_waits(policy: Policy, seed: u64, n: usize) -> (Vec<Vec<u64>>, u64) {
     let (url, arrivals) = serve_503_by_path().await;
-    let retry = SeededRetryPolicy::new(policy, seed);
+    let retry = SeededRetryPolicy::new(policy).seed(seed);
     let client = client(retry.clone());
     let sends: Vec<_> = (0..n)
         .map(|k| {

@@ -348,3 +348,87 @@ fn a_client_sending_exactly_half_the_rate_still_grows_it() {
     assert_eq!(rate.before_attempt(1500), Pace::Send);
     assert_eq!(rate.rate_milli(), 20_200);
 }
+
+/// SPEC.md §17.1: at the start the step is `probe_first_permille` and every other word is zero (a
+/// step of 0 would be a state `from_words` refuses).
+#[test]
+fn a_new_rate_starts_at_the_first_step_and_zero_elsewhere() {
+    let config = SendRateConfig {
+        probe_first_permille: 37,
+        ..SendRateConfig::DEFAULT
+    };
+    let words = SendRate::new(config).unwrap().to_words();
+    for (i, &w) in words.iter().enumerate() {
+        assert_eq!(
+            w,
+            if i == 3 { 37 } else { 0 },
+            "word {i} of a new send rate"
+        );
+    }
+    let mut zero = words;
+    zero[3] = 0;
+    assert_eq!(SendRate::from_words(config, &zero), None);
+}
+
+/// The defaults the C header and the npm types document for a send rate's configuration are the
+/// core's (SPEC.md §17.1): each field's `(default N)`, read from the text beside the field.
+#[test]
+fn every_binding_documents_the_cores_send_rate_defaults() {
+    let d = SendRateConfig::DEFAULT;
+    let fields = [
+        ("max_rate_milli", "maxRateMilli", d.max_rate_milli),
+        ("min_rate_milli", "minRateMilli", d.min_rate_milli),
+        ("margin_permille", "marginPermille", d.margin_permille),
+        ("probe_ms", "probeMs", d.probe_ms),
+        (
+            "probe_first_permille",
+            "probeFirstPermille",
+            d.probe_first_permille,
+        ),
+        (
+            "probe_max_permille",
+            "probeMaxPermille",
+            d.probe_max_permille,
+        ),
+        ("guard_ms", "guardMs", d.guard_ms),
+        ("burst", "burst", d.burst),
+        ("max_hold_ms", "maxHoldMs", d.max_hold_ms),
+    ];
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |p: &str| std::fs::read_to_string(format!("{root}/../{p}")).unwrap();
+    let header = read("ffi/include/seeded_backoff.h");
+    let types = read("wasm/types/index.d.ts");
+    let c_struct = section(
+        &header,
+        "typedef struct sb_send_rate_config {",
+        "} sb_send_rate_config;",
+    );
+    let js_options = section(&types, "export interface SendRateOptions {", "\n}");
+    for (c, js, default) in fields {
+        for (doc, decl) in [
+            (c_struct, format!("uint32_t {c};")),
+            (js_options, format!("{js}?: number;")),
+        ] {
+            let at = doc
+                .find(&decl)
+                .unwrap_or_else(|| panic!("no `{decl}` documented"));
+            let comment = &doc[..at].rsplit("/**").next().unwrap();
+            let written = comment
+                .split("(default ")
+                .nth(1)
+                .and_then(|r| r.split(|ch: char| !ch.is_ascii_digit()).next())
+                .unwrap_or_else(|| panic!("`{decl}` documents no default"));
+            assert_eq!(
+                written,
+                default.to_string(),
+                "the default `{decl}` documents"
+            );
+        }
+    }
+}
+
+fn section<'a>(text: &'a str, from: &str, to: &str) -> &'a str {
+    let start = text.find(from).unwrap_or_else(|| panic!("no `{from}`"));
+    let rest = &text[start..];
+    &rest[..rest.find(to).unwrap_or(rest.len())]
+}

@@ -193,7 +193,7 @@ fn policy_errors_name_the_field_of_specs_table() {
         ),
     ];
     for (got, want, field) in cases {
-        assert_eq!(got, Err(want));
+        assert_eq!(got.map_err(|e| e.error), Err(want));
         assert_eq!(want.field(), field, "{want:?}");
     }
     assert_eq!(E::JitterMsNotApplicable.field(), "jitter_ms");

@@ -177,7 +177,7 @@ fn a_step_takes_at_most_one_hint() {
 fn the_hint_of_a_response_follows_section_8_3() {
     let hint = |status, headers: &[(&str, &str)]| {
         let pairs = headers.iter().map(|(n, v)| (n.as_bytes(), v.as_bytes()));
-        ServerHint::from_header_list(status, pairs, 1_700_000_000)
+        ServerHint::from_headers(status, pairs, 1_700_000_000)
     };
     let reset = ("X-RateLimit-Reset", "1700000030");
     assert_eq!(

@@ -42,7 +42,7 @@ fn classify(result: &Result<u16, &'static str>) -> Verdict {
 async fn retries_503_with_the_vector_delays_then_returns_200() {
     // schedule-preset-google.json, seed 0: 1274, 2451 ms.
     let (service, calls) = scripted(&[503, 503, 200]);
-    let policy = TowerPolicy::new(Policy::google(), 0, classify);
+    let policy = TowerPolicy::new(Policy::google(), classify).seed(0);
     let retry = tower::retry::Retry::new(policy, service);
     assert_eq!(retry.oneshot("GET /").await, Ok(200));
     assert_eq!(*calls.lock().unwrap(), [0, 1274, 1274 + 2451]);
@@ -52,7 +52,7 @@ async fn retries_503_with_the_vector_delays_then_returns_200() {
 async fn gives_up_after_max_retries_with_the_last_response() {
     // schedule-preset-aws.json, seed 0: 27, 90 ms, then max_retries (2).
     let (service, calls) = scripted(&[500, 500, 500, 500]);
-    let policy = TowerPolicy::new(Policy::aws_standard(), 0, classify);
+    let policy = TowerPolicy::new(Policy::aws_standard(), classify).seed(0);
     let out = tower::retry::Retry::new(policy, service)
         .oneshot("GET /")
         .await;
@@ -63,7 +63,7 @@ async fn gives_up_after_max_retries_with_the_last_response() {
 #[tokio::test(start_paused = true)]
 async fn a_retry_after_hint_is_a_lower_bound() {
     let (service, calls) = scripted(&[429]);
-    let policy = TowerPolicy::new(Policy::google(), 0, classify);
+    let policy = TowerPolicy::new(Policy::google(), classify).seed(0);
     let out = tower::retry::Retry::new(policy, service)
         .oneshot("GET /")
         .await;
@@ -87,10 +87,11 @@ async fn each_request_gets_its_own_backoff_and_the_budget_is_shared() {
             .push((req, start.elapsed().as_millis() as u64));
         async move { Ok::<u16, &'static str>(if n < 2 { 503 } else { 200 }) }
     });
-    let policy = TowerPolicy::new(Policy::google(), 0, |r: &Result<u16, &str>| match r {
+    let policy = TowerPolicy::new(Policy::google(), |r: &Result<u16, &str>| match r {
         Ok(503) => Verdict::RETRY,
         _ => Verdict::Stop,
     })
+    .seed(0)
     .with_budget(Arc::clone(&budget));
     let retry = tower::retry::Retry::new(policy, service);
     let (a, b) = tokio::join!(retry.clone().oneshot(1), retry.oneshot(2));
@@ -118,10 +119,11 @@ async fn concurrent_requests_have_distinct_reproducible_schedules() {
             times.push((req, start.elapsed().as_millis() as u64));
             async move { Ok::<u16, &'static str>(if tries < 2 { 503 } else { 200 }) }
         });
-        let policy = TowerPolicy::new(Policy::google(), seed, |r: &Result<u16, &str>| match r {
+        let policy = TowerPolicy::new(Policy::google(), |r: &Result<u16, &str>| match r {
             Ok(503) => Verdict::RETRY,
             _ => Verdict::Stop,
-        });
+        })
+        .seed(seed);
         let retry = tower::retry::Retry::new(policy, service);
         let calls: Vec<_> = (0..32)
             .map(|k| Box::pin(retry.clone().oneshot(k)))
@@ -194,12 +196,12 @@ async fn mark_exhausted_puts_the_give_up_in_the_last_responses_extensions() {
         });
         let policy = TowerPolicy::new(
             Policy::aws_standard(),
-            0,
             |r: &Result<http::Response<()>, &str>| match r {
                 Ok(response) => Verdict::from_http(response),
                 Err(_) => Verdict::RETRY,
             },
         )
+        .seed(0)
         .on_give_up(mark_exhausted);
         tower::retry::Retry::new(policy, service).oneshot("GET /")
     };

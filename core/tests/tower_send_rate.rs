@@ -191,7 +191,7 @@ async fn retry_after_a_429(behind: bool) -> u128 {
         Ok(status) => Verdict::from_status(*status, None),
         Err(_) => Verdict::Stop,
     };
-    let mut policy = TowerPolicy::new(Policy::google(), 1, classify);
+    let mut policy = TowerPolicy::new(Policy::google(), classify).seed(1);
     if behind {
         policy = policy.behind_send_rate();
     }

@@ -3,36 +3,7 @@
 //! names used is compared with the table.
 
 use seeded_backoff::{Backoff, Policy, Retry, RetryError, RetryEvent};
-
-/// The names in backquotes of `column` in SPEC.md §14's table, one list per row.
-fn spec_column(column: &str) -> Vec<(String, Vec<String>)> {
-    let spec = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../SPEC.md")).unwrap();
-    let section = spec
-        .split("\n## 14. ")
-        .nth(1)
-        .expect("SPEC.md has section 14")
-        .split("\n## ")
-        .next()
-        .unwrap();
-    let mut rows = section.lines().filter(|l| l.starts_with('|'));
-    let header: Vec<&str> = rows.next().unwrap().split('|').map(str::trim).collect();
-    let at = header
-        .iter()
-        .position(|h| *h == column)
-        .expect("the column");
-    rows.skip(1) // the |---| line
-        .map(|row| {
-            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let names = cells[at]
-                .split('`')
-                .skip(1)
-                .step_by(2)
-                .map(str::to_string)
-                .collect();
-            (cells[1].to_string(), names)
-        })
-        .collect()
-}
+use seeded_backoff_test_support::spec_table_column;
 
 #[test]
 fn the_rust_column_of_the_spec_table_is_the_crates_names() {
@@ -70,7 +41,7 @@ fn the_rust_column_of_the_spec_table_is_the_crates_names() {
             vec!["call_seed", "CallSeeds"],
         ),
     ];
-    let got = spec_column("Rust");
+    let got = spec_table_column("14", "Rust");
     let got: Vec<(&str, Vec<&str>)> = got
         .iter()
         .map(|(c, n)| (c.as_str(), n.iter().map(String::as_str).collect()))

@@ -48,7 +48,7 @@ static int outcome_of(const response *r, sb_outcome *o) {
         o->kind = SB_OUTCOME_SUCCESS;
         return SB_OK;
     }
-    if (!sb_http_status_is_retryable((uint32_t)r->status)) {
+    if (!sb_is_retryable_http((uint32_t)r->status)) {
         o->kind = SB_OUTCOME_PERMANENT;
         return SB_OK;
     }
@@ -64,19 +64,19 @@ int main(void) {
     sb_action act;
     sb_outcome o;
     response r;
-    /* seed: a per-device or per-call number; SB_NO_CLOCK, or your monotonic clock in ms */
+    /* seed: a per-device or per-call number; now_ms: NULL, or &now of your monotonic clock in ms */
     int rc = sb_run_init(&run, &policy, 42, 0);
-    if (rc == SB_OK) rc = sb_run_start(&run, SB_NO_CLOCK, &act);
+    if (rc == SB_OK) rc = sb_run_start(&run, NULL, &act);
     while (rc == SB_OK && (act.kind == SB_ACTION_ATTEMPT || act.kind == SB_ACTION_RETRY)) {
         if (act.kind == SB_ACTION_ATTEMPT) {
             r = send_request();
             rc = outcome_of(&r, &o);
-            if (rc == SB_OK) rc = sb_run_outcome(&run, &o, SB_NO_CLOCK, NULL, &act);
+            if (rc == SB_OK) rc = sb_run_outcome(&run, &o, NULL, NULL, &act);
         } else {
             printf("attempt %u: HTTP %d, retrying in %u ms\n", (unsigned)act.attempt, r.status,
                    (unsigned)act.delay_ms);
             sleep_ms(act.delay_ms);
-            rc = sb_run_wake(&run, SB_NO_CLOCK, &act);
+            rc = sb_run_wake(&run, NULL, &act);
         }
     }
     if (rc != SB_OK) {

@@ -32,18 +32,18 @@ int main(void) {
     policy.jitter_ms = 0;
     policy.max_retries = SB_RETRY_FOREVER;
     if (sb_seed_from_device(uid, sizeof uid, BOOT_COUNT, &seed) != SB_OK ||
-        sb_run_init(&run, &policy, seed, 0) != SB_OK || sb_run_start(&run, SB_NO_CLOCK, &act) != SB_OK) {
+        sb_run_init(&run, &policy, seed, 0) != SB_OK || sb_run_start(&run, NULL, &act) != SB_OK) {
         return 1;
     }
     for (i = 0; i < 12; i++) {
         /* act is SB_ACTION_ATTEMPT: the connect is made here, and fails. */
-        if (sb_run_outcome(&run, &failed, SB_NO_CLOCK, NULL, &act) != SB_OK ||
+        if (sb_run_outcome(&run, &failed, NULL, NULL, &act) != SB_OK ||
             act.kind != SB_ACTION_RETRY) {
             return 1;
         }
         sh_put_u32(act.delay_ms); /* a real device sleeps here */
         sh_puts(" ");
-        if (sb_run_wake(&run, SB_NO_CLOCK, &act) != SB_OK) {
+        if (sb_run_wake(&run, NULL, &act) != SB_OK) {
             return 1;
         }
     }

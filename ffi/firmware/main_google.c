@@ -18,16 +18,16 @@ int main(void) {
     sb_run run;
     sb_action act;
     int rc = sb_run_init(&run, &policy, 42, 0); /* seed: a per-device number */
-    if (rc == SB_OK) rc = sb_run_start(&run, SB_NO_CLOCK, &act);
+    if (rc == SB_OK) rc = sb_run_start(&run, NULL, &act);
     while (rc == SB_OK) {
         if (act.kind == SB_ACTION_ATTEMPT) {
             sb_outcome o = {SB_OUTCOME_SUCCESS, SB_FAILURE_ERROR, 0, 0};
             if (connect_to_server(act.attempt) != 0) o.kind = SB_OUTCOME_RETRYABLE;
-            rc = sb_run_outcome(&run, &o, SB_NO_CLOCK, NULL, &act);
+            rc = sb_run_outcome(&run, &o, NULL, NULL, &act);
         } else if (act.kind == SB_ACTION_RETRY || act.kind == SB_ACTION_WAIT) {
             sh_put_u32(act.delay_ms); /* a real firmware sleeps here */
             sh_puts(" ");
-            rc = sb_run_wake(&run, SB_NO_CLOCK, &act);
+            rc = sb_run_wake(&run, NULL, &act);
         } else {
             break; /* SB_ACTION_DONE, or SB_ACTION_GIVE_UP (act.reason: SB_GIVE_UP_MAX_RETRIES) */
         }

@@ -324,12 +324,6 @@
 #define SB_RUN_SNAPSHOT_SIZE 100
 
 /**
- * A `now_ms` meaning "no clock reading": a run whose first event has none never reads a clock
- * (the sum of its delays stands in for elapsed time).
- */
-#define SB_NO_CLOCK UINT64_MAX
-
-/**
  * `sb_run_init` flag: time spent paused counts against `max_elapsed_ms`.
  */
 #define SB_RUN_COUNT_PAUSED 1
@@ -671,7 +665,7 @@ enum sb_status
    */
   SB_ERR_RUN_FINISHED = 185,
   /**
-   * Run: a paced event (`sb_run_*_paced`) in a run without a clock (`SB_NO_CLOCK`).
+   * Run: a paced event (`sb_run_*_paced`) in a run without a clock (its first event's `now_ms` was NULL).
    */
   SB_ERR_RUN_NO_CLOCK = 179,
   /**
@@ -1145,7 +1139,7 @@ typedef struct sb_send_rate_config {
    */
   uint32_t guard_ms;
   /**
-   * Attempts that may go at once after an idle spell, 1..=1000 (default 1).
+   * Attempts that may go at once after an idle spell, 1..=1000 (default 2).
    */
   uint32_t burst;
   /**
@@ -1311,10 +1305,10 @@ sb_status sb_budget_tokens_milli(const struct sb_budget *b, uint32_t *out);
  * True for the HTTP statuses worth retrying: 429 and 500..=599.
  *
  * ```c
- * o.kind = sb_http_status_is_retryable(status) ? SB_OUTCOME_RETRYABLE : SB_OUTCOME_PERMANENT;
+ * o.kind = sb_is_retryable_http(status) ? SB_OUTCOME_RETRYABLE : SB_OUTCOME_PERMANENT;
  * ```
  */
-bool sb_http_status_is_retryable(uint32_t status);
+bool sb_is_retryable_http(uint32_t status);
 
 /**
  * Classifies an HTTP status: 2xx success, 429 and 5xx retry, other 100..=599 do not retry,
@@ -1820,13 +1814,15 @@ sb_status sb_run_init(struct sb_run *r,
 
 /**
  * Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1, or `SB_ACTION_WAIT` for a run
- * given a startup window (`sb_run_startup_window`). `now_ms` is a monotonic clock reading, or
- * `SB_NO_CLOCK`.
+ * given a startup window (`sb_run_startup_window`). `now_ms` points to a monotonic clock reading
+ * (any value, `UINT64_MAX` included), or is NULL for none: a run whose first event has none
+ * never reads a clock, and in a run with one, NULL counts as no time passing. Every event of a
+ * run takes its `now_ms` so.
  *
  * # Safety
- * `r` and `out` are NULL or valid for reads and writes.
+ * `r` and `out` are NULL or valid for reads and writes; `now_ms` is NULL or readable.
  */
-sb_status sb_run_start(struct sb_run *r, uint64_t now_ms, struct sb_action *out);
+sb_status sb_run_start(struct sb_run *r, const uint64_t *now_ms, struct sb_action *out);
 
 /**
  * Reports how the attempt in flight ended (`*o`); `budget` (may be NULL) is charged and refunded
@@ -1840,7 +1836,7 @@ sb_status sb_run_start(struct sb_run *r, uint64_t now_ms, struct sb_action *out)
  */
 sb_status sb_run_outcome(struct sb_run *r,
                          const struct sb_outcome *o,
-                         uint64_t now_ms,
+                         const uint64_t *now_ms,
                          struct sb_budget *budget,
                          struct sb_action *out);
 
@@ -1849,9 +1845,9 @@ sb_status sb_run_outcome(struct sb_run *r,
  * `SB_ACTION_ATTEMPT`.
  *
  * # Safety
- * `r` and `out` are NULL or valid for reads and writes.
+ * `r` and `out` are NULL or valid for reads and writes; `now_ms` is NULL or readable.
  */
-sb_status sb_run_wake(struct sb_run *r, uint64_t now_ms, struct sb_action *out);
+sb_status sb_run_wake(struct sb_run *r, const uint64_t *now_ms, struct sb_action *out);
 
 /**
  * Reports that the device went offline (`SB_PAUSE_OFFLINE`) or the application to the
@@ -1859,18 +1855,21 @@ sb_status sb_run_wake(struct sb_run *r, uint64_t now_ms, struct sb_action *out);
  * `SB_ACTION_PAUSED`. Errors as `sb_run_wake`, and `SB_ERR_RUN_PAUSE_REASON`.
  *
  * # Safety
- * `r` and `out` are NULL or valid for reads and writes.
+ * `r` and `out` are NULL or valid for reads and writes; `now_ms` is NULL or readable.
  */
-sb_status sb_run_pause(struct sb_run *r, uint32_t reason, uint64_t now_ms, struct sb_action *out);
+sb_status sb_run_pause(struct sb_run *r,
+                       uint32_t reason,
+                       const uint64_t *now_ms,
+                       struct sb_action *out);
 
 /**
  * Reports that the pause has ended (or that the application was resumed during a sleep): `*out`
  * is `SB_ACTION_WAIT` with the re-drawn wait (SPEC.md section 13).
  *
  * # Safety
- * `r` and `out` are NULL or valid for reads and writes.
+ * `r` and `out` are NULL or valid for reads and writes; `now_ms` is NULL or readable.
  */
-sb_status sb_run_resume(struct sb_run *r, uint64_t now_ms, struct sb_action *out);
+sb_status sb_run_resume(struct sb_run *r, const uint64_t *now_ms, struct sb_action *out);
 
 /**
  * Attempts made so far by the run, or 0 for a NULL or corrupted `r`.
@@ -1885,13 +1884,13 @@ uint32_t sb_run_attempts(const struct sb_run *r);
  * (the send rate's wait: no retry, no attempt; sleep it, then `sb_run_wake_paced`) or
  * `SB_ACTION_GIVE_UP` (reason `SB_GIVE_UP_THROTTLED` for a fail-fast refusal, `SB_GIVE_UP_DEADLINE`
  * for a wait past `max_elapsed_ms`). Errors: those of `sb_run_start` and `sb_send_rate_ask`,
- * `SB_ERR_RUN_NO_CLOCK` for `now_ms == SB_NO_CLOCK`; nothing is written then.
+ * `SB_ERR_RUN_NO_CLOCK` for a NULL `now_ms` in a run without a clock; nothing is written then.
  *
  * # Safety
  * `r`, `s` and `out` are NULL or valid.
  */
 sb_status sb_run_start_paced(struct sb_run *r,
-                             uint64_t now_ms,
+                             const uint64_t *now_ms,
                              struct sb_send_rate *s,
                              struct sb_action *out);
 
@@ -1902,7 +1901,7 @@ sb_status sb_run_start_paced(struct sb_run *r,
  * `r`, `s` and `out` are NULL or valid.
  */
 sb_status sb_run_wake_paced(struct sb_run *r,
-                            uint64_t now_ms,
+                            const uint64_t *now_ms,
                             struct sb_send_rate *s,
                             struct sb_action *out);
 
@@ -1919,7 +1918,7 @@ sb_status sb_run_outcome_paced(struct sb_run *r,
                                const struct sb_outcome *o,
                                uint32_t answer_kind,
                                uint32_t hint_ms,
-                               uint64_t now_ms,
+                               const uint64_t *now_ms,
                                struct sb_budget *budget,
                                struct sb_send_rate *s,
                                struct sb_action *out);
@@ -2020,13 +2019,26 @@ sb_status sb_send_rate_ask(struct sb_send_rate *s, uint64_t now_ms, uint32_t *ou
 /**
  * Reports the server's answer to an attempt at `now_ms` (SPEC.md section 17.5): `kind` is
  * `SB_ANSWER_ACCEPTED`, `SB_ANSWER_THROTTLED` (with the server's `hint_ms`, 0 for none) or
- * `SB_ANSWER_NO_ANSWER`; any other kind is `SB_ERR_SEND_RATE_ANSWER_KIND`.
+ * `SB_ANSWER_NO_ANSWER`; any other kind is `SB_ERR_SEND_RATE_ANSWER_KIND`. `sent_ms` points to
+ * the reading at which the attempt was sent (its `sb_send_rate_ask` said `SB_OK`), or is NULL
+ * for "sent at `now_ms`": a throttle of an attempt sent before the rate's last cut answers the
+ * old rate and cuts nothing (one cut per flight of attempts).
+ *
+ * ```c
+ * uint64_t sent = clock_ms();
+ * uint32_t wait_ms, kind, hint_ms;
+ * if (sb_send_rate_ask(&rate, sent, &wait_ms) == SB_OK) {
+ *     sb_answer_from_http(http_call(), 0u, 0u, &kind, &hint_ms);
+ *     sb_send_rate_answer(&rate, clock_ms(), &sent, kind, hint_ms);
+ * }
+ * ```
  *
  * # Safety
- * `s` is NULL or valid for reads and writes of an `sb_send_rate`.
+ * `s` is NULL or valid for reads and writes of an `sb_send_rate`; `sent_ms` is NULL or readable.
  */
 sb_status sb_send_rate_answer(struct sb_send_rate *s,
                               uint64_t now_ms,
+                              const uint64_t *sent_ms,
                               uint32_t kind,
                               uint32_t hint_ms);
 

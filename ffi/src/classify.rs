@@ -45,10 +45,10 @@ impl From<Classification> for sb_class {
 /// True for the HTTP statuses worth retrying: 429 and 500..=599.
 ///
 /// ```c
-/// o.kind = sb_http_status_is_retryable(status) ? SB_OUTCOME_RETRYABLE : SB_OUTCOME_PERMANENT;
+/// o.kind = sb_is_retryable_http(status) ? SB_OUTCOME_RETRYABLE : SB_OUTCOME_PERMANENT;
 /// ```
 #[no_mangle]
-pub extern "C" fn sb_http_status_is_retryable(status: u32) -> bool {
+pub extern "C" fn sb_is_retryable_http(status: u32) -> bool {
     u16::try_from(status).is_ok_and(is_retryable_http)
 }
 

@@ -80,7 +80,7 @@ pub unsafe extern "C" fn sb_hint_from_headers(
         let pairs = headers.iter().filter_map(|h| pair(h).ok());
         // A status beyond HTTP's u16 is no status: it reads only Retry-After.
         let status = u16::try_from(status).unwrap_or(0);
-        let (flag, ms) = match ServerHint::from_header_list(status, pairs, now_unix_s) {
+        let (flag, ms) = match ServerHint::from_headers(status, pairs, now_unix_s) {
             Some(ServerHint::RetryAfterMs(ms)) => (SB_INPUT_RETRY_AFTER, ms),
             Some(ServerHint::RateLimitResetMs(ms)) => (SB_INPUT_RATE_LIMIT, ms),
             Some(ServerHint::DoNotRetry) | None => (0, 0),

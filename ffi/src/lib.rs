@@ -21,15 +21,15 @@
 //! sb_run run;
 //! sb_action act;
 //! sb_run_init(&run, &policy, device_id, 0);
-//! for (sb_run_start(&run, SB_NO_CLOCK, &act); act.kind == SB_ACTION_ATTEMPT ||
+//! for (sb_run_start(&run, NULL, &act); act.kind == SB_ACTION_ATTEMPT ||
 //!      act.kind == SB_ACTION_RETRY; ) {
 //!     if (act.kind == SB_ACTION_RETRY) {
 //!         sleep_ms(act.delay_ms);
-//!         sb_run_wake(&run, SB_NO_CLOCK, &act);
+//!         sb_run_wake(&run, NULL, &act);
 //!     } else {
 //!         sb_outcome o = {send_request() == 200 ? SB_OUTCOME_SUCCESS : SB_OUTCOME_RETRYABLE,
 //!                         SB_FAILURE_ERROR, 0, 0};
-//!         sb_run_outcome(&run, &o, SB_NO_CLOCK, NULL, &act);
+//!         sb_run_outcome(&run, &o, NULL, NULL, &act);
 //!     }
 //! }
 //! ```
@@ -81,7 +81,7 @@ pub use budget::{
     SB_FAILURE_TIMEOUT,
 };
 pub use classify::{
-    sb_class, sb_classify_grpc, sb_classify_http, sb_http_status_is_retryable, sb_request_may_retry,
+    sb_class, sb_classify_grpc, sb_classify_http, sb_is_retryable_http, sb_request_may_retry,
 };
 pub use fleet::{sb_seed_from_device, sb_startup_delay};
 pub use headers::{sb_header, sb_hint_from_headers};
@@ -123,9 +123,9 @@ pub use run::{
 pub use run_snapshot::{sb_run_restore, sb_run_snapshot, SB_RUN_SNAPSHOT_SIZE};
 pub use run_types::{
     sb_action, sb_outcome, sb_run, SB_ACTION_ATTEMPT, SB_ACTION_DONE, SB_ACTION_GIVE_UP,
-    SB_ACTION_PAUSED, SB_ACTION_RETRY, SB_ACTION_WAIT, SB_NO_CLOCK, SB_OUTCOME_OFFLINE,
-    SB_OUTCOME_PERMANENT, SB_OUTCOME_RETRYABLE, SB_OUTCOME_SUCCESS, SB_PAUSE_HIDDEN,
-    SB_PAUSE_OFFLINE, SB_RUN_COUNT_PAUSED,
+    SB_ACTION_PAUSED, SB_ACTION_RETRY, SB_ACTION_WAIT, SB_OUTCOME_OFFLINE, SB_OUTCOME_PERMANENT,
+    SB_OUTCOME_RETRYABLE, SB_OUTCOME_SUCCESS, SB_PAUSE_HIDDEN, SB_PAUSE_OFFLINE,
+    SB_RUN_COUNT_PAUSED,
 };
 pub use send_rate::{
     sb_answer_from_http, sb_send_rate, sb_send_rate_answer, sb_send_rate_ask, sb_send_rate_config,

@@ -3,7 +3,7 @@
 use core::ffi::c_char;
 
 use seeded_backoff::bindings::RawPacer;
-use seeded_backoff::{Pacer, Slot, PACER_HEADER_NAMES};
+use seeded_backoff::{Pacer, PacerSlot, PACER_HEADER_NAMES};
 
 use crate::cstr::c_str;
 use crate::ptr;
@@ -117,7 +117,7 @@ fn c_text<const N: usize>(text: &str) -> [c_char; N] {
 }
 
 impl sb_pacer_slot {
-    fn new(slot: Slot) -> sb_pacer_slot {
+    fn new(slot: PacerSlot) -> sb_pacer_slot {
         let headers = slot.headers();
         sb_pacer_slot {
             retry_after_s: slot.retry_after_s,

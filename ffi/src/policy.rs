@@ -194,7 +194,7 @@ impl sb_policy {
             .deadline(deadline)
             .paced(self.paced != 0)
             .build()
-            .map_err(sb_status::from)
+            .map_err(|e| sb_status::from(e.error))
     }
 
     /// A build without `runtime-policy`: the compiled-in preset (a `preset-*` feature) that this

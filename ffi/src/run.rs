@@ -73,7 +73,7 @@ pub(crate) unsafe fn load(r: *const sb_run) -> Result<(Policy, Run), sb_status> 
 unsafe fn feed_run(
     r: *mut sb_run,
     out: *mut sb_action,
-    now_ms: u64,
+    now_ms: *const u64,
     feed: impl FnOnce(&Policy, &mut Run, Option<u64>) -> Result<Action, RunError>,
 ) -> sb_status {
     require_feature!("run");
@@ -83,7 +83,9 @@ unsafe fn feed_run(
         }
         // SAFETY: forwarded from this function's contract.
         let (policy, mut run) = unsafe { load(r) }?;
-        let answer = feed(&policy, &mut run, clock(now_ms)).map_err(sb_status::from)?;
+        // SAFETY: forwarded from this function's contract.
+        let now = unsafe { clock(now_ms) }?;
+        let answer = feed(&policy, &mut run, now).map_err(sb_status::from)?;
         // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s bytes.
         unsafe { ptr::write_prefix(r, run.to_raw()) }?;
         // SAFETY: checked non-NULL above; valid by this function's contract.
@@ -103,7 +105,7 @@ unsafe fn feed_run(
 pub(crate) unsafe fn apply(
     r: *mut sb_run,
     out: *mut sb_action,
-    now_ms: u64,
+    now_ms: *const u64,
     event: Event<'_>,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
@@ -138,7 +140,7 @@ pub(crate) unsafe fn apply(
 pub(crate) unsafe fn apply_paced(
     r: *mut sb_run,
     out: *mut sb_action,
-    now_ms: u64,
+    now_ms: *const u64,
     event: PacedEvent<'_>,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
@@ -204,15 +206,17 @@ pub unsafe extern "C" fn sb_run_init(
 }
 
 /// Begins the run: `*out` is `SB_ACTION_ATTEMPT` for attempt 1, or `SB_ACTION_WAIT` for a run
-/// given a startup window (`sb_run_startup_window`). `now_ms` is a monotonic clock reading, or
-/// `SB_NO_CLOCK`.
+/// given a startup window (`sb_run_startup_window`). `now_ms` points to a monotonic clock reading
+/// (any value, `UINT64_MAX` included), or is NULL for none: a run whose first event has none
+/// never reads a clock, and in a run with one, NULL counts as no time passing. Every event of a
+/// run takes its `now_ms` so.
 ///
 /// # Safety
-/// `r` and `out` are NULL or valid for reads and writes.
+/// `r` and `out` are NULL or valid for reads and writes; `now_ms` is NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn sb_run_start(
     r: *mut sb_run,
-    now_ms: u64,
+    now_ms: *const u64,
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
@@ -231,7 +235,7 @@ pub unsafe extern "C" fn sb_run_start(
 pub unsafe extern "C" fn sb_run_outcome(
     r: *mut sb_run,
     o: *const sb_outcome,
-    now_ms: u64,
+    now_ms: *const u64,
     budget: *mut sb_budget,
     out: *mut sb_action,
 ) -> sb_status {
@@ -248,7 +252,7 @@ pub unsafe extern "C" fn sb_run_outcome(
 pub(crate) unsafe fn outcome_event(
     r: *mut sb_run,
     o: *const sb_outcome,
-    now_ms: u64,
+    now_ms: *const u64,
     budget: *mut sb_budget,
     out: *mut sb_action,
     paced: Option<(Option<Answer>, &Cell<SendRate>)>,
@@ -341,11 +345,11 @@ fn outcome_of(o: sb_outcome) -> Result<Outcome, sb_status> {
 /// `SB_ACTION_ATTEMPT`.
 ///
 /// # Safety
-/// `r` and `out` are NULL or valid for reads and writes.
+/// `r` and `out` are NULL or valid for reads and writes; `now_ms` is NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn sb_run_wake(
     r: *mut sb_run,
-    now_ms: u64,
+    now_ms: *const u64,
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.
@@ -357,12 +361,12 @@ pub unsafe extern "C" fn sb_run_wake(
 /// `SB_ACTION_PAUSED`. Errors as `sb_run_wake`, and `SB_ERR_RUN_PAUSE_REASON`.
 ///
 /// # Safety
-/// `r` and `out` are NULL or valid for reads and writes.
+/// `r` and `out` are NULL or valid for reads and writes; `now_ms` is NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn sb_run_pause(
     r: *mut sb_run,
     reason: u32,
-    now_ms: u64,
+    now_ms: *const u64,
     out: *mut sb_action,
 ) -> sb_status {
     let reason = match pause_reason_from_code(reason) {
@@ -377,11 +381,11 @@ pub unsafe extern "C" fn sb_run_pause(
 /// is `SB_ACTION_WAIT` with the re-drawn wait (SPEC.md section 13).
 ///
 /// # Safety
-/// `r` and `out` are NULL or valid for reads and writes.
+/// `r` and `out` are NULL or valid for reads and writes; `now_ms` is NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn sb_run_resume(
     r: *mut sb_run,
-    now_ms: u64,
+    now_ms: *const u64,
     out: *mut sb_action,
 ) -> sb_status {
     // SAFETY: forwarded from this function's contract.

@@ -51,14 +51,14 @@ unsafe fn with_rate(
 /// (the send rate's wait: no retry, no attempt; sleep it, then `sb_run_wake_paced`) or
 /// `SB_ACTION_GIVE_UP` (reason `SB_GIVE_UP_THROTTLED` for a fail-fast refusal, `SB_GIVE_UP_DEADLINE`
 /// for a wait past `max_elapsed_ms`). Errors: those of `sb_run_start` and `sb_send_rate_ask`,
-/// `SB_ERR_RUN_NO_CLOCK` for `now_ms == SB_NO_CLOCK`; nothing is written then.
+/// `SB_ERR_RUN_NO_CLOCK` for a NULL `now_ms` in a run without a clock; nothing is written then.
 ///
 /// # Safety
 /// `r`, `s` and `out` are NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn sb_run_start_paced(
     r: *mut sb_run,
-    now_ms: u64,
+    now_ms: *const u64,
     s: *mut sb_send_rate,
     out: *mut sb_action,
 ) -> sb_status {
@@ -77,7 +77,7 @@ pub unsafe extern "C" fn sb_run_start_paced(
 #[no_mangle]
 pub unsafe extern "C" fn sb_run_wake_paced(
     r: *mut sb_run,
-    now_ms: u64,
+    now_ms: *const u64,
     s: *mut sb_send_rate,
     out: *mut sb_action,
 ) -> sb_status {
@@ -102,7 +102,7 @@ pub unsafe extern "C" fn sb_run_outcome_paced(
     o: *const sb_outcome,
     answer_kind: u32,
     hint_ms: u32,
-    now_ms: u64,
+    now_ms: *const u64,
     budget: *mut sb_budget,
     s: *mut sb_send_rate,
     out: *mut sb_action,

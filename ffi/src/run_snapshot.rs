@@ -1,7 +1,7 @@
 //! Run snapshots: SPEC.md section 15's 100 bytes, for a run that outlives its process (a retry
 //! loop carried across a reboot or a deep sleep, kept in flash or RTC memory).
 
-use seeded_backoff::{Run, RUN_SNAPSHOT_LEN};
+use seeded_backoff::{Run, RUN_SNAPSHOT_SIZE};
 
 use crate::policy::sb_policy;
 use crate::ptr;
@@ -11,7 +11,7 @@ use crate::status::{require_feature, sb_status};
 /// The length of a run snapshot in bytes.
 pub const SB_RUN_SNAPSHOT_SIZE: usize = 100;
 
-const _: () = assert!(SB_RUN_SNAPSHOT_SIZE == RUN_SNAPSHOT_LEN);
+const _: () = assert!(SB_RUN_SNAPSHOT_SIZE == RUN_SNAPSHOT_SIZE);
 
 /// Writes the run's snapshot (`SB_RUN_SNAPSHOT_SIZE` bytes, versioned, under its policy's
 /// fingerprint and a CRC-32) to `out`. Returns `SB_OK`, `SB_ERR_NULL` or `SB_ERR_BAD_STATE`;
@@ -36,7 +36,7 @@ pub unsafe extern "C" fn sb_run_snapshot(r: *const sb_run, out: *mut u8) -> sb_s
         // SAFETY: forwarded from this function's contract.
         let (policy, run) = unsafe { crate::run::load(r) }?;
         // SAFETY: forwarded from this function's contract; a byte array needs no alignment.
-        unsafe { ptr::write(out.cast::<[u8; RUN_SNAPSHOT_LEN]>(), run.snapshot(&policy)) }?;
+        unsafe { ptr::write(out.cast::<[u8; RUN_SNAPSHOT_SIZE]>(), run.snapshot(&policy)) }?;
         Ok(sb_status::SB_OK)
     })())
 }

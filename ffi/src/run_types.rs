@@ -7,9 +7,6 @@ use seeded_backoff::Action;
 use crate::policy::sb_policy;
 use crate::status::sb_status;
 
-/// A `now_ms` meaning "no clock reading": a run whose first event has none never reads a clock
-/// (the sum of its delays stands in for elapsed time).
-pub const SB_NO_CLOCK: u64 = u64::MAX;
 /// `sb_run_init` flag: time spent paused counts against `max_elapsed_ms`.
 pub const SB_RUN_COUNT_PAUSED: u32 = 1;
 
@@ -109,8 +106,17 @@ pub(crate) fn action(a: Action) -> sb_action {
     }
 }
 
-pub(crate) fn clock(now_ms: u64) -> Option<u64> {
-    (now_ms != SB_NO_CLOCK).then_some(now_ms)
+/// The clock reading behind `now_ms`, or none for NULL: a pointer, not a reserved value, so
+/// that every u64 reading SPEC.md section 15 allows, `UINT64_MAX` included, can be given.
+///
+/// # Safety
+/// `now_ms` is NULL or valid for reads.
+pub(crate) unsafe fn clock(now_ms: *const u64) -> Result<Option<u64>, sb_status> {
+    if now_ms.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-NULL, and readable by this function's contract.
+    unsafe { crate::ptr::read(now_ms) }.map(Some)
 }
 
 // `sb_run` begins with the core's `RawRun`, as plain integers: the state words hold its 88 bytes,

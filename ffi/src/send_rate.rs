@@ -35,7 +35,7 @@ pub struct sb_send_rate_config {
     pub probe_max_permille: u32,
     /// Throttles within this many ms of a decrease do not decrease again, 0..=60000 (default 0).
     pub guard_ms: u32,
-    /// Attempts that may go at once after an idle spell, 1..=1000 (default 1).
+    /// Attempts that may go at once after an idle spell, 1..=1000 (default 2).
     pub burst: u32,
     /// The longest a server's hint holds every attempt, 0..=3600000 ms (default 60000).
     pub max_hold_ms: u32,
@@ -203,14 +203,27 @@ pub unsafe extern "C" fn sb_send_rate_ask(
 
 /// Reports the server's answer to an attempt at `now_ms` (SPEC.md section 17.5): `kind` is
 /// `SB_ANSWER_ACCEPTED`, `SB_ANSWER_THROTTLED` (with the server's `hint_ms`, 0 for none) or
-/// `SB_ANSWER_NO_ANSWER`; any other kind is `SB_ERR_SEND_RATE_ANSWER_KIND`.
+/// `SB_ANSWER_NO_ANSWER`; any other kind is `SB_ERR_SEND_RATE_ANSWER_KIND`. `sent_ms` points to
+/// the reading at which the attempt was sent (its `sb_send_rate_ask` said `SB_OK`), or is NULL
+/// for "sent at `now_ms`": a throttle of an attempt sent before the rate's last cut answers the
+/// old rate and cuts nothing (one cut per flight of attempts).
+///
+/// ```c
+/// uint64_t sent = clock_ms();
+/// uint32_t wait_ms, kind, hint_ms;
+/// if (sb_send_rate_ask(&rate, sent, &wait_ms) == SB_OK) {
+///     sb_answer_from_http(http_call(), 0u, 0u, &kind, &hint_ms);
+///     sb_send_rate_answer(&rate, clock_ms(), &sent, kind, hint_ms);
+/// }
+/// ```
 ///
 /// # Safety
-/// `s` is NULL or valid for reads and writes of an `sb_send_rate`.
+/// `s` is NULL or valid for reads and writes of an `sb_send_rate`; `sent_ms` is NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn sb_send_rate_answer(
     s: *mut sb_send_rate,
     now_ms: u64,
+    sent_ms: *const u64,
     kind: u32,
     hint_ms: u32,
 ) -> sb_status {
@@ -220,10 +233,22 @@ pub unsafe extern "C" fn sb_send_rate_answer(
         SB_ANSWER_NO_ANSWER => Answer::NoAnswer,
         _ => return sb_status::SB_ERR_SEND_RATE_ANSWER_KIND,
     };
+    let sent = if sent_ms.is_null() {
+        None
+    } else {
+        // SAFETY: non-NULL, and readable by this function's contract.
+        match unsafe { ptr::read(sent_ms) } {
+            Ok(sent) => Some(sent),
+            Err(status) => return status,
+        }
+    };
     // SAFETY: forwarded from this function's contract.
     unsafe {
         update(s, |rate| {
-            rate.on_answer(now_ms, answer);
+            match sent {
+                Some(sent) => rate.on_answer_sent(now_ms, sent, answer),
+                None => rate.on_answer(now_ms, answer),
+            }
             Ok(sb_status::SB_OK)
         })
     }

@@ -1,6 +1,6 @@
 //! Snapshots: the 40 bytes of SPEC.md section 9, for deep sleep, RTC memory or persistence.
 
-use seeded_backoff::{Backoff, SNAPSHOT_LEN};
+use seeded_backoff::{Backoff, SNAPSHOT_SIZE};
 
 use crate::backoff::sb_backoff;
 use crate::policy::sb_policy;
@@ -10,7 +10,7 @@ use crate::status::{require_feature, sb_status};
 /// The length of a snapshot in bytes.
 pub const SB_SNAPSHOT_SIZE: usize = 40;
 
-const _: () = assert!(SB_SNAPSHOT_SIZE == SNAPSHOT_LEN);
+const _: () = assert!(SB_SNAPSHOT_SIZE == SNAPSHOT_SIZE);
 
 /// Writes the state's snapshot (`SB_SNAPSHOT_SIZE` bytes, versioned and CRC-protected) to `out`.
 /// Both snapshot functions return `SB_ERR_UNSUPPORTED` in a build without the `snapshot` feature.
@@ -34,7 +34,7 @@ pub unsafe extern "C" fn sb_backoff_snapshot(b: *const sb_backoff, out: *mut u8)
         let bytes = state.snapshot(&policy);
         // SAFETY: forwarded from this function's contract; `out` has room for the whole array,
         // and `ptr::write` of a byte array needs no alignment beyond 1.
-        unsafe { ptr::write(out.cast::<[u8; SNAPSHOT_LEN]>(), bytes) }?;
+        unsafe { ptr::write(out.cast::<[u8; SNAPSHOT_SIZE]>(), bytes) }?;
         Ok(sb_status::SB_OK)
     })())
 }

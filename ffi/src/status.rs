@@ -246,7 +246,7 @@ statuses! {
         SB_ERR_RUN_RESUME = 184 if Resume => core;
         /// Run: an event after the run is done or has given up.
         SB_ERR_RUN_FINISHED = 185 if Finished => core;
-        /// Run: a paced event (`sb_run_*_paced`) in a run without a clock (`SB_NO_CLOCK`).
+        /// Run: a paced event (`sb_run_*_paced`) in a run without a clock (its first event's `now_ms` was NULL).
         SB_ERR_RUN_NO_CLOCK = 179 if NoClock => core;
     }
     _ {

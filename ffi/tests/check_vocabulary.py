@@ -2,21 +2,12 @@
 declared in ffi/include/seeded_backoff.h, each field is a field of `sb_action` (the run's answer),
 and `delay_ms` is also the out-parameter of sb_backoff_next. Exits 1 on a mismatch.
 usage: python3 ffi/tests/check_vocabulary.py"""
-import os
 import re
 import sys
 
-root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-spec = open(os.path.join(root, "SPEC.md"), encoding="utf-8").read()
-header = open(os.path.join(root, "ffi", "include", "seeded_backoff.h"), encoding="utf-8").read()
+from spec_table import HEADER as header, column as spec_column
 
-section = spec.split("\n## 14. ", 1)[1].split("\n## ", 1)[0]
-rows = [line for line in section.splitlines() if line.startswith("|")]
-at = [cell.strip() for cell in rows[0].split("|")].index("C")
-column = {}
-for row in rows[2:]:
-    cells = [cell.strip() for cell in row.split("|")]
-    column[cells[1]] = re.findall(r"`([^`]+)`", cells[at])
+column = spec_column("14", "C")
 
 # What the table must say for C, each checked against the header below.
 want = {"callback payload": ["sb_action"], "attempt that just failed, from 1": ["attempt"],

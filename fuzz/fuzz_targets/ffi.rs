@@ -521,7 +521,7 @@ fuzz_target!(|input: Input| {
                     let http = sb_classify_http(status) as i32;
                     let grpc = sb_classify_grpc(status) as i32;
                     assert!((0..=3).contains(&http) && (0..=3).contains(&grpc));
-                    assert_eq!(sb_http_status_is_retryable(status), http == 1);
+                    assert_eq!(sb_is_retryable_http(status), http == 1);
                     continue;
                 }
                 Call::Strerror { code } => {

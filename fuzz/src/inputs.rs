@@ -85,7 +85,7 @@ impl PolicyFields {
         if let Some(ms) = self.max_hint_ms {
             b = b.max_hint_ms(ms);
         }
-        b.build()
+        b.build().map_err(|e| e.error)
     }
 
     /// The fields folded into their allowed ranges (SPEC.md §2): always a valid policy, with

@@ -4,7 +4,7 @@ range (the core's message where the core has one), and nothing changed by the re
 import pytest
 
 from seeded_backoff import (Backoff, BudgetError, CoreError, Policy, PolicyError, RateLimitError, RetryAfterError,
-                            RetryBudget, SnapshotError, classify_status, is_retryable_status, parse_rate_limit,
+                            RetryBudget, SnapshotError, classify_http, is_retryable_http, parse_rate_limit,
                             parse_retry_after, rate_limit_applies, retry, seed_from_device, startup_delay)
 
 U32 = 2**32 - 1
@@ -76,8 +76,8 @@ STEP_CASES = [
     (dict(elapsed_ms="1"), TypeError, "elapsed_ms must be an integer"),
     (dict(do_not_retry=1), TypeError, "do_not_retry must be True or False"),
     (dict(budget="grpc"), TypeError, "budget must be a RetryBudget"),
-    (dict(failure="crash"), ValueError, "failure must be one of 'error', 'timeout'"),
-    (dict(failure=0), TypeError, "failure must be one of"),
+    (dict(failure_kind="crash"), ValueError, "failure_kind must be one of 'error', 'timeout'"),
+    (dict(failure_kind=0), TypeError, "failure_kind must be one of"),
     (dict(rate_limit_ms=-1), ValueError, "rate_limit_ms must be an integer in 0..=4294967295, got -1"),
     (dict(rate_limit_ms=U32 + 1), ValueError, "rate_limit_ms must be an integer in 0..=4294967295"),
     (dict(rate_limit_ms=1.5), TypeError, "rate_limit_ms must be an integer"),
@@ -105,7 +105,7 @@ def test_a_budget_is_unchanged_by_a_refused_step():
     budget = RetryBudget.grpc(10, 0.1)
     b = fresh()
     with pytest.raises(ValueError):
-        b.next_delay(budget=budget, failure="nope")
+        b.next_delay(budget=budget, failure_kind="nope")
     assert budget.tokens_milli == 10_000 and b.retries == 0
 
 
@@ -214,14 +214,14 @@ def test_rate_limit_applies_to_a_429_only():
 @pytest.mark.parametrize("status", ["503", 503.0, True, None])
 def test_statuses_must_be_ints(status):
     with pytest.raises(TypeError, match="status must be an integer"):
-        is_retryable_status(status)
+        is_retryable_http(status)
     with pytest.raises(TypeError):
-        classify_status(status)
+        classify_http(status)
 
 
 def test_out_of_range_statuses_are_invalid_not_wrapped():
-    assert classify_status(-1) == "invalid" and classify_status(2**32 + 503) == "invalid"
-    assert not is_retryable_status(2**32 + 503)
+    assert classify_http(-1) == "invalid" and classify_http(2**32 + 503) == "invalid"
+    assert not is_retryable_http(2**32 + 503)
 
 
 @pytest.mark.parametrize("make,exc,text", [

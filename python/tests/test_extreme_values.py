@@ -8,7 +8,7 @@ import pytest
 import spec_model as m
 
 from seeded_backoff import (Backoff, Policy, RateLimitError, RetryAfterError, RetryBudget, RetryError,
-                            classify_grpc_code, classify_status, is_retryable_status, parse_rate_limit,
+                            classify_grpc, classify_http, is_retryable_http, parse_rate_limit,
                             parse_retry_after, rate_limit_applies, retry)
 
 INF, NAN = float("inf"), float("nan")
@@ -57,9 +57,9 @@ BEYOND_IDS = ["2**32", "2**63", "2**64", "2**64+503", "10**400", "-2**63-1", "-2
 
 @pytest.mark.parametrize("code", BEYOND, ids=BEYOND_IDS)
 def test_codes_beyond_the_c_types_are_invalid(code):
-    assert classify_status(code) == "invalid"
-    assert classify_grpc_code(code) == "invalid"
-    assert is_retryable_status(code) is False
+    assert classify_http(code) == "invalid"
+    assert classify_grpc(code) == "invalid"
+    assert is_retryable_http(code) is False
     assert rate_limit_applies(code) is False
 
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import VECTORS
 from seeded_backoff import (RATE_LIMIT_HEADERS, Backoff, CoreError, Policy, RateLimitError, RetryAfterError,
                             PacerError, Pacer, RetryBudget, Run, SendRate, SendRateError, SnapshotError,
-                            classify_grpc_code, classify_status, parse_rate_limit, parse_retry_after,
+                            classify_grpc, classify_http, parse_rate_limit, parse_retry_after,
                             CallSeeds, call_seed, seed_from_device, startup_delay)
 
 FILES = sorted(glob.glob(os.path.join(VECTORS, "**", "*.json"), recursive=True))
@@ -133,9 +133,9 @@ def replay_budget(doc):
 
 def replay_classify(doc):
     for code, cls in doc["http"]:
-        assert classify_status(code) == cls, code
+        assert classify_http(code) == cls, code
     for code, cls in doc["grpc"]:
-        assert classify_grpc_code(code) == cls, code
+        assert classify_grpc(code) == cls, code
     return len(doc["http"]) + len(doc["grpc"])
 
 
@@ -204,7 +204,7 @@ def run_answer(run, event, budget, policy=None, rate=None):
                     "do_not_retry": {"do_not_retry": True}, None: {}}[event.get("hint")]
             if rate is not None and "answer" in event:
                 paced.update(answer=event["answer"], answer_hint_ms=event.get("hint_ms", 0))
-            a = run.outcome("retryable" if e == "fail" else e, now, failure=event.get("kind", "error"),
+            a = run.outcome("retryable" if e == "fail" else e, now, failure_kind=event.get("kind", "error"),
                             budget=budget, **hint, **paced)
     except RuntimeError as err:
         return {"a": "error", "error": str(err).split(":")[0]}

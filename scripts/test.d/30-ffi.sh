@@ -39,6 +39,9 @@ echo "version $header_version"
 step "the C names of SPEC.md §14's table are the header's"
 python3 ffi/tests/check_vocabulary.py || fail "the C column of SPEC.md §14 and the header differ"
 
+step "the C names of SPEC.md §18's table are the header's"
+python3 ffi/tests/check_names.py || fail "the C column of SPEC.md §18 and the header differ"
+
 step "every C name ffi/README.md gives is the header's"
 python3 ffi/tests/check_readme_names.py || fail "ffi/README.md names what the header does not declare"
 

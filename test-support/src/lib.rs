@@ -237,3 +237,34 @@ pub fn seed_of(case: &Value) -> Result<u64, String> {
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| format!("bad seed in {case}"))
 }
+
+/// The names in backquotes of `column` in the table of SPEC.md's section `section` ("14", "18"),
+/// one list per row, with the row's concept: what a binding's test compares its names with.
+pub fn spec_table_column(section: &str, column: &str) -> Vec<(String, Vec<String>)> {
+    let spec = std::fs::read_to_string(vectors_dir().join("../../SPEC.md")).unwrap_or_default();
+    let text = spec
+        .split(&format!("\n## {section}. "))
+        .nth(1)
+        .unwrap_or_default()
+        .split("\n## ")
+        .next()
+        .unwrap_or_default();
+    let mut rows = text.lines().filter(|l| l.starts_with('|'));
+    let header: Vec<&str> = rows
+        .next()
+        .unwrap_or_default()
+        .split('|')
+        .map(str::trim)
+        .collect();
+    let Some(at) = header.iter().position(|h| *h == column) else {
+        return Vec::new();
+    };
+    rows.skip(1) // the |---| line
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let names = cells.get(at).unwrap_or(&"").split('`').skip(1).step_by(2);
+            let concept = cells.get(1).unwrap_or(&"").to_string();
+            (concept, names.map(str::to_string).collect())
+        })
+        .collect()
+}

@@ -834,7 +834,7 @@ export interface SendRateOptions {
   probeMaxPermille?: number;
   /** Throttles within this many ms of a decrease do not decrease again: 0..=60000 (default 0). */
   guardMs?: number;
-  /** Attempts that may go at once after an idle spell: 1..=1000 (default 1). */
+  /** Attempts that may go at once after an idle spell: 1..=1000 (default 2). */
   burst?: number;
   /** The longest a server's hint holds every attempt back, ms: 0..=3600000 (default 60000). */
   maxHoldMs?: number;

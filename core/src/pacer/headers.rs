@@ -1,17 +1,17 @@
 //! The headers of a paced refusal (SPEC.md §16.4), formatted without allocation.
 
-use super::Slot;
+use super::PacerSlot;
 
 /// The names of a paced refusal's headers (SPEC.md §16.4), in the order of
 /// [`PacerHeaders::pairs`].
 pub const PACER_HEADER_NAMES: [&str; 3] = ["retry-after", "ratelimit-reset", "ratelimit"];
 
-/// The values of a paced refusal's headers (SPEC.md §16.4), formatted in place from a [`Slot`]:
+/// The values of a paced refusal's headers (SPEC.md §16.4), formatted in place from a [`PacerSlot`]:
 /// no allocation, so a C or wasm binding hands out the same text as the Rust API.
 ///
 /// ```
-/// use seeded_backoff::Slot;
-/// let headers = Slot { retry_after_s: 3, reset_ms: 2350, full: false }.headers();
+/// use seeded_backoff::PacerSlot;
+/// let headers = PacerSlot { retry_after_s: 3, reset_ms: 2350, full: false }.headers();
 /// assert_eq!(headers.retry_after(), "3");
 /// assert_eq!(headers.ratelimit_reset(), "2.350");
 /// assert_eq!(headers.ratelimit(), "\"pacer\";r=0;t=3");
@@ -101,7 +101,7 @@ impl PacerHeaders {
     }
 }
 
-impl Slot {
+impl PacerSlot {
     /// The headers this slot gives a 429 or 503 (SPEC.md §16.4).
     pub fn headers(self) -> PacerHeaders {
         let mut h = PacerHeaders {
@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn the_widest_headers_fit() {
-        let slot = Slot {
+        let slot = PacerSlot {
             retry_after_s: u32::MAX,
             reset_ms: u32::MAX,
             full: true,
@@ -137,7 +137,7 @@ mod tests {
         assert_eq!(h.retry_after(), "4294967295");
         assert_eq!(h.ratelimit_reset(), "4294967.295");
         assert_eq!(h.ratelimit(), "\"pacer\";r=0;t=4294967295");
-        let h = Slot {
+        let h = PacerSlot {
             retry_after_s: 1,
             reset_ms: 7,
             full: false,

@@ -9,7 +9,7 @@ use crate::policy::Policy;
 use crate::snapshot::{read_u32, write_u32, SnapshotError};
 
 /// The length of a run snapshot in bytes.
-pub const RUN_SNAPSHOT_LEN: usize = 100;
+pub const RUN_SNAPSHOT_SIZE: usize = 100;
 
 /// The run snapshot format version this crate writes and reads.
 pub const RUN_SNAPSHOT_VERSION: u8 = 1;
@@ -33,8 +33,8 @@ impl Run {
     /// let mut resumed = Run::restore(&p, &saved).unwrap();
     /// assert_eq!(resumed.wake(Some(2_000)), Ok(Action::Attempt { attempt: 2 }));
     /// ```
-    pub fn snapshot(&self, policy: &Policy) -> [u8; RUN_SNAPSHOT_LEN] {
-        let mut out = [0u8; RUN_SNAPSHOT_LEN];
+    pub fn snapshot(&self, policy: &Policy) -> [u8; RUN_SNAPSHOT_SIZE] {
+        let mut out = [0u8; RUN_SNAPSHOT_SIZE];
         out[0] = RUN_SNAPSHOT_VERSION;
         for (i, w) in self.to_raw().to_words().into_iter().enumerate() {
             write_u32(&mut out, WORDS_AT + 4 * i, w);
@@ -57,7 +57,7 @@ impl Run {
     /// assert_eq!(Run::restore(&p, &saved), Err(SnapshotError::BadChecksum));
     /// ```
     pub fn restore(policy: &Policy, bytes: &[u8]) -> Result<Run, SnapshotError> {
-        if bytes.len() != RUN_SNAPSHOT_LEN {
+        if bytes.len() != RUN_SNAPSHOT_SIZE {
             return Err(SnapshotError::WrongLength);
         }
         if bytes.first() != Some(&RUN_SNAPSHOT_VERSION) {

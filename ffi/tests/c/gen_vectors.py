@@ -215,7 +215,7 @@ def main(vector_dir, header_path, out_path):
                     hint = ev.get("hint")
                     flag = {None: "0u", "retry_after": "SB_INPUT_RETRY_AFTER",
                             "rate_limit": "SB_INPUT_RATE_LIMIT", "do_not_retry": "SB_INPUT_DO_NOT_RETRY"}[hint]
-                    now = u64(ev["now"]) if "now" in ev else "SB_NO_CLOCK"
+                    now = f'{u64(ev["now"])}, 1u' if "now" in ev else "0u, 0u"
                     a = want["a"]
                     # A paced outcome's answer (SPEC.md section 15.2), or the outcome's own.
                     answer = (h.const("SB_ANSWER_", ev["answer"]) if "answer" in ev

@@ -168,20 +168,21 @@ static int32_t run_event(sb_run *r, const sb_policy *policy, sb_budget *budget, 
     uint8_t buf[SB_RUN_SNAPSHOT_SIZE];
     int32_t rc;
     uint32_t ms = 0;
+    const uint64_t *now = e->has_now ? &e->now : NULL;
     switch (e->event) {
     case VEC_R_RATE_ASK: /* another run's ask of the shared send rate: the pace as an action */
         rc = sb_send_rate_ask(rate, e->now, &ms);
         out->kind = (uint32_t)rc, out->attempt = 0u, out->delay_ms = ms, out->reason = 0u;
         return rc == SB_SEND_RATE_WAIT || rc == SB_SEND_RATE_REFUSE ? SB_OK : rc;
     case VEC_R_RATE_ANSWER: /* another run's answer: the rate after it as an action */
-        rc = sb_send_rate_answer(rate, e->now, e->answer, e->hint_ms);
+        rc = sb_send_rate_answer(rate, e->now, NULL, e->answer, e->hint_ms);
         if (rc == SB_OK) rc = sb_send_rate_rate_milli(rate, &ms);
         out->kind = 0u, out->attempt = ms, out->delay_ms = 0u, out->reason = 0u;
         return rc;
     case VEC_R_START:
-        return rate ? sb_run_start_paced(r, e->now, rate, out) : sb_run_start(r, e->now, out);
+        return rate ? sb_run_start_paced(r, now, rate, out) : sb_run_start(r, now, out);
     case VEC_R_WAKE:
-        return rate ? sb_run_wake_paced(r, e->now, rate, out) : sb_run_wake(r, e->now, out);
+        return rate ? sb_run_wake_paced(r, now, rate, out) : sb_run_wake(r, now, out);
     case VEC_R_SNAPSHOT:
         rc = sb_run_snapshot(r, buf);
         if (rc != SB_OK) return rc;
@@ -190,9 +191,9 @@ static int32_t run_event(sb_run *r, const sb_policy *policy, sb_budget *budget, 
     case VEC_R_RESTORE:
         return sb_run_restore(r, policy, e->bytes, e->len);
     case VEC_R_PAUSE:
-        return sb_run_pause(r, e->arg, e->now, out);
+        return sb_run_pause(r, e->arg, now, out);
     case VEC_R_RESUME:
-        return sb_run_resume(r, e->now, out);
+        return sb_run_resume(r, now, out);
     case VEC_R_SUCCESS:
         o.kind = SB_OUTCOME_SUCCESS;
         break;
@@ -205,8 +206,8 @@ static int32_t run_event(sb_run *r, const sb_policy *policy, sb_budget *budget, 
     default:
         break;
     }
-    return rate ? sb_run_outcome_paced(r, &o, e->answer, e->hint_ms, e->now, budget, rate, out)
-                : sb_run_outcome(r, &o, e->now, budget, out);
+    return rate ? sb_run_outcome_paced(r, &o, e->answer, e->hint_ms, now, budget, rate, out)
+                : sb_run_outcome(r, &o, now, budget, out);
 }
 
 static void replay_run(vec_stats *st, vec_fail_fn fail, uint32_t ci) {
@@ -423,7 +424,7 @@ vec_stats vec_replay_all(vec_fail_fn fail) {
         check(&st, fail, "classify http", "http", i, vec_http[i].code,
               (uint64_t)sb_classify_http(vec_http[i].code), (uint64_t)vec_http[i].cls);
         check(&st, fail, "http retryable", "http", i, vec_http[i].code,
-              sb_http_status_is_retryable(vec_http[i].code) ? 1u : 0u,
+              sb_is_retryable_http(vec_http[i].code) ? 1u : 0u,
               vec_http[i].cls == SB_CLASS_RETRY ? 1u : 0u);
     }
     for (i = 0; i < VEC_GRPC_COUNT; i++) {

@@ -439,8 +439,8 @@ static void test_hints_and_classes(void) {
     CHECK(ms == 1500u); /* untouched by the errors */
     CHECK_RC(sb_parse_grpc_pushback("99999999999999999999", 20, &ms), SB_OK);
     CHECK(ms == UINT32_MAX); /* saturates */
-    CHECK(sb_http_status_is_retryable(503) && sb_http_status_is_retryable(429));
-    CHECK(!sb_http_status_is_retryable(404) && !sb_http_status_is_retryable((uint32_t)-1));
+    CHECK(sb_is_retryable_http(503) && sb_is_retryable_http(429));
+    CHECK(!sb_is_retryable_http(404) && !sb_is_retryable_http((uint32_t)-1));
     CHECK(sb_classify_http(204) == SB_CLASS_SUCCESS && sb_classify_grpc(14) == SB_CLASS_RETRY);
     printf("hints and classification: ok\n");
 }

@@ -212,14 +212,14 @@ static void test_call_seeds(void) {
     uint32_t i, j, k, distinct = 0, d0 = 0, d1 = 0;
     for (i = 0; i < CALLS; i++) {
         CHECK(sb_run_init(&runs[i], &p, sb_call_seed(42, i), 0) == SB_OK);
-        CHECK(sb_run_start(&runs[i], SB_NO_CLOCK, &act) == SB_OK && act.kind == SB_ACTION_ATTEMPT);
+        CHECK(sb_run_start(&runs[i], NULL, &act) == SB_OK && act.kind == SB_ACTION_ATTEMPT);
     }
     for (k = 0; k < 2; k++) {
         for (i = 0; i < CALLS; i++) {
-            CHECK(sb_run_outcome(&runs[i], &fail, SB_NO_CLOCK, NULL, &act) == SB_OK);
+            CHECK(sb_run_outcome(&runs[i], &fail, NULL, NULL, &act) == SB_OK);
             CHECK(act.kind == SB_ACTION_RETRY);
             waits[i][k] = act.delay_ms;
-            CHECK(sb_run_wake(&runs[i], SB_NO_CLOCK, &act) == SB_OK);
+            CHECK(sb_run_wake(&runs[i], NULL, &act) == SB_OK);
         }
     }
     for (i = 0; i < CALLS; i++) {

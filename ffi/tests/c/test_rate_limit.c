@@ -87,7 +87,7 @@ static void extremes(void) {
     CHECK(parse(SB_RATE_LIMIT_RATELIMIT, "\"\xED\xA0\x80\";r=0;t=7", 0, &ms) == SB_ERR_PARSE_INVALID_FORMAT);
     CHECK(parse(SB_RATE_LIMIT_X_RATELIMIT_RETRY_AFTER, digits, 0, &ms) == SB_OK && ms == UINT32_MAX);
     CHECK(sb_classify_grpc(UINT32_MAX) == SB_CLASS_INVALID && sb_classify_http(UINT32_MAX) == SB_CLASS_INVALID);
-    CHECK(!sb_rate_limit_applies(UINT32_MAX) && !sb_http_status_is_retryable(UINT32_MAX));
+    CHECK(!sb_rate_limit_applies(UINT32_MAX) && !sb_is_retryable_http(UINT32_MAX));
     CHECK(sb_budget_init_grpc(&budget, 10, UINT32_MAX) == SB_ERR_BUDGET_TOKEN_RATIO);
     CHECK(sb_budget_init_grpc(&budget, UINT32_MAX, 100) == SB_ERR_BUDGET_MAX_TOKENS);
     CHECK(sb_budget_init_aws_quota(&budget, UINT32_MAX, 5, 10, 1) == SB_ERR_BUDGET_CAPACITY);

@@ -18,13 +18,13 @@ static int32_t replay_event(sb_send_rate *s, const vec_send_rate_event *e, uint3
         *got = ms;
         return rc;
     case VEC_S_ACCEPTED:
-        rc = sb_send_rate_answer(s, e->now, SB_ANSWER_ACCEPTED, 0);
+        rc = sb_send_rate_answer(s, e->now, NULL, SB_ANSWER_ACCEPTED, 0);
         break;
     case VEC_S_THROTTLED:
-        rc = sb_send_rate_answer(s, e->now, SB_ANSWER_THROTTLED, e->hint_ms);
+        rc = sb_send_rate_answer(s, e->now, NULL, SB_ANSWER_THROTTLED, e->hint_ms);
         break;
     default:
-        rc = sb_send_rate_answer(s, e->now, SB_ANSWER_NO_ANSWER, 0);
+        rc = sb_send_rate_answer(s, e->now, NULL, SB_ANSWER_NO_ANSWER, 0);
         break;
     }
     if (rc == SB_OK) {
@@ -101,14 +101,14 @@ static void bad_calls(void) {
     CHECK_RC(sb_send_rate_init(&s, &d), SB_OK);
     CHECK_RC(sb_send_rate_ask(NULL, 0, &ms), SB_ERR_NULL);
     CHECK_RC(sb_send_rate_ask(&s, 0, NULL), SB_ERR_NULL);
-    CHECK_RC(sb_send_rate_answer(NULL, 0, SB_ANSWER_ACCEPTED, 0), SB_ERR_NULL);
+    CHECK_RC(sb_send_rate_answer(NULL, 0, NULL, SB_ANSWER_ACCEPTED, 0), SB_ERR_NULL);
     CHECK_RC(sb_send_rate_rate_milli(NULL, &rate), SB_ERR_NULL);
     CHECK_RC(sb_send_rate_rate_milli(&s, NULL), SB_ERR_NULL);
     before = s;
-    CHECK_RC(sb_send_rate_answer(&s, 5, 3u, 0), SB_ERR_SEND_RATE_ANSWER_KIND);
+    CHECK_RC(sb_send_rate_answer(&s, 5, NULL, 3u, 0), SB_ERR_SEND_RATE_ANSWER_KIND);
     CHECK(memcmp(&s, &before, sizeof s) == 0);
     /* A 1 s hint while off: every ask before now + 1000 waits for the hint, then one goes. */
-    CHECK_RC(sb_send_rate_answer(&s, 10, SB_ANSWER_THROTTLED, 1000), SB_OK);
+    CHECK_RC(sb_send_rate_answer(&s, 10, NULL, SB_ANSWER_THROTTLED, 1000), SB_OK);
     CHECK_RC(sb_send_rate_ask(&s, 10, &ms), SB_SEND_RATE_WAIT);
     CHECK(ms == 1000u);
     CHECK_RC(sb_send_rate_ask(&s, 1009, &ms), SB_SEND_RATE_WAIT);
@@ -124,15 +124,15 @@ static void bad_calls(void) {
     CHECK_RC(sb_send_rate_rate_milli(&s, &rate), SB_ERR_BAD_STATE);
     s = before;
     s.config.fail_fast = 2u;
-    CHECK_RC(sb_send_rate_answer(&s, 2000, SB_ANSWER_ACCEPTED, 0), SB_ERR_BAD_STATE);
+    CHECK_RC(sb_send_rate_answer(&s, 2000, NULL, SB_ANSWER_ACCEPTED, 0), SB_ERR_BAD_STATE);
     s = before;
     s.config.burst = 0u;
-    CHECK_RC(sb_send_rate_answer(&s, 2000, SB_ANSWER_ACCEPTED, 0), SB_ERR_BAD_STATE);
+    CHECK_RC(sb_send_rate_answer(&s, 2000, NULL, SB_ANSWER_ACCEPTED, 0), SB_ERR_BAD_STATE);
     /* fail_fast: a nonzero value turns it on, stored as 1. */
     d.fail_fast = 7u;
     CHECK_RC(sb_send_rate_init(&s, &d), SB_OK);
     CHECK(s.config.fail_fast == 1u);
-    CHECK_RC(sb_send_rate_answer(&s, 0, SB_ANSWER_THROTTLED, 500), SB_OK);
+    CHECK_RC(sb_send_rate_answer(&s, 0, NULL, SB_ANSWER_THROTTLED, 500), SB_OK);
     CHECK_RC(sb_send_rate_ask(&s, 100, &ms), SB_SEND_RATE_REFUSE);
     CHECK(ms == 400u);
 }
@@ -171,33 +171,78 @@ static void paced_run_bad_calls(void) {
     sb_run r, r_before;
     sb_action a = {99u, 99u, 99u, 99u};
     sb_outcome ok = {SB_OUTCOME_SUCCESS, 0u, 0u, 0u};
+    const uint64_t t0 = 0u, t10 = 10u;
     CHECK_RC(sb_send_rate_init(&s, &d), SB_OK);
     CHECK_RC(sb_run_init(&r, &p, 7u, 0u), SB_OK);
     s_before = s, r_before = r;
-    CHECK_RC(sb_run_start_paced(&r, 0, NULL, &a), SB_ERR_NULL);
-    CHECK_RC(sb_run_start_paced(&r, 0, &s, NULL), SB_ERR_NULL);
-    CHECK_RC(sb_run_start_paced(&r, SB_NO_CLOCK, &s, &a), SB_ERR_RUN_NO_CLOCK);
-    CHECK_RC(sb_run_wake_paced(&r, 0, &s, &a), SB_ERR_RUN_WAKE);
-    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_FROM_OUTCOME, 0u, 0, NULL, &s, &a), SB_ERR_RUN_OUTCOME);
+    CHECK_RC(sb_run_start_paced(&r, &t0, NULL, &a), SB_ERR_NULL);
+    CHECK_RC(sb_run_start_paced(&r, &t0, &s, NULL), SB_ERR_NULL);
+    CHECK_RC(sb_run_start_paced(&r, NULL, &s, &a), SB_ERR_RUN_NO_CLOCK);
+    CHECK_RC(sb_run_wake_paced(&r, &t0, &s, &a), SB_ERR_RUN_WAKE);
+    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_FROM_OUTCOME, 0u, &t0, NULL, &s, &a), SB_ERR_RUN_OUTCOME);
     CHECK(memcmp(&s, &s_before, sizeof s) == 0 && memcmp(&r, &r_before, sizeof r) == 0 && a.kind == 99u);
     CHECK(strcmp(sb_status_name(SB_ERR_RUN_NO_CLOCK), "no_clock") == 0);
     CHECK(strcmp(sb_status_name(SB_GIVE_UP_THROTTLED), "throttled") == 0);
-    CHECK_RC(sb_run_start_paced(&r, 0, &s, &a), SB_OK);
+    CHECK_RC(sb_run_start_paced(&r, &t0, &s, &a), SB_OK);
     CHECK(a.kind == SB_ACTION_ATTEMPT && a.attempt == 1u);
     s_before = s, r_before = r;
-    CHECK_RC(sb_run_outcome_paced(&r, &ok, 7u, 0u, 10, NULL, &s, &a), SB_ERR_SEND_RATE_ANSWER_KIND);
+    CHECK_RC(sb_run_outcome_paced(&r, &ok, 7u, 0u, &t10, NULL, &s, &a), SB_ERR_SEND_RATE_ANSWER_KIND);
     s.state[5] = 2u; /* a corrupted send rate */
-    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_ACCEPTED, 0u, 10, NULL, &s, &a), SB_ERR_BAD_STATE);
+    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_ACCEPTED, 0u, &t10, NULL, &s, &a), SB_ERR_BAD_STATE);
     s.state[5] = s_before.state[5];
     CHECK(memcmp(&s, &s_before, sizeof s) == 0 && memcmp(&r, &r_before, sizeof r) == 0);
-    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_THROTTLED, 500u, 10, NULL, &s, &a), SB_OK);
+    CHECK_RC(sb_run_outcome_paced(&r, &ok, SB_ANSWER_THROTTLED, 500u, &t10, NULL, &s, &a), SB_OK);
     CHECK(a.kind == SB_ACTION_DONE && a.attempt == 1u);
     CHECK(memcmp(&s, &s_before, sizeof s) != 0); /* the throttle was heard */
+}
+
+/* SPEC.md section 17.5: an answer given its send time; a throttle of an attempt sent before the
+   last cut cuts nothing (the core's doc example, by hand: 100/s less 2 %, then 98.04/s less 2 %). */
+static void answers_with_sent_times(void) {
+    sb_send_rate_config d = sb_send_rate_config_default();
+    sb_send_rate s;
+    uint32_t rate = 0u;
+    uint64_t t, sent;
+    CHECK_RC(sb_send_rate_init(&s, &d), SB_OK);
+    for (t = 0u; t < 100u; t++) CHECK_RC(sb_send_rate_answer(&s, t * 10u, NULL, SB_ANSWER_ACCEPTED, 0u), SB_OK);
+    CHECK_RC(sb_send_rate_answer(&s, 1000u, NULL, SB_ANSWER_THROTTLED, 0u), SB_OK);
+    CHECK_RC(sb_send_rate_rate_milli(&s, &rate), SB_OK);
+    CHECK(rate == 98000u);
+    sent = 990u; /* before the cut at 1000: the old rate's answer */
+    CHECK_RC(sb_send_rate_answer(&s, 1010u, &sent, SB_ANSWER_THROTTLED, 0u), SB_OK);
+    CHECK_RC(sb_send_rate_rate_milli(&s, &rate), SB_OK);
+    CHECK(rate == 98000u);
+    sent = 1000u; /* with the cut: the new rate's answer cuts it */
+    CHECK_RC(sb_send_rate_answer(&s, 1020u, &sent, SB_ANSWER_THROTTLED, 0u), SB_OK);
+    CHECK_RC(sb_send_rate_rate_milli(&s, &rate), SB_OK);
+    CHECK(rate == 96040u);
+}
+
+/* SPEC.md section 15: a run's clock takes every u64, UINT64_MAX included (it is no "no clock"
+   value): a paced start at UINT64_MAX goes, and later events may then leave now_ms NULL. */
+static void a_run_reads_the_top_of_the_clock(void) {
+    sb_send_rate_config d = sb_send_rate_config_default();
+    sb_policy p = sb_policy_google();
+    sb_send_rate s;
+    sb_run r;
+    sb_action a = {99u, 99u, 99u, 99u};
+    sb_outcome failed = {SB_OUTCOME_RETRYABLE, SB_FAILURE_ERROR, 0u, 0u};
+    const uint64_t top = UINT64_MAX;
+    CHECK_RC(sb_send_rate_init(&s, &d), SB_OK);
+    CHECK_RC(sb_run_init(&r, &p, 7u, 0u), SB_OK);
+    CHECK_RC(sb_run_start_paced(&r, &top, &s, &a), SB_OK);
+    CHECK(a.kind == SB_ACTION_ATTEMPT && a.attempt == 1u);
+    CHECK_RC(sb_run_outcome_paced(&r, &failed, SB_ANSWER_FROM_OUTCOME, 0u, NULL, NULL, &s, &a), SB_OK);
+    CHECK(a.kind == SB_ACTION_RETRY && a.attempt == 1u);
+    CHECK_RC(sb_run_wake_paced(&r, &top, &s, &a), SB_OK);
+    CHECK(a.kind == SB_ACTION_ATTEMPT && a.attempt == 2u);
 }
 
 void test_send_rate(void) {
     replay();
     bad_configs();
+    answers_with_sent_times();
+    a_run_reads_the_top_of_the_clock();
     bad_calls();
     paced_run_bad_calls();
     answers_from_http();

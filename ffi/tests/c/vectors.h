@@ -149,7 +149,8 @@ typedef struct {
     uint8_t answer; /* a paced outcome's SB_ANSWER_* (SB_ANSWER_FROM_OUTCOME: the outcome's own) */
     uint32_t arg; /* the pause reason, or the failure kind */
     uint32_t hint_flag, hint_ms;
-    uint64_t now; /* SB_NO_CLOCK for none */
+    uint64_t now;
+    uint32_t has_now; /* 0: the event carries no clock reading (now_ms NULL) */
     int32_t status; /* SB_OK, or the SB_ERR_RUN_* (SB_ERR_SNAPSHOT_* for a restore) it is refused with */
     sb_action want; /* all 99: a snapshot or a restore, which write no action */
     const uint8_t *bytes; /* a snapshot's expected bytes, or a restore's input */

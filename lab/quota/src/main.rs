@@ -16,9 +16,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use seeded_backoff::{
-    retry_tokio, AtomicSendRate, CallSeeds, NotSent, Policy, Retry, SendRateConfig, Verdict,
-};
+use seeded_backoff::{AtomicSendRate, CallSeeds, NotSent, Policy, Retry, SendRateConfig, Verdict};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::Mutex;
@@ -152,7 +150,7 @@ async fn mode(port: u16, seconds: u64, path: &'static str, rate: Option<Arc<Atom
                 while Instant::now() < end {
                     let seed = seeds.next_seed();
                     let served = match &rate {
-                        None => retry_tokio(&policy, seed, op, classify).await,
+                        None => Retry::new(&policy, seed).run_tokio(op, classify).await,
                         Some(rate) => {
                             Retry::new(&policy, seed)
                                 .send_rate(&**rate)

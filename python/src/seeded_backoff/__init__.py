@@ -19,12 +19,12 @@ from .errors import (BudgetError, CoreError, PacerError, PolicyError, RateLimitE
 from .events import RetryEvent
 from .fleet import seed_from_device, startup_delay
 from .seeds import CallSeeds, call_seed
-from .http import (RATE_LIMIT_HEADERS, classify_grpc_code, classify_status, hint_from_headers, is_retryable_status,
+from .http import (RATE_LIMIT_HEADERS, classify_grpc, classify_http, hint_from_headers, is_retryable_http,
                    parse_rate_limit, parse_retry_after, rate_limit_applies, request_may_retry)
 from .pacer import PACER_HEADER_NAMES, Pacer, PacerSlot
 from .policy import Policy
 from .retry import retry
-from .run import Action, Run
+from .run import RUN_SNAPSHOT_SIZE, Action, Run
 from .send_rate import Pace, SendRate, SendRateError
 from .transport import is_transport_error
 
@@ -42,9 +42,10 @@ GIVE_UP_REASONS = tuple(
 __all__ = [
     "Backoff", "Policy", "RetryBudget", "SendRate", "SendRateError", "Pace", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
     "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError", "hint_from_headers", "request_may_retry",
-    "is_retryable_status", "classify_status", "classify_grpc_code", "seed_from_device", "call_seed", "CallSeeds",
+    "is_retryable_http", "classify_http", "classify_grpc", "seed_from_device", "call_seed", "CallSeeds",
     "startup_delay", "is_transport_error", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
     "Pacer", "PacerSlot", "PacerError", "PACER_HEADER_NAMES",
     "PRESETS", "JITTERS", "DEADLINES", "GIVE_UP_REASONS", "FAILURE_KINDS", "SNAPSHOT_SIZE",
+    "RUN_SNAPSHOT_SIZE",
     "__version__",
 ]

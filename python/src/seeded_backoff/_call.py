@@ -91,7 +91,7 @@ class Call:
         ms = (now - self._origin) * 1000
         if isinstance(ms, float) and not math.isfinite(ms):
             raise ValueError(f"clock() must return finite seconds, got {show(now)} after {show(self._origin)}")
-        return min(U64_MAX - 1, max(0, int(ms)))
+        return min(U64_MAX, max(0, int(ms)))
 
     def woke(self, now_ms: Optional[int] = None) -> None:
         """The sleep of a retry or a wait has ended: the next attempt begins, or behind the send
@@ -126,7 +126,7 @@ class Call:
         return now if self.action.kind == "attempt" else None
 
     def failed(self, hint: Optional[Dict[str, Any]], now_ms: Optional[int] = None, *,
-               budget: Optional[RetryBudget] = None, failure: str = "error", answer: Answer = None,
+               budget: Optional[RetryBudget] = None, failure_kind: str = "error", answer: Answer = None,
                error: Any = None) -> Action:
         """The attempt in flight failed: worth a retry, with `hint` (`Run.outcome`'s hint keywords,
         {} for none), or not worth one (None). `answer` is the send rate's (`answer_of`), None
@@ -141,7 +141,7 @@ class Call:
         if hint is None:
             self.action = self.run.outcome("permanent", now, **self._told(answer))
         else:
-            self.action = self.run.outcome("retryable", now, budget=budget, failure=failure, **hint,
+            self.action = self.run.outcome("retryable", now, budget=budget, failure_kind=failure_kind, **hint,
                                            **self._told(answer))
         return self.action
 
@@ -155,14 +155,14 @@ class Call:
         return self.action
 
     def next_delay(self, hint: Dict[str, Any], error: Any, *, budget: Optional[RetryBudget] = None,
-                   failure: str = "error", on_retry: Optional[Callable[[RetryEvent], Any]] = None,
+                   failure_kind: str = "error", on_retry: Optional[Callable[[RetryEvent], Any]] = None,
                    give_up: Type[RetryError] = RetryError, answer: Answer = None) -> int:
         """The attempt in flight failed with `error` (raised or returned), worth a retry with
         `hint`: the delay in ms before the next attempt, after telling `on_retry` of it (SPEC.md
         section 14's event); when the run gives up, raises `give_up(attempts, reason, error)`,
         from `error` when it is an exception."""
         self._last = error
-        action = self.failed(hint, budget=budget, failure=failure, answer=answer)
+        action = self.failed(hint, budget=budget, failure_kind=failure_kind, answer=answer)
         if action.kind != "retry" or action.delay_ms is None:
             _stop(give_up, action, error)
         if on_retry is not None:

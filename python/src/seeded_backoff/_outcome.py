@@ -11,7 +11,7 @@ from typing import Any, Dict, Optional, Tuple, Type
 
 from ._check import show
 from .http import _occurrences
-from .http import hint_from_headers, is_retryable_status
+from .http import hint_from_headers, is_retryable_http
 from .transport import is_transport_error
 
 Exceptions = Tuple[Type[BaseException], ...]
@@ -58,7 +58,7 @@ def should_retry(outcome: Any, raised: bool, retry_on: Optional[Exceptions]) -> 
     by default (None) a transport error."""
     status = status_of(response_of(outcome, raised))
     if status is not None:
-        return is_retryable_status(status)
+        return is_retryable_http(status)
     if not raised:
         return False
     return is_transport_error(outcome) if retry_on is None else isinstance(outcome, retry_on)
@@ -69,6 +69,6 @@ def hint_of(outcome: Any, raised: bool) -> Dict[str, Any]:
     (Retry-After, or a 429's rate-limit headers) as `Run.outcome` keywords; else none."""
     response = response_of(outcome, raised)
     status = status_of(response)
-    if status is None or not is_retryable_status(status):
+    if status is None or not is_retryable_http(status):
         return {}
     return response_hint(response, status, time.time())

@@ -7,7 +7,7 @@ from typing import Any, Iterator, Optional, Union
 
 from ._check import boolean, integer, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
-from .budget import RetryBudget, failure_kind
+from .budget import RetryBudget, failure_code
 from .errors import CoreError, SnapshotError
 from .policy import Policy
 
@@ -77,7 +77,7 @@ class Backoff:
 
     def next_delay(self, *, retry_after_ms: Optional[int] = None, elapsed_ms: Optional[int] = None,
                    do_not_retry: bool = False, budget: Optional[RetryBudget] = None,
-                   failure: str = "error", rate_limit_ms: Optional[int] = None) -> Optional[int]:
+                   failure_kind: str = "error", rate_limit_ms: Optional[int] = None) -> Optional[int]:
         """The delay in ms before the next retry, or None to give up (then `give_up_reason` says
         why, and every later call answers None until reset()). Any combination of inputs:
 
@@ -91,7 +91,7 @@ class Backoff:
           clients told the same reset do not return together; not with `retry_after_ms` or
           `do_not_retry` (one server hint per step);
         - `do_not_retry=True`: the server said stop (gives up with 'server_stop');
-        - `budget`: a shared RetryBudget, charged for this `failure` ('error' or 'timeout').
+        - `budget`: a shared RetryBudget, charged for this `failure_kind` ('error' or 'timeout').
 
         A refused argument raises and leaves the state (and the budget) unchanged.
         """
@@ -108,7 +108,7 @@ class Backoff:
         if rate_limit_ms is not None:
             c_input.rate_limit_ms = integer("rate_limit_ms", rate_limit_ms, 0, U32_MAX)
             flags |= lib.SB_INPUT_RATE_LIMIT
-        c_input.failure_kind = failure_kind("failure", failure)
+        c_input.failure_kind = failure_code("failure_kind", failure_kind)
         c_budget = ffi.NULL
         if budget is not None:
             if not isinstance(budget, RetryBudget):

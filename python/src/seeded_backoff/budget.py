@@ -17,7 +17,7 @@ __all__ = ["RetryBudget", "FAILURE_KINDS"]
 FAILURE_KINDS: Dict[str, int] = {n[len("SB_FAILURE_"):].lower(): getattr(lib, n) for n in dir(lib) if n.startswith("SB_FAILURE_")}
 
 
-def failure_kind(name: str, value: Any) -> int:
+def failure_code(name: str, value: Any) -> int:
     if not isinstance(value, str) or value not in FAILURE_KINDS:
         kinds = ", ".join(repr(k) for k in FAILURE_KINDS)
         err = TypeError if not isinstance(value, str) else ValueError
@@ -93,12 +93,12 @@ class RetryBudget:
 
     def record_failure(self, kind: str = "error") -> None:
         """Records a failed attempt (next_delay(budget=...) does this itself)."""
-        self._call(lib.sb_budget_record_failure, failure_kind("kind", kind))
+        self._call(lib.sb_budget_record_failure, failure_code("kind", kind))
 
     def try_acquire(self, kind: str = "error") -> bool:
         """Asks to retry: True or False (next_delay(budget=...) does this itself)."""
         allowed = ffi.new("bool *")
-        self._call(lib.sb_budget_try_acquire, failure_kind("kind", kind), allowed)
+        self._call(lib.sb_budget_try_acquire, failure_code("kind", kind), allowed)
         return bool(allowed[0])
 
     def record_success(self, retried: bool = False, kind: str = "error") -> None:
@@ -106,7 +106,7 @@ class RetryBudget:
         failure the successful retry followed."""
         if not isinstance(retried, bool):
             raise TypeError(f"retried must be True or False, got {show(retried)}")
-        self._call(lib.sb_budget_record_success, retried, failure_kind("kind", kind))
+        self._call(lib.sb_budget_record_success, retried, failure_code("kind", kind))
 
     @property
     def tokens_milli(self) -> int:

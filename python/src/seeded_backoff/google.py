@@ -54,7 +54,7 @@ from ._check import show, u64
 from ._outcome import response_hint
 from .budget import RetryBudget
 from .events import RetryEvent
-from .http import classify_grpc_code, classify_status
+from .http import classify_grpc, classify_http
 from .policy import Policy
 from .run import Run
 from .send_rate import SendRate
@@ -104,9 +104,9 @@ def classify(exc: BaseException) -> str:
     """
     status, code = _status_and_code(exc)
     if status is not None:
-        return classify_status(status)
+        return classify_http(status)
     if code is not None:
-        return classify_grpc_code(code)
+        return classify_grpc(code)
     return "invalid"
 
 
@@ -155,7 +155,7 @@ class _Run:
             return None
         if on_error is not None:
             on_error(exc)
-        return self.call.next_delay(hint, exc, budget=self.r.budget, failure=failure_of(exc),
+        return self.call.next_delay(hint, exc, budget=self.r.budget, failure_kind=failure_of(exc),
                                     on_retry=self.r.on_retry, give_up=RetryError, answer=answer)
 
     def turn(self) -> Optional[int]:

@@ -14,7 +14,7 @@ from ._ffi import U32_MAX, U64_MAX, ffi, lib, table, text
 from .errors import CoreError, RateLimitError, RetryAfterError
 
 __all__ = ["parse_retry_after", "parse_rate_limit", "rate_limit_applies", "RATE_LIMIT_HEADERS",
-           "is_retryable_status", "classify_status", "classify_grpc_code", "hint_from_headers",
+           "is_retryable_http", "classify_http", "classify_grpc", "hint_from_headers",
            "request_may_retry"]
 
 CLASSES = table(lib.sb_class_name)
@@ -119,17 +119,17 @@ def _code(name: str, value: Any) -> int:
     return v if 0 <= v <= U32_MAX else U32_MAX
 
 
-def is_retryable_status(status: int) -> bool:
+def is_retryable_http(status: int) -> bool:
     """True for the HTTP statuses worth retrying: 429 and 5xx."""
-    return bool(lib.sb_http_status_is_retryable(_code("status", status)))
+    return bool(lib.sb_is_retryable_http(_code("status", status)))
 
 
-def classify_status(status: int) -> str:
+def classify_http(status: int) -> str:
     """'success' (2xx), 'retry' (429, 5xx), 'do_not_retry' (other 1xx-5xx) or 'invalid'."""
     return text(lib.sb_class_name(lib.sb_classify_http(_code("status", status)))) or "invalid"
 
 
-def classify_grpc_code(code: int) -> str:
+def classify_grpc(code: int) -> str:
     """'success' (0), 'retry' (8, 14), 'do_not_retry' (other 1..=16) or 'invalid'."""
     return text(lib.sb_class_name(lib.sb_classify_grpc(_code("code", code)))) or "invalid"
 

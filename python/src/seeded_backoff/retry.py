@@ -25,7 +25,7 @@ from ._check import show, u64
 from ._outcome import Exceptions, exceptions, hint_of, response_of, should_retry, status_of
 from .budget import RetryBudget
 from .events import RetryEvent
-from .http import is_retryable_status
+from .http import is_retryable_http
 from .policy import Policy, PolicyOptions
 from .run import Run
 from .send_rate import SendRate
@@ -60,7 +60,7 @@ class _Attempts:
         """The delay in ms before retrying the returned `result`, None when it is final (a
         success, recorded); raises RetryError when the run gives up."""
         status = status_of(result)
-        if status is not None and is_retryable_status(status):
+        if status is not None and is_retryable_http(status):
             hint = hint_of(result, False)
             return self._delay(result, hint, answer_of(status, hint))
         if self.o.retry_if_result is not None and self.o.retry_if_result(result):
@@ -81,7 +81,7 @@ class _Attempts:
         return self._delay(error, hint, answer_of(status, hint))
 
     def _delay(self, last: Any, hint: Dict[str, Any], answer: Answer) -> int:
-        return self.call.next_delay(hint, last, budget=self.o.budget, failure=failure_of(last),
+        return self.call.next_delay(hint, last, budget=self.o.budget, failure_kind=failure_of(last),
                                     on_retry=self.o.on_retry, answer=answer)
 
     def turn(self) -> Optional[int]:

@@ -12,12 +12,15 @@ from typing import Any, NamedTuple, Optional, Union
 
 from ._check import integer, one_of, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
-from .budget import RetryBudget, failure_kind
+from .budget import RetryBudget, failure_code
 from .errors import CoreError, SnapshotError
 from .policy import Policy
 from .send_rate import ANSWERS, SendRate
 
-__all__ = ["Run", "Action"]
+__all__ = ["Run", "Action", "RUN_SNAPSHOT_SIZE"]
+
+# The length of Run.snapshot()'s bytes (SPEC.md section 15).
+RUN_SNAPSHOT_SIZE: int = int(lib.SB_RUN_SNAPSHOT_SIZE)
 
 _ACTIONS = {lib.SB_ACTION_ATTEMPT: "attempt", lib.SB_ACTION_RETRY: "retry",
             lib.SB_ACTION_WAIT: "wait", lib.SB_ACTION_PAUSED: "paused",
@@ -108,8 +111,9 @@ class Run:
         return Action(kind, out.attempt)
 
     @staticmethod
-    def _now(now_ms: Optional[int]) -> int:
-        return int(lib.SB_NO_CLOCK) if now_ms is None else integer("now_ms", now_ms, 0, U64_MAX - 1)
+    def _now(now_ms: Optional[int]) -> Any:
+        # A pointer to the reading, NULL for none: every u64 is a reading (SPEC.md section 15).
+        return ffi.NULL if now_ms is None else ffi.new("uint64_t *", integer("now_ms", now_ms, 0, U64_MAX))
 
     def start(self, now_ms: Optional[int] = None, *, send_rate: Optional[SendRate] = None) -> Action:
         """Begins the run: attempt 1. With a `send_rate` (shared, never held by the run: SPEC.md
@@ -130,18 +134,26 @@ class Run:
         return self._answer(status, out[0])
 
     def outcome(self, outcome: str, now_ms: Optional[int] = None, *, retry_after_ms: Optional[int] = None,
-                rate_limit_ms: Optional[int] = None, do_not_retry: bool = False, failure: str = "error",
+                rate_limit_ms: Optional[int] = None, do_not_retry: bool = False, failure_kind: str = "error",
                 budget: Optional[RetryBudget] = None, send_rate: Optional[SendRate] = None,
-                answer: Optional[str] = None, answer_hint_ms: int = 0) -> Action:
+                answer: Union[str, int, None] = None, answer_hint_ms: int = 0) -> Action:
         """How the attempt in flight ended: 'success', 'retryable' (with at most one server hint
-        and the `failure` kind, 'error' or 'timeout'), 'permanent' or 'offline'. `budget` is
+        and the `failure_kind`, 'error' or 'timeout'), 'permanent' or 'offline'. `budget` is
         charged and refunded by the run's rules. A `send_rate` is then told the answer: `answer`
-        ('accepted', 'throttled' with `answer_hint_ms`, 'no_answer') when the caller knows the
-        response, else the outcome's own (SPEC.md section 15.2)."""
+        when the caller knows the response, either the response's HTTP status (an int: a 429, or
+        a 503 with this outcome's retry_after_ms or rate_limit_ms, is a throttle with that hint,
+        any other status accepted: SPEC.md section 17.3) or one of 'accepted', 'throttled' (with
+        `answer_hint_ms`) and 'no_answer'; else the outcome's own (SPEC.md section 15.2).
+
+        >>> rate, run = SendRate(), Run(Policy("google"), seed=1)
+        >>> _ = run.start(now_ms=0, send_rate=rate)
+        >>> run.outcome("retryable", now_ms=10, retry_after_ms=200, send_rate=rate, answer=429)
+        Action(kind='retry', attempt=1, delay_ms=200, reason=None)
+        """
         one_of("outcome", outcome, tuple(_OUTCOMES))
         o = ffi.new("sb_outcome *")
         o.kind = _OUTCOMES[outcome]
-        o.failure_kind = failure_kind("failure", failure)
+        o.failure_kind = failure_code("failure_kind", failure_kind)
         hints = [(flag, ms) for flag, ms in ((lib.SB_INPUT_RETRY_AFTER, retry_after_ms),
                                              (lib.SB_INPUT_RATE_LIMIT, rate_limit_ms)) if ms is not None]
         if do_not_retry is True:
@@ -160,10 +172,15 @@ class Run:
         if send_rate is None and answer is not None:
             raise TypeError("answer is told to a send rate: give send_rate too")
         kind = int(lib.SB_ANSWER_FROM_OUTCOME)
-        if answer is not None:
-            one_of("answer", answer, tuple(ANSWERS))
-            kind = ANSWERS[answer]
         hint = integer("answer_hint_ms", answer_hint_ms, 0, U32_MAX)
+        if isinstance(answer, int) and not isinstance(answer, bool):
+            if answer_hint_ms:
+                raise TypeError("answer_hint_ms is for answer='throttled'; an HTTP status takes the "
+                                "outcome's retry_after_ms or rate_limit_ms")
+            kind, hint = _answer_from_http(integer("answer", answer, 0, 0xFFFF), o.hint_flag, o.hint_ms)
+        elif answer is not None:
+            one_of("answer", answer, tuple(ANSWERS))  # a bool is no status: refused here
+            kind = ANSWERS[str(answer)]
         rate = None if send_rate is None else _rate(send_rate)
         with contextlib.ExitStack() as locks:
             c_budget = ffi.NULL
@@ -203,7 +220,7 @@ class Run:
         >>> Run.restore(Policy("google"), run.snapshot()).wake(now_ms=1700).attempt
         2
         """
-        out = ffi.new("uint8_t[]", int(lib.SB_RUN_SNAPSHOT_SIZE))
+        out = ffi.new("uint8_t[]", RUN_SNAPSHOT_SIZE)
         status = lib.sb_run_snapshot(self._c, out)
         if status != lib.SB_OK:
             raise CoreError(status)
@@ -227,3 +244,13 @@ class Run:
         self: Run = object.__new__(cls)
         self._c, self._policy = c, policy
         return self
+
+
+def _answer_from_http(status: int, hint_flag: int, hint_ms: int) -> "tuple[int, int]":
+    """The SB_ANSWER_* code and hint an HTTP status with the outcome's hint denotes (SPEC.md
+    section 17.3), as the core reads it."""
+    kind, out_hint = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+    code = lib.sb_answer_from_http(status, hint_flag, hint_ms, kind, out_hint)
+    if code != lib.SB_OK:
+        raise CoreError(code)
+    return int(kind[0]), int(out_hint[0])

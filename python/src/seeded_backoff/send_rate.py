@@ -116,18 +116,33 @@ class SendRate:
             return Pace("refuse", int(out[0]))
         raise CoreError(status)
 
-    def answer(self, now_ms: Optional[int], kind: str, hint_ms: int = 0) -> None:
+    def answer(self, now_ms: Optional[int], kind: str, hint_ms: int = 0, *,
+               sent_ms: Optional[int] = None) -> None:
         """Reports the server's answer to an attempt (SPEC.md section 17.5): `kind` is 'accepted'
         (any response but a throttle), 'throttled' (a 429, or a 503 with a hint; `hint_ms` is the
-        hint, 0 for none) or 'no_answer' (a connection error or a timeout)."""
+        hint, 0 for none) or 'no_answer' (a connection error or a timeout). `sent_ms` is the
+        reading at which the attempt was sent (its `ask` said 'send'), None for "sent now": a
+        throttle of an attempt sent before the rate's last cut cuts nothing again.
+
+        >>> rate = SendRate()
+        >>> for t in range(100):
+        ...     rate.answer(t * 10, "accepted")
+        >>> rate.answer(1000, "throttled")
+        >>> rate.rate_milli
+        98000
+        >>> rate.answer(1010, "throttled", sent_ms=990)  # sent before the cut at 1000
+        >>> rate.rate_milli
+        98000
+        """
         if not isinstance(kind, str) or kind not in ANSWERS:
             kinds = ", ".join(repr(k) for k in ANSWERS)
             err = TypeError if not isinstance(kind, str) else ValueError
             raise err(f"kind must be one of {kinds}, got {show(kind)}")
         hint = integer("hint_ms", hint_ms)
         now = self._now(now_ms)
+        sent = ffi.NULL if sent_ms is None else ffi.new("uint64_t *", u64("sent_ms", sent_ms))
         with self._lock:
-            status = lib.sb_send_rate_answer(self._c, now, ANSWERS[kind], hint)
+            status = lib.sb_send_rate_answer(self._c, now, sent, ANSWERS[kind], hint)
         if status != lib.SB_OK:
             raise CoreError(status)
 

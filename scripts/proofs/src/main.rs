@@ -94,7 +94,7 @@ fn policies() -> Option<Policy> {
     let policy = match built {
         Ok(p) => p,
         Err(e) => {
-            sink((e.field(), e.message(), e.name()));
+            sink((e.error.field(), e.message(), e.error.name(), e.got, e.den));
             let mut s = Sink(0);
             let _ = write!(s, "{e}");
             sink(s.0);

@@ -1,0 +1,38 @@
+// The JavaScript column of SPEC.md §18's table of public names is the package's: each name is an
+// export of its main entry (by import and by require), a type its index.d.ts exports (a type has
+// no value at run time), or (the failure kind) a field its types declare for an outcome.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import * as esm from 'seeded-backoff';
+
+const cjs = createRequire(import.meta.url)('seeded-backoff');
+const read = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
+const FIELDS = new Set(['failureKind']);
+
+function jsColumn() {
+  const section = read('../../SPEC.md').split('\n## 18. ')[1].split('\n## ')[0];
+  const rows = section.split('\n').filter((line) => line.startsWith('|'));
+  const at = rows[0].split('|').map((c) => c.trim()).indexOf('JavaScript');
+  return rows.slice(2).flatMap((row) => [...row.split('|')[at].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+}
+
+test('every name of SPEC.md §18 is an export of the package (or a field of its types)', () => {
+  const names = jsColumn();
+  assert.ok(names.length >= 15, `${names.length} names`);
+  const types = read('../types/index.d.ts');
+  const missing = [];
+  for (const name of names) {
+    if (FIELDS.has(name)) {
+      if (!new RegExp(`\\b${name}\\??:`).test(types)) missing.push(`${name} (a field of index.d.ts)`);
+    } else if (new RegExp(`^export (interface|type) ${name}\\b`, 'm').test(types)) {
+      // A type only: nothing to find at run time.
+    } else {
+      for (const [how, api] of [['import', esm], ['require', cjs]]) {
+        if (!(name in api)) missing.push(`${name} (${how})`);
+      }
+    }
+  }
+  assert.deepEqual(missing, [], 'names SPEC.md §18 gives that the package does not export');
+});
