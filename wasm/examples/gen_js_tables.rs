@@ -243,6 +243,11 @@ fn main() {
     println!("export const BYTES = {};", HEADER_VALUES * MAX_HEADER_VALUE);
     println!("export const MAX_HEADER_VALUE = {MAX_HEADER_VALUE};");
     println!(
+        "export const SNAPSHOT_SIZE = {};\nexport const RUN_SNAPSHOT_SIZE = {};",
+        seeded_backoff::SNAPSHOT_SIZE,
+        seeded_backoff::RUN_SNAPSHOT_SIZE
+    );
+    println!(
         "export const IDEMPOTENT_METHODS = {};",
         list(seeded_backoff::IDEMPOTENT_METHODS.map(s))
     );

@@ -22,16 +22,16 @@ export function rateLimitApplies(status) {
 }
 
 /** Whether an HTTP status is worth retrying: 429 and 5xx. */
-export function isRetryableStatus(status) {
-  return classifyStatus(status) === 'retry';
+export function isRetryableHttp(status) {
+  return classifyHttp(status) === 'retry';
 }
 
 /** `'success'`, `'retry'`, `'do_not_retry'` or `'invalid'` for an HTTP status. */
-export function classifyStatus(status) {
+export function classifyHttp(status) {
   return code('status', status) ? CLASSES[get(main).x.classifyHttp(status)] : 'invalid';
 }
 
 /** The same classes for a gRPC status code. */
-export function classifyGrpcCode(grpcCode) {
+export function classifyGrpc(grpcCode) {
   return code('code', grpcCode) ? CLASSES[get(main).x.classifyGrpc(grpcCode)] : 'invalid';
 }

@@ -9,7 +9,7 @@
 // client's fetch (which the REST fallback sends every request through) and hands each attempt's
 // response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { classifyGrpcCode, classifyStatus, hintFromHeaders, nowMs, Policy, RetryError, Run } from './index.js';
+import { classifyGrpc, classifyHttp, hintFromHeaders, nowMs, Policy, RetryError, Run } from './index.js';
 import { giveUpAs } from './retry-error.js';
 
 const attempt = new AsyncLocalStorage();
@@ -41,9 +41,9 @@ export function captureResponses(authClient) {
 /** The core's class of a gax error: by `httpStatusCode` when present, else by gRPC `code`. */
 export function classifyGoogleError(error) {
   const http = error?.httpStatusCode;
-  if (Number.isInteger(http)) return classifyStatus(http);
+  if (Number.isInteger(http)) return classifyHttp(http);
   const code = error?.code;
-  return Number.isInteger(code) ? classifyGrpcCode(code) : 'invalid';
+  return Number.isInteger(code) ? classifyGrpc(code) : 'invalid';
 }
 
 /**

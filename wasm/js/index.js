@@ -4,13 +4,13 @@
 export { Backoff } from './backoff.js';
 export { RetryBudget } from './budget.js';
 export { nowMs } from './clock.js';
-export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
+export { classifyGrpc, classifyHttp, isRetryableHttp, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
 export { parseRateLimit, parseRetryAfter } from './retry-after.js';
 export { hintFromHeaders } from './hint.js';
 export { callSeed, Policy } from './policy.js';
 export { fetchWithBackoff, IDEMPOTENT_METHODS, retry } from './retry.js';
 export { RetryError } from './retry-error.js';
-export { restore, restoreRun, snapshot } from './snapshot.js';
+export { restore, restoreRun, RUN_SNAPSHOT_SIZE, snapshot, SNAPSHOT_SIZE } from './snapshot.js';
 export { Run } from './run.js';
 export { seedFromDevice, startupDelay } from './fleet.js';
 export { pace, Pacer } from './pacer.js';

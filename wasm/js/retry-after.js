@@ -52,4 +52,4 @@ export function parseRateLimit(name, value, nowMs = Date.now()) {
   return parsed(d.x.rateLimit(code, len, lo, hi));
 }
 
-export { classifyGrpcCode, classifyStatus, isRetryableStatus, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
+export { classifyGrpc, classifyHttp, isRetryableHttp, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';

@@ -1,7 +1,7 @@
 // Snapshots: a Backoff as 40 bytes (SPEC.md §9), a Run as 100 (§15), for storage across a reload
 // or a deep sleep, and back. The snapshot part is its own wasm file, loaded only by programs that import this.
 import { snapshot as part } from '../pkg/snapshot-part.js';
-import { RUN_AT, RUN_WORDS, SNAPSHOT_ERRORS, STATE_AT } from '../pkg/tables.js';
+import { RUN_AT, RUN_SNAPSHOT_SIZE, RUN_WORDS, SNAPSHOT_ERRORS, SNAPSHOT_SIZE, STATE_AT } from '../pkg/tables.js';
 import { coded, fail, put } from './check.js';
 import { Backoff, setState, stateOf } from './backoff.js';
 import { isPolicy, Policy, wordsOf } from './policy.js';
@@ -58,3 +58,6 @@ export function restoreRun(policy, bytes, options = {}) {
   setRunState(run, u32.slice(RUN_AT, RUN_AT + RUN_WORDS));
   return run;
 }
+
+/** A snapshot's size in bytes (SPEC.md §9), and a run snapshot's (§15): the core's. */
+export { RUN_SNAPSHOT_SIZE, SNAPSHOT_SIZE };

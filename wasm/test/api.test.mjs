@@ -19,6 +19,11 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     const lo = snapshot(new Backoff({ seed: 5n }));
     const hi = snapshot(new Backoff({ seed: 5n + (1n << 32n) }));
     assert.notDeepEqual(lo.slice(4, 20), hi.slice(4, 20));
+    // The sizes SPEC.md gives (§9: 40 bytes, §15: 100), exported under §18's names.
+    assert.equal(api.SNAPSHOT_SIZE, 40);
+    assert.equal(lo.length, api.SNAPSHOT_SIZE);
+    assert.equal(api.RUN_SNAPSHOT_SIZE, 100);
+    assert.equal(snapshot(new api.Run(new api.Policy())).length, api.RUN_SNAPSHOT_SIZE);
     assert.equal(new Backoff({ seed: 2n ** 64n - 1n }).nextDelay() >= 1000, true);
   });
 
@@ -98,7 +103,7 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
     assert.equal(api.ready, undefined);
     assert.equal(api.parseRetryAfter('120', 0), 120000);
     assert.equal(api.parseRetryAfter('Sun, 06 Nov 1994 08:49:37 GMT', 784111687000), 90000);
-    assert.equal(api.isRetryableStatus(503), true);
-    assert.equal(api.isRetryableStatus(404), false);
+    assert.equal(api.isRetryableHttp(503), true);
+    assert.equal(api.isRetryableHttp(404), false);
   });
 }

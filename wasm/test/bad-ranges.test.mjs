@@ -136,17 +136,17 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
   });
 
   test(`${how}: out-of-range status and gRPC codes are 'invalid'; non-integers are refused`, () => {
-    for (const s of [0, 99, 600, 2 ** 32 - 1, 2 ** 32, -1]) assert.equal(api.classifyStatus(s), 'invalid', `${s}`);
-    for (const c of [17, 2 ** 32 - 1, -1]) assert.equal(api.classifyGrpcCode(c), 'invalid', `${c}`);
-    assert.equal(api.isRetryableStatus(2 ** 32 + 503), false);
-    assert.equal(api.isRetryableStatus(-503), false);
-    assert.equal(api.classifyStatus(2 ** 40), 'invalid');
-    assert.throws(() => api.classifyGrpcCode(14.5), refusedWith(RangeError, /^code must be an integer, got 14\.5$/));
-    assert.throws(() => api.classifyGrpcCode('14'), refusedWith(TypeError, /^code must be an integer, got "14"$/));
-    assert.throws(() => api.classifyStatus(NaN), refusedWith(RangeError, /^status must be an integer, got NaN$/));
-    assert.throws(() => api.classifyStatus(null), refusedWith(TypeError, /^status must be an integer, got null$/));
-    assert.throws(() => api.isRetryableStatus('503'), refusedWith(TypeError, /^status must be an integer, got "503"$/));
-    assert.throws(() => api.isRetryableStatus(503.5), RangeError);
+    for (const s of [0, 99, 600, 2 ** 32 - 1, 2 ** 32, -1]) assert.equal(api.classifyHttp(s), 'invalid', `${s}`);
+    for (const c of [17, 2 ** 32 - 1, -1]) assert.equal(api.classifyGrpc(c), 'invalid', `${c}`);
+    assert.equal(api.isRetryableHttp(2 ** 32 + 503), false);
+    assert.equal(api.isRetryableHttp(-503), false);
+    assert.equal(api.classifyHttp(2 ** 40), 'invalid');
+    assert.throws(() => api.classifyGrpc(14.5), refusedWith(RangeError, /^code must be an integer, got 14\.5$/));
+    assert.throws(() => api.classifyGrpc('14'), refusedWith(TypeError, /^code must be an integer, got "14"$/));
+    assert.throws(() => api.classifyHttp(NaN), refusedWith(RangeError, /^status must be an integer, got NaN$/));
+    assert.throws(() => api.classifyHttp(null), refusedWith(TypeError, /^status must be an integer, got null$/));
+    assert.throws(() => api.isRetryableHttp('503'), refusedWith(TypeError, /^status must be an integer, got "503"$/));
+    assert.throws(() => api.isRetryableHttp(503.5), RangeError);
   });
 
   test(`${how}: parseRetryAfter refuses what is not a header value or a time`, () => {

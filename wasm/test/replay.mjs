@@ -254,8 +254,8 @@ function callSeeds(api, file) {
 }
 
 function classify(api, file) {
-  for (const [status, cls] of file.http) same(api.classifyStatus(status), cls, `http ${status}`);
-  for (const [code, cls] of file.grpc) same(api.classifyGrpcCode(code), cls, `grpc ${code}`);
+  for (const [status, cls] of file.http) same(api.classifyHttp(status), cls, `http ${status}`);
+  for (const [code, cls] of file.grpc) same(api.classifyGrpc(code), cls, `grpc ${code}`);
   return file.http.length + file.grpc.length;
 }
 

@@ -205,6 +205,11 @@ export type SnapshotErrorCode =
   | 'zero_rng_state'
   | 'invalid_state';
 
+/** A Backoff snapshot's size in bytes (SPEC.md §9): 40. */
+export const SNAPSHOT_SIZE: number;
+/** A Run snapshot's size in bytes (SPEC.md §15): 100. */
+export const RUN_SNAPSHOT_SIZE: number;
+
 /**
  * The 40-byte snapshot of a Backoff's state (SPEC.md §9), e.g. for sessionStorage across a reload.
  * Uses the snapshot part of the engine (its own module, in the program only where it is imported).
@@ -445,25 +450,25 @@ export function hintFromHeaders(
  *
  * @example
  * ```
- * if (isRetryableStatus(res.status)) await sleep(backoff.nextDelay());
+ * if (isRetryableHttp(res.status)) await sleep(backoff.nextDelay());
  * ```
  */
-export function isRetryableStatus(status: number): boolean;
+export function isRetryableHttp(status: number): boolean;
 
 /** An HTTP status's or gRPC code's class; `'invalid'` for an integer outside the defined ones. */
 export type Classification = 'success' | 'retry' | 'do_not_retry' | 'invalid';
 
 /**
- * The class of an HTTP status: `classifyStatus(503) === 'retry'`, `classifyStatus(404) === 'do_not_retry'`.
+ * The class of an HTTP status: `classifyHttp(503) === 'retry'`, `classifyHttp(404) === 'do_not_retry'`.
  * @throws TypeError for a non-number, RangeError for a non-integer.
  */
-export function classifyStatus(status: number): Classification;
+export function classifyHttp(status: number): Classification;
 
 /**
- * The class of a gRPC status code: `classifyGrpcCode(14) === 'retry'` (UNAVAILABLE).
+ * The class of a gRPC status code: `classifyGrpc(14) === 'retry'` (UNAVAILABLE).
  * @throws TypeError for a non-number, RangeError for a non-integer.
  */
-export function classifyGrpcCode(code: number): Classification;
+export function classifyGrpc(code: number): Classification;
 
 /** What `retry()` passes to `fn`. */
 export interface Attempt {

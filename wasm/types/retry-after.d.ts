@@ -1,9 +1,9 @@
 // `seeded-backoff/retry-after`: the header parsers and status classes alone (the main and date
 // engine parts). The documentation of each export is in index.d.ts.
 export {
-  classifyGrpcCode,
-  classifyStatus,
-  isRetryableStatus,
+  classifyGrpc,
+  classifyHttp,
+  isRetryableHttp,
   parseRateLimit,
   parseRetryAfter,
   type RateLimitErrorCode,

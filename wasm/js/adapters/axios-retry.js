@@ -12,7 +12,7 @@
 // config itself (`config.seededBackoff`, a class instance axios merges by reference). A response
 // interceptor tells the core the answer of a response that is not retried (a retried one is told
 // in retryCondition).
-import { isRetryableStatus } from '../index.js';
+import { isRetryableHttp } from '../index.js';
 import { adapterOptions, requests } from './common.js';
 
 /** Options for `axiosRetry(axios, options)` retrying with seeded schedules. */
@@ -29,7 +29,7 @@ export function axiosRetryOptions(policy, seed, options = {}) {
       return config;
     });
     const told = (r) => {
-      if (r && !isRetryableStatus(r.status)) r.config?.seededBackoff?.settle(r.status);
+      if (r && !isRetryableHttp(r.status)) r.config?.seededBackoff?.settle(r.status);
     };
     axios.interceptors.response.use((r) => {
       told(r);
@@ -46,7 +46,7 @@ export function axiosRetryOptions(policy, seed, options = {}) {
       const r = error?.response;
       const state = error?.config?.['axios-retry'];
       // A response with a status the core does not retry, or a request the caller cancelled.
-      if (r ? !isRetryableStatus(r.status) : error?.code === 'ERR_CANCELED' || !state) return false;
+      if (r ? !isRetryableHttp(r.status) : error?.code === 'ERR_CANCELED' || !state) return false;
       const req = sendRate === undefined ? (state.seededBackoff ??= next()) : error.config.seededBackoff;
       if (!req) return false;
       const d = r ? await req.after(r.status, r.headers) : req.next();

@@ -4,7 +4,7 @@
 // With a `sendRate`, the run is paced by it (SPEC.md §15.2): the library's hook before each
 // attempt, the first included, awaits `gate()`, and every response's status is told to the core,
 // which reads its answer (§17.3).
-import { Backoff, callSeed, classifyStatus, hintFromHeaders, nowMs as clock, RetryError, Run } from '../index.js';
+import { Backoff, callSeed, classifyHttp, hintFromHeaders, nowMs as clock, RetryError, Run } from '../index.js';
 
 // The request's own signal (one per request): its listener goes with it.
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
@@ -83,7 +83,7 @@ class Request {
    */
   settle(status) {
     if (!this.#paced || !this.#started || this.#run.phase !== 'attempting') return;
-    this.#run.outcome(classifyStatus(status) === 'success' ? 'success' : 'permanent', clock(), status);
+    this.#run.outcome(classifyHttp(status) === 'success' ? 'success' : 'permanent', clock(), status);
   }
 }
 

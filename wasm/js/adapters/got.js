@@ -11,7 +11,7 @@
 // it before every attempt, retries included) awaits the request's gate, and an afterResponse hook
 // tells the core the answer of a response that is not retried (a retried one is told in
 // calculateDelay).
-import { isRetryableStatus } from '../index.js';
+import { isRetryableHttp } from '../index.js';
 import { adapterOptions, requests } from './common.js';
 
 /** got options (for `got.extend` or one call) retrying with seeded schedules. */
@@ -21,7 +21,7 @@ export function gotRetry(policy, seed, options = {}) {
   const statusCodes = Array.from({ length: 500 }, (_, i) => 100 + i);
   const calculateDelay = async ({ attemptCount, error }) => {
     const r = error.response;
-    if (r && !isRetryableStatus(r.statusCode)) return 0;
+    if (r && !isRetryableHttp(r.statusCode)) return 0;
     const c = error.options.context;
     // A request's first failure starts its schedule (a paced one's first attempt did); its
     // retries keep it.
@@ -37,7 +37,7 @@ export function gotRetry(policy, seed, options = {}) {
     return o.context.seededBackoff.gate(o.signal);
   };
   const told = (response) => {
-    if (!isRetryableStatus(response.statusCode)) response.request.options.context.seededBackoff?.settle(response.statusCode);
+    if (!isRetryableHttp(response.statusCode)) response.request.options.context.seededBackoff?.settle(response.statusCode);
     return response;
   };
   return { ...out, hooks: { beforeRequest: [gate], afterResponse: [told] } };

@@ -6,7 +6,7 @@
 // the init hook also adds the request's gate as the last beforeRequest hook (the first attempt)
 // and beforeRetry hook (each retry), and an afterResponse hook, last, that tells the core the
 // answer of a response that is not retried (a retried one is told in shouldRetry).
-import { isRetryableStatus } from '../index.js';
+import { isRetryableHttp } from '../index.js';
 import { adapterOptions, requests } from './common.js';
 
 /** ky options (for `ky.create`, `ky.extend` or one call) retrying with seeded schedules. */
@@ -27,7 +27,7 @@ export function kyRetry(policy, seed, options = {}) {
         const r = error?.response;
         // An error without a response (a network failure, a timeout): ky's own rules decide
         // whether it is retried at all, unless the core has given up.
-        if (r && !isRetryableStatus(r.status)) return false;
+        if (r && !isRetryableHttp(r.status)) return false;
         return (await advance(r)) === null ? false : r ? true : undefined;
       },
       // A retry forced by an afterResponse hook comes without shouldRetry: its own step.
@@ -40,7 +40,7 @@ export function kyRetry(policy, seed, options = {}) {
     if (sendRate === undefined) return;
     const gate = ({ request }) => (req ??= next()).gate(request?.signal);
     const told = ({ response }) => {
-      if (!isRetryableStatus(response.status)) req?.settle(response.status);
+      if (!isRetryableHttp(response.status)) req?.settle(response.status);
     };
     const hooks = options.hooks ?? {};
     options.hooks = {

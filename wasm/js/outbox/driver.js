@@ -174,7 +174,7 @@ export class Driver {
         await this.#answer(rec, run, run.outcome('offline', sb.nowMs()), null, err);
         return;
       }
-      const cls = res ? sb.classifyStatus(res.status) : 'retry';
+      const cls = res ? sb.classifyHttp(res.status) : 'retry';
       if (cls !== 'retry') {
         // The run settles the budget's refund of a success, and tells the send rate the status.
         run.outcome(cls === 'success' ? 'success' : 'permanent', sb.nowMs(), res.status);

@@ -6,7 +6,7 @@ const b = new sb.Backoff(policy, 1);
 const d: number | null = b.nextDelay();
 const bytes: Uint8Array = sb.snapshot(b);
 const again: sb.Backoff = sb.restore(policy, bytes);
-console.log(d, again.seed, sb.isRetryableStatus(503));
+console.log(d, again.seed, sb.isRetryableHttp(503));
 // @ts-expect-error unknown preset
 new sb.Policy({ preset: 'azure' });
 // @ts-expect-error snapshot is a function of the package, not a method

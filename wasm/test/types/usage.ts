@@ -5,12 +5,12 @@ import {
   Backoff,
   type BackoffOptions,
   type Classification,
-  classifyGrpcCode,
-  classifyStatus,
+  classifyGrpc,
+  classifyHttp,
   type FetchOptions,
   fetchWithBackoff,
   type GiveUpReason,
-  isRetryableStatus,
+  isRetryableHttp,
   parseRetryAfter,
   Policy,
   type PolicyOptions,
@@ -49,8 +49,8 @@ budget.recordSuccess('error');
 const n: number = budget.tokens + budget.tokensMilli;
 const ms: number = parseRetryAfter('120', Date.now());
 const fromBytes: number = parseRetryAfter(new TextEncoder().encode('120'));
-const classes: Classification[] = [classifyStatus(503), classifyGrpcCode(14)];
-const retryable: boolean = isRetryableStatus(429);
+const classes: Classification[] = [classifyHttp(503), classifyGrpc(14)];
+const retryable: boolean = isRetryableHttp(429);
 const code: SnapshotErrorCode = 'policy_mismatch';
 
 async function main(): Promise<void> {
