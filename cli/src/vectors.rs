@@ -439,7 +439,7 @@ pub fn write_all(dir: &Path) -> Result<(), String> {
         "reconnect/reconnect".to_string(),
         crate::vectors_reconnect::file(),
     ));
-    // Beside run-loop.json, apart until the npm package takes the startup window (SPEC.md §15.3).
+    // The startup delay's runs (SPEC.md §15.3), in their own directory beside run-loop.json.
     files.push((
         "startup/run-startup".to_string(),
         crate::vectors_run_startup::file()?,

@@ -304,7 +304,7 @@ def main(argv):
     files = sorted(glob.glob(os.path.join(vdir, "*.json")))
     # The reconnect loop's (SPEC.md §12.3), apart because only the core and the C library have it.
     files += sorted(glob.glob(os.path.join(vdir, "reconnect", "*.json")))
-    # The startup delay's runs (§15.3), apart until the npm package takes the option.
+    # The startup delay's runs (§15.3), in their own directory.
     files += sorted(glob.glob(os.path.join(vdir, "startup", "*.json")))
     if not files:
         print("error: no vector files (*.json) in %s" % vdir)

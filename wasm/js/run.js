@@ -4,11 +4,11 @@
 import { main } from '../pkg/main-part.js';
 import {
   ACTION_AT, ACTION_DONE, ACTION_GIVE_UP, ACTION_PAUSED, ACTION_RETRY, ACTION_WAIT, EVENT_OUTCOME, EVENT_PAUSE,
-  EVENT_RESUME, EVENT_START, EVENT_WAKE, GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER,
+  EVENT_RESUME, EVENT_START, EVENT_WAKE, FLEET_WINDOW_ERROR, GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER,
   OUTCOME_OFFLINE, OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_HIDDEN, PAUSE_OFFLINE, RUN_AT,
   RUN_ATTEMPT_WORD, RUN_ERRORS, RUN_PHASE_WORD, RUN_SEED_WORD, TOLD_ACCEPTED, TOLD_HTTP, TOLD_NO_ANSWER, TOLD_THROTTLED,
 } from '../pkg/tables.js';
-import { bool, coded, fail, int, keys, oneOf, U32_MAX } from './check.js';
+import { bool, coded, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';
 import { isBudget } from './gate.js';
 import { isPolicy, seedHalves, wordsOf } from './policy.js';
@@ -30,7 +30,8 @@ function action([k, attempt, delayMs, extra]) {
   return a;
 }
 
-const now = (v) => (v === undefined ? -1 : int('nowMs', v, 0, Number.MAX_SAFE_INTEGER));
+// A reading is a whole number, or a bigint for the whole clock range (SPEC.md §15: up to 2^64 − 1).
+const now = (v) => (v === undefined ? -1 : typeof v === 'bigint' ? (u64('nowMs', v), v) : int('nowMs', v, 0, Number.MAX_SAFE_INTEGER));
 const OUTCOMES = ['success', 'retryable', 'permanent', 'offline'];
 const HINTS = [['retryAfterMs', HINT_RETRY_AFTER], ['rateLimitMs', HINT_RATE_LIMIT]];
 const ANSWERS = ['accepted', 'throttled', 'no_answer'];
@@ -67,14 +68,15 @@ export class Run {
   /** A run not yet started: see index.d.ts. */
   constructor(policy, options = {}) {
     if (!isPolicy(policy)) fail(TypeError, 'policy', 'a Policy', policy);
-    keys('Run options', options, ['seed', 'countPausedTime', 'budget', 'sendRate']);
-    const { seed, countPausedTime = false, budget, sendRate } = options;
+    keys('Run options', options, ['seed', 'countPausedTime', 'budget', 'sendRate', 'startupWindowMs']);
+    const { seed, countPausedTime = false, budget, sendRate, startupWindowMs = 0 } = options;
     bool('countPausedTime', countPausedTime);
+    int('startupWindowMs', startupWindowMs, 0, U32_MAX, FLEET_WINDOW_ERROR.replace('windowMs', 'startupWindowMs'));
     if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
     const [lo, hi] = seedHalves(seed);
     this.#seed = (BigInt(hi) << 32n) | BigInt(lo);
     this.#p = wordsOf(policy);
-    this.#w = runWords(get(main), this.#p, lo, hi, countPausedTime);
+    this.#w = runWords(get(main), this.#p, lo, hi, countPausedTime, startupWindowMs);
     this.#budget = budget;
     paceOf(sendRate);
     this.#rate = sendRate;

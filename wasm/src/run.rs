@@ -8,7 +8,7 @@
 //! ```
 //! use seeded_backoff_wasm::run::{action, event, run_event, run_new};
 //! seeded_backoff_wasm::rt::io(|io| io.options[0] = 0); // Google's preset
-//! assert_eq!(run_new(7, 0, false), 0);
+//! assert_eq!(run_new(7, 0, false, 0), 0);
 //! assert_eq!(run_event(event::START, 0, 0, 0, 0, false, 0, 0, false), 0);
 //! let answer = seeded_backoff_wasm::rt::io(|io| io.action);
 //! assert_eq!(answer[..2], [action::ATTEMPT, 1]);
@@ -78,18 +78,30 @@ pub mod answer {
 /// here): the run is unchanged.
 pub const BAD_WORDS: u32 = u32::MAX;
 
-/// A fresh run under the shared policy, seeded from `hi:lo`, in the shared run words. Returns 0,
-/// or 1 + the index of the core's `PolicyError`.
+/// What `runNew` answers for a startup window the core refuses (`FleetError::WindowMs`).
+pub const WINDOW_REFUSED: u32 = u32::MAX;
+
+/// A fresh run under the shared policy, seeded from `hi:lo`, with the startup window `window_ms`
+/// (SPEC.md §15.3; 0 for none), in the shared run words. Returns 0, 1 + the index of the core's
+/// `PolicyError`, or [`WINDOW_REFUSED`].
 #[cfg(feature = "main")]
 #[export_name = "runNew"]
-pub extern "C" fn run_new(lo: u32, hi: u32, count_paused: bool) -> u32 {
-    io::policy_status(shared(|io| {
-        let policy = io::policy(&io.options)?;
+pub extern "C" fn run_new(lo: u32, hi: u32, count_paused: bool, window_ms: u32) -> u32 {
+    shared(|io| {
+        let policy = match io::policy(&io.options) {
+            Ok(p) => p,
+            Err(e) => return io::policy_status::<()>(Err(e)),
+        };
         let seed = u64::from(hi) << 32 | u64::from(lo);
-        let run = Run::new(&policy, seed).count_paused_time(count_paused);
+        let Ok(run) = Run::new(&policy, seed)
+            .count_paused_time(count_paused)
+            .startup_window_ms(window_ms)
+        else {
+            return WINDOW_REFUSED;
+        };
         io.run = run.to_raw().to_words();
-        Ok(())
-    }))
+        0
+    })
 }
 
 fn encode(a: Action) -> [u32; 4] {

@@ -186,10 +186,12 @@ function run(api, file) {
     const policy = new api.Policy(optionsOf(c.policy));
     const rate = c.send_rate ? new api.SendRate(sendRateOptions(c.send_rate)) : undefined;
     const paced = rate ? { budget, sendRate: rate } : { budget };
-    let r = new api.Run(policy, { seed: BigInt(c.seed), countPausedTime: c.count_paused, ...paced });
+    const startup = c.startup_window_ms === undefined ? {} : { startupWindowMs: c.startup_window_ms };
+    let r = new api.Run(policy, { seed: BigInt(c.seed), countPausedTime: c.count_paused, ...startup, ...paced });
     const hex = (b) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
     c.events.forEach((e, i) => {
-      const now = e.now === undefined ? undefined : Number(e.now);
+      // A reading beyond a number's exact integers is given as a bigint (the clock's whole range).
+      const now = e.now === undefined ? undefined : BigInt(e.now) > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(e.now) : Number(e.now);
       let got;
       try {
         let a;

@@ -67,6 +67,31 @@ test('bad arguments are TypeErrors and RangeErrors naming them', () => {
   assert.throws(() => run.outcome({ retryAfterMs: 1, rateLimitMs: 2 }), { name: 'TypeError' });
   assert.throws(() => run.outcome({ failureKind: 'slow' }), { name: 'RangeError', message: /failureKind/ });
   assert.deepEqual(run.outcome('success'), { type: 'done', attempts: 1 });
+  // The startup window: the core's range (SPEC.md §12.2), named as the option.
+  assert.throws(() => new esm.Run(policy, { startupWindowMs: 2 ** 31 }), { name: 'RangeError', message: /^startupWindowMs must be in 0\.\.=2147483647, got 2147483648/ });
+  assert.throws(() => new esm.Run(policy, { startupWindowMs: '5' }), { name: 'TypeError', message: /startupWindowMs/ });
+  // A bigint reading beyond 2^64 - 1 is no reading of the clock.
+  assert.throws(() => new esm.Run(policy).start(2n ** 64n), { name: 'RangeError', message: /nowMs/ });
+});
+
+test('the whole clock range as bigints: a run at 2^64 - 1 runs as SPEC §15 says (its sums saturate)', () => {
+  const top = 2n ** 64n - 1n;
+  const run = new esm.Run(new esm.Policy({ jitter: 'none' }), { seed: 1 });
+  assert.deepEqual(run.start(top - 5n), { type: 'attempt', attempt: 1 });
+  // Google's first delay without jitter: initial_ms, 1 s (SPEC §2), whatever the clock reads.
+  assert.deepEqual(run.outcome('retryable', top), { type: 'retry', attempt: 1, delayMs: 1000 });
+  assert.deepEqual(run.wake(top), { type: 'attempt', attempt: 2 });
+});
+
+test('a startup window: the run begins with a wait in the window, then attempt 1 (SPEC §15.3)', () => {
+  const policy = new esm.Policy();
+  const run = new esm.Run(policy, { seed: 7, startupWindowMs: 32000 });
+  const first = run.start(0);
+  assert.equal(first.type, 'wait');
+  assert.ok(first.delayMs >= 0 && first.delayMs <= 32000, `${first.delayMs}`);
+  assert.deepEqual(run.wake(first.delayMs), { type: 'attempt', attempt: 1 });
+  // 0 (the default) is no window: the first action is the attempt.
+  assert.deepEqual(new esm.Run(policy, { seed: 7, startupWindowMs: 0 }).start(0), { type: 'attempt', attempt: 1 });
 });
 
 test('a budget given to the run is charged for a retry and refunded on success (SPEC §10 through §15)', () => {

@@ -669,30 +669,35 @@ export class Run {
   /**
    * `sendRate`: start, wake and outcome are paced by it (SPEC.md §15.2): they need a clock
    * reading (else they throw with `code` `'no_clock'`), start and wake may answer `'wait'` or give
-   * up `'throttled'` / `'deadline'`, and each outcome is told to it.
+   * up `'throttled'` / `'deadline'`, and each outcome is told to it. `startupWindowMs` (0..=2^31 − 1,
+   * default 0: none): a run that follows a give-up or an outage begins with a wait drawn in this
+   * window from its seed, then attempt 1 (SPEC.md §15.3), so that the devices or tabs that begin
+   * again together do not attempt together.
+   *
+   * A `nowMs` reading is a whole number, or a bigint for the clock's whole range (up to 2^64 − 1).
    */
-  constructor(policy: Policy, options?: { seed?: Seed; countPausedTime?: boolean; budget?: BudgetLike; sendRate?: SendRate });
+  constructor(policy: Policy, options?: { seed?: Seed; countPausedTime?: boolean; budget?: BudgetLike; sendRate?: SendRate; startupWindowMs?: number });
   /** The seed of the run's jitter and re-drawn waits. */
   readonly seed: bigint;
   /** The attempts made so far (SPEC.md §14). */
   readonly attempts: number;
   /** Where the run is between events (SPEC.md §15). */
   readonly phase: 'ready' | 'attempting' | 'sleeping' | 'paused' | 'done' | 'gave_up';
-  /** Begins the run: answers attempt 1. */
-  start(nowMs?: number): RunAction;
+  /** Begins the run: answers attempt 1 (or, with a startup window, the wait before it). */
+  start(nowMs?: number | bigint): RunAction;
   /**
    * How the attempt in flight ended. With a `sendRate`, `answer` is what the attempt tells it: an
    * HTTP status (100..=599, read by the core with the outcome's hint), or an answer kind
    * (`{ kind: 'throttled', hintMs }` for a hint); omitted, the outcome's own (SPEC.md §15.2).
    */
-  outcome(outcome: 'success' | 'permanent' | 'offline' | 'retryable' | RetryableOutcome, nowMs?: number,
+  outcome(outcome: 'success' | 'permanent' | 'offline' | 'retryable' | RetryableOutcome, nowMs?: number | bigint,
     answer?: number | SendRateAnswer | { kind: SendRateAnswer; hintMs?: number }): RunAction;
   /** The sleep of a retry or a wait has ended. */
-  wake(nowMs?: number): RunAction;
+  wake(nowMs?: number | bigint): RunAction;
   /** The page is hidden or the device offline (before the start, or during a sleep). */
-  pause(reason: 'hidden' | 'offline', nowMs?: number): RunAction;
+  pause(reason: 'hidden' | 'offline', nowMs?: number | bigint): RunAction;
   /** The pause has ended (or the page was resumed during a sleep): answers the re-drawn wait. */
-  resume(nowMs?: number): RunAction;
+  resume(nowMs?: number | bigint): RunAction;
 }
 
 /**

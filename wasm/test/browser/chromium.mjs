@@ -22,7 +22,8 @@ export function serveFile(req, res, path) {
     return true;
   }
   if (path === '/vectors/') {
-    const names = readdirSync(vectorsDir).filter((n) => n.endsWith('.json')).sort();
+    const names = [...readdirSync(vectorsDir), ...readdirSync(join(vectorsDir, 'startup')).map((n) => `startup/${n}`)]
+      .filter((n) => n.endsWith('.json')).sort();
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(names));
     return true;
   }

@@ -31,7 +31,8 @@ export async function serve({ root, pages = {}, api = [[200]], csp, vectors = fa
       return reply(status, `${status} #${apiHits}`, { 'content-type': 'text/plain', ...values });
     }
     if (vectors && path === '/vectors/') {
-      return reply(200, JSON.stringify(readdirSync(vectorsDir).filter((n) => n.endsWith('.json')).sort()));
+      const names = [...readdirSync(vectorsDir), ...readdirSync(join(vectorsDir, 'startup')).map((n) => `startup/${n}`)];
+      return reply(200, JSON.stringify(names.filter((n) => n.endsWith('.json')).sort()));
     }
     let body = pages[path];
     if (body === undefined) {
