@@ -92,9 +92,9 @@ export function u64(name, v) {
 }
 
 /** A monotonic clock reading in ms as u64 halves: a number (its fraction dropped, as performance.now()'s) or a bigint. */
-export function clockMs(v) {
-  if (typeof v === 'number' && v >= 0 && v < Infinity) return u64('nowMs', Math.floor(v));
-  return u64('nowMs', v);
+export function clockMs(v, name = 'nowMs') {
+  if (typeof v === 'number' && v >= 0 && v < Infinity) return u64(name, Math.floor(v));
+  return u64(name, v);
 }
 
 export function bool(name, v) {

@@ -76,11 +76,13 @@ export class SendRate {
    * The server's answer to an attempt (SPEC.md §17.5): 'accepted' (any response but a throttle),
    * 'throttled' (a 429, or a 503 with a hint; `hintMs` that hint, 0 for none) or 'no_answer'.
    */
-  answer(kind, hintMs = 0, nowMs = clock()) {
+  answer(kind, hintMs = 0, nowMs = clock(), sentMs = undefined) {
     const code = CODES[oneOf('kind', kind, KINDS)];
     int('hintMs', hintMs, 0, U32_MAX);
     const [lo, hi] = clockMs(nowMs);
-    if (this.#call(({ x }) => x.sendRateAnswer(lo, hi, code, hintMs))) corrupt();
+    // When the attempt was sent (SPEC.md §17.5): omitted, at the answer's reading.
+    const [slo, shi] = sentMs === undefined ? [0, 0] : clockMs(sentMs, 'sentMs');
+    if (this.#call(({ x }) => x.sendRateAnswer(lo, hi, code, hintMs, sentMs !== undefined, slo, shi))) corrupt();
   }
 
   /** Waits (setTimeout, on the package's clock, nowMs()) until an attempt may go: `{ kind: 'send' }`, or with failFast the first refusal at once. */

@@ -165,9 +165,18 @@ pub extern "C" fn send_rate_ask(now_lo: u32, now_hi: u32) -> u32 {
 }
 
 /// Reports an answer of kind `kind` ([`answer`]) at `now_ms` (u32 halves), `hint_ms` for a
-/// throttle. Returns 0, or 1 for words no send rate has or an unknown kind (unchanged).
+/// throttle, to an attempt sent at `sent_ms` (u32 halves) if `has_sent`, else at `now_ms` (SPEC.md
+/// §17.5). Returns 0, or 1 for words no send rate has or an unknown kind (unchanged).
 #[export_name = "sendRateAnswer"]
-pub extern "C" fn send_rate_answer(now_lo: u32, now_hi: u32, kind: u32, hint_ms: u32) -> u32 {
+pub extern "C" fn send_rate_answer(
+    now_lo: u32,
+    now_hi: u32,
+    kind: u32,
+    hint_ms: u32,
+    has_sent: bool,
+    sent_lo: u32,
+    sent_hi: u32,
+) -> u32 {
     shared(|io| {
         let a = match kind {
             answer::ACCEPTED => Answer::Accepted,
@@ -178,7 +187,12 @@ pub extern "C" fn send_rate_answer(now_lo: u32, now_hi: u32, kind: u32, hint_ms:
         let Some(mut rate) = read(io) else {
             return 1;
         };
-        rate.on_answer(u64_of(now_lo, now_hi), a);
+        let now = u64_of(now_lo, now_hi);
+        if has_sent {
+            rate.on_answer_sent(now, u64_of(sent_lo, sent_hi), a);
+        } else {
+            rate.on_answer(now, a);
+        }
         write(io, &rate);
         0
     })

@@ -147,3 +147,17 @@ test("wasm/README.md's send-rate snippet runs as pasted", () => {
   const out = runReadmeSnippet('## One send rate for a process', 30_000);
   assert.match(out, /^served \d+, refused \d+, rate \d+\.\d\/s\n$/);
 });
+
+test('an answer with its send time cuts once per flight (SPEC §17.5, by hand)', () => {
+  // 100 accepted over 1 s, a throttle at 1000 cuts to 98/s; a throttle of an attempt sent at 990
+  // (before the cut) cuts nothing, one sent at 1000 cuts to 96.04/s.
+  const rate = new esm.SendRate();
+  for (let t = 0; t < 100; t++) rate.answer('accepted', 0, t * 10);
+  rate.answer('throttled', 0, 1000);
+  assert.equal(rate.rateMilli, 98000);
+  rate.answer('throttled', 0, 1010, 990);
+  assert.equal(rate.rateMilli, 98000);
+  rate.answer('throttled', 0, 1020, 1000n);
+  assert.equal(rate.rateMilli, 96040);
+  assert.throws(() => rate.answer('throttled', 0, 1030, -1), { name: 'RangeError', message: /^sentMs must be/ });
+});

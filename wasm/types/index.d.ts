@@ -888,8 +888,12 @@ export class SendRate {
   constructor(options?: SendRateOptions);
   /** Before an attempt at `nowMs` (SPEC.md §17.4). */
   ask(nowMs?: number | bigint): SendRatePace;
-  /** Reports the answer to an attempt at `nowMs` (SPEC.md §17.5); `hintMs` is a throttle's Retry-After or rate-limit reset in ms (0: none). */
-  answer(kind: SendRateAnswer, hintMs?: number, nowMs?: number | bigint): void;
+  /**
+   * Reports the answer to an attempt at `nowMs` (SPEC.md §17.5); `hintMs` is a throttle's
+   * Retry-After or rate-limit reset in ms (0: none); `sentMs` when the attempt was sent (omitted:
+   * at `nowMs`), so that a throttle of an attempt sent before the rate's last cut cuts it no more.
+   */
+  answer(kind: SendRateAnswer, hintMs?: number, nowMs?: number | bigint, sentMs?: number | bigint): void;
   /** Sleeps until {@link SendRate.ask} says send (resolves `{ kind: 'send', ms: 0 }`), or with failFast resolves the first refusal; rejects with the signal's reason on abort. */
   waitTurn(options?: { signal?: AbortSignal }): Promise<SendRatePace>;
   /** The learnt rate in thousandths of a request per second; 0 while off (no throttle yet). */
