@@ -2,6 +2,7 @@
 // writes the policy's and the state's words to the engine and reads the state back.
 import { main } from '../pkg/main-part.js';
 import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, OPTIONS, STATE_AT } from '../pkg/tables.js';
+import { BRAND, VERSION } from './brand.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';
 import { asking, inside, isBudget } from './gate.js';
@@ -9,7 +10,6 @@ import { isPolicy, Policy, seedHalves, wordsOf } from './policy.js';
 
 const INPUT_KEYS = ['retryAfterMs', 'rateLimitMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
 
-export let stateOf;
 export let setState;
 
 export class Backoff {
@@ -20,7 +20,6 @@ export class Backoff {
   #hi;
 
   static {
-    stateOf = (b) => b.#s;
     // A restored state: a snapshot holds the generator's state, not its seed.
     setState = (b, s) => {
       b.#s = s;
@@ -57,6 +56,12 @@ export class Backoff {
 
   get policy() {
     return this.#p;
+  }
+
+  /** What another copy of the package reads of this Backoff (brand.js): its policy's words and its state's. */
+  get [BRAND]() {
+    const state = [this.#w, this.#s];
+    return { kind: 'Backoff', version: VERSION, state: () => state };
   }
 
   nextDelay(input) {

@@ -3,6 +3,7 @@ import { ACTION_AT, RUN_AT, RUN_ERRORS, RUN_WORDS, TOLD_HTTP } from '../pkg/tabl
 import { coded, fail } from './check.js';
 import { registry } from './engine.js';
 import { asking } from './gate.js';
+import { brandOf } from './brand.js';
 import { isResponse } from './retry.js';
 
 /** A new run's words under the option words `pw`, seeded from `lo:hi` (part `m`, loaded). */
@@ -26,19 +27,24 @@ export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now
   const pace = paceOf(sendRate);
   if (typeof told !== 'number') [told, toldArg] = isResponse(told) ? [TOLD_HTTP, told.status] : [0, 0];
   const args = [e, kind, hintKind, hintMs, timeout, now >= 0, now % 4294967296, Math.floor(now / 4294967296), !!budget];
-  const on = (p, f) => {
+  // `ask`: the gate of the copy of the package whose part `p` is (a SendRate's may be another's).
+  const on = (p, f, ask = asking) => {
     p.owner = null;
     p.u32.set(pw);
     p.u32.set(rw, RUN_AT);
-    const r = asking(budget, f);
+    const r = ask(budget, f);
     if (r) throw coded(Error, RUN_ERRORS[r - 1] ?? ['bad_state', 'run words the engine did not make']);
     rw.set(p.u32.subarray(RUN_AT, RUN_AT + RUN_WORDS));
     return p.u32.slice(ACTION_AT, ACTION_AT + 4);
   };
-  return pace ? pace((p) => on(p, () => p.x.runEventPaced(...args, told, toldArg))) : on(m, () => m.x.runEvent(...args));
+  return pace ? pace((p, ask) => on(p, () => p.x.runEventPaced(...args, told, toldArg), ask)) : on(m, () => m.x.runEvent(...args));
 }
 
-/** How a run is paced by a SendRate (registered by send-rate.js): null for none, a TypeError naming `sendRate` for any other value. */
-export const paceOf = (v) => (v === undefined ? null : registry.pace?.(v) ?? fail(TypeError, 'sendRate', 'a SendRate', v));
+/**
+ * How a run is paced by a SendRate (registered by send-rate.js, or read from one of another copy
+ * of the package: brand.js): null for none, a TypeError naming `sendRate` for any other value.
+ */
+export const paceOf = (v) => (v === undefined ? null
+  : registry.pace?.(v) ?? brandOf(v, 'SendRate', 'sendRate')?.pace ?? fail(TypeError, 'sendRate', 'a SendRate', v));
 
 registry.run = { event, runWords };

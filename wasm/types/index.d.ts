@@ -113,7 +113,12 @@ export interface BackoffOptions extends PolicyOptions {
 export class Policy {
   // Nominal: an options object is not a Policy.
   #private;
-  constructor(options?: PolicyOptions);
+  /**
+   * A Policy as `options` is that same policy. A Policy, Backoff, Run, SendRate or Pacer made by
+   * the package's CommonJS build (`require`) means the same to its ES module build (`import`) in
+   * the same process, and the other way round; one of another version of the package is a TypeError.
+   */
+  constructor(options?: PolicyOptions | Policy);
 }
 
 /** What one step can be told besides "the last attempt failed". */
