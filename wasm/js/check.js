@@ -24,19 +24,55 @@ export function fail(Err, name, rule, v) {
   failRule(Err, `${name} must be ${rule}`, v);
 }
 
+/** `rule` (the core's "x must be in a..=b") saying that x is a number: the TypeError's message. */
+const numberRule = (rule) => (rule.includes(' must be in ') ? rule.replace(' must be in ', ' must be a number in ') : rule);
+
 /** An integer in `min..=max`; `rule` is the core's message for the option, if it has one. */
 export function int(name, v, min, max, rule = `${name} must be an integer in ${min}..=${max}`) {
-  if (typeof v !== 'number') failRule(TypeError, rule, v);
+  if (typeof v !== 'number') failRule(TypeError, numberRule(rule), v);
   if (!Number.isInteger(v) || v < min || v > max) failRule(RangeError, rule, v);
   return v;
 }
 
 /** A non-negative number with at most three decimals, returned × 1000. */
 export function milli(v, rule) {
-  if (typeof v !== 'number') failRule(TypeError, rule, v);
+  if (typeof v !== 'number') failRule(TypeError, numberRule(rule), v);
   const m = Math.round(v * 1000);
   if (!(v >= 0) || m > U32_MAX || m / 1000 !== v) failRule(RangeError, rule, v);
   return m;
+}
+
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`, ignoring case. */
+function distance(a, b) {
+  a = a.toLowerCase();
+  b = b.toLowerCase();
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * The name of `names` that `v` most likely means, as a message's tail: ` (did you mean 'full'?)`;
+ * '' for none. The nearest within a third of the longer name in edits (at least 2), else the only
+ * name that starts with `v` (three letters or more: 'aws' for 'aws_standard').
+ */
+export function didYouMean(v, names) {
+  if (typeof v !== 'string' || v.length > 64) return '';
+  let best;
+  let least = Infinity;
+  for (const n of names) {
+    const d = distance(v, n);
+    if (d <= Math.max(2, Math.floor(Math.max(v.length, n.length) / 3)) && d < least) [best, least] = [n, d];
+  }
+  const starts = names.filter((n) => v.length >= 3 && n.toLowerCase().startsWith(v.toLowerCase()));
+  if (best === undefined && starts.length === 1) [best] = starts;
+  return best === undefined ? '' : ` (did you mean '${best}'?)`;
 }
 
 /** One of `names`; returns its index. */
@@ -44,7 +80,7 @@ export function oneOf(name, v, names) {
   const rule = `one of ${names.map((n) => `'${n}'`).join(', ')}`;
   if (typeof v !== 'string') fail(TypeError, name, rule, v);
   const i = names.indexOf(v);
-  if (i < 0) fail(RangeError, name, rule, v);
+  if (i < 0) throw new RangeError(`${name} must be ${rule}, got ${show(v)}${didYouMean(v, names)}`);
   return i;
 }
 
@@ -67,7 +103,8 @@ export function keys(name, obj, allowed) {
   if (list) fail(TypeError, name, 'an object', obj);
   for (const k of found) {
     if (!allowed.includes(k)) {
-      throw new TypeError(`unknown option ${show(k)} in ${name} (a typo?); known: ${allowed.join(', ')}`);
+      const near = didYouMean(k, allowed);
+      throw new TypeError(`unknown option ${show(k)} in ${name}${near || ' (a typo?)'}; known: ${allowed.join(', ')}`);
     }
   }
   return obj;
