@@ -17,17 +17,11 @@ export const VERSION = '0.1.0';
  * the object's getter, so a value whose getter throws (a proxy, a forgery) is none.
  */
 export function brandOf(v, kind, name) {
-  if (v === null || typeof v !== 'object') return undefined;
   let b;
   try {
-    b = v[BRAND];
-  } catch {
-    return undefined;
-  }
-  if (b === null || typeof b !== 'object' || b.kind !== kind) return undefined;
-  if (b.version !== VERSION) {
-    throw new TypeError(`${name} is a ${kind} of seeded-backoff ${String(b.version)}, and this is seeded-backoff ${VERSION}: `
-      + `objects of two versions of the package cannot be mixed (give it to the copy that made it)`);
-  }
+    b = v?.[BRAND];
+  } catch {}
+  if (b?.kind !== kind) return undefined;
+  if (b.version !== VERSION) throw new TypeError(`${name} is a ${kind} of seeded-backoff ${b.version}, not ${VERSION}: two versions cannot share objects`);
   return b;
 }

@@ -42,37 +42,27 @@ export function milli(v, rule) {
   return m;
 }
 
-/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`, ignoring case. */
-function distance(a, b) {
-  a = a.toLowerCase();
-  b = b.toLowerCase();
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
-
 /**
- * The name of `names` that `v` most likely means, as a message's tail: ` (did you mean 'full'?)`;
- * '' for none. The nearest within a third of the longer name in edits (at least 2), else the only
- * name that starts with `v` (three letters or more: 'aws' for 'aws_standard').
+ * The name of `names` that `v` most likely means, as a message's tail: ` (did you mean 'full'?)`,
+ * or ''. The nearest in edits (Levenshtein, ignoring case), within a third of the longer name (at
+ * least 2): 'fulll' is 'full', 'retries' 'maxRetries'.
  */
 export function didYouMean(v, names) {
-  if (typeof v !== 'string' || v.length > 64) return '';
-  let best;
-  let least = Infinity;
-  for (const n of names) {
-    const d = distance(v, n);
-    if (d <= Math.max(2, Math.floor(Math.max(v.length, n.length) / 3)) && d < least) [best, least] = [n, d];
+  let near = '';
+  let least = 99;
+  if (typeof v === 'string' && v.length < 65) {
+    for (const n of names) {
+      let row = [...Array(n.length + 1).keys()];
+      for (let i = 0; i < v.length; i++) {
+        const next = [i + 1];
+        for (let j = 0; j < n.length; j++) next[j + 1] = Math.min(row[j + 1] + 1, next[j] + 1, row[j] + (v[i].toLowerCase() !== n[j].toLowerCase()));
+        row = next;
+      }
+      const d = row[n.length];
+      if (d < least && d <= Math.max(2, Math.max(v.length, n.length) / 3)) [near, least] = [` (did you mean '${n}'?)`, d];
+    }
   }
-  const starts = names.filter((n) => v.length >= 3 && n.toLowerCase().startsWith(v.toLowerCase()));
-  if (best === undefined && starts.length === 1) [best] = starts;
-  return best === undefined ? '' : ` (did you mean '${best}'?)`;
+  return near;
 }
 
 /** One of `names`; returns its index. */

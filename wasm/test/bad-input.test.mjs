@@ -57,7 +57,7 @@ const BAD_OPTIONS = [
   [{ deadline: 'later' }, RangeError, `deadline must be one of 'give_up', 'clamp', got "later"`],
   [{ preset: 'gogle' }, RangeError, `preset must be one of 'google', 'google_64s', 'aws_standard', 'grpc', 'mobile', got "gogle" (did you mean 'google'?)`],
   [{ preset: 'googel' }, RangeError, `preset must be one of 'google', 'google_64s', 'aws_standard', 'grpc', 'mobile', got "googel" (did you mean 'google'?)`],
-  [{ preset: 'aws' }, RangeError, `preset must be one of 'google', 'google_64s', 'aws_standard', 'grpc', 'mobile', got "aws" (did you mean 'aws_standard'?)`],
+  [{ preset: 'aws-standard' }, RangeError, `preset must be one of 'google', 'google_64s', 'aws_standard', 'grpc', 'mobile', got "aws-standard" (did you mean 'aws_standard'?)`],
   [{ maxRetries: '5' }, TypeError, 'maxRetries must be a number in 0..=4294967295, got "5"'],
   [{ maxRetry: 3 }, TypeError, `unknown option "maxRetry" in Policy options (did you mean 'maxRetries'?); known: ${POLICY_KEYS.join(', ')}`],
   [{ retries: 3 }, TypeError, `unknown option "retries" in Policy options (did you mean 'maxRetries'?); known: ${POLICY_KEYS.join(', ')}`],

@@ -62,7 +62,7 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
   test(`${how}: a misspelt value gets "did you mean"; a far one only the list`, async () => {
     const cases = [
       ['deadline', 'clmap', 'clamp', (v) => new api.Policy({ deadline: v })],
-      ['preset', 'aws', 'aws_standard', (v) => new api.Policy({ preset: v })],
+      ['preset', 'awsStandard', 'aws_standard', (v) => new api.Policy({ preset: v })],
       ['preset', 'GRPC', 'grpc', (v) => new api.Policy({ preset: v })],
       ['offline', 'wiat', 'wait', (v) => api.retry(never, { offline: v })],
       ['whenHidden', 'paused', 'pause', (v) => api.retry(never, { whenHidden: v })],
