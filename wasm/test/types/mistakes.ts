@@ -3,6 +3,9 @@
 // it): the message names the option's own type, and a near name where TypeScript finds one. Not in
 // tsconfig.json: every line here is meant to fail.
 import { Backoff, fetchWithBackoff, Policy, retry, RetryBudget, SendRate } from 'seeded-backoff';
+import { axiosRetryOptions } from 'seeded-backoff/axios-retry';
+import { gotRetry } from 'seeded-backoff/got';
+import { kyRetry } from 'seeded-backoff/ky';
 
 const fn = async () => 1;
 // error: Type 'string' is not assignable to type 'number'
@@ -39,3 +42,9 @@ new RetryBudget({ mode: 'grcp' });
 new SendRate({ burts: 1 });
 // error: Type 'number' is not assignable to type 'undefined'
 void retry(fn, { policy: new Policy(), maxRetries: 5 });
+// error: 'maxRetrie' does not exist in type 'BackoffOptions'\. Did you mean to write 'maxRetries'\?
+kyRetry({ maxRetrie: 5 });
+// error: Did you mean '"full"'\?
+gotRetry({ jitter: 'fulll' });
+// error: 'maxRetrie' does not exist in type 'BackoffOptions'\. Did you mean to write 'maxRetries'\?
+axiosRetryOptions({ maxRetrie: 5 });
