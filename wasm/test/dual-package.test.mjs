@@ -117,6 +117,28 @@ for (const [from, to] of [['require', 'import'], ['import', 'require']]) {
   });
 }
 
+test("a Policy and a SendRate of either build drive the other build's callWithBackoff (seeded-backoff/google-cloud)", async () => {
+  const google = { import: await import('seeded-backoff/google-cloud'), require: createRequire(import.meta.url)('seeded-backoff/google-cloud') };
+  const slept = async (g, api, sendRate) => {
+    const delays = [];
+    let calls = 0;
+    const call = async () => {
+      if (calls++ < 2) throw Object.assign(new Error('unavailable'), { code: 14 });
+      return 'ok';
+    };
+    const value = await g.callWithBackoff(call, { policy: new api.Policy(OPTIONS), seed: 7n, sendRate, sleep: async (ms) => delays.push(ms), now: () => 0 });
+    assert.equal(value, 'ok');
+    return delays;
+  };
+  for (const [from, to] of [['require', 'import'], ['import', 'require']]) {
+    const [a, b] = from === 'require' ? [cjs, esm] : [esm, cjs];
+    const own = await slept(google[to], b);
+    assert.equal(own.length, 2);
+    assert.deepEqual(await slept(google[to], a), own, `a Policy made by ${from} in ${to}'s callWithBackoff`);
+    assert.deepEqual(await slept(google[to], a, new a.SendRate()), own, `and a SendRate made by ${from}`);
+  }
+});
+
 test('the seeded-backoff/snapshot entry takes objects of the require build too', () => {
   const back = new cjs.Backoff(new cjs.Policy(OPTIONS), 7n);
   assert.deepEqual(esmSnapshot.snapshot(back), cjs.snapshot(back));
