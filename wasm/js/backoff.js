@@ -58,10 +58,10 @@ export class Backoff {
     return this.#p;
   }
 
-  /** What another copy of the package reads of this Backoff (brand.js): its policy's words and its state's. */
+  /** What another copy of the package reads of this Backoff (brand.js): copies of its policy's words and its state's. */
   get [BRAND]() {
-    const state = [this.#w, this.#s];
-    return { kind: 'Backoff', version: VERSION, state: () => state };
+    const [w, s] = [this.#w, this.#s];
+    return { kind: 'Backoff', version: VERSION, state: () => [w.slice(), s.slice()] };
   }
 
   nextDelay(input) {

@@ -82,10 +82,10 @@ export class Run {
     return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs), this.#rate, t, arg));
   }
 
-  /** What another copy of the package reads of this Run (brand.js): its policy's words and its run's. */
+  /** What another copy of the package reads of this Run (brand.js): copies of its policy's words and its run's. */
   get [BRAND]() {
-    const state = [this.#p, this.#w];
-    return { kind: 'Run', version: VERSION, state: () => state };
+    const [p, w] = [this.#p, this.#w];
+    return { kind: 'Run', version: VERSION, state: () => [p.slice(), w.slice()] };
   }
 
   /** The phase (SPEC.md §15): 'ready', 'attempting', 'sleeping', 'paused', 'done' or 'gave_up'. */

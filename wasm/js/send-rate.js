@@ -32,8 +32,9 @@ export class SendRate {
 
   static {
     // A run's `sendRate` (retry(), fetchWithBackoff(), Run): for a SendRate, its #pace (its paced
-    // run events, run-words.js), else undefined. Registered rather than imported, so that a run without a
-    // send rate loads none of this module: a program that has a SendRate to give has loaded it.
+    // run events, run-words.js), else undefined. Registered rather than imported, so that a run
+    // without a send rate loads none of this module: a program that has a SendRate to give has
+    // loaded it.
     registry.pace = (r) => (Object(r) === r && #w in r ? r.#pace : undefined);
   }
 
