@@ -123,14 +123,15 @@ if (LAB) {
 }
 // Regression limits: today's figures plus a margin, so that growth is noticed.
 const limits = [
-  // The first attempt's option checks name the option meant (check.js didYouMean) and read a Policy
-  // of the package's other module format (brand.js): 5494 B before them, 5933 B with them.
-  ['retry() call site, split', retryFirst, 6000],
-  ['retry() call site, one file', row('retry() call site')[1], 36500],
+  // The first attempt's option checks name the option meant (check.js didYouMean), read a Policy of
+  // the package's other module format and mark a give-up for it (brand.js): 5494 B before them,
+  // 5992 B with them (one file: 35897 B, 36490 B).
+  ['retry() call site, split', retryFirst, 6100],
+  ['retry() call site, one file', row('retry() call site')[1], 36600],
   // The send-rate part carries the paced run (SPEC.md §15.2: runEventPaced, policy and step included)
   // so that retry() without a sendRate carries none of it: 35707 B before it, 40194 B with it.
-  // The same two: 40788 B before them, 41420 B with them.
-  ['whole package, split', row('whole package (every export, every part)')[2].first, 41500],
+  // The same: 40788 B before them, 41496 B with them.
+  ['whole package, split', row('whole package (every export, every part)')[2].first, 41600],
   // The outbox's sendRate (a gate run per delivery attempt, driver.js): 24439 B before it, 24576 B with it;
   // the core's bounded draw as one loop at each draw site (which the firmware's stack and RISC-V size
   // goals need: riscv32imc Google-only step 1174 -> 926 B) grew the main part's wasm: 24827 B.

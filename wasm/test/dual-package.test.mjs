@@ -1,9 +1,10 @@
 // One package, one meaning: Node loads the ES module build (import) and the CommonJS build
 // (require) side by side, each with its own classes and engine. Every object a user hands back to
 // the package (policies, backoffs and runs to snapshot, budgets, send rates, pacers) made by one
-// build means the same to the other, both ways; an object of another version of the package is a
-// TypeError that says so. Expected answers are the same build's own (a wrongly read object reads
-// as Google's defaults, which every policy below differs from), and the issue's 100 ms.
+// build means the same to the other, both ways, and a give-up of either is `instanceof` the other's
+// RetryError; an object of another version of the package is a TypeError that says so. Expected
+// answers are the same build's own (a wrongly read object reads as Google's defaults, which every
+// policy below differs from), and the issue's 100 ms.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -136,6 +137,31 @@ test("a Policy and a SendRate of either build drive the other build's callWithBa
     assert.equal(own.length, 2);
     assert.deepEqual(await slept(google[to], a), own, `a Policy made by ${from} in ${to}'s callWithBackoff`);
     assert.deepEqual(await slept(google[to], a, new a.SendRate()), own, `and a SendRate made by ${from}`);
+  }
+});
+
+test("a give-up of either build is instanceof the other build's RetryError (google-cloud's GoogleError-class give-ups too)", async () => {
+  const fail = () => {
+    throw new Error('down');
+  };
+  const google = createRequire(import.meta.url)('seeded-backoff/google-cloud');
+  const gax = await import('seeded-backoff/google-cloud');
+  class GoogleError extends Error {}
+  const unavailable = () => {
+    throw Object.assign(new GoogleError('unavailable'), { code: 14 });
+  };
+  for (const [a, b, g] of [[cjs, esm, google], [esm, cjs, gax]]) {
+    const e = await a.retry(fail, { maxRetries: 0 }).catch((x) => x);
+    assert.equal(e instanceof a.RetryError, true);
+    assert.equal(e instanceof b.RetryError, true);
+    const ge = await g.callWithBackoff(unavailable, { policy: new a.Policy({ maxRetries: 0 }) }).catch((x) => x);
+    assert.equal(ge instanceof GoogleError, true);
+    assert.equal(ge instanceof b.RetryError, true);
+    // Only a give-up is one: an error, a plain object, a subclass asked about another's give-up.
+    assert.equal(new Error('x') instanceof b.RetryError, false);
+    assert.equal({ [Symbol.for('seeded-backoff')]: { kind: 'RetryError', version: '0.0.0-other' } } instanceof b.RetryError, false);
+    class Mine extends b.RetryError {}
+    assert.equal(e instanceof Mine, false);
   }
 });
 
