@@ -6,7 +6,7 @@
 #   .d.ts | headless Chromium (vectors, fetch retry, example page screenshot in artifacts/wasm/;
 #   offline/hidden/frozen pages and 50 pages back online against a logging server, with the
 #   timeline example's screenshot; Chromium's fetch against tests/faults/fault_server.py;
-#   wasm/README.md's import-map and esbuild snippets) | the example app installed from the packed
+#   wasm/README.md's import-map and esbuild snippets, and every example built by Vite and the browser ones run) | the example app installed from the packed
 #   tarball and built by each bundler with its defaults, its pages checked in Chromium with and
 #   without a strict CSP (wasm/test/bundlers/run.mjs) | 10,000 loops on one AbortSignal | the size
 #   regression limits (bytes).
@@ -42,7 +42,10 @@ node wasm/test/browser/lifecycle.mjs
 echo "--- headless Chromium: fetchWithBackoff() against the fault server (resets, stall, trickle, refused, storm)"
 timeout 150 node wasm/test/browser/faults.mjs
 
-echo "--- headless Chromium: wasm/README.md's browser snippets as pasted (import map, esbuild)"
+echo "--- headless Chromium: wasm/README.md's snippets as pasted (import map, esbuild; every example built by Vite)"
+if [ ! -x wasm/test/bundlers/node_modules/.bin/vite ]; then
+  (cd wasm/test/bundlers && npm ci --no-audit --no-fund)
+fi
 node wasm/test/browser/readme.mjs
 
 echo "--- headless Chromium: devicePreset() with device emulation on and off (README's phones snippet)"

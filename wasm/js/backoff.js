@@ -3,6 +3,7 @@
 // there: the engine's copy is the live one until another writer takes the area (release()).
 import { main } from '../pkg/main-part.js';
 import { GIVE_UP, HINT_DO_NOT_RETRY, HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, OPTIONS, STATE_AT } from '../pkg/tables.js';
+import { BRAND, VERSION } from './brand.js';
 import { bool, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { get, release } from './engine.js';
 import { asking, inside, isBudget } from './gate.js';
@@ -10,7 +11,6 @@ import { isPolicy, Policy, seedHalves, wordsOf } from './policy.js';
 
 const INPUT_KEYS = ['retryAfterMs', 'rateLimitMs', 'doNotRetry', 'elapsedMs', 'budget', 'failureKind'];
 
-export let stateOf;
 export let setState;
 // Copies the engine's live state back into its owner (m.flush, release()): one function for every
 // Backoff, so that making one allocates no closure.
@@ -24,7 +24,6 @@ export class Backoff {
   #hi;
 
   static {
-    stateOf = (b) => b.#state();
     copyBack = (m) => {
       const s = m.owner.#s;
       const u = m.u32;
@@ -68,6 +67,12 @@ export class Backoff {
 
   get policy() {
     return this.#p;
+  }
+
+  /** What another copy of the package reads of this Backoff (brand.js): copies of its policy's words and its state's. */
+  get [BRAND]() {
+    // The state as it is when read: the engine's live copy first, where this Backoff owns it.
+    return { kind: 'Backoff', version: VERSION, state: () => [this.#w.slice(), this.#state().slice()] };
   }
 
   nextDelay(input) {

@@ -24,19 +24,45 @@ export function fail(Err, name, rule, v) {
   failRule(Err, `${name} must be ${rule}`, v);
 }
 
+/** `rule` (the core's "x must be in a..=b") saying that x is a number: the TypeError's message. */
+const numberRule = (rule) => (rule.includes(' must be in ') ? rule.replace(' must be in ', ' must be a number in ') : rule);
+
 /** An integer in `min..=max`; `rule` is the core's message for the option, if it has one. */
 export function int(name, v, min, max, rule = `${name} must be an integer in ${min}..=${max}`) {
-  if (typeof v !== 'number') failRule(TypeError, rule, v);
+  if (typeof v !== 'number') failRule(TypeError, numberRule(rule), v);
   if (!Number.isInteger(v) || v < min || v > max) failRule(RangeError, rule, v);
   return v;
 }
 
 /** A non-negative number with at most three decimals, returned × 1000. */
 export function milli(v, rule) {
-  if (typeof v !== 'number') failRule(TypeError, rule, v);
+  if (typeof v !== 'number') failRule(TypeError, numberRule(rule), v);
   const m = Math.round(v * 1000);
   if (!(v >= 0) || m > U32_MAX || m / 1000 !== v) failRule(RangeError, rule, v);
   return m;
+}
+
+/**
+ * The name of `names` that `v` most likely means, as a message's tail: ` (did you mean 'full'?)`,
+ * or ''. The nearest in edits (Levenshtein, ignoring case), within a third of the longer name (at
+ * least 2): 'fulll' is 'full', 'retries' 'maxRetries'.
+ */
+export function didYouMean(v, names) {
+  let near = '';
+  let least = 99;
+  if (typeof v === 'string' && v.length < 65) {
+    for (const n of names) {
+      let row = [...Array(n.length + 1).keys()];
+      for (let i = 0; i < v.length; i++) {
+        const next = [i + 1];
+        for (let j = 0; j < n.length; j++) next[j + 1] = Math.min(row[j + 1] + 1, next[j] + 1, row[j] + (v[i].toLowerCase() !== n[j].toLowerCase()));
+        row = next;
+      }
+      const d = row[n.length];
+      if (d < least && d <= Math.max(2, Math.max(v.length, n.length) / 3)) [near, least] = [` (did you mean '${n}'?)`, d];
+    }
+  }
+  return near;
 }
 
 /** One of `names`; returns its index. */
@@ -44,7 +70,7 @@ export function oneOf(name, v, names) {
   const rule = `one of ${names.map((n) => `'${n}'`).join(', ')}`;
   if (typeof v !== 'string') fail(TypeError, name, rule, v);
   const i = names.indexOf(v);
-  if (i < 0) fail(RangeError, name, rule, v);
+  if (i < 0) throw new RangeError(`${name} must be ${rule}, got ${show(v)}${didYouMean(v, names)}`);
   return i;
 }
 
@@ -67,7 +93,8 @@ export function keys(name, obj, allowed) {
   if (list) fail(TypeError, name, 'an object', obj);
   for (const k of found) {
     if (!allowed.includes(k)) {
-      throw new TypeError(`unknown option ${show(k)} in ${name} (a typo?); known: ${allowed.join(', ')}`);
+      const near = didYouMean(k, allowed);
+      throw new TypeError(`unknown option ${show(k)} in ${name}${near || ' (a typo?)'}; known: ${allowed.join(', ')}`);
     }
   }
   return obj;

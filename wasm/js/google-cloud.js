@@ -11,6 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { classifyGrpc, classifyHttp, hintFromHeaders, nowMs, Policy, RetryError, Run } from './index.js';
 import { giveUpAs } from './retry-error.js';
+import { keys } from './check.js';
 
 const attempt = new AsyncLocalStorage();
 const WRAPPED = Symbol('seeded-backoff responses');
@@ -82,12 +83,7 @@ const realSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function callWithBackoff(call, options = {}) {
   if (typeof call !== 'function') throw new TypeError(`call must be a function, got ${show(call)}`);
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${show(options)}`);
-  }
-  for (const k of Object.keys(options)) {
-    if (!KEYS.includes(k)) throw new TypeError(`unknown option ${show(k)}: expected one of ${KEYS.join(', ')}`);
-  }
+  keys('callWithBackoff options', options, KEYS);
   const { policy, seed, budget, onRetry, signal } = options;
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? nowMs;

@@ -4,6 +4,7 @@
 // A server-side helper: its own wasm part, which no client import pulls in.
 import { pacer } from '../pkg/pacer-part.js';
 import { ACTION_AT, LENS_AT, PACER_ERRORS, PACER_HEADER_NAMES, PACER_WORDS, RUN_AT } from '../pkg/tables.js';
+import { BRAND, brandOf, VERSION } from './brand.js';
 import { clockMs as clock, fail, failRule, int, keys, U32_MAX } from './check.js';
 import { get } from './engine.js';
 import { seedHalves } from './options.js';
@@ -24,6 +25,11 @@ export class Pacer {
     const e = x.pacerNew(v[0], v[1], v[2], lo, hi);
     if (e) failRule(RangeError, PACER_ERRORS[e - 1], v[e - 1]);
     this.#w = u32.slice(RUN_AT, RUN_AT + PACER_WORDS);
+  }
+
+  /** What another copy of the package reads of this Pacer (brand.js): that it is one (its methods do the rest). */
+  get [BRAND]() {
+    return this.#w && { kind: 'Pacer', version: VERSION };
   }
 
   /**
@@ -72,8 +78,8 @@ export class Pacer {
   }
 }
 
-/** `pacer.pace(res)`: the paced headers on a 429 or 503 response. */
+/** `pacer.pace(res)`: the paced headers on a 429 or 503 response (a Pacer of either module format: brand.js). */
 export const pace = (res, pacer, nowMs) => {
-  if (!(pacer instanceof Pacer)) fail(TypeError, 'pacer', 'a Pacer', pacer);
+  if (!(pacer instanceof Pacer) && !brandOf(pacer, 'Pacer', 'pacer')) fail(TypeError, 'pacer', 'a Pacer', pacer);
   return pacer.pace(res, nowMs);
 };

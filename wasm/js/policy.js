@@ -4,6 +4,7 @@
 // needs it writes them to the engine: no policy is kept in the engine between calls.
 import { main } from '../pkg/main-part.js';
 import { OPTIONS } from '../pkg/tables.js';
+import { BRAND, VERSION } from './brand.js';
 import { keys, u64 } from './check.js';
 import { get, release } from './engine.js';
 import { check, optionWords } from './options.js';
@@ -18,11 +19,22 @@ export const wordsOf = (p) => policyWords.get(p);
 export class Policy {
   /** @param {object} [options] a preset and overrides: see index.d.ts. */
   constructor(options = {}) {
+    // A Policy (of either module format) as the options: the same policy.
+    if (isPolicy(options, 'Policy options')) {
+      policyWords.set(this, wordsOf(options).slice());
+      return;
+    }
     keys('Policy options', options, OPTIONS);
     const values = [];
     const w = optionWords(options, values);
     check(get(main), w, values);
     policyWords.set(this, w);
+  }
+
+  /** What another copy of the package reads of this Policy (brand.js): a copy of its words. */
+  get [BRAND]() {
+    const w = policyWords.get(this);
+    return w && { kind: 'Policy', version: VERSION, words: () => w.slice() };
   }
 }
 

@@ -1,4 +1,5 @@
 // RetryError: why a retry loop stopped (SPEC.md §14's give-up error).
+import { BRAND, brandOf, VERSION } from './brand.js';
 import { show } from './check.js';
 import { isResponse } from './retry.js';
 
@@ -16,6 +17,10 @@ function describe(e) {
 // which are RetryErrors too.
 const GIVE_UPS = new WeakSet();
 
+// What marks a give-up for every copy of the package in the realm (brand.js): `instanceof
+// RetryError` is true in the ES module build for a give-up of the CommonJS build, and the other way round.
+const mark = (e) => Object.defineProperty(e, BRAND, { value: { kind: 'RetryError', version: VERSION } });
+
 /**
  * Why retry() stopped: `cause` is the last error (or the last retryable Response); a run a send
  * rate refused (or held past its deadline) before any attempt has none.
@@ -26,10 +31,17 @@ export class RetryError extends Error {
     this.name = 'RetryError';
     this.attempts = attempts;
     this.reason = reason;
+    mark(this);
   }
 
+  // Only RetryError itself answers for the other copy's give-ups, not a subclass; one of another
+  // version is none (brandOf's TypeError).
   static [Symbol.hasInstance](e) {
-    return GIVE_UPS.has(e) || Function.prototype[Symbol.hasInstance].call(this, e);
+    try {
+      return GIVE_UPS.has(e) || Function.prototype[Symbol.hasInstance].call(this, e) || (this === RetryError && !!brandOf(e, 'RetryError'));
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -43,6 +55,6 @@ export function giveUpAs(Base, cause, attempts, reason) {
   const e = new Base(giveUpMessage(cause, attempts, reason));
   Object.assign(e, attempts ? { cause, attempts, reason } : { attempts, reason });
   GIVE_UPS.add(e);
-  return e;
+  return mark(e);
 }
 

@@ -3,6 +3,7 @@ import { ACTION_AT, FLEET_WINDOW_ERROR, RUN_AT, RUN_ERRORS, RUN_WINDOW_REFUSED, 
 import { coded, fail, failRule } from './check.js';
 import { registry, release } from './engine.js';
 import { asking } from './gate.js';
+import { brandOf } from './brand.js';
 import { isResponse } from './retry.js';
 
 /**
@@ -36,17 +37,22 @@ export function event(m, pw, rw, budget, e, kind, hintKind, hintMs, timeout, now
   // A number reading or a bigint one (up to 2^64 − 1), as u32 halves.
   const [lo, hi] = typeof now === 'bigint' ? [Number(now & 0xffffffffn), Number(now >> 32n)] : [now % 4294967296, Math.floor(now / 4294967296)];
   const args = [e, kind, hintKind, hintMs, timeout, typeof now === 'bigint' || now >= 0, lo, hi, !!budget];
-  const on = (p, f) => {
+  // `ask`: the gate of the copy of the package whose part `p` is (a SendRate's may be another's).
+  const on = (p, f, ask = asking) => {
     release(p);
     p.u32.set(pw);
     p.u32.set(rw, RUN_AT);
-    const r = asking(budget, f);
+    const r = ask(budget, f);
     if (r) throw coded(Error, RUN_ERRORS[r - 1] ?? ['bad_state', 'run words the engine did not make']);
     rw.set(p.u32.subarray(RUN_AT, RUN_AT + RUN_WORDS));
     return p.u32.slice(ACTION_AT, ACTION_AT + 4);
   };
-  return pace ? pace((p) => on(p, () => p.x.runEventPaced(...args, told, toldArg))) : on(m, () => m.x.runEvent(...args));
+  return pace ? pace((p, ask) => on(p, () => p.x.runEventPaced(...args, told, toldArg), ask)) : on(m, () => m.x.runEvent(...args));
 }
 
-/** How a run is paced by a SendRate (registered by send-rate.js): null for none, a TypeError naming `sendRate` for any other value. */
-export const paceOf = (v) => (v === undefined ? null : registry.pace?.(v) ?? fail(TypeError, 'sendRate', 'a SendRate', v));
+/**
+ * How a run is paced by a SendRate (registered by send-rate.js, or read from one of another copy
+ * of the package: brand.js): null for none, a TypeError naming `sendRate` for any other value.
+ */
+export const paceOf = (v) => (v === undefined ? null
+  : registry.pace?.(v) ?? brandOf(v, 'SendRate', 'sendRate')?.pace ?? fail(TypeError, 'sendRate', 'a SendRate', v));

@@ -8,6 +8,7 @@ import {
   OUTCOME_OFFLINE, OUTCOME_PERMANENT, OUTCOME_RETRYABLE, OUTCOME_SUCCESS, PAUSE_HIDDEN, PAUSE_OFFLINE, RUN_AT,
   RUN_ATTEMPT_WORD, RUN_ERRORS, RUN_PHASE_WORD, RUN_SEED_WORD, TOLD_ACCEPTED, TOLD_HTTP, TOLD_NO_ANSWER, TOLD_THROTTLED,
 } from '../pkg/tables.js';
+import { BRAND, VERSION } from './brand.js';
 import { bool, coded, fail, int, keys, oneOf, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';
 import { isBudget } from './gate.js';
@@ -45,8 +46,6 @@ function told(answer) {
   return [[TOLD_ACCEPTED, TOLD_THROTTLED, TOLD_NO_ANSWER][k], k === 1 ? int('hintMs', hintMs, 0, U32_MAX) : 0];
 }
 
-/** A run's policy words and its 22 run words, for the snapshot module. */
-export let runState;
 /** `run` given the run words `w` (checked by the engine), its seed read back from them. */
 export let setRunState;
 
@@ -58,7 +57,6 @@ export class Run {
   #seed;
 
   static {
-    runState = (r) => [r.#p, r.#w];
     setRunState = (r, w) => {
       r.#w = w;
       r.#seed = (BigInt(w[RUN_SEED_WORD + 1]) << 32n) | BigInt(w[RUN_SEED_WORD]);
@@ -84,6 +82,12 @@ export class Run {
 
   #event(e, kind, hintKind, hintMs, timeout, nowMs, [t, arg] = [0, 0]) {
     return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs), this.#rate, t, arg));
+  }
+
+  /** What another copy of the package reads of this Run (brand.js): copies of its policy's words and its run's. */
+  get [BRAND]() {
+    const [p, w] = [this.#p, this.#w];
+    return { kind: 'Run', version: VERSION, state: () => [p.slice(), w.slice()] };
   }
 
   /** The phase (SPEC.md §15): 'ready', 'attempting', 'sleeping', 'paused', 'done' or 'gave_up'. */

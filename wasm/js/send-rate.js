@@ -9,8 +9,10 @@ import {
   SEND_RATE_AREA, SEND_RATE_DEFAULTS, SEND_RATE_ERRORS, SEND_RATE_FAIL_FAST, SEND_RATE_FIELDS,
 } from '../pkg/tables.js';
 import { bool, clockMs, failRule, int, keys, oneOf, U32_MAX } from './check.js';
+import { BRAND, VERSION } from './brand.js';
 import { nowMs as clock } from './clock.js';
 import { get, registry } from './engine.js';
+import { asking } from './gate.js';
 
 const KINDS = ['accepted', 'throttled', 'no_answer'];
 const CODES = [ANSWER_ACCEPTED, ANSWER_THROTTLED, ANSWER_NO_ANSWER];
@@ -30,11 +32,22 @@ export class SendRate {
   #w; // the configuration's words in the core's order of checking, failFast, the state's u64 words as halves
 
   static {
-    // A run's `sendRate` (retry(), fetchWithBackoff(), Run): for a SendRate, a function that runs
-    // `f` on the send-rate part with this send rate's words in place (its paced run events,
-    // run-words.js), else undefined. Registered rather than imported, so that a run without a
-    // send rate loads none of this module: a program that has a SendRate to give has loaded it.
-    registry.pace = (r) => (Object(r) === r && #w in r ? (f) => r.#call(f) : undefined);
+    // A run's `sendRate` (retry(), fetchWithBackoff(), Run): for a SendRate, its #pace (its paced
+    // run events, run-words.js), else undefined. Registered rather than imported, so that a run
+    // without a send rate loads none of this module: a program that has a SendRate to give has
+    // loaded it.
+    registry.pace = (r) => (Object(r) === r && #w in r ? r.#pace : undefined);
+  }
+
+  /**
+   * Runs `f(part, asking)` on the part with this send rate's words in place: `asking` is this
+   * copy's gate (gate.js), the one the part's engine asks a budget through.
+   */
+  #pace = (f) => this.#call((p) => f(p, asking));
+
+  /** What another copy of the package reads of this SendRate (brand.js): its pacing of a run's events. */
+  get [BRAND]() {
+    return { kind: 'SendRate', version: VERSION, pace: this.#pace };
   }
 
   constructor(options = {}) {

@@ -2,29 +2,33 @@
 // or a deep sleep, and back. The snapshot part is its own wasm file, loaded only by programs that import this.
 import { snapshot as part } from '../pkg/snapshot-part.js';
 import { RUN_AT, RUN_SNAPSHOT_SIZE, RUN_WORDS, SNAPSHOT_ERRORS, SNAPSHOT_SIZE, STATE_AT } from '../pkg/tables.js';
+import { brandOf } from './brand.js';
 import { coded, fail, put } from './check.js';
-import { Backoff, setState, stateOf } from './backoff.js';
+import { Backoff, setState } from './backoff.js';
 import { isPolicy, Policy, wordsOf } from './policy.js';
 import { get } from './engine.js';
-import { Run, runState, setRunState } from './run.js';
+import { Run, setRunState } from './run.js';
 
 function check(e) {
   if (e) throw coded(RangeError, SNAPSHOT_ERRORS[e - 1]);
 }
 
-/** The 40-byte snapshot of `backoff`, or the 100-byte snapshot of a Run. */
+/** The 40-byte snapshot of `backoff`, or the 100-byte snapshot of a Run (of either module format: brand.js). */
 export function snapshot(backoff) {
   const { u32, u8, x } = get(part);
-  if (backoff instanceof Run) {
-    const [pw, rw] = runState(backoff);
+  const run = brandOf(backoff, 'Run', 'backoff');
+  if (run) {
+    const [pw, rw] = run.state();
     u32.set(pw, 0);
     u32.set(rw, RUN_AT);
     check(x.runSnapshotTake());
     return u8.slice(0, 100);
   }
-  if (!(backoff instanceof Backoff)) fail(TypeError, 'backoff', 'a Backoff or a Run', backoff);
-  u32.set(wordsOf(backoff.policy), 0);
-  u32.set(stateOf(backoff), STATE_AT);
+  const b = brandOf(backoff, 'Backoff', 'backoff');
+  if (!b) fail(TypeError, 'backoff', 'a Backoff or a Run', backoff);
+  const [pw, s] = b.state();
+  u32.set(pw, 0);
+  u32.set(s, STATE_AT);
   check(x.snapshotTake());
   return u8.slice(0, 40);
 }

@@ -22,18 +22,14 @@
 // attempts, no cause, as retry() gives it): each connection's turn is a paced run's start. iovalkey
 // then flushes the client's queue with it, emits it as 'error' and ends the client ('end'), with
 // no more reconnecting (as Python's paced Retry raises it).
+import { keys } from './check.js';
 import { callSeed, nowMs, Policy, RetryError, Run } from './index.js';
 
 const KEYS = ['policy', 'seed', 'onRetry', 'onGiveUp'];
 
 /** A `retryStrategy` for one iovalkey/ioredis client (one connection): give each client its own. */
 export function retryStrategy(options = {}) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
-  }
-  for (const k of Object.keys(options)) {
-    if (!KEYS.includes(k)) throw new TypeError(`unknown option ${JSON.stringify(k)}: expected one of ${KEYS.join(', ')}`);
-  }
+  keys('retryStrategy options', options, KEYS);
   const { onRetry, onGiveUp } = options;
   for (const k of ['onRetry', 'onGiveUp']) {
     if (options[k] !== undefined && typeof options[k] !== 'function') {
@@ -75,12 +71,7 @@ const CLOSED = 'Connection is closed.';
  * by `sendRate`, shared by the clients of one server; returns the client.
  */
 export function paceConnections(client, options = {}) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${String(options)}`);
-  }
-  for (const k of Object.keys(options)) {
-    if (k !== 'sendRate') throw new TypeError(`unknown option ${JSON.stringify(k)}: expected sendRate`);
-  }
+  keys('paceConnections options', options, ['sendRate']);
   const { sendRate } = options;
   // Checked as the adapters check it: a Run given anything but a SendRate throws the package's
   // TypeError naming sendRate (undefined too: here the rate is the point).

@@ -178,7 +178,7 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
       [null, TypeError, /^retryMethods must be an array/],
     ];
     await assert.rejects(api.fetchWithBackoff(server.url + '/echo', undefined, null), { name: 'TypeError', message: /^fetchWithBackoff options must be an object, got null$/ });
-    await assert.rejects(api.fetchWithBackoff(server.url + '/echo', undefined, { retryMethod: ['GET'] }), { name: 'TypeError', message: /^unknown option "retryMethod" in fetchWithBackoff options \(a typo\?\); known: .*retryMethods$/ });
+    await assert.rejects(api.fetchWithBackoff(server.url + '/echo', undefined, { retryMethod: ['GET'] }), { name: 'TypeError', message: /^unknown option "retryMethod" in fetchWithBackoff options \(did you mean 'retryMethods'\?\); known: .*retryMethods$/ });
     const before = seen.length;
     for (const [retryMethods, Err, message] of badMethods) {
       await assert.rejects(api.fetchWithBackoff(server.url + '/echo', undefined, { retryMethods }), (e) => e instanceof Err && message.test(e.message));

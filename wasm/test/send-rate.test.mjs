@@ -73,7 +73,7 @@ for (const [how, api] of [['import', esm], ['require', cjs], ['seeded-backoff/se
       [{ burst: 0 }, RangeError, /^burst must be in 1\.\.=1000, got 0$/],
       [{ maxHoldMs: 3_600_001 }, RangeError, /^maxHoldMs must be in 0\.\.=3600000/],
       [{ burst: 1.5 }, RangeError, /^burst must be in 1\.\.=1000/],
-      [{ burst: '5' }, TypeError, /^burst must be in 1\.\.=1000, got "5"$/],
+      [{ burst: '5' }, TypeError, /^burst must be a number in 1\.\.=1000, got "5"$/],
       [{ burst: null }, TypeError, /^burst must be/],
       [{ failFast: 1 }, TypeError, /^failFast must be a boolean, got 1$/],
       [{ rate: 5 }, TypeError, /unknown option "rate"/],

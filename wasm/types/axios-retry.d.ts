@@ -1,5 +1,5 @@
 // `seeded-backoff/axios-retry`: axios-retry 4's retries on this package's seeded schedules (ESM).
-import type { BackoffOptions, Policy, PolicyOptions, Seed, SendRate } from './index.js';
+import type { BackoffOptions, Policy, Seed, SendRate } from './index.js';
 
 /** The third argument of {@link axiosRetryOptions}. */
 export interface AxiosRetrySendOptions {
@@ -53,8 +53,6 @@ export interface AxiosRetrySeededOptions {
  * axiosRetry(axios, axiosRetryOptions({ preset: 'google' }, 42));
  * ```
  */
-export function axiosRetryOptions(
-  policy: Policy | PolicyOptions | BackoffOptions,
-  seed?: Seed,
-  options?: AxiosRetrySendOptions,
-): AxiosRetrySeededOptions;
+// A Policy, or options (overloads rather than a union, so that tsc names a near key: 'maxRetrie' -> 'maxRetries').
+export function axiosRetryOptions(policy: Policy, seed?: Seed, options?: AxiosRetrySendOptions): AxiosRetrySeededOptions;
+export function axiosRetryOptions(policy: BackoffOptions, seed?: Seed, options?: AxiosRetrySendOptions): AxiosRetrySeededOptions;

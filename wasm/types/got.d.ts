@@ -1,5 +1,5 @@
 // `seeded-backoff/got`: got 16's retries on this package's seeded schedules (ESM only, as got is).
-import type { BackoffOptions, Policy, PolicyOptions, Seed, SendRate } from './index.js';
+import type { BackoffOptions, Policy, Seed, SendRate } from './index.js';
 
 /** The third argument of {@link gotRetry}. */
 export interface GotRetrySendOptions {
@@ -49,4 +49,6 @@ export interface GotRetryOptions {
  * const client = got.extend(gotRetry({ preset: 'google' }, 42));
  * ```
  */
-export function gotRetry(policy: Policy | PolicyOptions | BackoffOptions, seed?: Seed, options?: GotRetrySendOptions): GotRetryOptions;
+// A Policy, or options (overloads rather than a union, so that tsc names a near key: 'maxRetrie' -> 'maxRetries').
+export function gotRetry(policy: Policy, seed?: Seed, options?: GotRetrySendOptions): GotRetryOptions;
+export function gotRetry(policy: BackoffOptions, seed?: Seed, options?: GotRetrySendOptions): GotRetryOptions;

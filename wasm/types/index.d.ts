@@ -113,6 +113,12 @@ export interface BackoffOptions extends PolicyOptions {
 export class Policy {
   // Nominal: an options object is not a Policy.
   #private;
+  /**
+   * A copy of `policy`, the same policy. A Policy, Backoff, Run, SendRate or Pacer made by the
+   * package's CommonJS build (`require`) means the same to its ES module build (`import`) in the
+   * same process, and the other way round; one of another version of the package is a TypeError.
+   */
+  constructor(policy: Policy);
   constructor(options?: PolicyOptions);
 }
 
@@ -544,10 +550,14 @@ export interface RetryHooks {
   sendRate?: SendRate;
 }
 
-/** Options for `retry()`: a shared `policy`, or policy options (not both). */
+/**
+ * Options for `retry()`: a shared `policy`, or policy options (not both: beside a `policy`, a
+ * policy option's type is `undefined`). The branch with a policy takes no other type for those
+ * options, so that a wrong value's error names its own type (`Type 'string' is not assignable to
+ * type 'number'`, `'"fulll"' is not assignable to type 'Jitter'. Did you mean '"full"'?`).
+ */
 export type RetryOptions = RetryHooks &
-  ((PolicyOptions & { policy?: undefined }) |
-    ({ policy: Policy } & { [K in keyof PolicyOptions]?: 'give either policy or policy options such as this one, not both' }));
+  ((PolicyOptions & { policy?: undefined }) | ({ policy: Policy } & { [K in keyof PolicyOptions]?: never }));
 
 /**
  * `retry()` gave up. `cause` is the last error (or the last retryable Response); the message says

@@ -1,5 +1,5 @@
 // `seeded-backoff/ky`: ky 2's retries on this package's seeded schedules (ESM only, as ky is).
-import type { BackoffOptions, Policy, PolicyOptions, Seed, SendRate } from './index.js';
+import type { BackoffOptions, Policy, Seed, SendRate } from './index.js';
 
 /** The third argument of {@link kyRetry}. */
 export interface KyRetrySendOptions {
@@ -51,4 +51,6 @@ export interface KyRetryOptions {
  * const api = ky.create(kyRetry({ preset: 'google' }, 42));
  * ```
  */
-export function kyRetry(policy: Policy | PolicyOptions | BackoffOptions, seed?: Seed, options?: KyRetrySendOptions): KyRetryOptions;
+// A Policy, or options (overloads rather than a union, so that tsc names a near key: 'maxRetrie' -> 'maxRetries').
+export function kyRetry(policy: Policy, seed?: Seed, options?: KyRetrySendOptions): KyRetryOptions;
+export function kyRetry(policy: BackoffOptions, seed?: Seed, options?: KyRetrySendOptions): KyRetryOptions;

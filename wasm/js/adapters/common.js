@@ -5,6 +5,7 @@
 // attempt, the first included, awaits `gate()`, and every response's status is told to the core,
 // which reads its answer (§17.3).
 import { Backoff, callSeed, classifyHttp, hintFromHeaders, nowMs as clock, RetryError, Run } from '../index.js';
+import { keys } from '../check.js';
 
 // The request's own signal (one per request): its listener goes with it.
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
@@ -121,10 +122,5 @@ export function requests(policy, seed, sendRate) {
 
 /** The adapters' third argument, `{ sendRate }` (and `extra` names), checked. */
 export function adapterOptions(name, options, extra = []) {
-  if (options === null || typeof options !== 'object') throw new TypeError(`${name} options must be an object, got ${String(options)}`);
-  const known = ['sendRate', ...extra];
-  for (const k of Object.keys(options)) {
-    if (!known.includes(k)) throw new TypeError(`unknown ${name} option ${JSON.stringify(k)}: expected one of ${known.join(', ')}`);
-  }
-  return options;
+  return keys(`${name} options`, options, ['sendRate', ...extra]);
 }

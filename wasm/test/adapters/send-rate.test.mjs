@@ -98,5 +98,5 @@ test('a sendRate that is no SendRate, and axios without its instance, are TypeEr
     assert.throws(() => axiosRetryOptions(POLICY, SEED, { sendRate: bad, axios: axios.create() }), /^TypeError: sendRate must be a SendRate/);
   }
   assert.throws(() => axiosRetryOptions(POLICY, SEED, { sendRate: new SendRate() }), /^TypeError: axios must be the axios instance/);
-  assert.throws(() => kyRetry(POLICY, SEED, { rate: 1 }), /^TypeError: unknown kyRetry option "rate"/);
+  assert.throws(() => kyRetry(POLICY, SEED, { rate: 1 }), /^TypeError: unknown option "rate" in kyRetry options/);
 });

@@ -25,6 +25,8 @@ import {
 
 const options: PolicyOptions = { preset: 'google', maxRetries: 5, jitter: 'full' };
 const policy = new Policy(options);
+// A Policy as the options: the same policy (of either module format).
+const copy: Policy = new Policy(policy);
 const b = new Backoff(policy, 42n);
 const sugar = new Backoff({ ...options, seed: 42 } satisfies BackoffOptions);
 const random = new Backoff(policy);
