@@ -277,7 +277,10 @@ fn main() {
         ("ACTION_PAUSED", action::PAUSED),
         ("ACTION_DONE", action::DONE),
         ("ACTION_GIVE_UP", action::GIVE_UP),
-        ("RUN_WINDOW_REFUSED", seeded_backoff_wasm::run::WINDOW_REFUSED),
+        (
+            "RUN_WINDOW_REFUSED",
+            seeded_backoff_wasm::run::WINDOW_REFUSED,
+        ),
         (
             "PAUSE_HIDDEN",
             u32::from(seeded_backoff::PauseReason::Hidden.code()),

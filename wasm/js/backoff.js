@@ -71,8 +71,10 @@ export class Backoff {
 
   /** What another copy of the package reads of this Backoff (brand.js): copies of its policy's words and its state's. */
   get [BRAND]() {
-    // The state as it is when read: the engine's live copy first, where this Backoff owns it.
-    return { kind: 'Backoff', version: VERSION, state: () => [this.#w.slice(), this.#state().slice()] };
+    // The words are read here, so that an object without them (a Proxy) has no brand; the state
+    // when it is asked for: the engine's live copy first, where this Backoff owns it.
+    const w = this.#w;
+    return { kind: 'Backoff', version: VERSION, state: () => [w.slice(), this.#state().slice()] };
   }
 
   nextDelay(input) {

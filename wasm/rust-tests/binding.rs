@@ -393,7 +393,15 @@ fn the_send_rate_exports_answer_as_the_core_send_rate() {
         };
         core.on_answer(now + 3, a);
         assert_eq!(
-            part::send_rate_answer((now + 3) as u32, ((now + 3) >> 32) as u32, kind, 20, false, 0, 0),
+            part::send_rate_answer(
+                (now + 3) as u32,
+                ((now + 3) >> 32) as u32,
+                kind,
+                20,
+                false,
+                0,
+                0
+            ),
             0
         );
         assert_eq!(part::send_rate_rate(), core.rate_milli());
@@ -409,7 +417,10 @@ fn the_send_rate_exports_answer_as_the_core_send_rate() {
         w
     });
     assert_eq!(part::send_rate_ask(0, 0), pace::BAD_STATE);
-    assert_eq!(part::send_rate_answer(0, 0, answer::ACCEPTED, 0, false, 0, 0), 1);
+    assert_eq!(
+        part::send_rate_answer(0, 0, answer::ACCEPTED, 0, false, 0, 0),
+        1
+    );
     assert_eq!(part::send_rate_rate(), u32::MAX);
     assert_eq!(word(step_word), 0);
     assert_ne!(saved, 0);

@@ -136,11 +136,15 @@ if (LAB) {
 }
 // Regression limits: today's figures plus a margin, so that growth is noticed.
 const limits = [
-  ['retry() call site, split', retryFirst, 14000],
-  ['retry() call site, one file', row('retry() call site')[1], 18000],
-  ['new Backoff() + nextDelay(), one file', row('new Backoff() + nextDelay()')[1], 11500],
-  ['whole package, split', row('whole package (every export, every part)')[2].first, 40000],
-  ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 24000],
+  // The engine in the static imports of every call site (a call made offline has it in hand), the
+  // option checks that name the option meant and the brand read across module formats: the retry()
+  // call site 5494 + 8663 (engine chunk) B before, 14354 B with them (one file 35897 -> 18426 B,
+  // no JS build of the engine inlined).
+  ['retry() call site, split', retryFirst, 14500],
+  ['retry() call site, one file', row('retry() call site')[1], 18600],
+  ['new Backoff() + nextDelay(), one file', row('new Backoff() + nextDelay()')[1], 12000],
+  ['whole package, split', row('whole package (every export, every part)')[2].first, 41000],
+  ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 23500],
 ];
 // (In the lab, a figure past its limit is printed, not failed: the gate fails it.)
 let failed = false;
