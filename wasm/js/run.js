@@ -46,6 +46,16 @@ function told(answer) {
   return [[TOLD_ACCEPTED, TOLD_THROTTLED, TOLD_NO_ANSWER][k], k === 1 ? int('hintMs', hintMs, 0, U32_MAX) : 0];
 }
 
+/**
+ * The send rate of one event: `options.sendRate` where the event gives one (undefined there: a
+ * plain event; SPEC.md §15.2 lets a run mix them), else the run's own.
+ */
+function rateOf(options, own) {
+  if (options === undefined) return own;
+  keys('event options', options, ['sendRate']);
+  return 'sendRate' in options ? options.sendRate : own;
+}
+
 /** `run` given the run words `w` (checked by the engine), its seed read back from them. */
 export let setRunState;
 
@@ -80,8 +90,8 @@ export class Run {
     this.#rate = sendRate;
   }
 
-  #event(e, kind, hintKind, hintMs, timeout, nowMs, [t, arg] = [0, 0]) {
-    return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs), this.#rate, t, arg));
+  #event(e, kind, hintKind, hintMs, timeout, nowMs, [t, arg] = [0, 0], options = undefined) {
+    return action(event(get(main), this.#p, this.#w, this.#budget, e, kind, hintKind, hintMs, timeout, now(nowMs), rateOf(options, this.#rate), t, arg));
   }
 
   /** What another copy of the package reads of this Run (brand.js): copies of its policy's words and its run's. */
@@ -105,20 +115,20 @@ export class Run {
     return this.#seed;
   }
 
-  start(nowMs) {
-    return this.#event(EVENT_START, 0, 0, 0, 0, nowMs);
+  start(nowMs, options) {
+    return this.#event(EVENT_START, 0, 0, 0, 0, nowMs, undefined, options);
   }
 
   /**
    * `'success'`, `'permanent'`, `'offline'`, or a retryable failure `{ failureKind?, retryAfterMs? | rateLimitMs? | doNotRetry? }`;
    * with a send rate, `answer` is what the attempt's answer tells it.
    */
-  outcome(outcome, nowMs, answer) {
+  outcome(outcome, nowMs, answer, options) {
     const t = told(answer);
     if (typeof outcome === 'string') {
       const k = oneOf('outcome', outcome, OUTCOMES);
-      if (k === 1) return this.outcome({}, nowMs, answer);
-      return this.#event(EVENT_OUTCOME, [OUTCOME_SUCCESS, 0, OUTCOME_PERMANENT, OUTCOME_OFFLINE][k], 0, 0, 0, nowMs, t);
+      if (k === 1) return this.outcome({}, nowMs, answer, options);
+      return this.#event(EVENT_OUTCOME, [OUTCOME_SUCCESS, 0, OUTCOME_PERMANENT, OUTCOME_OFFLINE][k], 0, 0, 0, nowMs, t, options);
     }
     keys('retryable outcome', outcome, ['failureKind', 'retryAfterMs', 'rateLimitMs', 'doNotRetry']);
     let hint = HINT_NONE;
@@ -134,11 +144,11 @@ export class Run {
       hint = HINT_DO_NOT_RETRY;
     }
     const timeout = outcome.failureKind === undefined ? 0 : oneOf('failureKind', outcome.failureKind, ['error', 'timeout']);
-    return this.#event(EVENT_OUTCOME, OUTCOME_RETRYABLE, hint, ms, timeout, nowMs, t);
+    return this.#event(EVENT_OUTCOME, OUTCOME_RETRYABLE, hint, ms, timeout, nowMs, t, options);
   }
 
-  wake(nowMs) {
-    return this.#event(EVENT_WAKE, 0, 0, 0, 0, nowMs);
+  wake(nowMs, options) {
+    return this.#event(EVENT_WAKE, 0, 0, 0, 0, nowMs, undefined, options);
   }
 
   /** `reason`: `'hidden'` or `'offline'`. */

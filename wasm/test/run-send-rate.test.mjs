@@ -104,3 +104,17 @@ test("wasm/README.md's sendRate snippet runs as pasted", () => {
   const out = runReadmeSnippet('### retry() and fetchWithBackoff() behind a send rate', 30_000);
   assert.match(out, /^served \d+ of 40 in \d+\.\d s, rate \d+\.\d\/s\n$/);
 });
+
+test('a run mixes paced and plain events (SPEC §15.2): an event given { sendRate } is paced by it, { sendRate: undefined } is plain', async () => {
+  const { refusingRate } = await import('./send-rate-fixtures.mjs');
+  const policy = new esm.Policy();
+  // A plain run whose start is paced by a refusing rate: the core's give-up, nothing attempted.
+  assert.deepEqual(new esm.Run(policy, { seed: 1 }).start(0, { sendRate: refusingRate(esm.SendRate) }),
+    { type: 'give_up', attempts: 0, reason: 'throttled' });
+  // A run made with that rate, whose start is given none: plain, attempt 1.
+  const run = new esm.Run(policy, { seed: 1, sendRate: refusingRate(esm.SendRate) });
+  assert.deepEqual(run.start(0, { sendRate: undefined }), { type: 'attempt', attempt: 1 });
+  assert.throws(() => run.outcome('success', 1, undefined, { sendrate: 1 }), { name: 'TypeError', message: /sendrate/ });
+  assert.throws(() => run.outcome('success', 1, undefined, { sendRate: {} }), { name: 'TypeError', message: /^sendRate must be a SendRate/ });
+  assert.equal(run.phase, 'attempting');
+});

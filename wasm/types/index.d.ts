@@ -693,17 +693,22 @@ export class Run {
   readonly attempts: number;
   /** Where the run is between events (SPEC.md §15). */
   readonly phase: 'ready' | 'attempting' | 'sleeping' | 'paused' | 'done' | 'gave_up';
-  /** Begins the run: answers attempt 1 (or, with a startup window, the wait before it). */
-  start(nowMs?: number | bigint): RunAction;
+  /**
+   * Begins the run: answers attempt 1 (or, with a startup window, the wait before it). `options`
+   * (here, in `outcome` and in `wake`): `{ sendRate }` paces this event by that send rate, and
+   * `{ sendRate: undefined }` makes it plain, whatever the run was made with (SPEC.md §15.2: a run
+   * may mix paced and plain events).
+   */
+  start(nowMs?: number | bigint, options?: { sendRate?: SendRate }): RunAction;
   /**
    * How the attempt in flight ended. With a `sendRate`, `answer` is what the attempt tells it: an
    * HTTP status (100..=599, read by the core with the outcome's hint), or an answer kind
    * (`{ kind: 'throttled', hintMs }` for a hint); omitted, the outcome's own (SPEC.md §15.2).
    */
   outcome(outcome: 'success' | 'permanent' | 'offline' | 'retryable' | RetryableOutcome, nowMs?: number | bigint,
-    answer?: number | SendRateAnswer | { kind: SendRateAnswer; hintMs?: number }): RunAction;
+    answer?: number | SendRateAnswer | { kind: SendRateAnswer; hintMs?: number }, options?: { sendRate?: SendRate }): RunAction;
   /** The sleep of a retry or a wait has ended. */
-  wake(nowMs?: number | bigint): RunAction;
+  wake(nowMs?: number | bigint, options?: { sendRate?: SendRate }): RunAction;
   /** The page is hidden or the device offline (before the start, or during a sleep). */
   pause(reason: 'hidden' | 'offline', nowMs?: number | bigint): RunAction;
   /** The pause has ended (or the page was resumed during a sleep): answers the re-drawn wait. */
