@@ -81,11 +81,17 @@ export default { input: 'src/${entry}.js', output: { dir: 'out/rollup-${entry}' 
     cpSync(join(app, 'node_modules', 'seeded-backoff', 'dist', 'browser'), join(out, 'seeded-backoff'), { recursive: true });
     cpSync(join(app, 'src', `${entry}.js`), join(out, 'app.js'));
     cpSync(join(app, 'src', 'replay.mjs'), join(out, 'replay.mjs'));
-    const map = '<script type="importmap">{"imports":{"seeded-backoff":"/seeded-backoff/index.js","seeded-backoff/csp":"/seeded-backoff/csp.js","seeded-backoff/csp/full":"/seeded-backoff/csp-full.js"}}</script>';
+    // A page that calls retry() or fetchWithBackoff() alone maps the name to that entry point (as
+    // the README's import map does); the vector replay uses every export: the package's index.
+    const to = RETRY_PAGES.includes(entry) ? 'retry.js' : 'index.js';
+    const map = `<script type="importmap">{"imports":{"seeded-backoff":"/seeded-backoff/${to}","seeded-backoff/csp":"/seeded-backoff/csp.js","seeded-backoff/csp/full":"/seeded-backoff/csp-full.js"}}</script>`;
     return { root: out, pages: { '/index.html': page('/app.js').replace('<script', `${map}<script`) }, importMap: map,
-      cmd: 'none: node_modules/seeded-backoff/dist/browser/ served as /seeded-backoff/, import map "seeded-backoff" -> /seeded-backoff/index.js' };
+      cmd: `none: node_modules/seeded-backoff/dist/browser/ served as /seeded-backoff/, import map "seeded-backoff" -> /seeded-backoff/${to}` };
   },
 };
+
+/** The example pages that import retry() or fetchWithBackoff() alone. */
+const RETRY_PAGES = ['retry', 'fetch', 'offline', 'retry-timer', 'retry-csp'];
 
 /** Rollup with no plugin at all: what it says about the bare import (it cannot resolve it). */
 export function rollupBare(app) {

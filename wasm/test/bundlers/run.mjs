@@ -228,9 +228,9 @@ for (const [name, tool] of Object.entries(TOOLS).filter(([n]) => !only || only.i
   }
   console.log(`  ${builds.retry.cmd}${LAB ? ` (6 pages built in ${((performance.now() - t) / 1000).toFixed(1)} s)` : ''}`);
   // Under the strict policy an import map needs its hash: no inline script runs without one.
-  const csp = builds.retry.importMap
-    ? `${STRICT} 'sha256-${createHash('sha256').update(builds.retry.importMap.replace(/<\/?script[^>]*>/g, '')).digest('base64')}'`
-    : STRICT;
+  // (The pages' maps differ: each one's hash.)
+  const maps = [...new Set(Object.values(builds).map((b) => b.importMap).filter(Boolean))];
+  const csp = [STRICT, ...maps.map((m) => `'sha256-${createHash('sha256').update(m.replace(/<\/?script[^>]*>/g, '')).digest('base64')}'`)].join(' ');
   // The time to the first request, with no DevTools attached (bare.mjs says why).
   const bare = {};
   if (LAB) {
