@@ -66,4 +66,8 @@ def test_a_public_object_lives_in_one_public_place():
             assert hasattr(module, name), f"{module.__name__}.__all__ names {name}, which it lacks"
             other = seen.setdefault((name, id(getattr(module, name))), module.__name__)
             assert other == module.__name__, f"{name} is exported by both {other} and {module.__name__}"
+            obj = getattr(module, name)
+            if isinstance(obj, type) and issubclass(obj, BaseException):
+                # A traceback names the error by the module a user imports it from.
+                assert obj.__module__ == module.__name__, f"{name}.__module__ is {obj.__module__}"
     assert len(seeded_backoff.__all__) <= 15

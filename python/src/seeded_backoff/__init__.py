@@ -37,8 +37,8 @@ __all__ = [
     "is_transport_error", "CoreError", "PolicyError", "GIVE_UP_REASONS", "__version__",
 ]
 
-# Each name shows where it is imported from (reprs, tracebacks, pickles), not its private module.
-for _name in __all__:
-    if callable(globals()[_name]):
-        globals()[_name].__module__ = __name__
-del _name
+# A traceback names an error by its module: the one it is imported from, not the private one. (Only
+# errors: a class's string annotations resolve in its module's namespace, which this one is not.)
+for _error in (CoreError, PolicyError, RetryError):
+    _error.__module__ = __name__
+del _error
