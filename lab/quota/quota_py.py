@@ -17,7 +17,8 @@ import asyncio
 import os
 import time
 
-from seeded_backoff import Policy, RetryError, SendRate, retry
+from seeded_backoff import Policy, RetryError, retry
+from seeded_backoff.send_rate import SendRate
 
 WORKERS = 50
 PORT = int(os.environ["PORT"])

@@ -12,7 +12,7 @@ import time
 import httpx
 
 from http_server import serve
-from seeded_backoff import SendRate
+from seeded_backoff.send_rate import SendRate
 
 RATE_MILLI = 200_000  # 200 attempts/s
 INTERVAL_MS = 10**9 // RATE_MILLI / 1000  # 5 ms

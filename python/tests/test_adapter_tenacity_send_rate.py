@@ -13,7 +13,8 @@ import requests
 import tenacity
 
 from http_server import serve
-from seeded_backoff import Policy, RetryError, SendRate
+from seeded_backoff import Policy, RetryError
+from seeded_backoff.send_rate import SendRate
 from seeded_backoff.tenacity import seeded, wait_seeded
 from send_rates import (AFTER_429_MILLI, AFTER_500_MILLI, assert_paced, assert_spaced, assert_tasks_paced,
                         capped_rate, fixed_rate, in_threads, leaving, refusing_rate)

@@ -9,8 +9,11 @@ import pytest
 import spec_model as m
 
 import seeded_backoff
+import seeded_backoff.http
 from conftest import REPO
-from seeded_backoff import Backoff, Policy, RetryBudget, RetryError, RetryEvent, retry
+from seeded_backoff import Backoff, Policy, RetryError, RetryEvent, retry
+from seeded_backoff.budget import RetryBudget
+from seeded_backoff.snapshots import SNAPSHOT_SIZE
 
 
 def model_schedule(policy_fields, seed, n=100):
@@ -35,8 +38,8 @@ def test_presets_are_the_specs(name):
 
 
 def test_names_come_from_the_library():
-    assert seeded_backoff.PRESETS == tuple(m.PRESETS)
-    assert set(seeded_backoff.JITTERS) == set(m.JITTER_CODES)
+    assert Policy.PRESETS == tuple(m.PRESETS)
+    assert set(Policy.JITTERS) == set(m.JITTER_CODES)
     assert seeded_backoff.GIVE_UP_REASONS == ("max_retries", "deadline", "budget", "server_stop", "hint_exceeds_max",
                                             "throttled")
 
@@ -77,7 +80,7 @@ def test_snapshot_restore_continues():
     a = Backoff(policy, seed=8)
     a.next_delay()
     snap = a.snapshot()
-    assert len(snap) == seeded_backoff.SNAPSHOT_SIZE == 40
+    assert len(snap) == SNAPSHOT_SIZE == 40
     b = Backoff.restore(policy, bytearray(snap))
     assert b.seed is None and b.retries == 1 and list(b) == list(a)
 
@@ -185,7 +188,7 @@ def test_non_retryable_responses_are_returned():
 def test_hint_from_headers_is_the_cores_rule():
     # SPEC.md section 8.3 step 1, by hand: a valid Retry-After for any status; else, for a 429, the
     # first rate-limit header in the table's order that parses; names in any case.
-    hint = seeded_backoff.hint_from_headers
+    hint = seeded_backoff.http.hint_from_headers
     now = 1_700_000_000
     assert hint(429, {"X-RateLimit-Reset": "1700000030"}, now=now) == {"rate_limit_ms": 30000}
     assert hint(503, {"X-RateLimit-Reset": "1700000030"}, now=now) == {}
@@ -206,7 +209,7 @@ def test_two_hints_in_one_step_are_refused_and_change_nothing():
 
 
 def test_request_may_retry_is_rfc_9110_and_the_idempotency_key():
-    may = seeded_backoff.request_may_retry
+    may = seeded_backoff.http.request_may_retry
     assert all(may(m) for m in ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"])
     assert not any(may(m) for m in ["POST", "PATCH", "CONNECT", "get"])
     assert may("POST", True)

@@ -3,9 +3,12 @@ range (the core's message where the core has one), and nothing changed by the re
 
 import pytest
 
-from seeded_backoff import (Backoff, BudgetError, CoreError, Policy, PolicyError, RateLimitError, RetryAfterError,
-                            RetryBudget, SnapshotError, classify_http, is_retryable_http, parse_rate_limit,
-                            parse_retry_after, rate_limit_applies, retry, seed_from_device, startup_delay)
+from seeded_backoff import Backoff, CoreError, Policy, PolicyError, retry
+from seeded_backoff.budget import BudgetError, RetryBudget
+from seeded_backoff.fleet import seed_from_device, startup_delay
+from seeded_backoff.http import (RateLimitError, RetryAfterError, classify_http, is_retryable_http,
+                                 parse_rate_limit, parse_retry_after, rate_limit_applies)
+from seeded_backoff.snapshots import SnapshotError
 
 U32 = 2**32 - 1
 

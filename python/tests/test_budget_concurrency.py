@@ -5,7 +5,7 @@ never sees the tokens below 0 or above the bucket."""
 import asyncio
 import threading
 
-from seeded_backoff import RetryBudget
+from seeded_backoff.budget import RetryBudget
 
 THREADS = 8
 CAPACITY_MILLI = 1_000_000

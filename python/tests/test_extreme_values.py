@@ -7,9 +7,10 @@ come from the independent model (tests/model/spec_model.py)."""
 import pytest
 import spec_model as m
 
-from seeded_backoff import (Backoff, Policy, RateLimitError, RetryAfterError, RetryBudget, RetryError,
-                            classify_grpc, classify_http, is_retryable_http, parse_rate_limit,
-                            parse_retry_after, rate_limit_applies, retry)
+from seeded_backoff import Backoff, Policy, RetryError, retry
+from seeded_backoff.budget import RetryBudget
+from seeded_backoff.http import (RateLimitError, RetryAfterError, classify_grpc, classify_http,
+                                 is_retryable_http, parse_rate_limit, parse_retry_after, rate_limit_applies)
 
 INF, NAN = float("inf"), float("nan")
 HUGE_FLOATS = [INF, -INF, NAN, 1e308, -1e308, 1e300, 5e6]

@@ -8,7 +8,7 @@ import pytest
 import requests
 import urllib3
 
-from seeded_backoff import hint_from_headers
+from seeded_backoff.http import hint_from_headers
 
 PAIRS = [("Retry-After", "soon"), ("retry-after", "5")]
 RATE = [("X-RateLimit-Reset", "7"), ("x-ratelimit-reset", "9")]
@@ -69,7 +69,7 @@ NOT_ASCII = ['"d\u00e9faut";r=0;t=30', '"q";r=0;t=30;note=\U0001f600', '"d\u00e9
 
 @pytest.mark.parametrize("value", NOT_ASCII)
 def test_a_character_outside_ascii_is_invalid_format(value):
-    from seeded_backoff import RateLimitError, parse_rate_limit
+    from seeded_backoff.http import RateLimitError, parse_rate_limit
     with pytest.raises(RateLimitError) as e:
         parse_rate_limit("RateLimit", value, now=0)
     assert e.value.code == "invalid_format"

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from seeded_backoff import PACER_HEADER_NAMES, Pacer, PacerError, PacerSlot
+from seeded_backoff.pacer import PACER_HEADER_NAMES, Pacer, PacerError, PacerSlot
 
 
 @pytest.mark.parametrize("args, field", [

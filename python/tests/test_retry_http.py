@@ -13,7 +13,8 @@ import spec_model as m
 
 from http_server import serve
 from model_runs import model_steps
-from seeded_backoff import Policy, RetryBudget, RetryError, retry
+from seeded_backoff import Policy, RetryError, retry
+from seeded_backoff.budget import RetryBudget
 
 SCRIPT = [(503, {}), (503, {"Retry-After": "3"}), (200, {})]
 SEED = 20261201

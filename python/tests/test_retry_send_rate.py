@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from seeded_backoff import RetryError, SendRate, retry
+from seeded_backoff import RetryError, retry
+from seeded_backoff.send_rate import SendRate
 from send_rates import assert_spaced, fixed_rate
 
 

@@ -3,7 +3,8 @@ named. The vectors (tests/vectors/run-send-rate.json) are replayed by test_vecto
 
 import pytest
 
-from seeded_backoff import Policy, Run, SendRate
+from seeded_backoff import Policy, Run
+from seeded_backoff.send_rate import SendRate
 
 
 def test_a_held_rate_makes_the_first_attempt_wait_without_a_retry():

@@ -3,7 +3,8 @@ helper's draw for the run's seed, the window's range is the core's, its type the
 
 import pytest
 
-from seeded_backoff import Policy, Run, startup_delay
+from seeded_backoff import Policy, Run
+from seeded_backoff.fleet import startup_delay
 
 
 def test_the_start_waits_the_startup_delay_of_the_runs_seed():

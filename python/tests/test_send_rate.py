@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from seeded_backoff import Pace, SendRate, SendRateError
+from seeded_backoff.send_rate import Pace, SendRate, SendRateError
 
 RANGES = {  # SPEC §17.1: a value just outside each field's range
     "max_rate_milli": 1_000_000_001, "min_rate_milli": 0, "margin_permille": 501, "probe_ms": 9,

@@ -9,10 +9,14 @@ from fractions import Fraction
 import pytest
 
 from conftest import VECTORS
-from seeded_backoff import (RATE_LIMIT_HEADERS, Backoff, CoreError, Policy, RateLimitError, RetryAfterError,
-                            PacerError, Pacer, RetryBudget, Run, SendRate, SendRateError, SnapshotError,
-                            classify_grpc, classify_http, parse_rate_limit, parse_retry_after,
-                            CallSeeds, call_seed, seed_from_device, startup_delay)
+from seeded_backoff import Backoff, CallSeeds, CoreError, Policy, Run, call_seed
+from seeded_backoff.budget import RetryBudget
+from seeded_backoff.fleet import seed_from_device, startup_delay
+from seeded_backoff.http import (RATE_LIMIT_HEADERS, RateLimitError, RetryAfterError, classify_grpc,
+                                 classify_http, parse_rate_limit, parse_retry_after)
+from seeded_backoff.pacer import Pacer, PacerError
+from seeded_backoff.send_rate import SendRate, SendRateError
+from seeded_backoff.snapshots import SnapshotError
 
 FILES = sorted(glob.glob(os.path.join(VECTORS, "**", "*.json"), recursive=True))
 

@@ -125,7 +125,7 @@ def test_is_transport_error_names_the_clients_errors():
 def test_a_timed_out_attempt_is_charged_and_refunded_as_a_timeout(error, charged):
     # SPEC.md section 10.2 with capacity 500, retry_cost 5, timeout_cost 10: the retry of an
     # attempt that ran out of its time costs 10, and the success after it refunds those 10.
-    from seeded_backoff import RetryBudget
+    from seeded_backoff.budget import RetryBudget
 
     budget = RetryBudget.aws_quota(capacity=500, retry_cost=5, timeout_cost=10, no_retry_increment=1)
     during = []

@@ -12,40 +12,33 @@ values and errors.
 """
 
 from ._ffi import ffi as _ffi, lib as _lib, text as _text
-from .backoff import SNAPSHOT_SIZE, Backoff
-from .budget import FAILURE_KINDS, RetryBudget
-from .errors import (BudgetError, CoreError, PacerError, PolicyError, RateLimitError, RetryAfterError, RetryError,
-                     SnapshotError)
-from .events import RetryEvent
-from .fleet import seed_from_device, startup_delay
-from .seeds import CallSeeds, call_seed
-from .http import (RATE_LIMIT_HEADERS, classify_grpc, classify_http, hint_from_headers, is_retryable_http,
-                   parse_rate_limit, parse_retry_after, rate_limit_applies, request_may_retry)
-from .pacer import PACER_HEADER_NAMES, Pacer, PacerSlot
-from .policy import Policy
-from .retry import retry
-from .run import RUN_SNAPSHOT_SIZE, Action, Run
-from .send_rate import Pace, SendRate, SendRateError
-from .transport import is_transport_error
+from ._backoff import Backoff
+from ._errors import CoreError, PolicyError, RetryError
+from ._events import RetryEvent
+from ._policy import Policy
+from ._retry import retry
+from ._run import Action, Run
+from ._seeds import CallSeeds, call_seed
+from ._transport import is_transport_error
 
 __version__ = _text(_lib.sb_version())
 """The version of the library inside: the Rust crate's version, which is also the package's."""
 
-PRESETS = Policy.PRESETS
-JITTERS = Policy.JITTERS
-DEADLINES = Policy.DEADLINES
 GIVE_UP_REASONS = tuple(
     _text(_lib.sb_status_name(code)) for name, code in sorted(_ffi.typeof("enum sb_status").relements.items(), key=lambda kv: kv[1])
     if name.startswith("SB_GIVE_UP_"))
 """'max_retries', 'deadline', 'budget', 'server_stop', 'hint_exceeds_max'."""
 
+# What the README's first examples use. The rest lives in the module of its concern:
+# seeded_backoff.send_rate, .budget, .http, .pacer, .fleet, .snapshots, and the integrations
+# (.google, .valkey, .tenacity, .stamina).
 __all__ = [
-    "Backoff", "Policy", "RetryBudget", "SendRate", "SendRateError", "Pace", "Run", "Action", "retry", "RetryError", "RetryEvent", "parse_retry_after", "parse_rate_limit",
-    "rate_limit_applies", "RATE_LIMIT_HEADERS", "RateLimitError", "hint_from_headers", "request_may_retry",
-    "is_retryable_http", "classify_http", "classify_grpc", "seed_from_device", "call_seed", "CallSeeds",
-    "startup_delay", "is_transport_error", "CoreError", "PolicyError", "RetryAfterError", "SnapshotError", "BudgetError",
-    "Pacer", "PacerSlot", "PacerError", "PACER_HEADER_NAMES",
-    "PRESETS", "JITTERS", "DEADLINES", "GIVE_UP_REASONS", "FAILURE_KINDS", "SNAPSHOT_SIZE",
-    "RUN_SNAPSHOT_SIZE",
-    "__version__",
+    "Policy", "Backoff", "retry", "RetryError", "RetryEvent", "Run", "Action", "CallSeeds", "call_seed",
+    "is_transport_error", "CoreError", "PolicyError", "GIVE_UP_REASONS", "__version__",
 ]
+
+# A traceback names an error by its module: the one it is imported from, not the private one. (Only
+# errors: a class's string annotations resolve in its module's namespace, which this one is not.)
+for _error in (CoreError, PolicyError, RetryError):
+    _error.__module__ = __name__
+del _error

@@ -11,10 +11,10 @@ from typing import Any, Iterator, Optional, Type
 from ._call import Call, Clock, answer_of, checked_rate
 from ._check import show
 from ._outcome import hint_of, response_of, status_of
-from .errors import RetryError
-from .policy import Policy
-from .run import Action, Run
-from .seeds import CallSeeds
+from ._errors import RetryError
+from ._policy import Policy
+from ._run import Action, Run
+from ._seeds import CallSeeds
 from .send_rate import SendRate
 
 

@@ -18,9 +18,9 @@ from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type
 from ._check import show
 from ._ffi import U64_MAX, ffi, lib
 from .budget import RetryBudget
-from .errors import CoreError, RetryError
-from .events import RetryEvent
-from .run import Action, Run
+from ._errors import CoreError, RetryError
+from ._events import RetryEvent
+from ._run import Action, Run
 from .send_rate import ANSWERS, SendRate
 
 Clock = Callable[[], float]

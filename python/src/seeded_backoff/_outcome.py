@@ -12,7 +12,7 @@ from typing import Any, Dict, Optional, Tuple, Type
 from ._check import show
 from .http import _occurrences
 from .http import hint_from_headers, is_retryable_http
-from .transport import is_transport_error
+from ._transport import is_transport_error
 
 Exceptions = Tuple[Type[BaseException], ...]
 

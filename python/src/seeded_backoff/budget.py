@@ -9,9 +9,11 @@ from typing import Any, Callable, Dict
 
 from ._check import integer, show
 from ._ffi import ffi, lib
-from .errors import BudgetError
+from ._errors import BudgetError
 
-__all__ = ["RetryBudget", "FAILURE_KINDS"]
+__all__ = ["RetryBudget", "FAILURE_KINDS", "BudgetError"]
+
+BudgetError.__module__ = __name__
 
 # 'error' and 'timeout': the header's SB_FAILURE_* constants, by their names.
 FAILURE_KINDS: Dict[str, int] = {n[len("SB_FAILURE_"):].lower(): getattr(lib, n) for n in dir(lib) if n.startswith("SB_FAILURE_")}

@@ -6,7 +6,7 @@ from typing import Union
 
 from ._check import integer, show, u64
 from ._ffi import ffi, lib
-from .errors import CoreError
+from ._errors import CoreError
 
 __all__ = ["seed_from_device", "startup_delay"]
 

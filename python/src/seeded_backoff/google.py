@@ -48,18 +48,18 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tupl
 from google.api_core import exceptions as api_exceptions
 from google.api_core import retry as retries
 
-from . import errors
+from . import _errors as errors
 from ._call import Call, Clock, answer_of, checked_rate
 from ._check import show, u64
 from ._outcome import response_hint
 from .budget import RetryBudget
-from .events import RetryEvent
+from ._events import RetryEvent
 from .http import classify_grpc, classify_http
-from .policy import Policy
-from .run import Run
+from ._policy import Policy
+from ._run import Run
 from .send_rate import SendRate
-from .transport import failure_of, is_transport_error
-from .seeds import CallSeeds
+from ._transport import failure_of, is_transport_error
+from ._seeds import CallSeeds
 
 __all__ = ["Retry", "AsyncRetry", "RetryError", "classify", "server_hint"]
 

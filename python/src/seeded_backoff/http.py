@@ -11,11 +11,13 @@ from typing import Any, Dict, List, Tuple, Type, Union
 
 from ._check import integer, show
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, table, text
-from .errors import CoreError, RateLimitError, RetryAfterError
+from ._errors import CoreError, RateLimitError, RetryAfterError
 
 __all__ = ["parse_retry_after", "parse_rate_limit", "rate_limit_applies", "RATE_LIMIT_HEADERS",
            "is_retryable_http", "classify_http", "classify_grpc", "hint_from_headers",
-           "request_may_retry"]
+           "request_may_retry", "RetryAfterError", "RateLimitError"]
+
+RetryAfterError.__module__ = RateLimitError.__module__ = __name__
 
 CLASSES = table(lib.sb_class_name)
 

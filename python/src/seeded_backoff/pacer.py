@@ -12,9 +12,11 @@ from typing import Any, Optional, Tuple
 
 from ._check import integer, u64
 from ._ffi import ffi, lib, table
-from .errors import PacerError
+from ._errors import PacerError
 
-__all__ = ["Pacer", "PacerSlot", "PACER_HEADER_NAMES"]
+__all__ = ["Pacer", "PacerSlot", "PACER_HEADER_NAMES", "PacerError"]
+
+PacerError.__module__ = __name__
 
 # 'retry-after', 'ratelimit-reset', 'ratelimit': SPEC.md §16.4's names, read from the library.
 PACER_HEADER_NAMES: Tuple[str, ...] = table(lib.sb_pacer_header_name)

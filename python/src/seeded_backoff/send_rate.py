@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, NamedTuple, Optional
 
 from ._check import boolean, integer, show, u64
 from ._ffi import ffi, lib
-from .errors import CoreError
+from ._errors import CoreError
 
 __all__ = ["SendRate", "SendRateError", "Pace", "ANSWERS"]
 

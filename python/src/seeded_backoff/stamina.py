@@ -32,7 +32,7 @@ which stamina does not retry. The hook's run starts paced when the hook is made:
 before the call.
 
 >>> import stamina
->>> from seeded_backoff import SendRate
+>>> from seeded_backoff.send_rate import SendRate
 >>> rate = SendRate()  # one per process and server
 >>> hook = backoff_hook(Policy("google"), seed=42, send_rate=rate)
 >>> for attempt in stamina.retry_context(on=hook, attempts=None, timeout=None):
@@ -51,8 +51,8 @@ from typing import Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar, Uni
 from ._adapt import Seeds, report, turns
 from ._call import Call
 from ._outcome import exceptions, should_retry
-from .policy import Policy
-from .run import Action
+from ._policy import Policy
+from ._run import Action
 from .send_rate import SendRate
 
 __all__ = ["backoff_hook", "BackoffHook"]

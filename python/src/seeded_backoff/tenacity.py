@@ -29,7 +29,7 @@ a paced run from its first attempt: call i in the order the calls start takes `c
 For `AsyncRetrying` (an `async def`), pass `is_async=True`: its `before` awaits tenacity's sleep.
 A fail-fast rate's refusal raises `seeded_backoff.RetryError` (reason 'throttled') from `before`.
 
->>> from seeded_backoff import SendRate
+>>> from seeded_backoff.send_rate import SendRate
 >>> rate = SendRate(fail_fast=True)
 >>> rate.answer(None, "throttled", hint_ms=60_000)  # the server said: not for a minute
 >>> @tenacity.retry(**seeded(Policy("google"), seed=42, send_rate=rate))
@@ -37,7 +37,7 @@ A fail-fast rate's refusal raises `seeded_backoff.RetryError` (reason 'throttled
 ...     raise AssertionError("never called: the rate refuses first")
 >>> fetch()
 Traceback (most recent call last):
-seeded_backoff.errors.RetryError: gave up after 0 attempts (throttled); last: None
+seeded_backoff.RetryError: gave up after 0 attempts (throttled); last: None
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ from ._adapt import Seeds, report, turns
 from ._call import Call
 from ._check import boolean
 from ._outcome import exceptions, hint_of, should_retry
-from .policy import Policy
-from .run import Action
+from ._policy import Policy
+from ._run import Action
 from .send_rate import SendRate
 
 __all__ = ["seeded", "wait_seeded", "SeededArguments"]

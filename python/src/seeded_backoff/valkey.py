@@ -35,7 +35,7 @@ connect a client makes outside a command counts as one). The connection a retry 
 of that attempt; the retries of the connect itself (the library runs it on the same Retry) are
 paced too. A fail-fast rate's refusal raises RetryError (reason 'throttled').
 
->>> from seeded_backoff import SendRate
+>>> from seeded_backoff.send_rate import SendRate
 >>> class Retry:  # a stand-in for valkey.retry.Retry: what its loop reads
 ...     def __init__(self, backoff, retries):
 ...         self._backoff, self._retries, self._supported_errors = backoff, retries, (ConnectionError,)
@@ -48,7 +48,7 @@ paced too. A fail-fast rate's refusal raises RetryError (reason 'throttled').
 >>> rate.answer(None, "throttled", hint_ms=60_000)  # the next minute is refused
 >>> retry.call_with_retry(lambda: "PONG", lambda error: None)
 Traceback (most recent call last):
-seeded_backoff.errors.RetryError: gave up after 0 attempts (throttled); last: None
+seeded_backoff.RetryError: gave up after 0 attempts (throttled); last: None
 """
 
 from __future__ import annotations
@@ -64,10 +64,10 @@ from typing import Any, Callable, Dict, Iterator, Optional, Type, TypeVar, cast
 from ._adapt import Seeds, report, turns
 from ._call import Call
 from ._check import integer, show
-from .events import RetryEvent
-from .policy import Policy
+from ._events import RetryEvent
+from ._policy import Policy
 from .send_rate import SendRate
-from .transport import is_transport_error
+from ._transport import is_transport_error
 
 __all__ = ["ReconnectBackoff", "paced_retry"]
 

@@ -18,7 +18,8 @@ import valkey.connection
 from valkey.retry import Retry
 
 from redis_server import redis_server
-from seeded_backoff import RetryError, SendRate
+from seeded_backoff import RetryError
+from seeded_backoff.send_rate import SendRate
 from seeded_backoff.valkey import ReconnectBackoff, paced_retry
 from send_rates import assert_paced, fixed_rate, in_threads, refusing_rate
 

@@ -17,7 +17,10 @@ from google.cloud.memorystore_v1 import MemorystoreAsyncClient, MemorystoreClien
 from google.cloud.memorystore_v1.types import Instance
 from typing_extensions import assert_type, reveal_type
 
-from seeded_backoff import Pacer, PacerError, Policy, RetryBudget, RetryError, RetryEvent, SendRate, retry
+from seeded_backoff import Policy, RetryError, RetryEvent, retry
+from seeded_backoff.budget import RetryBudget
+from seeded_backoff.pacer import Pacer, PacerError
+from seeded_backoff.send_rate import SendRate
 from seeded_backoff.google import AsyncRetry, Retry
 from seeded_backoff.stamina import backoff_hook
 from seeded_backoff.tenacity import seeded

@@ -24,12 +24,12 @@ from ._call import Answer, Call, Clock, answer_of, checked_rate
 from ._check import show, u64
 from ._outcome import Exceptions, exceptions, hint_of, response_of, should_retry, status_of
 from .budget import RetryBudget
-from .events import RetryEvent
+from ._events import RetryEvent
 from .http import is_retryable_http
-from .policy import Policy, PolicyOptions
-from .run import Run
+from ._policy import Policy, PolicyOptions
+from ._run import Run
 from .send_rate import SendRate
-from .transport import failure_of
+from ._transport import failure_of
 
 R = TypeVar("R")
 
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
         """What `retry(...)` with options returns: a decorator that keeps the signature."""
 
         def __call__(self, fn: Callable[P, R], /) -> Callable[P, R]: ...
-from .seeds import CallSeeds
+from ._seeds import CallSeeds
 
 __all__ = ["retry"]
 

@@ -8,8 +8,8 @@ from typing import Any, Iterator, Optional, Union
 from ._check import boolean, integer, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_code
-from .errors import CoreError, SnapshotError
-from .policy import Policy
+from ._errors import CoreError, SnapshotError
+from ._policy import Policy
 
 __all__ = ["Backoff", "SNAPSHOT_SIZE"]
 

@@ -13,8 +13,8 @@ from typing import Any, NamedTuple, Optional, Union
 from ._check import integer, one_of, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_code
-from .errors import CoreError, SnapshotError
-from .policy import Policy
+from ._errors import CoreError, SnapshotError
+from ._policy import Policy
 from .send_rate import ANSWERS, SendRate
 
 __all__ = ["Run", "Action", "RUN_SNAPSHOT_SIZE"]

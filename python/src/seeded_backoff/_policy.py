@@ -9,7 +9,7 @@ from typing import Any, Dict, Optional, Tuple, TypedDict, Union
 
 from ._check import integer, one_of, show
 from ._ffi import DEADLINES, JITTERS, PRESETS, STATUS, U32_MAX, ffi, lib, message, text
-from .errors import PolicyError
+from ._errors import PolicyError
 
 __all__ = ["Policy", "PolicyOptions"]
 
