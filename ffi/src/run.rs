@@ -202,15 +202,16 @@ pub unsafe extern "C" fn sb_run_init(
         if r.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract.
-        let c_policy = unsafe { ptr::read(policy) }?;
+        // SAFETY: forwarded from this function's contract; read in place, not copied, and
+        // nothing writes to it before the copy into `*r` below.
+        let c_policy = unsafe { ptr::borrow(policy) }?;
         let core_policy = c_policy.to_core()?;
         if flags & !SB_RUN_COUNT_PAUSED != 0 {
             return Err(sb_status::SB_ERR_RUN_FLAGS);
         }
         let run = Run::new(&core_policy, seed).count_paused_time(flags & SB_RUN_COUNT_PAUSED != 0);
         // SAFETY: forwarded from this function's contract.
-        unsafe { ptr::write(&raw mut (*r).policy, c_policy) }?;
+        unsafe { ptr::write(&raw mut (*r).policy, *c_policy) }?;
         // SAFETY: as above; `sb_run` begins with a `RawRun`'s bytes.
         unsafe { ptr::write_prefix(r, run.to_raw()) }?;
         Ok(sb_status::SB_OK)
@@ -284,21 +285,20 @@ pub(crate) unsafe fn outcome_event(
     if (hinted && !cfg!(feature = "hints")) || (!budget.is_null() && !cfg!(feature = "budget")) {
         return sb_status::SB_ERR_UNSUPPORTED;
     }
-    // SAFETY: forwarded from this function's contract.
-    let c_budget = if budget.is_null() {
+    // The budget is checked where it lies and only its tokens are written back: a copy of the
+    // caller's `sb_budget` beside the core's would deepen every outcome's stack.
+    let core_budget = if budget.is_null() {
         None
     } else {
-        Some(unsafe { ptr::read(budget) })
+        // SAFETY: forwarded from this function's contract; nothing writes to `*budget` while
+        // the reference lives (the core's copy holds the tokens until the write below).
+        Some(unsafe { ptr::borrow(budget) }.and_then(sb_budget::to_core))
     };
-    let core_budget = match c_budget {
+    let gate = match &core_budget {
         None => None,
-        Some(Ok(b)) => match b.to_core() {
-            Ok(core) => Some((b, core)),
-            Err(status) => return status,
-        },
-        Some(Err(status)) => return status,
+        Some(Ok(core)) => Some(core as &dyn RetryGate),
+        Some(Err(status)) => return *status,
     };
-    let gate = core_budget.as_ref().map(|(_, core)| core as &dyn RetryGate);
     let status = match paced {
         // SAFETY: forwarded from this function's contract.
         None => unsafe { apply(r, out, now_ms, Event::Outcome(outcome, gate)) },
@@ -312,9 +312,9 @@ pub(crate) unsafe fn outcome_event(
             )
         },
     };
-    if let (sb_status::SB_OK, Some((c, core))) = (status, &core_budget) {
+    if let (sb_status::SB_OK, Some(Ok(core))) = (status, &core_budget) {
         // SAFETY: `budget` is non-NULL (it was read above) and valid by this function's contract.
-        let _written = unsafe { ptr::write(budget, c.with_tokens(core)) };
+        let _written = unsafe { ptr::write(&raw mut (*budget).tokens_milli, core.tokens_milli()) };
     }
     status
 }
