@@ -71,16 +71,20 @@ pub unsafe extern "C" fn sb_run_restore(
         if r.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract.
-        let c_policy = unsafe { ptr::read(policy) }?;
+        // SAFETY: forwarded from this function's contract; read in place, as `sb_run_init` does.
+        let c_policy = unsafe { ptr::borrow(policy) }?;
         // SAFETY: forwarded from this function's contract.
         let bytes = unsafe { ptr::bytes(bytes, len) }?;
         let core_policy = c_policy.to_core()?;
-        let run = Run::restore(&core_policy, bytes)?;
+        // Borrowed out of its `Result`, as `with_run` does: a move would copy the run.
+        let run = match &Run::restore(&core_policy, bytes) {
+            Ok(run) => run.to_raw(),
+            Err(e) => return Err(sb_status::from(*e)),
+        };
         // SAFETY: forwarded from this function's contract.
-        unsafe { ptr::write(&raw mut (*r).policy, c_policy) }?;
+        unsafe { ptr::write(&raw mut (*r).policy, *c_policy) }?;
         // SAFETY: as above; `sb_run` begins with a `RawRun`'s bytes.
-        unsafe { ptr::write_prefix(r, run.to_raw()) }?;
+        unsafe { ptr::write_prefix(r, run) }?;
         Ok(sb_status::SB_OK)
     })())
 }
