@@ -28,13 +28,11 @@ pub unsafe extern "C" fn sb_run_startup_window(r: *mut sb_run, window_ms: u32) -
     require_feature!("run");
     ptr::status((|| {
         let set = |_: &_, run: &mut Run| {
-            // Borrowed out of its `Result`, as `with_run` does: a move would copy the run.
-            match &run.clone().startup_window_ms(window_ms) {
-                // SAFETY: forwarded from this function's contract; `sb_run` begins with a
-                // `RawRun`'s bytes.
-                Ok(run) => unsafe { ptr::write_prefix(r, run.to_raw()) },
-                Err(e) => Err(sb_status::from(*e)),
-            }
+            // Changed where `with_run` checked it, not in a copy.
+            run.set_startup_window_ms(window_ms)?;
+            // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s
+            // bytes.
+            unsafe { ptr::write_prefix(r, run.to_raw()) }
         };
         // SAFETY: forwarded from this function's contract; only the state is written.
         unsafe { crate::run::with_run(r, set) }?;
