@@ -202,16 +202,16 @@ pub unsafe extern "C" fn sb_run_init(
         if r.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract; read in place, not copied, and
-        // nothing writes to it before the copy into `*r` below.
-        let c_policy = unsafe { ptr::borrow(policy) }?;
+        // SAFETY: forwarded from this function's contract. A copy, not a borrow: `policy` may
+        // point into `*r`, and storing a borrowed policy there would link a `memmove`.
+        let c_policy = unsafe { ptr::read(policy) }?;
         let core_policy = c_policy.to_core()?;
         if flags & !SB_RUN_COUNT_PAUSED != 0 {
             return Err(sb_status::SB_ERR_RUN_FLAGS);
         }
         let run = Run::new(&core_policy, seed).count_paused_time(flags & SB_RUN_COUNT_PAUSED != 0);
         // SAFETY: forwarded from this function's contract.
-        unsafe { ptr::write(&raw mut (*r).policy, *c_policy) }?;
+        unsafe { ptr::write(&raw mut (*r).policy, c_policy) }?;
         // SAFETY: as above; `sb_run` begins with a `RawRun`'s bytes.
         unsafe { ptr::write_prefix(r, run.to_raw()) }?;
         Ok(sb_status::SB_OK)

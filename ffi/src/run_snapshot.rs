@@ -71,8 +71,8 @@ pub unsafe extern "C" fn sb_run_restore(
         if r.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract; read in place, as `sb_run_init` does.
-        let c_policy = unsafe { ptr::borrow(policy) }?;
+        // SAFETY: forwarded from this function's contract; a copy, as `sb_run_init` reads it.
+        let c_policy = unsafe { ptr::read(policy) }?;
         // SAFETY: forwarded from this function's contract.
         let bytes = unsafe { ptr::bytes(bytes, len) }?;
         let core_policy = c_policy.to_core()?;
@@ -82,7 +82,7 @@ pub unsafe extern "C" fn sb_run_restore(
             Err(e) => return Err(sb_status::from(*e)),
         };
         // SAFETY: forwarded from this function's contract.
-        unsafe { ptr::write(&raw mut (*r).policy, *c_policy) }?;
+        unsafe { ptr::write(&raw mut (*r).policy, c_policy) }?;
         // SAFETY: as above; `sb_run` begins with a `RawRun`'s bytes.
         unsafe { ptr::write_prefix(r, run) }?;
         Ok(sb_status::SB_OK)
