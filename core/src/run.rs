@@ -129,6 +129,22 @@ impl Run {
     /// assert_eq!(run.wake(Some(u64::from(delay_ms))), Ok(Action::Attempt { attempt: 1 }));
     /// ```
     pub fn startup_window_ms(mut self, window_ms: u32) -> Result<Run, FleetError> {
+        self.set_startup_window_ms(window_ms)?;
+        Ok(self)
+    }
+
+    /// [`Run::startup_window_ms`] on a run where it lies (one a binding keeps in memory it owns,
+    /// changed without a copy); an error leaves the run as it was.
+    ///
+    /// ```
+    /// use seeded_backoff::{Action, FleetError, Policy, Run};
+    /// let p = Policy::google();
+    /// let mut run = Run::new(&p, 7);
+    /// assert_eq!(run.set_startup_window_ms(u32::MAX), Err(FleetError::WindowMs));
+    /// run.set_startup_window_ms(0).unwrap();
+    /// assert_eq!(run.start(None), Ok(Action::Attempt { attempt: 1 }));
+    /// ```
+    pub fn set_startup_window_ms(&mut self, window_ms: u32) -> Result<(), FleetError> {
         if window_ms > MAX_DELAY_MS {
             return Err(FleetError::WindowMs);
         }
@@ -136,7 +152,7 @@ impl Run {
         if self.phase == Phase::Ready {
             self.window_ms = window_ms;
         }
-        Ok(self)
+        Ok(())
     }
 
     /// The per-request state as it is now.

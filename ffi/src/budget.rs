@@ -55,7 +55,10 @@ impl sb_budget {
 
     /// The core budget with this struct's parameters and tokens; any inconsistency is
     /// `SB_ERR_BAD_STATE` (the parameters were valid at init).
-    pub(crate) fn to_core(self) -> Result<RetryBudget, sb_status> {
+    // By reference, against the convention for `Copy` types: `sb_run_outcome` checks the budget
+    // where it lies in the caller's memory, not in a copy on its own stack.
+    #[allow(clippy::wrong_self_convention)]
+    pub(crate) fn to_core(&self) -> Result<RetryBudget, sb_status> {
         let config =
             Self::config(self.mode, self.params).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
         let budget = RetryBudget::new(config);

@@ -43,29 +43,39 @@ pub(crate) enum PacedEvent<'a> {
     ),
 }
 
-/// The run in `*r` and its policy, both checked: `SB_ERR_NULL`, or `SB_ERR_BAD_STATE` for memory
-/// no `sb_run_*` function wrote.
+/// Runs `f` on the run in `*r` and its policy, both checked (`SB_ERR_NULL`, or
+/// `SB_ERR_BAD_STATE` for memory no `sb_run_*` function wrote). Each is checked where it is used:
+/// the policy read where it lies in `*r`, each check's result borrowed rather than moved out of
+/// its `Result` (a move is a copy on the stack), so a firmware holds one core policy and one core
+/// run per call, not two or three.
 ///
 /// # Safety
-/// `r` is NULL or valid for reads of an `sb_run`.
+/// `r` is NULL or valid for reads of an `sb_run`, whose policy nothing writes to during the call.
 #[inline(always)]
-pub(crate) unsafe fn load(r: *const sb_run) -> Result<(Policy, Run), sb_status> {
+pub(crate) unsafe fn with_run<T>(
+    r: *const sb_run,
+    f: impl FnOnce(&Policy, &mut Run) -> Result<T, sb_status>,
+) -> Result<T, sb_status> {
+    // SAFETY: forwarded from this function's contract (NULL is `SB_ERR_NULL`).
+    let c_policy = unsafe { ptr::borrow(&raw const (*r).policy) }?;
+    let policy = c_policy.to_core();
+    let Ok(policy) = &policy else {
+        return Err(sb_status::SB_ERR_BAD_STATE);
+    };
     // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s bytes
-    // (checked above), and every bit pattern of them is a `RawRun`.
+    // (checked in run_types.rs), and every bit pattern of them is a `RawRun`.
     let raw: RawRun = unsafe { ptr::read_prefix(r) }?;
-    // SAFETY: `r` is non-NULL (just read) and readable by this function's contract.
-    let c_policy = unsafe { ptr::read(&raw const (*r).policy) }?;
-    let policy = c_policy
-        .to_core()
-        .map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-    let run = Run::from_raw(&policy, raw).map_err(|_| sb_status::SB_ERR_BAD_STATE)?;
-    Ok((policy, run))
+    let mut run = Run::from_raw(policy, raw);
+    let Ok(run) = &mut run else {
+        return Err(sb_status::SB_ERR_BAD_STATE);
+    };
+    f(policy, run)
 }
 
-/// Loads `*r` (its state and policy, both checked: anything inconsistent is `SB_ERR_BAD_STATE`),
-/// feeds it the event `feed` makes, and on success stores the state (the policy never changes)
-/// and the action. A run error is its `SB_ERR_RUN_*` status; nothing is written unless the event
-/// is taken.
+/// Checks `*r` (its state and policy: anything inconsistent is `SB_ERR_BAD_STATE`), feeds it the
+/// event `feed` makes, and on success stores the state (the policy never changes) and the
+/// action. A run error is its `SB_ERR_RUN_*` status; nothing is written unless the event is
+/// taken.
 ///
 /// # Safety
 /// `r` and `out` are NULL or valid for reads and writes of their types.
@@ -77,21 +87,23 @@ unsafe fn feed_run(
     feed: impl FnOnce(&Policy, &mut Run, Option<u64>) -> Result<Action, RunError>,
 ) -> sb_status {
     require_feature!("run");
-    ptr::status((|| {
-        if out.is_null() {
-            return Err(sb_status::SB_ERR_NULL);
-        }
-        // SAFETY: forwarded from this function's contract.
-        let (policy, mut run) = unsafe { load(r) }?;
+    if out.is_null() {
+        return sb_status::SB_ERR_NULL;
+    }
+    let step = |policy: &Policy, run: &mut Run| {
         // SAFETY: forwarded from this function's contract.
         let now = unsafe { clock(now_ms) }?;
-        let answer = feed(&policy, &mut run, now).map_err(sb_status::from)?;
-        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s bytes.
+        let answer = feed(policy, run, now).map_err(sb_status::from)?;
+        // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s
+        // bytes.
         unsafe { ptr::write_prefix(r, run.to_raw()) }?;
         // SAFETY: checked non-NULL above; valid by this function's contract.
         unsafe { ptr::write(out, action(answer)) }?;
         Ok(sb_status::SB_OK)
-    })())
+    };
+    // SAFETY: forwarded from this function's contract; the event writes the state, never the
+    // policy `with_run` reads.
+    ptr::status(unsafe { with_run(r, step) })
 }
 
 /// [`feed_run`] for the run's own events. One non-generic function for all of them, so a
@@ -190,7 +202,8 @@ pub unsafe extern "C" fn sb_run_init(
         if r.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract.
+        // SAFETY: forwarded from this function's contract. A copy, not a borrow: `policy` may
+        // point into `*r`, and storing a borrowed policy there would link a `memmove`.
         let c_policy = unsafe { ptr::read(policy) }?;
         let core_policy = c_policy.to_core()?;
         if flags & !SB_RUN_COUNT_PAUSED != 0 {
@@ -272,21 +285,20 @@ pub(crate) unsafe fn outcome_event(
     if (hinted && !cfg!(feature = "hints")) || (!budget.is_null() && !cfg!(feature = "budget")) {
         return sb_status::SB_ERR_UNSUPPORTED;
     }
-    // SAFETY: forwarded from this function's contract.
-    let c_budget = if budget.is_null() {
+    // The budget is checked where it lies and only its tokens are written back: a copy of the
+    // caller's `sb_budget` beside the core's would deepen every outcome's stack.
+    let core_budget = if budget.is_null() {
         None
     } else {
-        Some(unsafe { ptr::read(budget) })
+        // SAFETY: forwarded from this function's contract; nothing writes to `*budget` while
+        // the reference lives (the core's copy holds the tokens until the write below).
+        Some(unsafe { ptr::borrow(budget) }.and_then(sb_budget::to_core))
     };
-    let core_budget = match c_budget {
+    let gate = match &core_budget {
         None => None,
-        Some(Ok(b)) => match b.to_core() {
-            Ok(core) => Some((b, core)),
-            Err(status) => return status,
-        },
-        Some(Err(status)) => return status,
+        Some(Ok(core)) => Some(core as &dyn RetryGate),
+        Some(Err(status)) => return *status,
     };
-    let gate = core_budget.as_ref().map(|(_, core)| core as &dyn RetryGate);
     let status = match paced {
         // SAFETY: forwarded from this function's contract.
         None => unsafe { apply(r, out, now_ms, Event::Outcome(outcome, gate)) },
@@ -300,9 +312,9 @@ pub(crate) unsafe fn outcome_event(
             )
         },
     };
-    if let (sb_status::SB_OK, Some((c, core))) = (status, &core_budget) {
+    if let (sb_status::SB_OK, Some(Ok(core))) = (status, &core_budget) {
         // SAFETY: `budget` is non-NULL (it was read above) and valid by this function's contract.
-        let _written = unsafe { ptr::write(budget, c.with_tokens(core)) };
+        let _written = unsafe { ptr::write(&raw mut (*budget).tokens_milli, core.tokens_milli()) };
     }
     status
 }

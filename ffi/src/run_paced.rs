@@ -30,19 +30,23 @@ unsafe fn with_rate(
     f: impl FnOnce(&Cell<SendRate>) -> sb_status,
 ) -> sb_status {
     require_feature!("send-rate");
-    // SAFETY: forwarded from this function's contract.
-    let c_rate = match unsafe { ptr::read(s) } {
+    // The send rate is checked where it lies, the core's rate lent to the event in place and
+    // only its state written back: each copy of either would deepen every paced event's stack.
+    // SAFETY: forwarded from this function's contract; nothing writes to `*s` while the
+    // reference lives (the core's rate holds the state until the write below).
+    let c_rate = match unsafe { ptr::borrow(s) } {
         Ok(c) => c,
         Err(status) => return status,
     };
-    let rate = match c_rate.to_core() {
-        Ok(rate) => Cell::new(rate),
-        Err(status) => return status,
+    let mut rate = c_rate.to_core();
+    let rate = match &mut rate {
+        Ok(rate) => rate,
+        Err(status) => return *status,
     };
-    let status = f(&rate);
+    let status = f(Cell::from_mut(&mut *rate));
     if status == sb_status::SB_OK {
         // SAFETY: `s` is non-NULL (it was read above) and writable by this function's contract.
-        let _written = unsafe { ptr::write(s, c_rate.with_state(&rate.get())) };
+        let _written = unsafe { ptr::write(&raw mut (*s).state, rate.to_words()) };
     }
     status
 }

@@ -1,7 +1,7 @@
 //! Run snapshots: SPEC.md section 15's 100 bytes, for a run that outlives its process (a retry
 //! loop carried across a reboot or a deep sleep, kept in flash or RTC memory).
 
-use seeded_backoff::{Run, RUN_SNAPSHOT_SIZE};
+use seeded_backoff::{Policy, Run, RUN_SNAPSHOT_SIZE};
 
 use crate::policy::sb_policy;
 use crate::ptr;
@@ -33,10 +33,12 @@ pub unsafe extern "C" fn sb_run_snapshot(r: *const sb_run, out: *mut u8) -> sb_s
         if out.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
+        let write = |policy: &Policy, run: &mut Run| {
+            // SAFETY: forwarded from this function's contract; a byte array needs no alignment.
+            unsafe { ptr::write(out.cast::<[u8; RUN_SNAPSHOT_SIZE]>(), run.snapshot(policy)) }
+        };
         // SAFETY: forwarded from this function's contract.
-        let (policy, run) = unsafe { crate::run::load(r) }?;
-        // SAFETY: forwarded from this function's contract; a byte array needs no alignment.
-        unsafe { ptr::write(out.cast::<[u8; RUN_SNAPSHOT_SIZE]>(), run.snapshot(&policy)) }?;
+        unsafe { crate::run::with_run(r, write) }?;
         Ok(sb_status::SB_OK)
     })())
 }
@@ -69,16 +71,20 @@ pub unsafe extern "C" fn sb_run_restore(
         if r.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
-        // SAFETY: forwarded from this function's contract.
+        // SAFETY: forwarded from this function's contract; a copy, as `sb_run_init` reads it.
         let c_policy = unsafe { ptr::read(policy) }?;
         // SAFETY: forwarded from this function's contract.
         let bytes = unsafe { ptr::bytes(bytes, len) }?;
         let core_policy = c_policy.to_core()?;
-        let run = Run::restore(&core_policy, bytes)?;
+        // Borrowed out of its `Result`, as `with_run` does: a move would copy the run.
+        let run = match &Run::restore(&core_policy, bytes) {
+            Ok(run) => run.to_raw(),
+            Err(e) => return Err(sb_status::from(*e)),
+        };
         // SAFETY: forwarded from this function's contract.
         unsafe { ptr::write(&raw mut (*r).policy, c_policy) }?;
         // SAFETY: as above; `sb_run` begins with a `RawRun`'s bytes.
-        unsafe { ptr::write_prefix(r, run.to_raw()) }?;
+        unsafe { ptr::write_prefix(r, run) }?;
         Ok(sb_status::SB_OK)
     })())
 }

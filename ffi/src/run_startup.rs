@@ -27,11 +27,15 @@ use crate::status::{require_feature, sb_status};
 pub unsafe extern "C" fn sb_run_startup_window(r: *mut sb_run, window_ms: u32) -> sb_status {
     require_feature!("run");
     ptr::status((|| {
-        // SAFETY: forwarded from this function's contract.
-        let (_, run) = unsafe { crate::run::load(r) }?;
-        let run: Run = run.startup_window_ms(window_ms)?;
-        // SAFETY: as above; `sb_run` begins with a `RawRun`'s bytes.
-        unsafe { ptr::write_prefix(r, run.to_raw()) }?;
+        let set = |_: &_, run: &mut Run| {
+            // Changed where `with_run` checked it, not in a copy.
+            run.set_startup_window_ms(window_ms)?;
+            // SAFETY: forwarded from this function's contract; `sb_run` begins with a `RawRun`'s
+            // bytes.
+            unsafe { ptr::write_prefix(r, run.to_raw()) }
+        };
+        // SAFETY: forwarded from this function's contract; only the state is written.
+        unsafe { crate::run::with_run(r, set) }?;
         Ok(sb_status::SB_OK)
     })())
 }

@@ -78,7 +78,10 @@ pub struct sb_send_rate {
 const _: () = assert!(SEND_RATE_WORDS == 21);
 
 impl sb_send_rate {
-    pub(crate) fn to_core(self) -> Result<SendRate, sb_status> {
+    // By reference, against the convention for `Copy` types: a paced run checks the send rate
+    // where it lies in the caller's memory, not in a copy on its own stack.
+    #[allow(clippy::wrong_self_convention)]
+    pub(crate) fn to_core(&self) -> Result<SendRate, sb_status> {
         if self.config.fail_fast > 1 {
             return Err(sb_status::SB_ERR_BAD_STATE);
         }
