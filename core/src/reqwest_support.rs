@@ -80,7 +80,7 @@ fn classify(failure: &ReqwestFailure) -> Verdict {
         ReqwestFailure::NotRepeatable => Verdict::Stop,
         ReqwestFailure::Error(e) if e.is_timeout() => Verdict::Retry {
             hint: None,
-            kind: FailureKind::Timeout,
+            failure_kind: FailureKind::Timeout,
             answer: None,
         },
         ReqwestFailure::Error(_) => Verdict::RETRY,

@@ -55,7 +55,7 @@ pub(crate) enum Phase {
 /// let mut run = Run::new(&policy, 7);
 /// assert_eq!(run.start(Some(0)), Ok(Action::Attempt { attempt: 1 }));
 /// // A 503 with `Retry-After: 3`: wait 3 s (the hint is a lower bound over the 1 s delay).
-/// let busy = Outcome::Retryable { hint: Some(ServerHint::RetryAfterMs(3_000)), kind: FailureKind::Error };
+/// let busy = Outcome::Retryable { hint: Some(ServerHint::RetryAfterMs(3_000)), failure_kind: FailureKind::Error };
 /// assert_eq!(run.outcome(&policy, busy, Some(120), None), Ok(Action::Retry { attempt: 1, delay_ms: 3_000 }));
 /// assert_eq!(run.wake(Some(3_120)), Ok(Action::Attempt { attempt: 2 }));
 /// assert_eq!(run.outcome(&policy, Outcome::Success, Some(3_200), None), Ok(Action::Done { attempts: 2 }));
@@ -254,7 +254,10 @@ impl Run {
                 self.window_ms = self.backoff.level();
                 Ok(self.pause_now(policy, PauseReason::Offline))
             }
-            Outcome::Retryable { hint, kind } => {
+            Outcome::Retryable {
+                hint,
+                failure_kind: kind,
+            } => {
                 let input = StepInput {
                     hint,
                     elapsed_ms: self.elapsed_ms(),

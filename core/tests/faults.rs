@@ -44,7 +44,7 @@ fn classify(failure: &Failure) -> Verdict {
     match failure {
         Failure::Status(r) => Verdict::Retry {
             hint: r.hint(),
-            kind: FailureKind::Error,
+            failure_kind: FailureKind::Error,
             answer: None,
         },
         _ => Verdict::RETRY,
@@ -220,7 +220,7 @@ fn tower_policy_rides_out_a_storm_of_5xx_and_429_with_garbage_hints() {
     let retry = TowerPolicy::new(storm_policy(), |r: &Result<Response, Failure>| match r {
         Ok(resp) if seeded_backoff::is_retryable_http(resp.status) => Verdict::Retry {
             hint: resp.hint(),
-            kind: FailureKind::Error,
+            failure_kind: FailureKind::Error,
             answer: None,
         },
         Ok(_) => Verdict::Stop,

@@ -28,8 +28,8 @@ fn the_rust_column_of_the_names_table_is_the_crates() {
         seeded_backoff::RUN_SNAPSHOT_SIZE,
         seeded_backoff::seed_from_device,
     );
-    let _kind = |o: Outcome| match o {
-        Outcome::Retryable { kind, .. } => kind,
+    let _failure_kind = |o: Outcome| match o {
+        Outcome::Retryable { failure_kind, .. } => failure_kind,
         _ => FailureKind::Error,
     };
     let used: Vec<(&str, Vec<&str>)> = vec![
@@ -61,7 +61,10 @@ fn the_rust_column_of_the_names_table_is_the_crates() {
             vec!["RUN_SNAPSHOT_SIZE"],
         ),
         ("a seed from a device id (§12.1)", vec!["seed_from_device"]),
-        ("a retryable outcome's failure kind (§15)", vec!["kind"]),
+        (
+            "a retryable outcome's failure kind (§15)",
+            vec!["failure_kind"],
+        ),
     ];
     let table = spec_table_column("18", "Rust");
     let want: Vec<(&str, Vec<&str>)> = table

@@ -185,7 +185,7 @@ fn the_time_budget_counts_time_spent_in_attempts() {
         },
         |_| Verdict::Retry {
             hint: None,
-            kind: FailureKind::Timeout,
+            failure_kind: FailureKind::Timeout,
             answer: None,
         },
     ));

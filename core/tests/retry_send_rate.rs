@@ -252,7 +252,7 @@ fn a_status_verdict_carries_the_answer_spec_17_3_gives() {
     let reset = |ms| Some(ServerHint::RateLimitResetMs(ms));
     let retry = |hint, answer| Verdict::Retry {
         hint,
-        kind: E,
+        failure_kind: E,
         answer: Some(answer),
     };
     let throttled = |hint_ms| Answer::Throttled { hint_ms };

@@ -20,7 +20,10 @@ fn policy() -> Policy {
 }
 
 fn fail(kind: FailureKind) -> Outcome {
-    Outcome::Retryable { hint: None, kind }
+    Outcome::Retryable {
+        hint: None,
+        failure_kind: kind,
+    }
 }
 
 /// start at 1000, an error at 1100 (retry 1 of 100 ms), hidden 1150..1400, a wake at 1500, a

@@ -97,7 +97,7 @@ fn a_paced_run_tells_the_time_its_attempt_was_let_go() {
     let rate = Cell::new(SendRate::new(D).unwrap());
     let busy = Outcome::Retryable {
         hint: None,
-        kind: FailureKind::Error,
+        failure_kind: FailureKind::Error,
     };
     let mut a = Run::new(&p, 1);
     let mut b = Run::new(&p, 2);

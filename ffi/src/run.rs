@@ -128,9 +128,12 @@ pub(crate) unsafe fn apply(
                 // What `sb_run_outcome` refuses in a build without hints or budgets, stated
                 // here too, where the optimiser sees it and drops those parts of the step.
                 let outcome = match outcome {
-                    Outcome::Retryable { hint, kind } => Outcome::Retryable {
+                    Outcome::Retryable {
+                        hint,
+                        failure_kind: kind,
+                    } => Outcome::Retryable {
                         hint: hint.filter(|_| cfg!(feature = "hints")),
-                        kind,
+                        failure_kind: kind,
                     },
                     other => other,
                 };

@@ -116,7 +116,7 @@ fn outcome_pair(f: Fate) -> (Outcome, ModelOutcome) {
             (
                 Outcome::Retryable {
                     hint: core_hint,
-                    kind,
+                    failure_kind: kind,
                 },
                 ModelOutcome::Retryable(model_hint, timeout),
             )

@@ -191,7 +191,7 @@ pub fn run_event_paced(
                 "offline" => Outcome::Offline,
                 _ => Outcome::Retryable {
                     hint: hint_of(event)?,
-                    kind: match event["kind"].as_str() {
+                    failure_kind: match event["kind"].as_str() {
                         None | Some("error") => FailureKind::Error,
                         Some("timeout") => FailureKind::Timeout,
                         Some(k) => return Err(format!("unknown failure kind {k:?}")),

@@ -50,7 +50,7 @@ pub mod outcome_code {
 /// use seeded_backoff::{FailureKind, Outcome};
 /// assert_eq!(outcome_from_codes(outcome_code::SUCCESS, 0, Ok(None)), Ok(Outcome::Success));
 /// let retryable = outcome_from_codes(outcome_code::RETRYABLE, 1, Ok(None));
-/// assert_eq!(retryable, Ok(Outcome::Retryable { hint: None, kind: FailureKind::Timeout }));
+/// assert_eq!(retryable, Ok(Outcome::Retryable { hint: None, failure_kind: FailureKind::Timeout }));
 /// assert_eq!(outcome_from_codes(4, 0, Ok(None)), Err(RunCodeError::Outcome));
 /// assert_eq!(outcome_from_codes(outcome_code::RETRYABLE, 2, Ok(None)), Err(RunCodeError::FailureKind));
 /// ```
@@ -64,7 +64,7 @@ pub fn outcome_from_codes(
         outcome_code::PERMANENT => Outcome::Permanent,
         outcome_code::OFFLINE => Outcome::Offline,
         outcome_code::RETRYABLE => Outcome::Retryable {
-            kind: failure_kind_from_code(failure_kind)?,
+            failure_kind: failure_kind_from_code(failure_kind)?,
             hint: hint?,
         },
         _ => return Err(RunCodeError::Outcome),

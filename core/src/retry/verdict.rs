@@ -25,7 +25,7 @@ pub enum Verdict {
         /// The server's hint (a parsed `Retry-After` is a lower bound; `DoNotRetry` gives up).
         hint: Option<ServerHint>,
         /// What kind of failure it was, for a retry budget.
-        kind: FailureKind,
+        failure_kind: FailureKind,
         /// The server's answer for a send rate, when the classifier knows it; with `None` the
         /// loop tells the outcome's own ([`answer_of`](crate::answer_of): a `Retry-After` or
         /// rate-limit hint is a throttle, anything else no answer).
@@ -37,7 +37,7 @@ impl Verdict {
     /// Retry an ordinary error, with no hint.
     pub const RETRY: Verdict = Verdict::Retry {
         hint: None,
-        kind: FailureKind::Error,
+        failure_kind: FailureKind::Error,
         answer: None,
     };
 
@@ -52,7 +52,7 @@ impl Verdict {
     pub const fn with_hint(hint: ServerHint) -> Verdict {
         Verdict::Retry {
             hint: Some(hint),
-            kind: FailureKind::Error,
+            failure_kind: FailureKind::Error,
             answer: None,
         }
     }
@@ -70,7 +70,7 @@ impl Verdict {
     pub const fn throttled(hint: Option<ServerHint>) -> Verdict {
         Verdict::Retry {
             hint,
-            kind: FailureKind::Error,
+            failure_kind: FailureKind::Error,
             answer: Some(Answer::throttle(hint)),
         }
     }
@@ -91,7 +91,7 @@ impl Verdict {
         match classify_http(status) {
             Classification::Retry => Verdict::Retry {
                 hint,
-                kind: FailureKind::Error,
+                failure_kind: FailureKind::Error,
                 answer: Some(Answer::from_http(status, hint)),
             },
             _ => Verdict::Stop,
@@ -112,7 +112,14 @@ impl From<Verdict> for Outcome {
     fn from(verdict: Verdict) -> Outcome {
         match verdict {
             Verdict::Stop => Outcome::Permanent,
-            Verdict::Retry { hint, kind, .. } => Outcome::Retryable { hint, kind },
+            Verdict::Retry {
+                hint,
+                failure_kind: kind,
+                ..
+            } => Outcome::Retryable {
+                hint,
+                failure_kind: kind,
+            },
         }
     }
 }

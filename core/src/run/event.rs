@@ -18,7 +18,7 @@ pub enum Outcome {
         /// The server's hint read from the response (`hint_from_headers`), if any.
         hint: Option<ServerHint>,
         /// `Error`, or `Timeout` for an attempt that timed out.
-        kind: FailureKind,
+        failure_kind: FailureKind,
     },
     /// The attempt failed with an error the caller's classifier says is not worth a retry.
     Permanent,

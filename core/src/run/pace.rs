@@ -54,7 +54,7 @@ impl SendGate for crate::send_rate::AtomicSendRate {
 ///
 /// ```
 /// use seeded_backoff::{answer_of, Answer, FailureKind, Outcome, ServerHint};
-/// let busy = Outcome::Retryable { hint: Some(ServerHint::RetryAfterMs(2_000)), kind: FailureKind::Error };
+/// let busy = Outcome::Retryable { hint: Some(ServerHint::RetryAfterMs(2_000)), failure_kind: FailureKind::Error };
 /// assert_eq!(answer_of(busy), Answer::Throttled { hint_ms: 2_000 });
 /// assert_eq!(answer_of(Outcome::Success), Answer::Accepted);
 /// assert_eq!(answer_of(Outcome::Offline), Answer::NoAnswer);
@@ -64,7 +64,7 @@ pub const fn answer_of(outcome: Outcome) -> Answer {
         Outcome::Success | Outcome::Permanent => Answer::Accepted,
         Outcome::Retryable {
             hint: Some(ServerHint::RetryAfterMs(ms) | ServerHint::RateLimitResetMs(ms)),
-            kind: crate::budget::FailureKind::Error,
+            failure_kind: crate::budget::FailureKind::Error,
         } => Answer::Throttled { hint_ms: ms },
         Outcome::Retryable { .. } | Outcome::Offline => Answer::NoAnswer,
     }
@@ -165,7 +165,7 @@ impl Run {
     /// let mut run = Run::new(&p, 7);
     /// run.start_paced(&p, Some(0), &rate).unwrap();
     /// let throttled = Some(Answer::Throttled { hint_ms: 0 });
-    /// let busy = Outcome::Retryable { hint: None, kind: FailureKind::Error };
+    /// let busy = Outcome::Retryable { hint: None, failure_kind: FailureKind::Error };
     /// let retry = run.outcome_paced(&p, busy, throttled, Some(5), None, &rate);
     /// assert_eq!(retry, Ok(Action::Retry { attempt: 1, delay_ms: 0 }));
     /// // The wake asks the rate the throttle turned on.
@@ -200,7 +200,7 @@ impl Run {
     /// let p = Policy::google();
     /// let mut run = Run::new(&p, 7);
     /// run.start(None).unwrap();
-    /// let busy = Outcome::Retryable { hint: None, kind: FailureKind::Error };
+    /// let busy = Outcome::Retryable { hint: None, failure_kind: FailureKind::Error };
     /// let throttled = Some(Answer::Throttled { hint_ms: 0 });
     /// assert_eq!(run.outcome_behind_rate(&p, busy, throttled, None, None), Ok(Action::Retry { attempt: 1, delay_ms: 0 }));
     /// ```

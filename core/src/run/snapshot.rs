@@ -27,7 +27,7 @@ impl Run {
     /// let p = Policy::google();
     /// let mut run = Run::new(&p, 9);
     /// run.start(Some(0)).unwrap();
-    /// let failed = Outcome::Retryable { hint: None, kind: FailureKind::Error };
+    /// let failed = Outcome::Retryable { hint: None, failure_kind: FailureKind::Error };
     /// run.outcome(&p, failed, Some(40), None).unwrap();
     /// let saved = run.snapshot(&p); // e.g. into IndexedDB before the page closes
     /// let mut resumed = Run::restore(&p, &saved).unwrap();

@@ -80,7 +80,7 @@ pub extern "C" fn outcome(failed: u32, retry_after_ms: u32, now: u32) -> u32 {
     } else {
         Outcome::Retryable {
             hint: (retry_after_ms != u32::MAX).then_some(ServerHint::RetryAfterMs(retry_after_ms)),
-            kind: FailureKind::Error,
+            failure_kind: FailureKind::Error,
         }
     };
     code(r.outcome(&policy(), o, Some(u64::from(now)), None))
