@@ -62,6 +62,7 @@ mod policy;
 mod ptr;
 mod reconnect;
 mod run;
+mod run_apply;
 mod run_paced;
 mod run_snapshot;
 mod run_startup;

@@ -9,7 +9,8 @@ use seeded_backoff::{Answer, SendRate};
 
 use crate::budget::sb_budget;
 use crate::ptr;
-use crate::run::{apply_paced, outcome_event, PacedEvent};
+use crate::run::outcome_event;
+use crate::run_apply::{apply_paced, PacedEvent};
 use crate::run_types::{sb_action, sb_outcome, sb_run};
 use crate::send_rate::{
     sb_send_rate, SB_ANSWER_ACCEPTED, SB_ANSWER_NO_ANSWER, SB_ANSWER_THROTTLED,

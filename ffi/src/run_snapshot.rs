@@ -38,7 +38,7 @@ pub unsafe extern "C" fn sb_run_snapshot(r: *const sb_run, out: *mut u8) -> sb_s
             unsafe { ptr::write(out.cast::<[u8; RUN_SNAPSHOT_SIZE]>(), run.snapshot(policy)) }
         };
         // SAFETY: forwarded from this function's contract.
-        unsafe { crate::run::with_run(r, write) }?;
+        unsafe { crate::run_apply::with_run(r, write) }?;
         Ok(sb_status::SB_OK)
     })())
 }

@@ -35,7 +35,7 @@ pub unsafe extern "C" fn sb_run_startup_window(r: *mut sb_run, window_ms: u32) -
             unsafe { ptr::write_prefix(r, run.to_raw()) }
         };
         // SAFETY: forwarded from this function's contract; only the state is written.
-        unsafe { crate::run::with_run(r, set) }?;
+        unsafe { crate::run_apply::with_run(r, set) }?;
         Ok(sb_status::SB_OK)
     })())
 }
