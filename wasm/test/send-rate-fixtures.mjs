@@ -54,13 +54,17 @@ export function refusingRate(SendRate) {
  * go) are paced by a burst-1 send rate of `intervalMs` that let no attempt go since `startMs`:
  * §17.4 step 4 sets next_us to at least the sending reading plus the interval, and with burst 1 the
  * next send needs now >= next_us, so the k-th send since `startMs` (from 0) reads at least
- * floor(startMs) + k·interval (readings are whole ms, rounded down); the k-th earliest time is no
+ * startMs's reading + k·interval on the package's clock (whole ms, rounded down); the k-th earliest time is no
  * earlier than the k-th send. Only the order of events and the rate's arithmetic enter: a timer
  * firing late cannot fail it, an attempt let go early does.
  */
 export function assertPaced(at, startMs, intervalMs, what) {
-  const t = [...at].sort((a, b) => a - b);
-  const base = Math.floor(startMs);
+  // On the package's clock (nowMs(): the epoch reading performance.timeOrigin + performance.now(),
+  // rounded down), whose whole milliseconds are not performance.now()'s: the times of this process
+  // moved onto it, so that a send read at whole ms m happens no earlier than m.
+  const o = performance.timeOrigin;
+  const t = [...at].map((x) => x + o).sort((a, b) => a - b);
+  const base = Math.floor(o + startMs);
   const early = t.findIndex((x, k) => x < base + k * intervalMs);
   assert.equal(early, -1, `${what}: attempt ${early + 1} left ${(t[early] - base).toFixed(1)} ms after the start, ` +
     `before ${early} intervals of ${intervalMs} ms; all at +${t.map((x) => (x - base).toFixed(1)).join(', ')} ms`);
