@@ -5,6 +5,9 @@ import { FLEET_WINDOW_ERROR } from '../pkg/tables.js';
 import { fail, failRule, int, put, U32_MAX, u64 } from './check.js';
 import { get } from './engine.js';
 
+// The seed of call i of a loop (SPEC.md §14), as every binding's loops draw theirs.
+export { callSeed } from './policy.js';
+
 
 /** The seed (a bigint) for a device's id (bytes, or a string as UTF-8) and its boot counter. */
 export function seedFromDevice(id, bootCounter) {

@@ -9,7 +9,7 @@
 // client's fetch (which the REST fallback sends every request through) and hands each attempt's
 // response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { classifyGrpc, classifyHttp, hintFromHeaders, nowMs, Policy, RetryError, Run } from './index.js';
+import { classifyGrpc, classifyHttp, hintFromHeaders, nowMs, Policy, RetryError, Run } from './all.js';
 import { giveUpAs } from './retry-error.js';
 import { keys } from './check.js';
 

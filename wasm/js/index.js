@@ -1,17 +1,13 @@
-// The package's API: ready on import, in Node, browsers and workers alike; nothing to initialise.
-// Each export pulls in only its own modules and engine parts (see package.json "exports" for the
-// same parts as separate entry points, for pages without a bundler).
+// The package's main entry: what a first program uses (retry, fetch with retries, a policy, a
+// schedule, a run of one's own loop). Each concern beyond it is its own entry point, named after
+// it: seeded-backoff/retry-after (status classes, Retry-After, rate-limit headers),
+// /snapshot, /budget, /fleet (seeds), /pacer, /send-rate, /outbox, the integrations and adapters.
+// Ready on import, in Node, browsers and workers alike; each export pulls in only its own modules
+// and engine parts.
 export { Backoff } from './backoff.js';
-export { RetryBudget } from './budget.js';
 export { nowMs } from './clock.js';
-export { classifyGrpc, classifyHttp, isRetryableHttp, RATE_LIMIT_HEADERS, rateLimitApplies } from './classify.js';
-export { parseRateLimit, parseRetryAfter } from './retry-after.js';
 export { hintFromHeaders } from './hint.js';
-export { callSeed, Policy } from './policy.js';
-export { fetchWithBackoff, IDEMPOTENT_METHODS, retry } from './retry.js';
+export { Policy } from './policy.js';
+export { fetchWithBackoff, retry } from './retry.js';
 export { RetryError } from './retry-error.js';
-export { restore, restoreRun, RUN_SNAPSHOT_SIZE, snapshot, SNAPSHOT_SIZE } from './snapshot.js';
 export { Run } from './run.js';
-export { seedFromDevice, startupDelay } from './fleet.js';
-export { pace, Pacer } from './pacer.js';
-export { SendRate } from './send-rate.js';

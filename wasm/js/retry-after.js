@@ -6,6 +6,8 @@ import { MAX_HEADER_VALUE, NOT_SECONDS, PARSE_ERRORS, RATE_LIMIT_HEADERS } from 
 import { coded, fail, int, oneOf, tryPut } from './check.js';
 import { get } from './engine.js';
 
+export { hintFromHeaders } from './hint.js';
+
 /** `value` (a string, as UTF-8, or bytes) in part `p`'s bytes: its length, or the core's bound + 1 (too long: refused unread). */
 function put(name, value, p) {
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) fail(TypeError, name, 'a string or a Uint8Array', value);

@@ -23,7 +23,7 @@
 // then flushes the client's queue with it, emits it as 'error' and ends the client ('end'), with
 // no more reconnecting (as Python's paced Retry raises it).
 import { keys } from './check.js';
-import { callSeed, nowMs, Policy, RetryError, Run } from './index.js';
+import { callSeed, nowMs, Policy, RetryError, Run } from './all.js';
 
 const KEYS = ['policy', 'seed', 'onRetry', 'onGiveUp'];
 

@@ -11,7 +11,8 @@
 //   browser/*.js       one minified module per entry point (index, retry, retry-after, …), shared
 //                      code in browser/chunks/: for pages without a bundler (an import map), which
 //                      fetch only the entry they import and its chunks
-//   index.cjs          CommonJS (Node's require), by esbuild
+//   all.cjs, <entry>.cjs  CommonJS (Node's require): every export in one module by esbuild, each
+//                      entry's names picked from it
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -39,6 +40,9 @@ export const ENTRIES = {
   csp: 'csp.js',
   'csp-full': 'csp-full.js',
 };
+
+/** The entry points with a CommonJS twin (`require()`), each over dist/all.cjs. */
+const CJS_ENTRIES = ['index', 'budget', 'fleet', 'pacer', 'retry', 'retry-after', 'send-rate', 'snapshot'];
 
 /** Entry points that adapt the package to another library: each its own module over the main entry. */
 export const INTEGRATIONS = ['google-cloud', 'valkey'];
@@ -97,7 +101,8 @@ mkdirSync(dist);
 mkdirSync(join(dist, 'adapters'));
 for (const name of readdirSync(join(wasmDir, 'js', 'adapters'))) {
   const text = readFileSync(join(wasmDir, 'js', 'adapters', name), 'utf8');
-  writeFileSync(join(dist, 'adapters', name), text.replaceAll("'../index.js'", "'seeded-backoff'"));
+  writeFileSync(join(dist, 'adapters', name), text.replace(/'\.\.\/(index|fleet|retry-after)\.js'/g,
+    (_, m) => (m === 'index' ? "'seeded-backoff'" : `'seeded-backoff/${m}'`)));
 }
 // seeded-backoff/outbox: its modules in dist/outbox/, over dist/index.js.
 mkdirSync(join(dist, 'outbox'));
@@ -113,14 +118,24 @@ await esbuild.build({
   entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, join(wasmDir, 'js', file)])),
   outdir: join(dist, 'browser'), format: 'esm', splitting: true, minify: true, chunkNames: 'chunks/[name]-[hash]',
 });
-await esbuild.build({ ...common, entryPoints: [join(wasmDir, 'js', 'index.js')], outfile: join(dist, 'index.cjs'),
+// CommonJS: every export in one module (all.cjs), and each entry's require() module picking its
+// names from it, so that all of them share one copy of the classes and the engine.
+await esbuild.build({ ...common, entryPoints: [join(wasmDir, 'js', 'all.js')], outfile: join(dist, 'all.cjs'),
   format: 'cjs', platform: 'node' });
+for (const name of CJS_ENTRIES) {
+  const names = Object.keys(await import(join(wasmDir, 'js', ENTRIES[name]))).sort();
+  writeFileSync(join(dist, `${name}.cjs`), `'use strict';
+// require('seeded-backoff${name === 'index' ? '' : `/${name}`}'): its exports, from the one CommonJS copy of the package.
+const all = require('./all.cjs');
+${names.map((n) => `exports.${n} = all.${n};`).join('\n')}
+`);
+}
 // The integrations' entry points (their ESM is the flat copy above): for require(), each over
-// index.cjs, so that it shares the package's classes and engine, and the main entry never carries it.
+// all.cjs, so that it shares the package's classes and engine, and the main entry never carries it.
 for (const name of INTEGRATIONS) {
   await esbuild.build({ ...common, entryPoints: [join(wasmDir, 'js', `${name}.js`)], outfile: join(dist, `${name}.cjs`),
     format: 'cjs', platform: 'node', plugins: [{ name: 'index', setup(build) {
-      build.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: './index.cjs', external: true }));
+      build.onResolve({ filter: /^\.\/all\.js$/ }, () => ({ path: './all.cjs', external: true }));
     } }] });
 }
 // require('seeded-backoff/csp'): CommonJS is Node's, which compiles WebAssembly whatever a page's
@@ -129,11 +144,10 @@ for (const name of ['csp', 'csp-full']) {
   writeFileSync(join(dist, `${name}.cjs`), "'use strict';\n// Node compiles WebAssembly: the JS build is for browser pages (import 'seeded-backoff/csp').\n");
 }
 for (const name of readdirSync(join(wasmDir, 'types'))) copyFileSync(join(wasmDir, 'types', name), join(dist, name));
-// The CommonJS declarations of the main entry and its parts: each .d.ts with its imports of the
-// index pointed at index.cjs (package.json "exports" names them for "require").
-copyFileSync(join(wasmDir, 'types', 'index.d.ts'), join(dist, 'index.d.cts'));
-for (const name of ['budget', 'fleet', 'pacer', 'retry', 'retry-after', 'send-rate', 'snapshot']) {
+// The CommonJS declarations: each entry's .d.ts with its imports of the others pointed at their
+// .cjs twins (package.json "exports" names them for "require").
+for (const name of CJS_ENTRIES) {
   const text = readFileSync(join(wasmDir, 'types', `${name}.d.ts`), 'utf8');
-  writeFileSync(join(dist, `${name}.d.cts`), text.replaceAll("from './index.js'", "from './index.cjs'"));
+  writeFileSync(join(dist, `${name}.d.cts`), text.replace(/from '\.\/([\w-]+)\.js'/g, (m, n) => (CJS_ENTRIES.includes(n) ? `from './${n}.cjs'` : m)));
 }
 console.log(`built ${dist}: wasm ${sizes.join(', ')}`);

@@ -1,10 +1,9 @@
 // An AbortSignal interrupts retry()'s sleep at once.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 for (const [how, api] of [['import', esm], ['require', cjs]]) {
   test(`${how}: abort during a 60 s sleep rejects within a few ms`, async () => {

@@ -1,10 +1,9 @@
 // The Backoff object's API: seeds, iteration, snapshots, free/dispose (no-ops), presets.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 for (const [how, api] of [['import', esm], ['require', cjs]]) {
   const { Backoff, snapshot, restore } = api;

@@ -3,11 +3,10 @@
 // no proxy trap); a refused call leaves every object unchanged; what does not fit the buffers is a
 // RangeError, never a wasm trap; a RetryError describes what was thrown.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 const refusedWith = (Err, message) => (e) => {
   assert.ok(e instanceof Err, `${e}`);

@@ -2,11 +2,10 @@
 // (refused, not truncated), names in the wrong case, clocks near 2^64-1, huge hints, status codes
 // out of range, budget parameters; and a given-up Backoff that changes nothing.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 const refusedWith = (Err, message) => (e) => {
   assert.ok(e instanceof Err, `${e}`);

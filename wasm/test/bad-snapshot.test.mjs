@@ -2,11 +2,10 @@
 // by restore() with the core's reason (a RangeError with `code`), never a wasm trap; a forged but
 // reachable state restores and runs without wrapping.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 // An independent CRC-32 (SPEC.md §9), to forge snapshots whose checksum is right but whose content
 // is not, so that each later check is the one that fails.

@@ -3,12 +3,11 @@
 // 127.0.0.1 whose /drop closes the connection without an answer (fetch's network TypeError).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 import { startServer } from './server.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 let server;
 const seen = []; // [path, method, body] of every request
 // /slow answers only when answerSlow() is called, or 20 s after the request: a loop whose attempts

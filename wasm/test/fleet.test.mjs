@@ -2,11 +2,10 @@
 // independent model tests/model/fleet_model.py (SPEC.md §12), through import and require.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 const vectors = JSON.parse(readFileSync(new URL('../../tests/vectors/fleet/fleet.json', import.meta.url), 'utf8'));
 
 for (const [how, api] of [['import', esm], ['require', cjs]]) {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { afterEach, mock, test } from 'node:test';
-import * as api from 'seeded-backoff';
+import { esm as api } from './api.mjs';
 // The sleep itself, from the sources (which run as they are once pkg/ is built).
 import { until } from '../js/pause.js';
 

@@ -1,13 +1,12 @@
 // Objects hold their state in JS and nothing is allocated in wasm: Backoffs and RetryBudgets that
 // are created, used and dropped must leave the process's memory where it was once collected.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 // The collector, without needing `node --expose-gc` on the test runner's command line.
 setFlagsFromString('--expose-gc');

@@ -1,13 +1,14 @@
 // The JavaScript column of SPEC.md §18's table of public names is the package's: each name is an
-// export of its main entry (by import and by require), a type its index.d.ts exports (a type has
-// no value at run time), or (the failure kind) a field its types declare for an outcome.
+// export of one of its entry points (by import and by require), a type its declarations export (a
+// type has no value at run time), or (the failure kind) a field its types declare for an outcome.
+// And the main entry is the narrow one its README's first examples use.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import * as main from 'seeded-backoff';
+import { cjs, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
 const read = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
 const FIELDS = new Set(['failureKind']);
 
@@ -21,11 +22,11 @@ function jsColumn() {
 test('every name of SPEC.md §18 is an export of the package (or a field of its types)', () => {
   const names = jsColumn();
   assert.ok(names.length >= 15, `${names.length} names`);
-  const types = read('../types/index.d.ts');
+  const types = readdirSync(new URL('../types/', import.meta.url)).map((f) => read(`../types/${f}`)).join('\n');
   const missing = [];
   for (const name of names) {
     if (FIELDS.has(name)) {
-      if (!new RegExp(`\\b${name}\\??:`).test(types)) missing.push(`${name} (a field of index.d.ts)`);
+      if (!new RegExp(`\\b${name}\\??:`).test(types)) missing.push(`${name} (a field of the declarations)`);
     } else if (new RegExp(`^export (interface|type) ${name}\\b`, 'm').test(types)) {
       // A type only: nothing to find at run time.
     } else {
@@ -35,4 +36,13 @@ test('every name of SPEC.md §18 is an export of the package (or a field of its 
     }
   }
   assert.deepEqual(missing, [], 'names SPEC.md §18 gives that the package does not export');
+});
+
+test('the main entry exports what a first program uses, the same by import and by require', () => {
+  const everyday = ['Backoff', 'Policy', 'RetryError', 'Run', 'fetchWithBackoff', 'hintFromHeaders', 'nowMs', 'retry'];
+  assert.deepEqual(Object.keys(main).sort(), everyday);
+  assert.deepEqual(Object.keys(createRequire(import.meta.url)('seeded-backoff')).sort(), everyday);
+  // index.d.ts declares the same values (its types aside).
+  const declared = [...read('../types/index.d.ts').matchAll(/^export (?:declare )?(?:function|class|const) (\w+)/gm)].map((m) => m[1]);
+  assert.deepEqual([...new Set(declared)].sort(), everyday);
 });

@@ -4,11 +4,10 @@
 // require. The near names below are chosen by hand (a letter doubled, two swapped, a plural, p-retry's
 // `retries`), so they do not come from the code under test.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 /** `f()`'s error (thrown or rejected). */
 async function errorOf(f) {

@@ -7,7 +7,7 @@
 import 'fake-indexeddb/auto';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { SendRate } from 'seeded-backoff';
+import { SendRate } from 'seeded-backoff/send-rate';
 import { Outbox, OutboxError } from 'seeded-backoff/outbox';
 import { assertPaced, CUT, fixedRate, learntRate, refusingRate } from './send-rate-fixtures.mjs';
 import { startServer } from './server.mjs';

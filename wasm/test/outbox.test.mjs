@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
-import { Backoff, nowMs, Policy, restoreRun, Run, snapshot } from 'seeded-backoff';
+import { Backoff, nowMs, Policy, Run } from 'seeded-backoff';
+import { restoreRun, snapshot } from 'seeded-backoff/snapshot';
 import { Outbox, OutboxError, SharedRetryBudget } from 'seeded-backoff/outbox';
 
 const model = (q) => JSON.parse(execFileSync('python3', [new URL('../../tests/model/outbox_expect.py', import.meta.url).pathname], { input: JSON.stringify(q) }));

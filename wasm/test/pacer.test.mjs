@@ -5,14 +5,13 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 import * as part from 'seeded-backoff/pacer';
 import { runReadmeSnippet } from './readme-snippet.mjs';
 import { pacerHeaders } from './replay.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 for (const [how, api] of [['import', esm], ['require', cjs], ['seeded-backoff/pacer', part]]) {
   test(`${how}: 1000 a second fill second 3, then second 4, one millisecond apart (§16.2)`, () => {

@@ -1,11 +1,10 @@
 // A Policy is checked once and shared: many Backoffs from one Policy, Backoffs under different
 // Policies stepped in turn, and a random seed read back from `b.seed` to replay a schedule.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 // SPEC.md §4 with jitter 'none': base_n = min(initial · multiplier^n, cap), rounded down per step.
 const GOOGLE_BASES = [1000, 2000, 4000, 8000, 16000, 32000, 32000, 32000, 32000, 32000];

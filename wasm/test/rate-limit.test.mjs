@@ -2,13 +2,12 @@
 // nextDelay({ rateLimitMs }), and retry() against a real HTTP server on 127.0.0.1 answering 429
 // with each header. Expected values are derived by hand from the SPEC.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 import * as sub from 'seeded-backoff/retry-after';
 import { startServer } from './server.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 const ALL = {
   ratelimit: '"q";r=0;t=0',
   'ratelimit-reset': '0.2',

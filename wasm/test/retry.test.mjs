@@ -1,12 +1,11 @@
 // retry() and fetchWithBackoff() against a real HTTP server on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 import { FLAKY, startServer } from './server.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 let server;
 before(async () => {
   server = await startServer({

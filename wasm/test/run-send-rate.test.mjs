@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { esm } from './api.mjs';
 import { runReadmeSnippet } from './readme-snippet.mjs';
 import { replayFile } from './replay.mjs';
 import { VECTORS_DIR } from './vectors-fs.mjs';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { esm } from './api.mjs';
 import { startServer } from './server.mjs';
 
 test("wasm/README.md's Run loop, as pasted: 503 with Retry-After: 1, then 200", async () => {

@@ -4,15 +4,14 @@
 // The cross-language vectors are replayed in vectors.test.mjs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 import * as part from 'seeded-backoff/send-rate';
 import { runReadmeSnippet } from './readme-snippet.mjs';
 import { replayFile } from './replay.mjs';
 import { VECTORS_DIR } from './vectors-fs.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 
 /** A send rate that learnt 98/s: 100 accepted over the first second, then a throttle (§17.5);
  * burst 1 unless `options` say otherwise, so each send is one interval after the last. */

@@ -2,17 +2,18 @@
 // (presets, jitters, give-up reasons, error codes, classes) are the names the core generated into
 // pkg/tables.js, and retry()'s names are SPEC.md §14's JavaScript column, observed on a real run.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import * as api from 'seeded-backoff';
+import { esm as api } from './api.mjs';
 import * as tables from '../pkg/tables.js';
 
-const dts = readFileSync(new URL('../types/index.d.ts', import.meta.url), 'utf8');
+const types = new URL('../types/', import.meta.url);
+const dts = readdirSync(types).map((f) => readFileSync(new URL(f, types), 'utf8')).join('\n');
 
-/** The string literals of `export type NAME = …;` in index.d.ts, in order. */
+/** The string literals of `export type NAME = …;` in the .d.ts files, in order. */
 function union(name) {
   const m = dts.match(new RegExp(`export type ${name} =([^;]*);`));
-  assert.ok(m, `index.d.ts declares no type ${name}`);
+  assert.ok(m, `no .d.ts declares a type ${name}`);
   return [...m[1].replace(/\/\*\*[\s\S]*?\*\//g, '').matchAll(/'([^']*)'/g)].map((x) => x[1]);
 }
 

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, mock, test } from 'node:test';
-import { RetryError, SendRate } from 'seeded-backoff';
+import { RetryError } from 'seeded-backoff';
+import { SendRate } from 'seeded-backoff/send-rate';
 import { paceConnections } from 'seeded-backoff/valkey';
 import { fixedRate, refusingRate } from './send-rate-fixtures.mjs';
 

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import * as esm from 'seeded-backoff';
+import { cjs as cjsAll, esm } from './api.mjs';
 import { expectedChecks, NOT_IN_NPM, replayFile, replayInterleaved } from './replay.mjs';
 import { vectorFiles } from './vectors-fs.mjs';
 
-const cjs = createRequire(import.meta.url)('seeded-backoff');
+const cjs = cjsAll;
 const files = vectorFiles();
 
 for (const [how, api] of [['import', esm], ['require', cjs]]) {

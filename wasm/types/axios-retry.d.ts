@@ -1,5 +1,6 @@
 // `seeded-backoff/axios-retry`: axios-retry 4's retries on this package's seeded schedules (ESM).
-import type { BackoffOptions, Policy, Seed, SendRate } from './index.js';
+import type { BackoffOptions, Policy, Seed } from './index.js';
+import type { SendRate } from './send-rate.js';
 
 /** The third argument of {@link axiosRetryOptions}. */
 export interface AxiosRetrySendOptions {

@@ -5,7 +5,8 @@
  *
  * ```js
  * import 'seeded-backoff/csp/full';
- * import { retry, RetryBudget } from 'seeded-backoff';
+ * import { retry } from 'seeded-backoff';
+ * import { RetryBudget } from 'seeded-backoff/budget';
  * ```
  */
 export {};

@@ -1,6 +1,9 @@
 // `seeded-backoff/google-cloud` (Node only): Google Cloud's Node client libraries (GAPIC over
 // google-gax) retried by the core's schedule instead of gax's own.
-import type { Classification, GiveUpReason, Policy, RetryBudget, SendRate } from './index.js';
+import type { GiveUpReason, Policy } from './index.js';
+import type { RetryBudget } from './budget.js';
+import type { Classification } from './retry-after.js';
+import type { SendRate } from './send-rate.js';
 
 /** The gax call options every attempt is given: gax's own retry off. */
 export interface NoGaxRetry {

@@ -1,8 +1,12 @@
-// Types and documentation of the npm package `seeded-backoff`. Every delay, parsed header, budget
-// decision and snapshot byte is computed by the Rust core (compiled to WebAssembly, inlined in the
-// package's JS: nothing to fetch or initialise); SPEC.md in the repository has every formula. The
-// unions below (presets, jitters, give-up reasons, error codes) are checked against the core's
-// tables by the package's tests.
+// Types and documentation of the main entry of the npm package `seeded-backoff`: retry(),
+// fetchWithBackoff(), Policy, Backoff and Run. Each concern beyond them is its own entry point
+// (retry-after, snapshot, budget, fleet, pacer, send-rate, outbox), documented in its own file.
+// Every delay, parsed header, budget decision and snapshot byte is computed by the Rust core
+// (compiled to WebAssembly, inlined in the package's JS: nothing to fetch or initialise); SPEC.md
+// in the repository has every formula. The unions below (presets, jitters, give-up reasons, error
+// codes) are checked against the core's tables by the package's tests.
+
+import type { SendRate, SendRateAnswer } from './send-rate.js';
 
 /** A named starting point; options given next to it override its fields. */
 export type Preset = 'google' | 'google_64s' | 'aws_standard' | 'grpc' | 'mobile';
@@ -24,22 +28,6 @@ export type Jitter =
 
 /** Why a Backoff stopped. */
 export type GiveUpReason = 'max_retries' | 'deadline' | 'budget' | 'server_stop' | 'hint_exceeds_max' | 'throttled';
-
-/**
- * The seed of call `index` (0, 1, 2, … in the order a loop's calls start) of a loop seeded `seed`
- * (SPEC.md §14, the same as Rust's `call_seed` and C's `sb_call_seed`): call 0 keeps `seed`, every
- * other call gets one of its own, so calls made together retry apart and the same calls in the
- * same order replay. The adapters and the Valkey strategy seed their calls so.
- *
- * @example
- * ```
- * import { Backoff, callSeed, Policy } from 'seeded-backoff';
- *
- * const policy = new Policy();
- * const schedules = [0, 1, 2].map((i) => new Backoff(policy, callSeed(42, i)));
- * ```
- */
-export function callSeed(seed: Seed, index: number | bigint): bigint;
 
 /** A seed: a non-negative safe integer, or a bigint up to 2^64 − 1. */
 export type Seed = number | bigint;
@@ -202,128 +190,6 @@ export class Backoff implements Iterable<number> {
   [Symbol.iterator](): Iterator<number>;
 }
 
-/** Why `restore()` refused bytes: the `code` of its RangeError. */
-export type SnapshotErrorCode =
-  | 'wrong_length'
-  | 'unknown_version'
-  | 'bad_checksum'
-  | 'policy_mismatch'
-  | 'zero_rng_state'
-  | 'invalid_state';
-
-/** A Backoff snapshot's size in bytes (SPEC.md §9): 40. */
-export const SNAPSHOT_SIZE: number;
-/** A Run snapshot's size in bytes (SPEC.md §15): 100. */
-export const RUN_SNAPSHOT_SIZE: number;
-
-/**
- * The 40-byte snapshot of a Backoff's state (SPEC.md §9), e.g. for sessionStorage across a reload.
- * Uses the snapshot part of the engine (its own module, in the program only where it is imported).
- *
- * @example
- * ```
- * import { snapshot } from 'seeded-backoff/snapshot';
- *
- * sessionStorage.setItem('backoff', btoa(String.fromCharCode(...snapshot(backoff))));
- * ```
- */
-export function snapshot(backoff: Backoff): Uint8Array;
-/**
- * The 100-byte snapshot of a Run (SPEC.md §15): the whole retry run (attempt, clock, pauses,
- * re-draws, the refund kind), e.g. for IndexedDB so that the next page load continues it.
- */
-export function snapshot(run: Run): Uint8Array;
-
-/**
- * A Run rebuilt from `snapshot(run)` bytes, under the Policy it was taken with; `options.budget`
- * as for `new Run`. It answers every later event as the snapshotted run would have.
- *
- * @throws RangeError with `code` (a {@link SnapshotErrorCode}); TypeError if `policy` is not a
- * Policy or `bytes` not a Uint8Array.
- *
- * @example
- * ```
- * import { restoreRun, snapshot } from 'seeded-backoff/snapshot';
- *
- * const saved = snapshot(run); // in the middle of a retry's sleep
- * const again = restoreRun(policy, saved);
- * again.wake(Date.now()); // { type: 'attempt', attempt: 2 }
- * ```
- */
-export function restoreRun(policy: Policy, bytes: Uint8Array, options?: { budget?: BudgetLike; sendRate?: SendRate }): Run;
-
-/**
- * A Backoff rebuilt from `snapshot()` bytes, under the policy it was taken with (a Policy, or the
- * same options). It continues the schedule where the snapshot left it.
- *
- * @throws RangeError with `code` (a {@link SnapshotErrorCode}), e.g. `'policy_mismatch'`; also for
- * bytes over 256 long (`bytes must be at most 256 bytes, got 300`). TypeError if `bytes` is not a
- * Uint8Array.
- *
- * @example
- * ```
- * import { restore } from 'seeded-backoff/snapshot';
- *
- * const bytes = Uint8Array.from(atob(sessionStorage.getItem('backoff')), (c) => c.charCodeAt(0));
- * const backoff = restore(policy, bytes);
- * ```
- */
-export function restore(policy: Policy | PolicyOptions, bytes: Uint8Array): Backoff;
-
-/** gRFC A6 retry throttling: a failure costs a token, retries only while more than half remain. */
-export interface GrpcBudgetOptions {
-  mode: 'grpc';
-  /** 1..=1000. */
-  maxTokens: number;
-  /** Tokens a success refunds, 0.001..=maxTokens with at most three decimals. */
-  tokenRatio: number;
-}
-
-/** The AWS SDKs' retry quota (defaults 500 / 5 / 10 / 1 tokens). */
-export interface AwsQuotaBudgetOptions {
-  mode?: 'aws_quota';
-  /** 1..=1000000. */
-  capacity?: number;
-  /** Cost of retrying an error, 1..=capacity. */
-  retryCost?: number;
-  /** Cost of retrying a timeout, 1..=capacity. */
-  timeoutCost?: number;
-  /** What a first-try success adds, 0..=capacity. */
-  noRetryIncrement?: number;
-}
-
-/**
- * A token bucket shared by every request to one server, so that a struggling server is not buried
- * in retries. Pass it to `nextDelay({ budget })` or `retry(fn, { budget })`. Its state lives in
- * this object: nothing to free.
- *
- * @example
- * ```
- * import { retry } from 'seeded-backoff';
- * import { RetryBudget } from 'seeded-backoff/budget';
- *
- * const budget = new RetryBudget({ mode: 'grpc', maxTokens: 10, tokenRatio: 0.1 });
- * await retry(() => fetch('/api'), { budget });
- * ```
- */
-export class RetryBudget {
-  #private;
-  constructor(options?: GrpcBudgetOptions | AwsQuotaBudgetOptions);
-  /** A failed attempt (that is not followed by a retry through `tryAcquire`). */
-  recordFailure(kind?: FailureKind): void;
-  /** Asks for a retry; `false` means give up. */
-  tryAcquire(kind?: FailureKind): boolean;
-  /** A success; `retriedKind` is what the successful retry followed, if it was a retry. */
-  recordSuccess(retriedKind?: FailureKind): void;
-  /** The tokens left. */
-  readonly tokens: number;
-  /**
-   * The tokens left, in thousandths (an integer). Set it to a count kept elsewhere (other tabs,
-   * storage across a reload), 0..=the maximum, or a RangeError.
-   */
-  tokensMilli: number;
-}
-
 /**
  * What a budget is to `retry()`, `Run` and `nextDelay()`: a {@link RetryBudget}, or any object
  * with its three methods (the core asks it through them, SPEC.md §10).
@@ -333,87 +199,6 @@ export interface BudgetLike {
   tryAcquire(kind?: FailureKind): boolean;
   recordSuccess(retriedKind?: FailureKind): void;
 }
-
-/** Why `parseRetryAfter()` refused a value: the `code` of its SyntaxError. */
-export type RetryAfterErrorCode =
-  | 'empty'
-  | 'negative'
-  | 'invalid_format'
-  | 'bad_day_name'
-  | 'bad_month'
-  | 'bad_day'
-  | 'bad_hour'
-  | 'bad_minute'
-  | 'bad_second'
-  | 'bad_year'
-  | 'too_long';
-
-/**
- * Milliseconds to wait for a `Retry-After` value (delta-seconds or any of RFC 9110's three
- * HTTP-date forms), from `nowMs` (Unix ms, default `Date.now()`). A date in the past gives 0.
- * A value over 8192 bytes is `too_long` (SPEC.md §8), whatever it holds.
- *
- * @throws SyntaxError with `code` (a {@link RetryAfterErrorCode}) if it does not parse.
- *
- * @example
- * ```
- * import { parseRetryAfter } from 'seeded-backoff/retry-after';
- *
- * parseRetryAfter('120'); // 120000
- * parseRetryAfter('Sun, 06 Nov 1994 08:49:37 GMT', Date.UTC(1994, 10, 6, 8, 48, 7)); // 90000
- * ```
- */
-export function parseRetryAfter(value: string | Uint8Array, nowMs?: number): number;
-
-/** A rate-limit header `parseRateLimit()` reads (any case), in the order `retry()` tries them. */
-export type RateLimitHeaderName =
-  | 'ratelimit'
-  | 'ratelimit-reset'
-  | 'x-ratelimit-retry-after'
-  | 'x-ratelimit-reset';
-
-/** The rate-limit headers in lower case, in the order a 429 is searched (the core's table). */
-export const RATE_LIMIT_HEADERS: readonly RateLimitHeaderName[];
-
-/**
- * Whether a response with this status is read for rate-limit headers: a 429 only (on a 5xx the
- * reset time describes a quota, not the server's recovery), and only without a valid Retry-After.
- *
- * @example
- * ```
- * rateLimitApplies(429); // true
- * rateLimitApplies(503); // false
- * ```
- */
-export function rateLimitApplies(status: number): boolean;
-
-/** Why `parseRateLimit()` refused a value: the `code` of its SyntaxError. */
-export type RateLimitErrorCode = 'empty' | 'negative' | 'invalid_format' | 'too_long';
-
-/**
- * Milliseconds until a rate-limit quota resets, from a 429's `RateLimit` (IETF structured field:
- * the largest `t` among quotas with `r=0`), `RateLimit-Reset`, `X-RateLimit-Retry-After` or
- * `X-RateLimit-Reset` (seconds, fractions rounded up to whole ms; above 10^9 a Unix time, counted
- * from `nowMs`, default `Date.now()`). Pass it to `nextDelay({ rateLimitMs })`; `retry()` reads
- * these headers itself.
- *
- * @throws SyntaxError with `code` (a {@link RateLimitErrorCode}) if it does not parse; TypeError
- * or RangeError for an unknown header name. A value over 8192 bytes is `too_long`.
- *
- * @example
- * ```
- * import { parseRateLimit } from 'seeded-backoff/retry-after';
- *
- * parseRateLimit('RateLimit', '"default";r=0;t=30'); // 30000
- * parseRateLimit('X-RateLimit-Reset', '1.5'); // 1500
- * parseRateLimit('x-ratelimit-reset', '1700000060', 1700000000000); // 60000
- * ```
- */
-export function parseRateLimit(
-  name: RateLimitHeaderName | (string & {}),
-  value: string | Uint8Array,
-  nowMs?: number,
-): number;
 
 /** A response's hint for {@link Backoff.nextDelay}: one of the two fields, or neither. */
 export type HeaderHint = { retryAfterMs: number } | { rateLimitMs: number } | Record<string, never>;
@@ -450,31 +235,6 @@ export function hintFromHeaders(
   headers: { get(name: string): string | null | undefined } | Record<string, string | string[] | number | undefined>,
   nowMs?: number,
 ): Promise<HeaderHint>;
-
-/**
- * 429 and 5xx.
- *
- * @example
- * ```
- * if (isRetryableHttp(res.status)) await sleep(backoff.nextDelay());
- * ```
- */
-export function isRetryableHttp(status: number): boolean;
-
-/** An HTTP status's or gRPC code's class; `'invalid'` for an integer outside the defined ones. */
-export type Classification = 'success' | 'retry' | 'do_not_retry' | 'invalid';
-
-/**
- * The class of an HTTP status: `classifyHttp(503) === 'retry'`, `classifyHttp(404) === 'do_not_retry'`.
- * @throws TypeError for a non-number, RangeError for a non-integer.
- */
-export function classifyHttp(status: number): Classification;
-
-/**
- * The class of a gRPC status code: `classifyGrpc(14) === 'retry'` (UNAVAILABLE).
- * @throws TypeError for a non-number, RangeError for a non-integer.
- */
-export function classifyGrpc(code: number): Classification;
 
 /** What `retry()` passes to `fn`. */
 export interface Attempt {
@@ -541,7 +301,8 @@ export interface RetryHooks {
    *
    * @example
    * ```
-   * import { fetchWithBackoff, SendRate } from 'seeded-backoff';
+   * import { fetchWithBackoff } from 'seeded-backoff';
+   * import { SendRate } from 'seeded-backoff/send-rate';
    *
    * const sendRate = new SendRate(); // one per process and server
    * const items = await Promise.all(ids.map((id) => fetchWithBackoff(`/api/items/${id}`, {}, { sendRate })));
@@ -590,9 +351,6 @@ export class RetryError extends Error {
  * ```
  */
 export function retry<T>(fn: (attempt: Attempt) => T | Promise<T>, options?: RetryOptions): Promise<T>;
-
-/** The methods `fetchWithBackoff()` retries by default: RFC 9110 §9.2.2's idempotent methods. */
-export const IDEMPOTENT_METHODS: readonly ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'];
 
 /** Options for `fetchWithBackoff()`: those of `retry()` and the methods it may retry. */
 export type FetchOptions = RetryOptions & {
@@ -729,188 +487,3 @@ export class Run {
  */
 export function nowMs(): number;
 
-/**
- * A seed (SPEC.md §12.1) for a device without a hardware random number generator, from its unique
- * id (bytes, or a string as UTF-8, at most 256 bytes) and a counter it keeps across reboots: the
- * same in Rust (`seed_from_device`) and C (`sb_seed_from_device`), distinct for every boot.
- * Uses the fleet part of the engine (its own module, in the program only where it is imported).
- *
- * @throws TypeError if `id` is not a string or a Uint8Array; RangeError for an id over 256 bytes
- * or a `bootCounter` outside 0..=4294967295.
- *
- * @example
- * ```
- * import { Backoff, Policy, seedFromDevice } from 'seeded-backoff';
- *
- * const backoff = new Backoff(new Policy(), seedFromDevice('kiosk-0042', bootCount));
- * ```
- */
-export function seedFromDevice(id: string | Uint8Array, bootCounter: number): bigint;
-
-/**
- * How long to wait, in ms, uniform in 0..=windowMs (SPEC.md §12.2), before the first connection
- * after every device lost power at once, so that the fleet reconnects spread over the window.
- *
- * @throws RangeError: `windowMs must be in 0..=2147483647, got …`.
- *
- * @example
- * ```
- * import { seedFromDevice, startupDelay } from 'seeded-backoff/fleet';
- *
- * await new Promise((r) => setTimeout(r, startupDelay(seedFromDevice('kiosk-0042', bootCount), 60_000)));
- * ```
- */
-export function startupDelay(seed: Seed, windowMs: number): number;
-
-/** A {@link Pacer}'s configuration (SPEC.md §16.1). */
-export interface PacerOptions {
-  /** Requests a second the server serves: 1..=1000000. */
-  capacityPerS: number;
-  /** Thousandths of the capacity kept for first attempts in the first second of a schedule that starts empty (every later second is given whole to returns): 0..=999 (default 0). */
-  reservePerMille?: number;
-  /** The longest wait it tells, in seconds: 1..=86400 (default 60). */
-  maxWaitS?: number;
-  /** Makes the spread inside each second reproducible; omitted, a random one. */
-  seed?: Seed;
-}
-
-/** The headers of a paced refusal (SPEC.md §16.4), lower-case names as node:http takes them. */
-export interface PacerHeaders {
-  /** `retryAfterS`, delta-seconds. */
-  'retry-after': string;
-  /** `resetMs` as seconds with three decimals (`"2.350"`). */
-  'ratelimit-reset': string;
-  /** `"pacer";r=0;t=<retryAfterS>`. */
-  ratelimit: string;
-}
-
-/** Where a refused request is told to come back (SPEC.md §16.2). */
-export interface PacerSlot {
-  /** The Retry-After, whole seconds: 1..=maxWaitS. */
-  retryAfterS: number;
-  /** The return in ms from now, in the same second of the server's clock as now + retryAfterS · 1000. */
-  resetMs: number;
-  /** The schedule was full up to maxWaitS: this return is past its second's share (answer otherwise, if you like). */
-  full: boolean;
-  /** The three headers to send with the 429 or 503. */
-  headers: PacerHeaders;
-}
-
-/**
- * A server's schedule of returns (SPEC.md §16): each request it turns away (429 or 503) gets its
- * own return, at most `capacityPerS` a second (`capacityPerS − capacityPerS · reservePerMille / 1000`
- * in the first second of a schedule that starts empty), so that a
- * refused fleet comes back at the server's capacity instead of all at once. One per server (or per
- * quota). Clock: the server's monotonic one in ms (`performance.now()` by default; a fraction is
- * dropped; an earlier reading than one already seen reads as that one). Bad configuration throws a
- * RangeError (a TypeError for a non-number) naming the field and its range, a bad `nowMs` one
- * naming `nowMs`; the pacer is then unchanged.
- * Server-side: its own wasm part (also `seeded-backoff/pacer`), which retry() never loads.
- *
- * @example
- * import { createServer } from 'node:http';
- * import { Pacer } from 'seeded-backoff';
- * const pacer = new Pacer({ capacityPerS: 100, reservePerMille: 100 });
- * createServer((req, res) => {
- *   res.statusCode = 429;
- *   pacer.pace(res); // retry-after, ratelimit-reset, ratelimit
- *   res.end();
- * }).listen(8080);
- */
-export class Pacer {
-  constructor(options: PacerOptions);
-  /** Assigns a request refused at `nowMs` its return. */
-  assign(nowMs?: number | bigint): PacerSlot;
-  /** The returns still scheduled after `nowMs`: a queue length to report, or to refuse first attempts on while it drains. */
-  pending(nowMs?: number | bigint): number;
-  /**
-   * For a response whose `statusCode` is 429 or 503 (node:http's ServerResponse, Express's res):
-   * assigns its return and sets the three headers. Throws, taking no return, if the headers are
-   * already sent. Returns the slot, or undefined (nothing set) for another status.
-   */
-  pace(res: PacedResponse, nowMs?: number | bigint): PacerSlot | undefined;
-}
-
-/** What {@link Pacer.pace} needs of a response: node:http's ServerResponse and Express's res have it. */
-export interface PacedResponse {
-  statusCode: number;
-  setHeader(name: string, value: string): unknown;
-}
-
-/** `pacer.pace(res, nowMs)`. */
-export function pace(res: PacedResponse, pacer: Pacer, nowMs?: number | bigint): PacerSlot | undefined;
-
-/**
- * A {@link SendRate}'s configuration (SPEC.md §17.1): every field optional, the core's defaults.
- * Rates are thousandths of a request per second.
- */
-export interface SendRateOptions {
-  /** The highest rate probing reaches: 1..=1000000000 (default 1000000000). */
-  maxRateMilli?: number;
-  /** The lowest rate a throttle brings it to: 1..=maxRateMilli (default 1: one request every 1000 s). */
-  minRateMilli?: number;
-  /** How far under the accepted rate measured over the last second a throttle sets the rate, in thousandths: 1..=500 (default 20). */
-  marginPermille?: number;
-  /** How often the rate grows without a throttle, ms: 10..=60000 (default 500). */
-  probeMs?: number;
-  /** The first growth after a throttle, in thousandths of the rate: 1..=probeMaxPermille (default 10); it doubles each probe. */
-  probeFirstPermille?: number;
-  /** The largest growth per probe, in thousandths: 1..=1000 (default 250). */
-  probeMaxPermille?: number;
-  /** Throttles within this many ms of a decrease do not decrease again: 0..=60000 (default 0). */
-  guardMs?: number;
-  /** Attempts that may go at once after an idle spell: 1..=1000 (default 2). */
-  burst?: number;
-  /** The longest a server's hint holds every attempt back, ms: 0..=3600000 (default 60000). */
-  maxHoldMs?: number;
-  /** Refuse an attempt that would have to wait instead of telling it to wait (a gateway answering 429 upstream); default false. */
-  failFast?: boolean;
-}
-
-/** What {@link SendRate.ask} answers before an attempt. */
-export interface SendRatePace {
-  /** `'send'` now; `'wait'` ms, then ask again (nothing is reserved); `'refuse'` (failFast): do not send. */
-  kind: 'send' | 'wait' | 'refuse';
-  /** The wait in ms (for `'refuse'`, the wait sending would have taken); 0 for `'send'`. */
-  ms: number;
-}
-
-/** A server's answer as a send rate reads it (SPEC.md §17.3). */
-export type SendRateAnswer = 'accepted' | 'throttled' | 'no_answer';
-
-/**
- * An adaptive send rate (SPEC.md §17): one per process and server, shared by every request to it.
- * It is off until the first throttle; then it sets the rate to what the server accepted over the
- * last second less a margin, spaces attempts evenly at it, holds every attempt while a server's
- * hint lasts, and probes upwards without throttles. Ask before every attempt (first attempts
- * included) and report every answer. One object may be shared by any number of concurrent
- * requests (JS runs each call whole). Clock: a monotonic one in ms (`nowMs()`, the package's, by
- * default; a fraction is dropped; an earlier reading than one already seen reads as that one). Bad
- * configuration throws a RangeError (a TypeError for a wrong type) naming the field and its range.
- * Its own wasm part (also `seeded-backoff/send-rate`).
- *
- * @example
- * import { SendRate } from 'seeded-backoff';
- * const rate = new SendRate();
- * async function call(url) {
- *   await rate.waitTurn();
- *   const res = await fetch(url);
- *   rate.answer(res.status === 429 ? 'throttled' : 'accepted');
- *   return res;
- * }
- */
-export class SendRate {
-  constructor(options?: SendRateOptions);
-  /** Before an attempt at `nowMs` (SPEC.md §17.4). */
-  ask(nowMs?: number | bigint): SendRatePace;
-  /**
-   * Reports the answer to an attempt at `nowMs` (SPEC.md §17.5); `hintMs` is a throttle's
-   * Retry-After or rate-limit reset in ms (0: none); `sentMs` when the attempt was sent (omitted:
-   * at `nowMs`), so that a throttle of an attempt sent before the rate's last cut cuts it no more.
-   */
-  answer(kind: SendRateAnswer, hintMs?: number, nowMs?: number | bigint, sentMs?: number | bigint): void;
-  /** Sleeps until {@link SendRate.ask} says send (resolves `{ kind: 'send', ms: 0 }`), or with failFast resolves the first refusal; rejects with the signal's reason on abort. */
-  waitTurn(options?: { signal?: AbortSignal }): Promise<SendRatePace>;
-  /** The learnt rate in thousandths of a request per second; 0 while off (no throttle yet). */
-  readonly rateMilli: number;
-}

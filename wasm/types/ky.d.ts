@@ -1,5 +1,6 @@
 // `seeded-backoff/ky`: ky 2's retries on this package's seeded schedules (ESM only, as ky is).
-import type { BackoffOptions, Policy, Seed, SendRate } from './index.js';
+import type { BackoffOptions, Policy, Seed } from './index.js';
+import type { SendRate } from './send-rate.js';
 
 /** The third argument of {@link kyRetry}. */
 export interface KyRetrySendOptions {

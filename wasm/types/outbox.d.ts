@@ -1,7 +1,9 @@
 // `seeded-backoff/outbox`: requests that outlive the page. A browser entry point (IndexedDB,
 // BroadcastChannel, Web Locks; a service worker for delivery with the page closed).
 
-import type { GiveUpReason, Policy, PolicyOptions, RetryBudget, AwsQuotaBudgetOptions, GrpcBudgetOptions, Seed, SendRate } from './index.js';
+import type { GiveUpReason, Policy, PolicyOptions, Seed } from './index.js';
+import type { AwsQuotaBudgetOptions, GrpcBudgetOptions, RetryBudget } from './budget.js';
+import type { SendRate } from './send-rate.js';
 
 /** What went wrong, as `OutboxError.code`. */
 export type OutboxErrorCode =

@@ -1,6 +1,7 @@
 // `seeded-backoff/valkey` (Node only): reconnect delays for iovalkey and ioredis, and connections
 // paced by a shared send rate.
-import type { Policy, RetryError, SendRate } from './index.js';
+import type { Policy, RetryError } from './index.js';
+import type { SendRate } from './send-rate.js';
 
 export interface RetryStrategyOptions {
   /** The schedule (default: Google's preset: 10 reconnection attempts, then null). */

@@ -4,7 +4,9 @@
 // With a `sendRate`, the run is paced by it (SPEC.md §15.2): the library's hook before each
 // attempt, the first included, awaits `gate()`, and every response's status is told to the core,
 // which reads its answer (§17.3).
-import { Backoff, callSeed, classifyHttp, hintFromHeaders, nowMs as clock, RetryError, Run } from '../index.js';
+import { Backoff, hintFromHeaders, nowMs as clock, RetryError, Run } from '../index.js';
+import { callSeed } from '../fleet.js';
+import { classifyHttp } from '../retry-after.js';
 import { keys } from '../check.js';
 
 // The request's own signal (one per request): its listener goes with it.

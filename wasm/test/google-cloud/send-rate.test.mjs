@@ -14,7 +14,8 @@ import { importEntry } from './package-entry.mjs';
 
 const { v1 } = memorystorePackage;
 const { callWithBackoff, captureResponses } = await importEntry('./google-cloud');
-const { Policy, RetryError, SendRate } = await importEntry('.');
+const { Policy, RetryError } = await importEntry('.');
+const { SendRate } = await importEntry('./send-rate');
 
 const NAME = 'projects/p/locations/us-central1/instances/cache';
 const POLICY = new Policy({ preset: 'google', initialMs: 1, maxBackoffMs: 5, jitterMs: 0 });

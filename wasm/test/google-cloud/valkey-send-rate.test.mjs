@@ -16,7 +16,8 @@ import { importEntry } from './package-entry.mjs';
 import { redisServer } from './redis-server.mjs';
 
 const { paceConnections, retryStrategy } = await importEntry('./valkey');
-const { Policy, RetryError, SendRate } = await importEntry('.');
+const { Policy, RetryError } = await importEntry('.');
+const { SendRate } = await importEntry('./send-rate');
 
 const CLIENTS = 10;
 const DOWN_MS = 1000;

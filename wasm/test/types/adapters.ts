@@ -3,7 +3,9 @@
 import { axiosRetryOptions } from 'seeded-backoff/axios-retry';
 import { gotRetry } from 'seeded-backoff/got';
 import { kyRetry } from 'seeded-backoff/ky';
-import { Policy, RATE_LIMIT_HEADERS, rateLimitApplies, SendRate } from 'seeded-backoff';
+import { Policy } from 'seeded-backoff';
+import { RATE_LIMIT_HEADERS, rateLimitApplies } from 'seeded-backoff/retry-after';
+import { SendRate } from 'seeded-backoff/send-rate';
 
 const ky = kyRetry({ preset: 'google' }, 42);
 const limit: number = ky.retry.limit;

@@ -1,5 +1,6 @@
 // The Node-only entry points' .d.ts against their documented usage (compiled with usage.ts).
-import { Policy, SendRate } from 'seeded-backoff';
+import { Policy } from 'seeded-backoff';
+import { SendRate } from 'seeded-backoff/send-rate';
 import { callWithBackoff, captureResponses, classifyGoogleError } from 'seeded-backoff/google-cloud';
 import { paceConnections, retryStrategy } from 'seeded-backoff/valkey';
 

@@ -2,7 +2,9 @@
 // on this file and matches every `// error:` pattern against the error reported on the line below
 // it): the message names the option's own type, and a near name where TypeScript finds one. Not in
 // tsconfig.json: every line here is meant to fail.
-import { Backoff, fetchWithBackoff, Policy, retry, RetryBudget, SendRate } from 'seeded-backoff';
+import { Backoff, fetchWithBackoff, Policy, retry } from 'seeded-backoff';
+import { RetryBudget } from 'seeded-backoff/budget';
+import { SendRate } from 'seeded-backoff/send-rate';
 import { axiosRetryOptions } from 'seeded-backoff/axios-retry';
 import { gotRetry } from 'seeded-backoff/got';
 import { kyRetry } from 'seeded-backoff/ky';

@@ -1,5 +1,6 @@
 // The outbox's .d.ts against its documented usage (tsc --noEmit --strict; see usage.ts).
-import { retry, SendRate } from 'seeded-backoff';
+import { retry } from 'seeded-backoff';
+import { SendRate } from 'seeded-backoff/send-rate';
 import { Outbox, OutboxError, serveOutbox, SharedRetryBudget } from 'seeded-backoff/outbox';
 
 export async function usage(): Promise<number> {

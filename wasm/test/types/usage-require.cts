@@ -1,12 +1,14 @@
 // The CommonJS side of the types (exports "require" -> dist/index.d.cts).
 import sb = require('seeded-backoff');
+import answers = require('seeded-backoff/retry-after');
+import snapshots = require('seeded-backoff/snapshot');
 
 const policy = new sb.Policy({ preset: 'grpc' });
 const b = new sb.Backoff(policy, 1);
 const d: number | null = b.nextDelay();
-const bytes: Uint8Array = sb.snapshot(b);
-const again: sb.Backoff = sb.restore(policy, bytes);
-console.log(d, again.seed, sb.isRetryableHttp(503));
+const bytes: Uint8Array = snapshots.snapshot(b);
+const again: sb.Backoff = snapshots.restore(policy, bytes);
+console.log(d, again.seed, answers.isRetryableHttp(503));
 // @ts-expect-error unknown preset
 new sb.Policy({ preset: 'azure' });
 // @ts-expect-error snapshot is a function of the package, not a method

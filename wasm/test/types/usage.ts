@@ -4,24 +4,24 @@
 import {
   Backoff,
   type BackoffOptions,
-  type Classification,
-  classifyGrpc,
-  classifyHttp,
   type FetchOptions,
   fetchWithBackoff,
   type GiveUpReason,
-  isRetryableHttp,
-  parseRetryAfter,
   Policy,
   type PolicyOptions,
-  restore,
   retry,
-  RetryBudget,
   RetryError,
   type RetryOptions,
-  snapshot,
-  type SnapshotErrorCode,
 } from 'seeded-backoff';
+import { RetryBudget } from 'seeded-backoff/budget';
+import {
+  type Classification,
+  classifyGrpc,
+  classifyHttp,
+  isRetryableHttp,
+  parseRetryAfter,
+} from 'seeded-backoff/retry-after';
+import { restore, snapshot, type SnapshotErrorCode } from 'seeded-backoff/snapshot';
 
 const options: PolicyOptions = { preset: 'google', maxRetries: 5, jitter: 'full' };
 const policy = new Policy(options);
@@ -206,7 +206,7 @@ void typedResult;
 
 // The server pacer: its slot, its headers, pace() on any response with statusCode and setHeader.
 import { pace, Pacer as SubPacer, type PacerSlot } from 'seeded-backoff/pacer';
-import { Pacer } from 'seeded-backoff';
+import { Pacer } from 'seeded-backoff/pacer';
 const pacer = new Pacer({ capacityPerS: 100, reservePerMille: 100, maxWaitS: 30, seed: 7n });
 const slot: PacerSlot = pacer.assign(performance.now());
 const retryAfter: string = slot.headers['retry-after'];
@@ -220,7 +220,7 @@ slot.headers['x-ratelimit-reset'];
 
 // The send rate: its paces, its answers, waitTurn's signal.
 import { SendRate as SubSendRate, type SendRatePace } from 'seeded-backoff/send-rate';
-import { SendRate } from 'seeded-backoff';
+import { SendRate } from 'seeded-backoff/send-rate';
 const sendRate = new SendRate({ burst: 5, marginPermille: 30, failFast: false });
 const paceNow: SendRatePace = sendRate.ask(performance.now());
 const waited: Promise<SendRatePace> = new SubSendRate().waitTurn({ signal: AbortSignal.timeout(1000) });
