@@ -9,3 +9,8 @@ export * from './budget.js';
 export * from './fleet.js';
 export * from './pacer.js';
 export * from './send-rate.js';
+
+// The one driver of a run and the settings it takes, for the integrations (google-cloud.js): not an
+// export of any entry point, but of the one copy of the package they share.
+export { drive } from './driver.js';
+export { settings } from './settings.js';

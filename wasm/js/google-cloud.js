@@ -9,7 +9,8 @@
 // client's fetch (which the REST fallback sends every request through) and hands each attempt's
 // response to the attempt that made it (AsyncLocalStorage), so concurrent calls do not mix.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { classifyGrpc, classifyHttp, hintFromHeaders, nowMs, Policy, RetryError, Run } from './all.js';
+import { HINT_NONE, HINT_RATE_LIMIT, HINT_RETRY_AFTER, TOLD_HTTP } from '../pkg/tables.js';
+import { classifyGrpc, classifyHttp, drive, hintFromHeaders, Policy, RetryError, settings } from './all.js';
 import { giveUpAs } from './retry-error.js';
 import { keys } from './check.js';
 
@@ -49,12 +50,14 @@ export function classifyGoogleError(error) {
 
 /**
  * The server's hint for a failed attempt as nextDelay input, by the rule retry() follows
- * (`hintFromHeaders`: Retry-After, else a 429's rate-limit header): from the response the attempt
- * received, when it is the error's (gaxios gives a fetch Headers, older versions a plain object).
+ * (`hintFromHeaders`: Retry-After, else a 429's rate-limit header), as [hint kind, ms]: from the
+ * response the attempt received, when it is the error's (gaxios gives a fetch Headers, older
+ * versions a plain object).
  */
-function hintOf(error, response) {
-  if (!response || response.status !== error?.httpStatusCode) return {};
-  return hintFromHeaders(response.status, response.headers ?? {});
+async function hintOf(error, response) {
+  if (!response || response.status !== error?.httpStatusCode) return [HINT_NONE, 0];
+  const h = await hintFromHeaders(response.status, response.headers ?? {});
+  return 'retryAfterMs' in h ? [HINT_RETRY_AFTER, h.retryAfterMs] : 'rateLimitMs' in h ? [HINT_RATE_LIMIT, h.rateLimitMs] : [HINT_NONE, 0];
 }
 
 /**
@@ -75,63 +78,45 @@ function giveUp(error, attempts, reason) {
   return new RetryError(error, attempts, reason);
 }
 
-const realSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Runs `call(callOptions)` (a gax method, given `{ retry: null }` to spread into its options) until
- * it succeeds, retrying what the core classifies as retryable after the core's delay.
+ * it succeeds, retrying what the core classifies as retryable after the core's delay: gax makes
+ * each attempt with its own retry off, and the package's one driver of a run (driver.js) does the
+ * rest. This host tells the run what each failure was.
  */
 export async function callWithBackoff(call, options = {}) {
   if (typeof call !== 'function') throw new TypeError(`call must be a function, got ${show(call)}`);
   keys('callWithBackoff options', options, KEYS);
-  const { policy, seed, budget, onRetry, signal } = options;
-  const sleep = options.sleep ?? realSleep;
-  const now = options.now ?? nowMs;
+  const { policy, seed, budget, onRetry, signal, sendRate, sleep, now } = options;
   for (const k of ['onRetry', 'sleep', 'now']) {
     if (options[k] !== undefined && typeof options[k] !== 'function') {
       throw new TypeError(`${k} must be a function, got ${show(options[k])}`);
     }
   }
-  // The run decides (SPEC.md §15); this loop makes the calls and sleeps. With a send rate, its
-  // start and wakes are paced (SPEC.md §15.2): a wait sleeps and wakes again, a refusal gives up.
-  const { sendRate } = options;
-  const run = new Run(policy ?? new Policy({ preset: 'google' }), { seed, budget, sendRate });
-  const clock = () => Math.max(0, Math.floor(now()));
-  let last;
-  const gate = async (a) => {
-    while (a.type === 'wait') {
-      await sleep(a.delayMs);
-      a = run.wake(clock());
-    }
-    if (a.type === 'give_up') throw last ? giveUp(last, a.attempts, a.reason) : new RetryError(last, a.attempts, a.reason);
+  const s = settings({ policy: policy ?? new Policy({ preset: 'google' }), seed, budget, onRetry, signal, sendRate,
+    offline: 'ignore', whenHidden: 'continue' }, 'callWithBackoff options');
+  // The attempt's context: the HTTP response captureResponses() saw for it, if any.
+  let seen;
+  // The send rate's answer (SPEC.md §17.3): the HTTP status of the response the attempt received
+  // (REST fallback), which the core reads; else (gRPC) the outcome's own.
+  const told = (error) => {
+    const r = seen.response;
+    return r && (!error || r.status === error.httpStatusCode) ? [TOLD_HTTP, r.status] : undefined;
   };
-  await gate(run.start(clock()));
-  for (;;) {
-    signal?.throwIfAborted();
-    const seen = {};
-    // The send rate's answer (SPEC.md §17.3): the HTTP status of the response the attempt received
-    // (REST fallback), which the core reads; else (gRPC) the outcome's own.
-    const status = (error) => {
-      const r = seen.response;
-      return sendRate !== undefined && r && (!error || r.status === error.httpStatusCode) ? r.status : undefined;
-    };
-    try {
-      const result = await attempt.run(seen, () => call({ retry: null }));
-      run.outcome('success', clock(), status());
-      return result;
-    } catch (error) {
-      if (classifyGoogleError(error) !== 'retry') {
-        run.outcome('permanent', clock(), status(error));
-        throw error;
-      }
-      // gRPC DEADLINE_EXCEEDED is the attempt's timeout: a budget charges it as one.
-      const failureKind = error?.code === 4 && !Number.isInteger(error?.httpStatusCode) ? 'timeout' : 'error';
-      const a = run.outcome({ ...(await hintOf(error, seen.response)), failureKind }, clock(), status(error));
-      if (a.type === 'give_up') throw giveUp(error, a.attempts, a.reason);
-      last = error;
-      onRetry?.({ attempt: a.attempt, delayMs: a.delayMs, error });
-      await sleep(a.delayMs);
-      await gate(run.wake(clock()));
-    }
-  }
+  return drive(() => attempt.run((seen = {}), () => call({ retry: null })), s, true, {
+    async failure(error) {
+      const permanent = classifyGoogleError(error) !== 'retry';
+      return {
+        permanent,
+        hint: permanent ? [HINT_NONE, 0] : await hintOf(error, seen.response),
+        // gRPC DEADLINE_EXCEEDED is the attempt's timeout: a budget charges it as one.
+        timeout: error?.code === 4 && !Number.isInteger(error?.httpStatusCode),
+        told: told(error),
+      };
+    },
+    told: () => told(),
+    giveUp,
+    clock: now && (() => Math.max(0, Math.floor(now()))),
+    sleep,
+  });
 }

@@ -1,7 +1,7 @@
 // RetryError: why a retry loop stopped (SPEC.md §14's give-up error).
 import { BRAND, brandOf, VERSION } from './brand.js';
 import { show } from './check.js';
-import { isResponse } from './retry.js';
+import { isResponse } from './driver.js';
 
 /** What a failed attempt was, for a message: an Error's message, a Response's status, or a value. */
 function describe(e) {

@@ -4,7 +4,7 @@ import { coded, fail, failRule } from './check.js';
 import { registry, release } from './engine.js';
 import { asking } from './gate.js';
 import { brandOf } from './brand.js';
-import { isResponse } from './retry.js';
+import { isResponse } from './driver.js';
 
 /**
  * A new run's words under the option words `pw`, seeded from `lo:hi`, with the startup window

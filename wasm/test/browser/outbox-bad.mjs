@@ -128,7 +128,7 @@ export async function badStorage(context, server, errors) {
   await d.evaluate(async (id) => {
     const [rec] = await raw.all('bad');
     delete rec.runHex;
-    const sb = await import('/dist/index.js');
+    const sb = { ...(await import('/dist/index.js')), ...(await import('/dist/snapshot.js')) };
     const flipped = rec.run.slice();
     flipped[5] ^= 1;
     const put = (key, v) => raw.put('bad', key, v);

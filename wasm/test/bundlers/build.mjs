@@ -82,9 +82,10 @@ export default { input: 'src/${entry}.js', output: { dir: 'out/rollup-${entry}' 
     cpSync(join(app, 'src', `${entry}.js`), join(out, 'app.js'));
     cpSync(join(app, 'src', 'replay.mjs'), join(out, 'replay.mjs'));
     // A page that calls retry() or fetchWithBackoff() alone maps the name to that entry point (as
-    // the README's import map does); the vector replay uses every export: the package's index.
+    // the README's import map does); the vector replay uses every entry.
     const to = RETRY_PAGES.includes(entry) ? 'retry.js' : 'index.js';
-    const map = `<script type="importmap">{"imports":{"seeded-backoff":"/seeded-backoff/${to}","seeded-backoff/csp":"/seeded-backoff/csp.js","seeded-backoff/csp/full":"/seeded-backoff/csp-full.js"}}</script>`;
+    const entries = ['budget', 'fleet', 'pacer', 'retry-after', 'send-rate', 'snapshot'].map((e) => `,"seeded-backoff/${e}":"/seeded-backoff/${e}.js"`).join('');
+    const map = `<script type="importmap">{"imports":{"seeded-backoff":"/seeded-backoff/${to}"${entries},"seeded-backoff/csp":"/seeded-backoff/csp.js","seeded-backoff/csp/full":"/seeded-backoff/csp-full.js"}}</script>`;
     return { root: out, pages: { '/index.html': page('/app.js').replace('<script', `${map}<script`) }, importMap: map,
       cmd: `none: node_modules/seeded-backoff/dist/browser/ served as /seeded-backoff/, import map "seeded-backoff" -> /seeded-backoff/${to}` };
   },

@@ -3,8 +3,17 @@
 // whether this page may compile WebAssembly at all, so that the test knows which build gave the
 // results.
 import 'seeded-backoff/csp/full';
-import * as api from 'seeded-backoff';
+import * as index from 'seeded-backoff';
+import * as budgets from 'seeded-backoff/budget';
+import * as fleet from 'seeded-backoff/fleet';
+import * as pacers from 'seeded-backoff/pacer';
+import * as answers from 'seeded-backoff/retry-after';
+import * as sendRates from 'seeded-backoff/send-rate';
+import * as snapshots from 'seeded-backoff/snapshot';
 import { expectedChecks, replayFile, replayInterleaved } from './replay.mjs';
+
+// Every entry's exports, as the replay reaches them.
+const api = { ...index, ...answers, ...snapshots, ...budgets, ...fleet, ...pacers, ...sendRates };
 
 async function main() {
   let wasmRefused = null;
