@@ -21,6 +21,7 @@ mod paced;
 // The outage with phones beside desktops: printed with `outage`.
 mod phones;
 mod quota;
+mod quota_gates;
 mod quota_report;
 mod report;
 mod strategy;
@@ -227,7 +228,7 @@ pub fn estimate(setup: &Setup) -> u64 {
     // The quota: one run per row, 3 × capacity requests a second for 60 s, up to about 9
     // attempts each without a limiter (the backlog's retries).
     let quota = if setup.quota {
-        (setup.strategies.len() as u64 + 2) * 3 * setup.capacity as u64 * 60 * 9
+        (setup.strategies.len() as u64 + 5) * 3 * setup.capacity as u64 * 60 * 9
     } else {
         0
     };

@@ -10,10 +10,11 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use seeded_backoff::{Answer, Backoff, Jitter, Pace, Policy, SendRate, SendRateConfig};
+use seeded_backoff::{Backoff, Jitter, Policy, SendRateConfig};
 
-use super::aws_adaptive::AwsAdaptive;
 use super::model::{outage_policy, percentile, SimRng};
+pub use super::quota_gates::Limiter;
+use super::quota_gates::{Bucket, Gate};
 use super::strategy::Strategy;
 
 /// Requests arrive for this long.
@@ -36,17 +37,6 @@ const DRAIN_MS: u64 = 600_000;
 /// within 5 % of the restored quota).
 pub const OURS: SendRateConfig = SendRateConfig::DEFAULT;
 
-/// What gates a process's attempts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limiter {
-    /// None: each request backs off on its own with this strategy.
-    PerRequest(Strategy),
-    /// The model of AWS adaptive mode, its retries on standard mode's backoff.
-    Aws,
-    /// The core's send rate with this configuration.
-    Ours(SendRateConfig),
-}
-
 /// The quota at `t_ms`.
 pub fn quota_at(quota: u32, t_ms: u64) -> u32 {
     if (HALVED_MS.0..HALVED_MS.1).contains(&t_ms) {
@@ -64,53 +54,16 @@ pub fn quota_total(quota: u32) -> u64 {
         / 1000
 }
 
-/// The server's token bucket, in thousandths of a token so a ms adds the quota's count.
-struct Server {
-    quota: u32,
-    level: u64,
-    cap: u64,
-    last_ms: u64,
-}
-
-impl Server {
-    fn new(quota: u32) -> Server {
-        let cap = (quota as u64 / 10).max(1) * 1000;
-        Server {
-            quota,
-            level: cap,
-            cap,
-            last_ms: 0,
-        }
-    }
-
-    fn admit(&mut self, t: u64) -> bool {
-        while self.last_ms < t {
-            // Fill up to the next change of the quota, or to `t`.
-            let next = [HALVED_MS.0, HALVED_MS.1, t]
-                .into_iter()
-                .filter(|&c| c > self.last_ms)
-                .min()
-                .unwrap_or(t)
-                .min(t);
-            let fill = (next - self.last_ms) * quota_at(self.quota, self.last_ms) as u64;
-            self.level = (self.level + fill).min(self.cap);
-            self.last_ms = next;
-        }
-        if self.level >= 1000 {
-            self.level -= 1000;
-            true
-        } else {
-            false
-        }
-    }
-}
-
 /// One process's figures.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct QuotaRun {
     pub requests: u64,
     pub attempts: u64,
     pub refused: u64,
+    /// Refused attempts sent after the first second (a cold start's refusals aside), and all
+    /// attempts sent after it.
+    pub refused_after_first_s: u64,
+    pub attempts_after_first_s: u64,
     /// Requests that ended with a 429 their strategy does not retry.
     pub failed: u64,
     /// Requests still not served when the drain ended.
@@ -128,58 +81,14 @@ pub struct QuotaRun {
 enum Event {
     /// Request `r` arrives in the process.
     Arrive(u32),
-    /// The limiter may let the next waiting request go.
-    Wake,
+    /// Process `p`'s limiter may let its next waiting request go.
+    Wake(u32),
     /// Request `r`'s attempt, sent at `sent`, reaches the server.
     AtServer(u32, u64),
     /// The server's answer to `r`'s attempt sent at `sent` is back.
     Back(u32, u64, bool),
     /// Request `r`'s backoff has passed.
     Retry(u32),
-}
-
-/// The process of one run: its limiter's state, its requests' backoffs and what waits.
-struct Process {
-    limiter: Limiter,
-    policy: Policy,
-    aws: AwsAdaptive,
-    ours: Option<SendRate>,
-    backoffs: Vec<Backoff>,
-    arrived: Vec<u64>,
-    waiting: VecDeque<u32>,
-    wake_at: Option<u64>,
-}
-
-impl Process {
-    /// Asks the limiter for the first waiting request: `Ok` to send it, or when to ask again.
-    fn ask(&mut self, t: u64) -> Result<(), u64> {
-        match (self.limiter, self.ours.as_mut()) {
-            (Limiter::PerRequest(_), _) => Ok(()),
-            (Limiter::Aws, _) => self.aws.acquire(t as f64 / 1000.0).map_err(|ms| t + ms),
-            (Limiter::Ours(_), Some(rate)) => match rate.before_attempt(t) {
-                Pace::Send => Ok(()),
-                Pace::Wait { ms } | Pace::Refuse { ms } => Err(t + ms.max(1) as u64),
-            },
-            (Limiter::Ours(_), None) => Ok(()),
-        }
-    }
-
-    /// The answer at `t` to the attempt sent at `sent`.
-    fn answer(&mut self, t: u64, sent: u64, accepted: bool) {
-        match (self.limiter, self.ours.as_mut()) {
-            (Limiter::Aws, _) => self.aws.on_response(t as f64 / 1000.0, !accepted),
-            (Limiter::Ours(_), Some(rate)) => rate.on_answer_sent(
-                t,
-                sent,
-                if accepted {
-                    Answer::Accepted
-                } else {
-                    Answer::Throttled { hint_ms: 0 }
-                },
-            ),
-            _ => {}
-        }
-    }
 }
 
 /// The policy a request backs off with after a 429: the strategy's (Google's scaled to
@@ -198,9 +107,36 @@ fn retry_policy(limiter: Limiter, base_ms: u32) -> Policy {
     }
 }
 
-/// One process at `DEMAND` × `quota` for 60 s behind `limiter`; the same arrivals for every limiter
-/// of a seed.
-pub fn quota_run(limiter: Limiter, quota: u32, base_ms: u32, seed: u64) -> QuotaRun {
+/// How many processes the requests arrive at (request `r` at process `r % processes`), and whether
+/// they share one limiter through a store (each decision then a round trip of `STORE_MS` before
+/// the attempt leaves) or each have their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fleet {
+    pub processes: u32,
+    pub shared: bool,
+}
+
+impl Fleet {
+    pub const ONE: Fleet = Fleet {
+        processes: 1,
+        shared: false,
+    };
+}
+
+/// A shared limiter's decision costs one round trip to the store (a compare-and-set on 127.0.0.1,
+/// rounded up to the simulation's ms).
+pub const STORE_MS: u64 = 1;
+
+/// A process of a run: which gate it asks, and its requests waiting for it.
+struct Process {
+    gate: usize,
+    waiting: VecDeque<u32>,
+    wake_at: Option<u64>,
+}
+
+/// `fleet.processes` processes sharing `DEMAND` × `quota` for 60 s, each behind its own `limiter`
+/// or all behind one; the same arrivals for every limiter and fleet of a seed.
+pub fn fleet_run(limiter: Limiter, fleet: Fleet, quota: u32, base_ms: u32, seed: u64) -> QuotaRun {
     let mut out = QuotaRun::default();
     let mut rng = SimRng::for_client(seed, 4, 0, 0);
     let mut events = BinaryHeap::new();
@@ -217,26 +153,26 @@ pub fn quota_run(limiter: Limiter, quota: u32, base_ms: u32, seed: u64) -> Quota
         .collect();
     arrivals.sort_unstable();
     let policy = retry_policy(limiter, base_ms);
-    let mut p = Process {
-        limiter,
-        aws: AwsAdaptive::new(0.0),
-        ours: match limiter {
-            Limiter::Ours(c) => SendRate::new(c).ok(),
-            _ => None,
-        },
-        backoffs: (0..arrivals.len())
-            .map(|_| Backoff::new(&policy, rng.next_u64()))
-            .collect(),
-        policy,
-        arrived: arrivals.clone(),
-        waiting: VecDeque::new(),
-        wake_at: None,
-    };
+    let mut backoffs: Vec<Backoff> = (0..arrivals.len())
+        .map(|_| Backoff::new(&policy, rng.next_u64()))
+        .collect();
+    let n = fleet.processes.max(1);
+    let mut gates: Vec<Gate> = (0..if fleet.shared { 1 } else { n })
+        .map(|_| Gate::new(limiter))
+        .collect();
+    let mut procs: Vec<Process> = (0..n)
+        .map(|i| Process {
+            gate: if fleet.shared { 0 } else { i as usize },
+            waiting: VecDeque::new(),
+            wake_at: None,
+        })
+        .collect();
+    let store_ms = if fleet.shared { STORE_MS } else { 0 };
     for (r, &t) in arrivals.iter().enumerate() {
         push(&mut events, t, Event::Arrive(r as u32));
     }
     out.requests = arrivals.len() as u64;
-    let mut server = Server::new(quota);
+    let mut server = Bucket::server(quota);
     let mut done = 0u64;
     let bin = |v: &mut Vec<u32>, t: u64| super::model::bump(v, t / BIN_MS, 1);
     while let Some(Reverse((t, _, e))) = events.pop() {
@@ -244,14 +180,21 @@ pub fn quota_run(limiter: Limiter, quota: u32, base_ms: u32, seed: u64) -> Quota
             break;
         }
         let mut send_now = None;
+        // The process the event is about.
+        let at = match e {
+            Event::Arrive(r) | Event::Retry(r) | Event::AtServer(r, _) | Event::Back(r, _, _) => {
+                r % n
+            }
+            Event::Wake(p) => p,
+        } as usize;
         match e {
             Event::Arrive(r) | Event::Retry(r) => match limiter {
                 Limiter::PerRequest(_) => send_now = Some(r),
-                _ => p.waiting.push_back(r),
+                _ => procs[at].waiting.push_back(r),
             },
-            Event::Wake => {
-                if p.wake_at == Some(t) {
-                    p.wake_at = None;
+            Event::Wake(_) => {
+                if procs[at].wake_at == Some(t) {
+                    procs[at].wake_at = None;
                 }
             }
             Event::AtServer(r, sent) => {
@@ -266,16 +209,19 @@ pub fn quota_run(limiter: Limiter, quota: u32, base_ms: u32, seed: u64) -> Quota
                 push(&mut events, t + rng.net_ms(), Event::Back(r, sent, ok));
             }
             Event::Back(r, sent, ok) => {
-                p.answer(t, sent, ok);
+                gates[procs[at].gate].answer(t, sent, ok);
                 if ok {
-                    out.wait_ms.push(sent - p.arrived[r as usize]);
+                    out.wait_ms.push(sent - arrivals[r as usize]);
                     done += 1;
                 } else {
                     out.refused += 1;
+                    if sent >= 1000 {
+                        out.refused_after_first_s += 1;
+                    }
                     match limiter {
                         Limiter::PerRequest(s) if !s.retries_429() => out.failed += 1,
-                        Limiter::Ours(_) => p.waiting.push_front(r),
-                        _ => match p.backoffs[r as usize].next_delay(&p.policy).delay_ms() {
+                        Limiter::Ours(_) | Limiter::Fixed(_) => procs[at].waiting.push_front(r),
+                        _ => match backoffs[r as usize].next_delay(&policy).delay_ms() {
                             Some(d) => push(&mut events, t + d as u64, Event::Retry(r)),
                             None => out.failed += 1,
                         },
@@ -285,20 +231,31 @@ pub fn quota_run(limiter: Limiter, quota: u32, base_ms: u32, seed: u64) -> Quota
         }
         if let Some(r) = send_now {
             out.attempts += 1;
+            if t >= 1000 {
+                out.attempts_after_first_s += 1;
+            }
             push(&mut events, t + rng.net_ms(), Event::AtServer(r, t));
         }
-        // Let waiting requests go while the limiter allows, then wake when it says.
+        // Let the process's waiting requests go while its limiter allows, then wake when it says.
+        let p = &mut procs[at];
         while let Some(&r) = p.waiting.front() {
-            match p.ask(t) {
+            match gates[p.gate].ask(t) {
                 Ok(()) => {
                     p.waiting.pop_front();
                     out.attempts += 1;
-                    push(&mut events, t + rng.net_ms(), Event::AtServer(r, t));
+                    if t + store_ms >= 1000 {
+                        out.attempts_after_first_s += 1;
+                    }
+                    push(
+                        &mut events,
+                        t + store_ms + rng.net_ms(),
+                        Event::AtServer(r, t + store_ms),
+                    );
                 }
-                Err(at) => {
-                    if p.wake_at.is_none_or(|w| at < w || w <= t) {
-                        p.wake_at = Some(at);
-                        push(&mut events, at, Event::Wake);
+                Err(when) => {
+                    if p.wake_at.is_none_or(|w| when < w || w <= t) {
+                        p.wake_at = Some(when);
+                        push(&mut events, when, Event::Wake(at as u32));
                     }
                     break;
                 }
@@ -315,6 +272,8 @@ pub fn quota_run(limiter: Limiter, quota: u32, base_ms: u32, seed: u64) -> Quota
 pub struct QuotaRow {
     pub name: String,
     pub style: usize,
+    /// The processes the quota's requests arrive at, and whether they share one limiter.
+    pub fleet: Fleet,
     pub run: QuotaRun,
     pub goodput_permille: u64,
     pub refused_permille: u64,
@@ -345,20 +304,22 @@ pub fn settle_ms(accepted_per_bin: &[u32], quota: u32, change_ms: u64, end_ms: u
     }
 }
 
-/// One row: `limiter`'s process, its figures and its series.
-pub fn quota_row(
+/// One row of a fleet: `limiter` per process or shared, its figures and its series.
+pub fn fleet_row(
     name: String,
     style: usize,
     limiter: Limiter,
+    fleet: Fleet,
     quota: u32,
     base_ms: u32,
     seed: u64,
 ) -> QuotaRow {
-    let run = quota_run(limiter, quota, base_ms, seed);
+    let run = fleet_run(limiter, fleet, quota, base_ms, seed);
     let halved = quota_at(quota, HALVED_MS.0);
     QuotaRow {
         name,
         style,
+        fleet,
         goodput_permille: run.accepted_in_window * 1000 / quota_total(quota),
         refused_permille: run.refused * 1000 / run.attempts.max(1),
         wait_p50_ms: percentile(&run.wait_ms, 50),
@@ -394,10 +355,49 @@ pub fn quota_rows(strategies: &[Strategy], quota: u32, base_ms: u32, seed: u64) 
         .collect();
     rows.push(("AWS adaptive (model)".into(), AWS_STYLE, Limiter::Aws));
     rows.push(("send rate (ours)".into(), OURS_STYLE, Limiter::Ours(OURS)));
-    super::per_item(&rows, |(name, style, limiter)| {
-        quota_row(name.clone(), *style, *limiter, quota, base_ms, seed)
+    let mut rows: Vec<(String, usize, Limiter, Fleet)> = rows
+        .into_iter()
+        .map(|(name, style, limiter)| (name, style, limiter, Fleet::ONE))
+        .collect();
+    // The same requests at a fleet of processes: each with its own send rate (one process's
+    // share of the 429s each), one send rate shared through a store, and a rate set once to the
+    // quota and shared (Bottleneck's clustering), which does not follow the quota's change.
+    let (own, shared) = (
+        Fleet {
+            processes: FLEET_PROCESSES,
+            shared: false,
+        },
+        Fleet {
+            processes: FLEET_PROCESSES,
+            shared: true,
+        },
+    );
+    rows.push((
+        format!("{FLEET_PROCESSES} processes, a send rate each"),
+        OURS_STYLE,
+        Limiter::Ours(OURS),
+        own,
+    ));
+    rows.push((
+        format!("{FLEET_PROCESSES} processes, one shared send rate"),
+        OURS_STYLE,
+        Limiter::Ours(OURS),
+        shared,
+    ));
+    rows.push((
+        format!("{FLEET_PROCESSES} processes, one fixed shared rate"),
+        AWS_STYLE,
+        Limiter::Fixed(quota),
+        shared,
+    ));
+    super::per_item(&rows, |(name, style, limiter, fleet)| {
+        fleet_row(name.clone(), *style, *limiter, *fleet, quota, base_ms, seed)
     })
 }
+
+/// The processes of the quota's fleet rows (the fleet: 50 worker processes on one API
+/// key's quota).
+pub const FLEET_PROCESSES: u32 = 50;
 
 #[cfg(test)]
 #[path = "quota_tests.rs"]

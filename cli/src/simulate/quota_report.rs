@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use super::draw::{Panel, Reference, Series};
 use super::quota::{
-    quota_at, quota_total, QuotaRow, ARRIVALS_MS, AWS_STYLE, DEMAND, HALVED_MS, OURS_STYLE,
+    quota_at, quota_total, Fleet, QuotaRow, ARRIVALS_MS, AWS_STYLE, DEMAND, HALVED_MS, OURS_STYLE,
     QUOTA_STYLE,
 };
 use super::report::seconds;
@@ -14,6 +14,25 @@ use super::Setup;
 pub const GOAL_GOODPUT_PERMILLE: u64 = 970;
 pub const GOAL_REFUSED_PERMILLE: u64 = 30;
 pub const GOAL_SETTLE_MS: u64 = 10_000;
+
+/// The goals of one send rate shared by a fleet: goodput, refused after the first second, settling.
+pub const FLEET_GOAL_GOODPUT_PERMILLE: u64 = 980;
+pub const FLEET_GOAL_REFUSED_PERMILLE: u64 = 10;
+pub const FLEET_GOAL_SETTLE_MS: u64 = 3_000;
+
+/// Refused attempts sent after the first second, in thousandths of the attempts sent after it.
+pub fn refused_after_first_s_permille(r: &QuotaRow) -> u64 {
+    r.run.refused_after_first_s * 1000 / r.run.attempts_after_first_s.max(1)
+}
+
+/// Whether a fleet's shared send rate meets its goals.
+pub fn meets_fleet_goals(r: &QuotaRow) -> bool {
+    r.goodput_permille >= FLEET_GOAL_GOODPUT_PERMILLE
+        && refused_after_first_s_permille(r) <= FLEET_GOAL_REFUSED_PERMILLE
+        && r.settle_ms
+            .iter()
+            .all(|s| s.is_some_and(|ms| ms <= FLEET_GOAL_SETTLE_MS))
+}
 
 /// Thousandths as a percentage with one decimal, without floats: 981 is "98.1 %".
 fn percent(permille: u64) -> String {
@@ -88,7 +107,31 @@ pub fn print_table(setup: &Setup, rows: &[QuotaRow]) {
         quota_total(setup.capacity),
         ARRIVALS_MS / 1000
     );
-    if let Some(ours) = rows.iter().find(|r| r.style == OURS_STYLE) {
+    if let Some(shared) = rows
+        .iter()
+        .find(|r| r.fleet.shared && r.style == OURS_STYLE)
+    {
+        println!(
+            "goals for one send rate shared by {} processes (simulated, the store {} ms away): \
+             goodput >= 98 % ({}), refused after the first second <= 1 % ({}), back within 5 % of \
+             a changed quota in <= 3 s ({}, {}): {}",
+            shared.fleet.processes,
+            super::quota::STORE_MS,
+            percent(shared.goodput_permille),
+            percent(refused_after_first_s_permille(shared)),
+            settle(shared.settle_ms[0]),
+            settle(shared.settle_ms[1]),
+            if meets_fleet_goals(shared) {
+                "met"
+            } else {
+                "NOT met"
+            }
+        );
+    }
+    if let Some(ours) = rows
+        .iter()
+        .find(|r| r.style == OURS_STYLE && r.fleet == Fleet::ONE)
+    {
         println!(
             "goals for the send rate: goodput >= 97 % ({}), refused <= 3 % ({}), back within 5 % \
              of a changed quota in <= 10 s ({}, {}): {}",
@@ -150,8 +193,10 @@ pub fn panel(setup: &Setup, rows: &[QuotaRow]) -> Panel {
             .map(|(s, c)| (s as f64 + 0.5, c.iter().sum::<u32>() as f64))
             .collect()
     };
+    // One process's rows: the fleet's are in the table.
     let (limited, unlimited): (Vec<&QuotaRow>, Vec<&QuotaRow>) = rows
         .iter()
+        .filter(|r| r.fleet == Fleet::ONE)
         .partition(|r| r.style == AWS_STYLE || r.style == OURS_STYLE);
     let x_end = (ARRIVALS_MS / 1000 + 5) as f64;
     let mut series: Vec<Series> = limited
