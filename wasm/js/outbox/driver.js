@@ -6,7 +6,7 @@
 // reload, a crash, the tab closing) continues the same run. The run decides every wait, give-up
 // and attempt number; the driver only does the I/O. The clock is nowMs(): a run outlives the
 // page, and its send rate is shared with this context's other loops.
-import * as sb from '../all.js';
+import * as sb from './sb.js';
 import { OutboxError } from './error.js';
 import { fault } from './record.js';
 

@@ -3,7 +3,7 @@
 // (driver.js, elected in elect.js) delivers it. Every tab, and the service worker, hears each
 // outcome on a BroadcastChannel: the tab that sent the request settles its promise, the others
 // (and a page loaded after the one that sent it) get an 'outcome' event.
-import * as sb from '../all.js';
+import * as sb from './sb.js';
 import { Driver } from './driver.js';
 import { elect } from './elect.js';
 import { OutboxError } from './error.js';

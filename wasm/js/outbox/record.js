@@ -5,7 +5,8 @@
 // are not what this format says, is skipped and reported, never guessed at.
 // A request whose method is not one of RFC 9110 §9.2.2's idempotent methods (the core's list) gets
 // an Idempotency-Key, so that the server applies it once however often it arrives.
-import { IDEMPOTENT_METHODS, nowMs } from '../all.js';
+import { nowMs } from '../clock.js';
+import { IDEMPOTENT_METHODS } from '../retry.js';
 
 export const RECORD_VERSION = 1;
 

@@ -4,7 +4,7 @@
 // changing word, its tokens: read before each operation, written after it. In pages the word
 // lives in localStorage (synchronous, origin-wide); where that is missing (a worker, a refused
 // localStorage) the last value heard on a BroadcastChannel is used.
-import { RetryBudget } from '../all.js';
+import { RetryBudget } from '../budget.js';
 
 function storage() {
   try {

@@ -18,7 +18,8 @@ export function workerBuild(app, kind, tool) {
   mkdirSync(out, { recursive: true });
   cpSync(join(app, 'node_modules', 'seeded-backoff', 'dist', 'browser'), join(out, 'seeded-backoff'), { recursive: true });
   writeFileSync(join(out, `${kind}.mjs`), readFileSync(join(app, 'src', `${kind}.js`), 'utf8')
-    .replace("from 'seeded-backoff'", "from '/seeded-backoff/index.js'"));
+    .replace("from 'seeded-backoff'", "from '/seeded-backoff/index.js'")
+    .replace("import 'seeded-backoff/retry-after'", "import '/seeded-backoff/retry-after.js'"));
   cpSync(join(app, 'src', `${kind}-page.js`), join(out, 'page.js'));
   return { root: out, pages: { '/index.html': page('/page.js') } };
 }

@@ -1,6 +1,9 @@
 // retry() in a Service Worker: on a message from the page, the example runs and its result is posted
 // back with the worker's own timings.
 import { retry } from 'seeded-backoff';
+// A module service worker cannot import() at run time: the HTTP-date parser comes in statically,
+// as the README says.
+import 'seeded-backoff/retry-after';
 
 // The waits retry() chose, for the test to see that a Retry-After HTTP-date was honoured.
 const delays = [];
