@@ -17,7 +17,9 @@ const RATE = Number(process.env.RATE);
 const BURST = Number(process.env.BURST);
 const SECONDS = Number(process.env.SECONDS ?? 20);
 const WORKERS = 50;
-const { fetchWithBackoff, SendRate } = await import(PACKAGE);
+const { fetchWithBackoff } = await import(PACKAGE);
+// The send rate's own entry, beside the main one in dist/.
+const { SendRate } = await import(new URL('send-rate.js', new URL(PACKAGE, 'file:///')).href);
 const base = `http://127.0.0.1:${PORT}`;
 
 async function none(end) {
