@@ -4,7 +4,7 @@
 //! backwards, a full schedule, rates above 1000 a second and the clock's upper clamp, each
 //! computed by the core.
 
-use seeded_backoff::Pacer;
+use seeded_backoff::pacer::Pacer;
 use serde_json::{json, Value};
 
 /// One op of §16.5 on `pacer`: `a<now_ms>` assigns, `p<now_ms>` counts what is pending.

@@ -7,9 +7,9 @@
 
 use crate::error_enum::error_enum;
 
-mod options;
+pub(crate) mod options;
 use core::cell::Cell;
-pub use options::{BudgetMode, BudgetOption, FailureKind};
+pub use options::FailureKind;
 use options::{AWS_CAPACITY, AWS_NO_RETRY_INCREMENT, AWS_RETRY_COST, AWS_TIMEOUT_COST};
 
 /// A budget's fixed parameters. Build one with [`BudgetConfig::grpc`] or [`BudgetConfig::aws_quota`].
@@ -96,7 +96,7 @@ impl BudgetConfig {
     /// the rule for bindings whose fields are optional.
     ///
     /// ```
-    /// use seeded_backoff::BudgetConfig;
+    /// use seeded_backoff::budget::BudgetConfig;
     /// assert_eq!(BudgetConfig::aws_quota_or_default(None, None, None, None), Ok(BudgetConfig::AWS_DEFAULT));
     /// let small = BudgetConfig::aws_quota_or_default(Some(50), None, None, None).unwrap();
     /// assert_eq!(small, BudgetConfig::aws_quota(50, 5, 10, 1).unwrap());
@@ -199,7 +199,8 @@ pub trait RetryGate {
 /// [`Cell`], so many [`Backoff`](crate::Backoff)s can share it by reference.
 ///
 /// ```
-/// use seeded_backoff::{FailureKind, RetryBudget, RetryGate};
+/// use seeded_backoff::budget::{RetryBudget, RetryGate};
+/// use seeded_backoff::FailureKind;
 /// let budget = RetryBudget::grpc(10, 500).unwrap(); // 10 tokens, each success refunds 0.5
 /// for _ in 0..4 {
 ///     budget.record_failure(FailureKind::Error);

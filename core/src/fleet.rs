@@ -5,6 +5,9 @@ use crate::error_enum::error_enum;
 use crate::policy::MAX_DELAY_MS;
 use crate::rng::{splitmix64, SpecRng};
 
+#[cfg(feature = "std")]
+pub use crate::std_support::random_seed;
+
 /// FNV-1a (64-bit) of the device id: its offset basis and prime.
 const FNV_OFFSET: u64 = 0xCBF2_9CE4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
@@ -22,7 +25,8 @@ const STARTUP_DOMAIN: u64 = 0x7374_6172_7475_7021;
 /// numbers would.
 ///
 /// ```
-/// use seeded_backoff::{seed_from_device, Backoff, Policy};
+/// use seeded_backoff::fleet::seed_from_device;
+/// use seeded_backoff::{Backoff, Policy};
 /// let uid = [0x00, 0x1b, 0x63, 0x84, 0x45, 0xe6];
 /// let seed = seed_from_device(&uid, 7);
 /// assert_eq!(seed, seed_from_device(&uid, 7));
@@ -53,7 +57,7 @@ error_enum! {
 /// with the same seed.
 ///
 /// ```
-/// use seeded_backoff::{seed_from_device, startup_delay_ms, FleetError};
+/// use seeded_backoff::fleet::{seed_from_device, startup_delay_ms, FleetError};
 /// let seed = seed_from_device(b"sensor-0042", 3);
 /// let wait = startup_delay_ms(seed, 60_000).unwrap();
 /// assert!(wait <= 60_000);

@@ -64,7 +64,7 @@ impl PacerSlot {
     /// form SPEC.md §8.3 step 2 reads to the millisecond. Written into `buf`, returned as text.
     ///
     /// ```
-    /// use seeded_backoff::PacerSlot;
+    /// use seeded_backoff::pacer::PacerSlot;
     /// let slot = PacerSlot { retry_after_s: 3, reset_ms: 2350, full: false };
     /// let mut buf = [0; 12];
     /// assert_eq!(slot.reset_seconds(&mut buf), "2.350");
@@ -103,7 +103,7 @@ impl PacerSlot {
 /// monotonic clock in milliseconds. 56 bytes, no allocation.
 ///
 /// ```
-/// use seeded_backoff::Pacer;
+/// use seeded_backoff::pacer::Pacer;
 /// // 100 requests/s, a tenth of it kept for first attempts in the schedule's first second: 90
 /// // returns there, the whole capacity in every later second.
 /// let mut pacer = Pacer::new(100, 100, 60, 7).unwrap();
@@ -138,7 +138,7 @@ impl Pacer {
     /// The seed makes the spread inside each second reproducible (SPEC.md §16.1).
     ///
     /// ```
-    /// use seeded_backoff::{Pacer, PacerError};
+    /// use seeded_backoff::pacer::{Pacer, PacerError};
     /// assert_eq!(Pacer::new(0, 0, 60, 1).unwrap_err(), PacerError::CapacityPerS);
     /// assert_eq!(Pacer::new(1, 1000, 60, 1).unwrap_err(), PacerError::ReservePerMille);
     /// assert_eq!(Pacer::new(100, 0, 0, 1).unwrap_err(), PacerError::MaxWaitS);
@@ -184,7 +184,7 @@ impl Pacer {
     /// rather than keeping its own list.
     ///
     /// ```
-    /// use seeded_backoff::Pacer;
+    /// use seeded_backoff::pacer::Pacer;
     ///
     /// assert!(Pacer::paces(429) && Pacer::paces(503));
     /// assert!(!Pacer::paces(500) && !Pacer::paces(200));
@@ -219,7 +219,7 @@ impl Pacer {
     /// what a server can report as its queue, or use to refuse first attempts while it drains.
     ///
     /// ```
-    /// use seeded_backoff::Pacer;
+    /// use seeded_backoff::pacer::Pacer;
     /// // 10/s, a fifth kept in the first second: 8 there, then 10 a second.
     /// let mut pacer = Pacer::new(10, 200, 60, 1).unwrap();
     /// for _ in 0..25 { pacer.assign(0); }

@@ -28,6 +28,9 @@ mod invalid;
 mod kinds;
 pub(crate) use growth::grow_by_integer;
 pub use invalid::InvalidPolicy;
+
+pub use crate::jitter::jitter_bounds;
+pub use crate::preset::Preset;
 pub use kinds::{DeadlineMode, Jitter};
 
 error_enum! {
@@ -189,7 +192,8 @@ impl PolicyBuilder {
     /// Validates every field (in the order of SPEC.md §2) and returns the policy.
     ///
     /// ```
-    /// use seeded_backoff::{Policy, PolicyError};
+    /// use seeded_backoff::policy::PolicyError;
+    /// use seeded_backoff::Policy;
     /// let err = Policy::builder().initial_ms(5000).max_backoff_ms(1000).build().unwrap_err();
     /// assert_eq!(err.error, PolicyError::MaxBackoffMs);
     /// assert_eq!(err.to_string(), "max_backoff_ms must be in initial_ms..=2147483647, got 1000");

@@ -28,7 +28,9 @@ error_enum! {
 /// call the policy given to [`Reconnect::new`].
 ///
 /// ```
-/// use seeded_backoff::{seed_from_device, Policy, Reconnect, Step, RETRY_FOREVER};
+/// use seeded_backoff::fleet::seed_from_device;
+/// use seeded_backoff::reconnect::{Reconnect, RETRY_FOREVER};
+/// use seeded_backoff::{Policy, Step};
 /// let policy = Policy::builder()
 ///     .max_backoff_ms(64_000)
 ///     .jitter(seeded_backoff::Jitter::Full)
@@ -63,7 +65,7 @@ pub struct RawReconnect {
 
 impl Reconnect {
     /// A loop's state under `policy`, its jitter seeded from `seed` (a device's, from
-    /// [`seed_from_device`](crate::seed_from_device), so that devices draw apart); refused for a
+    /// [`seed_from_device`](crate::fleet::seed_from_device), so that devices draw apart); refused for a
     /// policy with a time budget.
     #[inline]
     pub fn new(policy: &Policy, seed: u64) -> Result<Reconnect, ReconnectError> {

@@ -15,12 +15,11 @@
 mod event;
 mod pace;
 mod raw;
-mod snapshot;
+pub(crate) mod snapshot;
 
 pub use event::{Action, Outcome, PauseReason, RunError};
 pub use pace::{answer_of, SendGate};
 pub use raw::RawRun;
-pub use snapshot::{RUN_SNAPSHOT_SIZE, RUN_SNAPSHOT_VERSION};
 
 use crate::backoff::{Backoff, Step, StepInput};
 use crate::budget::{FailureKind, RetryGate};
@@ -137,7 +136,8 @@ impl Run {
     /// changed without a copy); an error leaves the run as it was.
     ///
     /// ```
-    /// use seeded_backoff::{Action, FleetError, Policy, Run};
+    /// use seeded_backoff::fleet::FleetError;
+    /// use seeded_backoff::{Action, Policy, Run};
     /// let p = Policy::google();
     /// let mut run = Run::new(&p, 7);
     /// assert_eq!(run.set_startup_window_ms(u32::MAX), Err(FleetError::WindowMs));

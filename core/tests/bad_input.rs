@@ -6,10 +6,13 @@
 use seeded_backoff::bindings::RawBackoff;
 use seeded_backoff::StepInput;
 use seeded_backoff::{
-    classify_grpc, classify_http, parse_grpc_pushback, parse_retry_after, Backoff, BudgetConfig,
-    BudgetError, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError,
-    Policy, PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step, MAX_DELAY_MS,
-    SNAPSHOT_SIZE,
+    budget::{BudgetConfig, BudgetError, RetryBudget, RetryGate},
+    classify_http,
+    http::{classify_grpc, parse_grpc_pushback, ParseError},
+    parse_retry_after,
+    policy::{DeadlineMode, PolicyError, MAX_DELAY_MS},
+    snapshot::{SnapshotError, SNAPSHOT_SIZE},
+    Backoff, Classification, FailureKind, GiveUpReason, Jitter, Policy, ServerHint, Step,
 };
 
 const M: u32 = MAX_DELAY_MS;

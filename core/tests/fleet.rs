@@ -1,7 +1,10 @@
 //! SPEC.md §12 against tests/vectors/fleet/fleet.json, which the independent Python model
 //! (tests/model/fleet_model.py) writes.
 
-use seeded_backoff::{seed_from_device, startup_delay_ms, FleetError, MAX_DELAY_MS};
+use seeded_backoff::{
+    fleet::{seed_from_device, startup_delay_ms, FleetError},
+    policy::MAX_DELAY_MS,
+};
 use serde_json::Value;
 
 fn vectors() -> Value {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use seeded_backoff::{Pacer, PacerError, PacerSlot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
+use seeded_backoff::pacer::{Pacer, PacerError, PacerSlot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 
 #[test]
 fn each_field_is_refused_by_name_at_its_edges() {
@@ -123,7 +123,8 @@ proptest! {
 
 #[test]
 fn paced_is_bit_1_of_the_deadline_byte_and_nothing_else() {
-    use seeded_backoff::{DeadlineMode, Policy};
+    use seeded_backoff::policy::DeadlineMode;
+    use seeded_backoff::Policy;
     for base in [Policy::google(), Policy::grpc(), Policy::aws_standard()] {
         for mode in [DeadlineMode::GiveUp, DeadlineMode::Clamp] {
             let plain = base.to_builder().deadline(mode).build().unwrap();

@@ -3,7 +3,9 @@
 
 use seeded_backoff::bindings::RawReconnect;
 use seeded_backoff::{
-    GiveUpReason, Jitter, Policy, Reconnect, ReconnectError, SnapshotError, Step, RETRY_FOREVER,
+    reconnect::{Reconnect, ReconnectError, RETRY_FOREVER},
+    snapshot::SnapshotError,
+    GiveUpReason, Jitter, Policy, Step,
 };
 use serde_json::Value;
 

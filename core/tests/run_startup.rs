@@ -4,7 +4,10 @@
 use core::cell::Cell;
 
 use seeded_backoff::{
-    startup_delay_ms, Action, FleetError, Policy, Run, SendRate, SendRateConfig, MAX_DELAY_MS,
+    fleet::{startup_delay_ms, FleetError},
+    policy::MAX_DELAY_MS,
+    send_rate::{SendRate, SendRateConfig},
+    Action, Policy, Run,
 };
 
 #[test]

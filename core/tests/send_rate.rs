@@ -3,7 +3,8 @@
 //! the answer an HTTP status denotes.
 
 use seeded_backoff::{
-    Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError, ServerHint,
+    send_rate::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError},
+    ServerHint,
 };
 use seeded_backoff_test_support::vector_files;
 use serde_json::{json, Value};

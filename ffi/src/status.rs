@@ -11,8 +11,9 @@ use core::ffi::c_char;
 
 use seeded_backoff::bindings::StepInputError;
 use seeded_backoff::{
-    BudgetError, FleetError, GiveUpReason, PacerError, ParseError, PolicyError, RunError,
-    SendRateError, SnapshotError,
+    budget::BudgetError, fleet::FleetError, http::ParseError, pacer::PacerError,
+    policy::PolicyError, run::RunError, send_rate::SendRateError, snapshot::SnapshotError,
+    GiveUpReason,
 };
 
 use crate::cstr::{c_str, packed_len, Packed};

@@ -8,7 +8,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{Pacer, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
+use seeded_backoff::pacer::{Pacer, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 use seeded_backoff_fuzz::inputs::{fit, spread};
 use seeded_backoff_fuzz::model::pacer::ModelPacer;
 

@@ -10,7 +10,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig};
+use seeded_backoff::send_rate::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig};
 use seeded_backoff_fuzz::inputs::{fit, spread};
 use seeded_backoff_fuzz::model::send_rate::{
     ModelAnswerKind, ModelPace, ModelSendConfig, ModelSendRate,

@@ -10,7 +10,10 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use seeded_backoff::{Answer, Backoff, Jitter, Pace, Policy, SendRate, SendRateConfig};
+use seeded_backoff::{
+    send_rate::{Answer, Pace, SendRate, SendRateConfig},
+    Backoff, Jitter, Policy,
+};
 
 use super::aws_adaptive::AwsAdaptive;
 use super::model::{outage_policy, percentile, SimRng};

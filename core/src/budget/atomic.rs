@@ -23,7 +23,8 @@ macro_rules! const_unless_loom {
 /// without 32-bit atomics (e.g. thumbv6m); use `RetryBudget` there.
 ///
 /// ```
-/// use seeded_backoff::{AtomicRetryBudget, FailureKind, RetryGate};
+/// use seeded_backoff::budget::{AtomicRetryBudget, RetryGate};
+/// use seeded_backoff::FailureKind;
 /// let budget = AtomicRetryBudget::aws_default();
 /// assert!(budget.try_acquire(FailureKind::Timeout));
 /// assert_eq!(budget.tokens_milli(), 490_000);

@@ -9,7 +9,8 @@ use super::PolicyError;
 /// allowed range) and the value given for it.
 ///
 /// ```
-/// use seeded_backoff::{Policy, PolicyError};
+/// use seeded_backoff::policy::PolicyError;
+/// use seeded_backoff::Policy;
 /// let err = Policy::builder().initial_ms(1000).max_backoff_ms(500).build().unwrap_err();
 /// assert_eq!(err.error, PolicyError::MaxBackoffMs);
 /// assert_eq!(err.to_string(), "max_backoff_ms must be in initial_ms..=2147483647, got 500");

@@ -16,7 +16,7 @@ use loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// makes them negative. Absent on targets without 64-bit atomics; use `SendRate` there.
 ///
 /// ```
-/// use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRateConfig};
+/// use seeded_backoff::send_rate::{Answer, AtomicSendRate, Pace, SendRateConfig};
 /// let rate = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
 /// std::thread::scope(|s| {
 ///     for _ in 0..4 {
@@ -69,9 +69,9 @@ impl AtomicSendRate {
     /// [`SendRate::on_answer_sent`], atomically: the answer to an attempt sent at `sent_ms`.
     ///
     /// ```
-    /// use seeded_backoff::{Answer, AtomicSendRate, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, AtomicSendRate, SendRateConfig};
     /// let rate = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
-    /// assert_eq!(rate.before_attempt(0), seeded_backoff::Pace::Send);
+    /// assert_eq!(rate.before_attempt(0), seeded_backoff::send_rate::Pace::Send);
     /// // The first throttle, at 5: 1 sent over the 100 ms floor is 10/s, none accepted, so half
     /// // of it (5/s) less 2 %.
     /// rate.on_answer_sent(5, 0, Answer::Throttled { hint_ms: 0 });

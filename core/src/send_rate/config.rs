@@ -30,10 +30,10 @@ error_enum! {
 }
 
 /// A send rate's parameters (SPEC.md §17.1). Start from [`SendRateConfig::DEFAULT`], change fields,
-/// and [`check`](SendRateConfig::check) them (or let [`SendRate::new`](crate::SendRate::new) do it).
+/// and [`check`](SendRateConfig::check) them (or let [`SendRate::new`](crate::send_rate::SendRate::new) do it).
 ///
 /// ```
-/// use seeded_backoff::{SendRateConfig, SendRateError};
+/// use seeded_backoff::send_rate::{SendRateConfig, SendRateError};
 /// let config = SendRateConfig { fail_fast: true, ..SendRateConfig::DEFAULT };
 /// assert_eq!(config.check(), Ok(config));
 /// let bad = SendRateConfig { margin_permille: 0, ..SendRateConfig::DEFAULT };
@@ -56,7 +56,7 @@ pub struct SendRateConfig {
     pub probe_max_permille: u32,
     /// After a decrease, throttles within this many ms do not decrease again. Throttles of
     /// attempts sent before the decrease never do when the send time is told
-    /// ([`SendRate::on_answer_sent`](crate::SendRate::on_answer_sent)), so the default is 0.
+    /// ([`SendRate::on_answer_sent`](crate::send_rate::SendRate::on_answer_sent)), so the default is 0.
     pub guard_ms: u32,
     /// Attempts that may go at once after an idle spell (the pacer's bucket size). The default
     /// is 2: waits are whole ms and a woken caller is up to a few ms late, and with a burst of 1
