@@ -104,7 +104,7 @@ fn parse_budget(text: &str) -> Result<BudgetConfig, String> {
     let milli = format!("{int}{frac:0<3}")
         .parse::<u32>()
         .map_err(|_| format!("{usage} (got '{got}')"))?;
-    BudgetConfig::grpc(max, milli).map_err(|e| format!("{} (got '{got}')", e.message()))
+    BudgetConfig::grpc(max, milli).map_err(|e| format!("{} (got '{got}')", e.error.message()))
 }
 
 fn parse_hex(text: &str) -> Option<Vec<u8>> {

@@ -99,7 +99,7 @@ pub fn file() -> Result<Value, String> {
         let config = json!({ "capacity_per_s": capacity, "reserve_per_mille": reserve,
                              "max_wait_s": max_wait, "seed": seed.to_string() });
         match Pacer::new(capacity, reserve, max_wait, seed) {
-            Err(e) => out.push(json!({ "config": config, "error": e.name() })),
+            Err(e) => out.push(json!({ "config": config, "error": e.error.name() })),
             Ok(_) => return Err(format!("pacer config {config} should be refused")),
         }
     }

@@ -120,7 +120,7 @@ pub fn file() -> Value {
     let error = Reconnect::new(&timed, 1).expect_err("a time budget is refused");
     out.push(
         json!({ "name": "time-budget", "policy": policy_json(&timed), "seed": "1",
-        "error": error.name() }),
+        "error": error.error.name() }),
     );
     json!({
         "kind": "reconnect",

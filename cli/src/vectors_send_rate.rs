@@ -201,7 +201,7 @@ fn errors() -> Value {
     bad.into_iter()
         .map(|(c, e)| {
             assert_eq!(
-                c.check(),
+                c.check().map_err(|refused| refused.error),
                 Err(e),
                 "vector error cases are what the core rejects"
             );

@@ -2,6 +2,7 @@
 //! number generator, and a spread-out first connection after a fleet-wide power restore.
 
 use crate::error_enum::error_enum;
+use crate::invalid::Invalid;
 use crate::policy::MAX_DELAY_MS;
 use crate::rng::{splitmix64, SpecRng};
 
@@ -61,11 +62,13 @@ error_enum! {
 /// let seed = seed_from_device(b"sensor-0042", 3);
 /// let wait = startup_delay_ms(seed, 60_000).unwrap();
 /// assert!(wait <= 60_000);
-/// assert_eq!(startup_delay_ms(seed, 1 << 31), Err(FleetError::WindowMs));
+/// let err = startup_delay_ms(seed, 1 << 31).unwrap_err();
+/// assert_eq!(err.error, FleetError::WindowMs);
+/// assert_eq!(err.to_string(), "window_ms must be in 0..=2147483647, got 2147483648");
 /// ```
-pub fn startup_delay_ms(seed: u64, window_ms: u32) -> Result<u32, FleetError> {
+pub fn startup_delay_ms(seed: u64, window_ms: u32) -> Result<u32, Invalid<FleetError>> {
     if window_ms > MAX_DELAY_MS {
-        return Err(FleetError::WindowMs);
+        return Err(Invalid::new(FleetError::WindowMs, window_ms));
     }
     Ok(SpecRng::from_seed_u64(seed ^ STARTUP_DOMAIN).uniform(window_ms))
 }
@@ -93,6 +96,9 @@ mod tests {
     fn window_zero_and_the_largest_window() {
         assert_eq!(startup_delay_ms(1, 0), Ok(0));
         assert!(startup_delay_ms(1, MAX_DELAY_MS).unwrap() <= MAX_DELAY_MS);
-        assert_eq!(startup_delay_ms(1, u32::MAX), Err(FleetError::WindowMs));
+        assert_eq!(
+            startup_delay_ms(1, u32::MAX),
+            Err(Invalid::new(FleetError::WindowMs, u32::MAX))
+        );
     }
 }

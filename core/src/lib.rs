@@ -99,6 +99,7 @@ mod hint;
 #[cfg(feature = "http")]
 mod http_support;
 mod httpdate;
+mod invalid;
 mod jitter;
 #[cfg(all(feature = "http", feature = "tower"))]
 mod pace_layer;
@@ -142,6 +143,7 @@ pub use call_seed::call_seed;
 pub use call_seed::CallSeeds;
 pub use classify::{classify_http, Classification};
 pub use hint::{parse_retry_after, ServerHint};
+pub use invalid::Invalid;
 #[doc(inline)]
 pub use policy::{Jitter, Policy, PolicyBuilder};
 #[cfg(feature = "reqwest")]

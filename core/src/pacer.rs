@@ -15,6 +15,7 @@
 //! in order), so the state is fixed size and every call is O(1).
 
 use crate::error_enum::error_enum;
+use crate::invalid::Invalid;
 use core::num::NonZeroU64;
 
 use crate::rng::SpecRng;
@@ -139,9 +140,10 @@ impl Pacer {
     ///
     /// ```
     /// use seeded_backoff::pacer::{Pacer, PacerError};
-    /// assert_eq!(Pacer::new(0, 0, 60, 1).unwrap_err(), PacerError::CapacityPerS);
-    /// assert_eq!(Pacer::new(1, 1000, 60, 1).unwrap_err(), PacerError::ReservePerMille);
-    /// assert_eq!(Pacer::new(100, 0, 0, 1).unwrap_err(), PacerError::MaxWaitS);
+    /// assert_eq!(Pacer::new(0, 0, 60, 1).unwrap_err().error, PacerError::CapacityPerS);
+    /// assert_eq!(Pacer::new(1, 1000, 60, 1).unwrap_err().error, PacerError::ReservePerMille);
+    /// let err = Pacer::new(100, 0, 0, 1).unwrap_err();
+    /// assert_eq!(err.to_string(), "max_wait_s must be in 1..=86400, got 0");
     /// assert_eq!(Pacer::new(100, 250, 60, 1).unwrap().retry_rate(), 75);
     /// ```
     pub fn new(
@@ -149,12 +151,12 @@ impl Pacer {
         reserve_per_mille: u32,
         max_wait_s: u32,
         seed: u64,
-    ) -> Result<Self, PacerError> {
+    ) -> Result<Self, Invalid<PacerError>> {
         if !(1..=MAX_PACER_CAPACITY).contains(&capacity_per_s) {
-            return Err(PacerError::CapacityPerS);
+            return Err(Invalid::new(PacerError::CapacityPerS, capacity_per_s));
         }
         if reserve_per_mille > 999 {
-            return Err(PacerError::ReservePerMille);
+            return Err(Invalid::new(PacerError::ReservePerMille, reserve_per_mille));
         }
         let kept = u64::from(capacity_per_s) * u64::from(reserve_per_mille) / 1000;
         // `kept < capacity_per_s` since `reserve_per_mille < 1000`: never `None`.
@@ -162,10 +164,10 @@ impl Pacer {
             NonZeroU64::new(u64::from(capacity_per_s) - kept),
             NonZeroU64::new(u64::from(capacity_per_s)),
         ) else {
-            return Err(PacerError::ReservePerMille);
+            return Err(Invalid::new(PacerError::ReservePerMille, reserve_per_mille));
         };
         if !(1..=MAX_PACER_WAIT_S).contains(&max_wait_s) {
-            return Err(PacerError::MaxWaitS);
+            return Err(Invalid::new(PacerError::MaxWaitS, max_wait_s));
         }
         Ok(Pacer {
             rng: SpecRng::from_seed_u64(seed ^ PACER_DOMAIN),

@@ -26,6 +26,7 @@ use window::Window;
 pub use window::SPAN_FLOOR_MS;
 
 use crate::hint::ServerHint;
+use crate::invalid::Invalid;
 pub use crate::retry_rate::{LoopSendRate, NoSendRate, NotSent};
 
 /// What the send rate answers before an attempt.
@@ -134,7 +135,7 @@ pub struct SendRate {
 
 impl SendRate {
     /// A send rate, off until the first throttle; the configuration's error if it is out of range.
-    pub const fn new(config: SendRateConfig) -> Result<SendRate, SendRateError> {
+    pub const fn new(config: SendRateConfig) -> Result<SendRate, Invalid<SendRateError>> {
         match config.check() {
             Ok(config) => Ok(SendRate {
                 config,

@@ -23,7 +23,15 @@ fn each_field_is_refused_by_name_at_its_edges() {
         ((1, 0, MAX_PACER_WAIT_S + 1), Some(PacerError::MaxWaitS)),
     ];
     for ((c, r, w), want) in cases {
-        assert_eq!(Pacer::new(c, r, w, 0).err(), want, "{c} {r} {w}");
+        let err = Pacer::new(c, r, w, 0).err();
+        assert_eq!(err.map(|e| e.error), want, "{c} {r} {w}");
+        // The refusal names the value given for its field.
+        let given = match want {
+            Some(PacerError::CapacityPerS) => c,
+            Some(PacerError::ReservePerMille) => r,
+            _ => w,
+        };
+        assert_eq!(err.map(|e| e.got), want.map(|_| given), "{c} {r} {w}");
     }
     assert_eq!(PacerError::MaxWaitS.name(), "max_wait_s");
 }

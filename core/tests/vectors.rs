@@ -64,7 +64,7 @@ fn replay_pacer(file: &serde_json::Value) -> usize {
         checks += 1;
         let mut pacer = match (built, case.get("error")) {
             (Err(e), Some(want)) => {
-                assert_eq!(e.name(), want, "{config}");
+                assert_eq!(e.error.name(), want, "{config}");
                 continue;
             }
             (Ok(p), None) => p,

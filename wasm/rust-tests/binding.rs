@@ -307,7 +307,7 @@ fn the_pacer_exports_answer_as_the_core_pacer() {
     use seeded_backoff::pacer::{Pacer, PACER_HEADER_NAMES};
     use seeded_backoff_wasm::pacer::{pacer_assign, pacer_new, pacer_pending};
     for (cfg, e) in [((0, 0, 60), 0), ((5, 1000, 60), 1), ((5, 0, 86_401), 2)] {
-        let core = Pacer::new(cfg.0, cfg.1, cfg.2, 1).unwrap_err();
+        let core = Pacer::new(cfg.0, cfg.1, cfg.2, 1).unwrap_err().error;
         assert_eq!(errors::PACER[e], core);
         assert_eq!(pacer_new(cfg.0, cfg.1, cfg.2, 1, 0), 1 + e as u32);
     }

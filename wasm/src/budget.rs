@@ -80,7 +80,7 @@ pub extern "C" fn budget_new(aws: bool, present: u32, a: u32, b: u32, c: u32, d:
             shared(|io| write(io, config, config.max_milli()));
             0
         }
-        Err(e) => 1 + budget_error_index(e),
+        Err(e) => 1 + budget_error_index(e.error),
     }
 }
 

@@ -75,7 +75,7 @@ pub extern "C" fn pacer_new(
             shared(|io| write(io, &pacer));
             0
         }
-        Err(e) => 1 + pacer_error_index(e),
+        Err(e) => 1 + pacer_error_index(e.error),
     }
 }
 

@@ -140,7 +140,7 @@ pub extern "C" fn send_rate_new() -> u32 {
                 write(io, &rate);
                 0
             }
-            Err(e) => 1 + crate::errors::index(&crate::errors::SEND_RATE, &e),
+            Err(e) => 1 + crate::errors::index(&crate::errors::SEND_RATE, &e.error),
         }
     })
 }

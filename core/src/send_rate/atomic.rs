@@ -4,6 +4,7 @@
 
 use super::raw::{from_words_unchecked, SEND_RATE_WORDS as WORDS};
 use super::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
+use crate::invalid::Invalid;
 // The loom model check (core/tests/loom_send_rate.rs, RUSTFLAGS="--cfg seeded_backoff_loom")
 // swaps in loom's atomics; every other build uses core's.
 #[cfg(not(seeded_backoff_loom))]
@@ -36,7 +37,7 @@ pub struct AtomicSendRate {
 impl AtomicSendRate {
     /// A shared send rate, off until the first throttle; the configuration's error if it is out
     /// of range.
-    pub fn new(config: SendRateConfig) -> Result<AtomicSendRate, SendRateError> {
+    pub fn new(config: SendRateConfig) -> Result<AtomicSendRate, Invalid<SendRateError>> {
         let rate = SendRate::new(config)?;
         let words = rate.to_words().map(AtomicU64::new);
         Ok(AtomicSendRate {
