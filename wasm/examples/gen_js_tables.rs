@@ -307,7 +307,7 @@ fn main() {
         list(phases.into_iter().chain(codes))
     );
     // Budgets by the core's tables: each mode's options (JS names), each option's error index
-    // and whether it has a default.
+    // and its default (null for a required one; every default is above 0).
     use seeded_backoff::bindings::{BudgetMode, BudgetOption};
     let modes = [BudgetMode::AwsQuota, BudgetMode::Grpc];
     println!(
@@ -317,11 +317,8 @@ fn main() {
     let options = modes.map(|m| {
         list(m.options().iter().map(|o: &BudgetOption| {
             let at = errors::index(&errors::BUDGET, &o.error());
-            format!(
-                "[{}, {at}, {}]",
-                s(&camel(o.name())),
-                o.default_value().is_some()
-            )
+            let default = o.default_value().map_or("null".into(), |d| d.to_string());
+            format!("[{}, {at}, {default}]", s(&camel(o.name())))
         }))
     });
     println!("export const BUDGET_OPTIONS = {};", list(options));
