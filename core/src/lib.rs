@@ -40,7 +40,7 @@
 //!
 //! The root holds what a request's everyday path uses: the policy, the backoff and its steps, the
 //! server's hint, the retry loops and the run. The rest lives in the module of its concern:
-//! - [`policy`]: the limits, presets and errors of a policy (a builder's refusal names the value).
+//! - [`policy`]: the limits, presets and errors of a policy.
 //! - [`http`]: which HTTP statuses and gRPC codes are retried, which methods may be resent, and
 //!   the parsers of `Retry-After`, the rate-limit headers and gRPC's pushback.
 //! - [`budget`]: retry budgets shared by every request to one server (SPEC.md §10).
@@ -73,7 +73,9 @@
 //! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
 //!   HAL's hardware RNG (no_std).
 //!
-//! Every error type implements `core::error::Error` and `Display` with or without `std`.
+//! Every error type implements `core::error::Error` and `Display` with or without `std`. A
+//! constructor that checks its arguments refuses with [`Invalid`], whose message names the field,
+//! its allowed range and the value given.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
