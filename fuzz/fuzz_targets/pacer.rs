@@ -61,7 +61,7 @@ fuzz_target!(|input: Input| {
     let (mut pacer, mut model) = match (core, model) {
         (Ok(p), Ok(m)) => (p, m),
         (Err(e), Err(name)) => {
-            assert_eq!(e.name(), name, "config ({cap}, {reserve}, {wait})");
+            assert_eq!(e.error.name(), name, "config ({cap}, {reserve}, {wait})");
             return;
         }
         (core, model) => {

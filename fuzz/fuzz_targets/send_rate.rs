@@ -222,8 +222,8 @@ fuzz_target!(|input: Input| {
     match (&one, &shared, expected) {
         (Ok(_), Ok(_), None) => {}
         (Err(a), Err(b), Some(name)) => {
-            assert_eq!(a.name(), name, "{config:?}");
-            assert_eq!(b.name(), name, "{config:?}");
+            assert_eq!(a.error.name(), name, "{config:?}");
+            assert_eq!(b.error.name(), name, "{config:?}");
             return;
         }
         _ => panic!(

@@ -93,7 +93,7 @@ fn policies() -> Option<Policy> {
     let policy = match built {
         Ok(p) => p,
         Err(e) => {
-            sink((e.error.field(), e.message(), e.error.name(), e.got, e.den));
+            sink((e.error.field(), e.error.message(), e.error.name(), e.got, e.den));
             let mut s = Sink(0);
             let _ = write!(s, "{e}");
             sink(s.0);
@@ -128,7 +128,10 @@ fn backoffs(policy: &Policy) {
     let budget = match BudgetConfig::grpc(u32_in(), u32_in()) {
         Ok(c) => RetryBudget::new(c),
         Err(e) => {
-            sink(e.message());
+            sink(e.error.message());
+            let mut s = Sink(0);
+            let _ = write!(s, "{e}");
+            sink(s.0);
             RetryBudget::aws_default()
         }
     };
@@ -238,7 +241,7 @@ fn send_rates() {
         sink((rate.before_attempt(u64_in()), rate.rate_milli(), rate.config()));
     }
     if let Err(e) = seeded_backoff::send_rate::SendRate::new(black_box(config)) {
-        sink((e.name(), e.message()));
+        sink((e.error.name(), e.error.message(), e.got));
     }
 }
 
@@ -284,7 +287,7 @@ fn hints_and_classes() {
     sink(seeded_backoff::call_seed(seed, u64_in()));
     match seeded_backoff::fleet::startup_delay_ms(seed, u32_in()) {
         Ok(ms) => sink(ms),
-        Err(e) => sink((e.name(), e.message())),
+        Err(e) => sink((e.error.name(), e.error.message(), e.got)),
     }
 }
 
@@ -297,7 +300,7 @@ fn pacer() {
             sink((slot, pacer.pending(u64_in()), pacer.retry_rate()));
             sink(slot.reset_seconds(&mut buf).len());
         }
-        Err(e) => sink((e.name(), e.message())),
+        Err(e) => sink((e.error.name(), e.error.message(), e.got)),
     }
 }
 
