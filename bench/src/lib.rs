@@ -58,7 +58,7 @@ pub fn core_policy(jitter: Jitter) -> Policy {
         .to_builder()
         .jitter(jitter)
         .build()
-        .unwrap_or_else(|e| panic!("bench policy: {}", e.message()))
+        .unwrap_or_else(|e| panic!("bench policy: {e}"))
 }
 
 /// One request's delays under the core, in ms: the work one benchmark iteration does.

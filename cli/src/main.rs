@@ -66,7 +66,7 @@ enum Command {
 
 /// `retry-after` and the core's rate-limit header names, for `--header`.
 fn header_names() -> clap::builder::PossibleValuesParser {
-    let rate_limit = seeded_backoff::RATE_LIMIT_HEADERS.map(|h| h.name());
+    let rate_limit = seeded_backoff::http::RATE_LIMIT_HEADERS.map(|h| h.name());
     clap::builder::PossibleValuesParser::new(std::iter::once("retry-after").chain(rate_limit))
 }
 
@@ -148,11 +148,11 @@ fn main() -> ExitCode {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_secs())
             });
-            let parsed = match seeded_backoff::RateLimitHeader::from_header_name(header.as_bytes())
-            {
-                Some(h) => seeded_backoff::parse_rate_limit(h, value.as_bytes(), now),
-                None => seeded_backoff::parse_retry_after(value.as_bytes(), now),
-            };
+            let parsed =
+                match seeded_backoff::http::RateLimitHeader::from_header_name(header.as_bytes()) {
+                    Some(h) => seeded_backoff::http::parse_rate_limit(h, value.as_bytes(), now),
+                    None => seeded_backoff::parse_retry_after(value.as_bytes(), now),
+                };
             match parsed {
                 Ok(ms) => {
                     println!("{ms}");

@@ -8,7 +8,10 @@
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 use seeded_backoff::bindings::PolicyOptions;
-use seeded_backoff::{DeadlineMode, Jitter, Policy, PolicyError, Preset};
+use seeded_backoff::{
+    policy::{DeadlineMode, PolicyError, Preset},
+    Jitter, Policy,
+};
 
 use crate::echo::escape;
 

@@ -2,8 +2,9 @@
 
 use clap::{Args, ValueEnum};
 use seeded_backoff::{
-    parse_rate_limit, parse_retry_after, Backoff, BudgetConfig, FailureKind, RateLimitHeader,
-    RetryBudget, RetryGate, ServerHint, Step, StepInput, RATE_LIMIT_HEADERS,
+    budget::{BudgetConfig, RetryBudget, RetryGate},
+    http::{parse_rate_limit, RateLimitHeader, RATE_LIMIT_HEADERS},
+    parse_retry_after, Backoff, FailureKind, ServerHint, Step, StepInput,
 };
 use serde_json::json;
 
@@ -103,7 +104,7 @@ fn parse_budget(text: &str) -> Result<BudgetConfig, String> {
     let milli = format!("{int}{frac:0<3}")
         .parse::<u32>()
         .map_err(|_| format!("{usage} (got '{got}')"))?;
-    BudgetConfig::grpc(max, milli).map_err(|e| format!("{} (got '{got}')", e.message()))
+    BudgetConfig::grpc(max, milli).map_err(|e| format!("{} (got '{got}')", e.error.message()))
 }
 
 fn parse_hex(text: &str) -> Option<Vec<u8>> {
@@ -136,7 +137,7 @@ pub fn run(args: &ScheduleArgs) -> Result<(), (u8, String)> {
         (Some(seed), _) => Some(seed),
         (None, Some(_)) => None,
         (None, None) => Some(
-            seeded_backoff::random_seed()
+            seeded_backoff::fleet::random_seed()
                 .map_err(|e| (1, format!("error: no OS randomness for a seed: {e}")))?,
         ),
     };

@@ -6,8 +6,11 @@
 use std::path::Path;
 
 use seeded_backoff::{
-    classify_grpc, classify_http, normalize_method, request_may_retry, Backoff, BudgetConfig,
-    Classification, DeadlineMode, Jitter, Policy, PolicyBuilder, RetryBudget, MAX_DELAY_MS,
+    budget::{BudgetConfig, RetryBudget},
+    classify_http,
+    http::{classify_grpc, normalize_method, request_may_retry},
+    policy::{DeadlineMode, MAX_DELAY_MS},
+    Backoff, Classification, Jitter, Policy, PolicyBuilder,
 };
 use serde_json::{json, Value};
 

@@ -2,7 +2,10 @@
 //! honoured, one beyond it gives up with `hint_exceeds_max` (never back before the server allows),
 //! for `Retry-After`, paced and rate-limit hints, at the limit's edges and with the one default.
 
-use seeded_backoff::{Policy, PolicyBuilder, DEFAULT_MAX_HINT_MS, MAX_DELAY_MS};
+use seeded_backoff::{
+    policy::{DEFAULT_MAX_HINT_MS, MAX_DELAY_MS},
+    Policy, PolicyBuilder,
+};
 
 /// Schedules at the hint limit: (file stem, description, policy, ops).
 pub fn schedule_specs() -> Vec<(&'static str, &'static str, Policy, Vec<String>)> {

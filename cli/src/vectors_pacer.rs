@@ -4,7 +4,7 @@
 //! backwards, a full schedule, rates above 1000 a second and the clock's upper clamp, each
 //! computed by the core.
 
-use seeded_backoff::Pacer;
+use seeded_backoff::pacer::Pacer;
 use serde_json::{json, Value};
 
 /// One op of §16.5 on `pacer`: `a<now_ms>` assigns, `p<now_ms>` counts what is pending.
@@ -99,7 +99,7 @@ pub fn file() -> Result<Value, String> {
         let config = json!({ "capacity_per_s": capacity, "reserve_per_mille": reserve,
                              "max_wait_s": max_wait, "seed": seed.to_string() });
         match Pacer::new(capacity, reserve, max_wait, seed) {
-            Err(e) => out.push(json!({ "config": config, "error": e.name() })),
+            Err(e) => out.push(json!({ "config": config, "error": e.error.name() })),
             Ok(_) => return Err(format!("pacer config {config} should be refused")),
         }
     }

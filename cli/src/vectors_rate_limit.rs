@@ -3,8 +3,9 @@
 
 use crate::vectors_retry_after::at_bound;
 use seeded_backoff::{
-    parse_rate_limit, DeadlineMode, Jitter, Policy, RateLimitHeader, MAX_DELAY_MS,
-    MAX_HEADER_VALUE_LEN, RATE_LIMIT_HEADERS,
+    http::{parse_rate_limit, RateLimitHeader, MAX_HEADER_VALUE_LEN, RATE_LIMIT_HEADERS},
+    policy::{DeadlineMode, MAX_DELAY_MS},
+    Jitter, Policy,
 };
 use serde_json::{json, Value};
 

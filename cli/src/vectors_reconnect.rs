@@ -2,7 +2,9 @@
 //! finite count, at the start and at the last count, with resets, and a refused time budget.
 
 use seeded_backoff::{
-    seed_from_device, Jitter, Policy, PolicyBuilder, Reconnect, Step, RETRY_FOREVER,
+    fleet::seed_from_device,
+    reconnect::{Reconnect, RETRY_FOREVER},
+    Jitter, Policy, PolicyBuilder, Step,
 };
 use serde_json::{json, Value};
 
@@ -118,7 +120,7 @@ pub fn file() -> Value {
     let error = Reconnect::new(&timed, 1).expect_err("a time budget is refused");
     out.push(
         json!({ "name": "time-budget", "policy": policy_json(&timed), "seed": "1",
-        "error": error.name() }),
+        "error": error.error.name() }),
     );
     json!({
         "kind": "reconnect",

@@ -1,7 +1,8 @@
 //! The `Retry-After` vectors of SPEC.md §8.1: delta-seconds, the three HTTP-date formats, RFC 850's
 //! century rule and every error, each value parsed by the core at a stated `now`.
 
-use seeded_backoff::{parse_retry_after, MAX_HEADER_VALUE_LEN};
+use seeded_backoff::http::MAX_HEADER_VALUE_LEN;
+use seeded_backoff::parse_retry_after;
 use serde_json::{json, Value};
 
 /// Unix time of the RFC 9110 example date, Sun, 06 Nov 1994 08:49:37 GMT.

@@ -3,7 +3,11 @@
 //! independent model recomputes them.
 
 use seeded_backoff::bindings::crc32;
-use seeded_backoff::{BudgetConfig, DeadlineMode, Jitter, Policy, RetryBudget, Run};
+use seeded_backoff::{
+    budget::{BudgetConfig, RetryBudget},
+    policy::DeadlineMode,
+    Jitter, Policy, Run,
+};
 use seeded_backoff_test_support::{hex, run_event};
 use serde_json::{json, Value};
 

@@ -4,7 +4,11 @@
 
 use std::cell::Cell;
 
-use seeded_backoff::{BudgetConfig, Jitter, Policy, RetryBudget, Run, SendRate, SendRateConfig};
+use seeded_backoff::{
+    budget::{BudgetConfig, RetryBudget},
+    send_rate::{SendRate, SendRateConfig},
+    Jitter, Policy, Run,
+};
 use seeded_backoff_test_support::run_event_paced;
 use serde_json::{json, Value};
 

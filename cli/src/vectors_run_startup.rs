@@ -2,7 +2,9 @@
 //! before attempt 1, with and without a clock, paused during the wait or before it, restored
 //! from a snapshot, against a deadline, and from two call seeds of one device.
 
-use seeded_backoff::{call_seed, seed_from_device, Jitter, Policy, RETRY_FOREVER};
+use seeded_backoff::{
+    call_seed, fleet::seed_from_device, reconnect::RETRY_FOREVER, Jitter, Policy,
+};
 use serde_json::{json, Value};
 
 use crate::vectors_run::{cases_json, Spec};

@@ -2,7 +2,7 @@
 //! some written by hand for the edges, some from a closed loop against a model server whose quota
 //! changes. The independent model (tests/model/send_rate_model.py) recomputes every answer.
 
-use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
+use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
 use serde_json::{json, Value};
 
 pub(crate) fn config_json(c: &SendRateConfig) -> Value {
@@ -201,7 +201,7 @@ fn errors() -> Value {
     bad.into_iter()
         .map(|(c, e)| {
             assert_eq!(
-                c.check(),
+                c.check().map_err(|refused| refused.error),
                 Err(e),
                 "vector error cases are what the core rejects"
             );

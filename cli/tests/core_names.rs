@@ -3,7 +3,11 @@
 
 use std::process::{Command, Output};
 
-use seeded_backoff::{DeadlineMode, Jitter, PolicyError, Preset, RATE_LIMIT_HEADERS};
+use seeded_backoff::{
+    http::RATE_LIMIT_HEADERS,
+    policy::{DeadlineMode, PolicyError, Preset},
+    Jitter,
+};
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_seeded-backoff"))

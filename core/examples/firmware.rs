@@ -4,7 +4,8 @@
 //! microcontroller (the same calls build for thumbv6m-none-eabi).
 
 use seeded_backoff::{
-    const_policy, seed_from_device, Backoff, GiveUpReason, Policy, Step, SNAPSHOT_SIZE,
+    const_policy, fleet::seed_from_device, snapshot::SNAPSHOT_SIZE, Backoff, GiveUpReason, Policy,
+    Step,
 };
 
 /// In flash: validated at compile time, so a bad edit is a build error that names the field.

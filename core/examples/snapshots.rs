@@ -4,7 +4,8 @@
 
 use std::fs;
 
-use seeded_backoff::{Backoff, Policy, SnapshotError};
+use seeded_backoff::snapshot::SnapshotError;
+use seeded_backoff::{Backoff, Policy};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let policy = Policy::google();

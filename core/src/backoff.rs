@@ -19,7 +19,7 @@ coded_enum! {
         MaxRetries = 1, "max_retries";
         /// The next delay would cross the policy's time budget (`max_elapsed_ms`).
         Deadline = 2, "deadline";
-        /// The shared [`RetryBudget`](crate::RetryBudget) refused another retry.
+        /// The shared [`RetryBudget`](crate::budget::RetryBudget) refused another retry.
         Budget = 3, "budget";
         /// The server said not to retry (e.g. a negative gRPC pushback).
         ServerStop = 4, "server_stop";
@@ -248,7 +248,8 @@ impl Backoff {
     /// and gives up with [`GiveUpReason::Budget`] when it refuses the retry.
     ///
     /// ```
-    /// use seeded_backoff::{Backoff, FailureKind, Policy, RetryBudget, ServerHint, Step, StepInput};
+    /// use seeded_backoff::budget::RetryBudget;
+    /// use seeded_backoff::{Backoff, FailureKind, Policy, ServerHint, Step, StepInput};
     /// let p = Policy::google();
     /// let mut b = Backoff::new(&p, 1);
     /// let hint = |h| StepInput::default().hint(h);

@@ -11,9 +11,9 @@
 //! everywhere: an option the chosen strategy has no use for (`jitter_ms` with full jitter) is an
 //! error, not silently ignored; a strategy's parameter defaults to the reference value (Google's
 //! 1000 ms, gRPC's ±20 %) unless the preset already uses that strategy; the hint limit is the one
-//! given, else [`DEFAULT_MAX_HINT_MS`](crate::DEFAULT_MAX_HINT_MS), whatever the cap.
+//! given, else [`DEFAULT_MAX_HINT_MS`](crate::policy::DEFAULT_MAX_HINT_MS), whatever the cap.
 
-pub use crate::budget::{BudgetMode, BudgetOption};
+pub use crate::budget::options::{BudgetMode, BudgetOption};
 use crate::coded_enum::coded_enum;
 pub use crate::crc32::crc32;
 use crate::error_enum::error_enum;
@@ -79,7 +79,8 @@ const DEFAULT_SPREAD_PER_MILLE: u32 = 200;
 ///
 /// ```
 /// use seeded_backoff::bindings::PolicyOptions;
-/// use seeded_backoff::{Jitter, PolicyError, Preset};
+/// use seeded_backoff::policy::{PolicyError, Preset};
+/// use seeded_backoff::Jitter;
 ///
 /// let options = PolicyOptions {
 ///     preset: Some(Preset::Grpc),
@@ -186,7 +187,8 @@ impl PolicyOptions {
     ///
     /// ```
     /// use seeded_backoff::bindings::PolicyOptions;
-    /// use seeded_backoff::{Jitter, Policy, PolicyError};
+    /// use seeded_backoff::policy::PolicyError;
+    /// use seeded_backoff::{Jitter, Policy};
     ///
     /// let narrow = Policy::builder().jitter(Jitter::Google { jitter_ms: 250 }).build().unwrap();
     /// let timed = PolicyOptions { max_elapsed_ms: Some(60_000), ..PolicyOptions::default() };
@@ -306,7 +308,7 @@ mod tests {
     #[test]
     fn the_hint_limit_is_the_default_unless_given() {
         let p = build(|o| o.max_backoff_ms = Some(60_000)).unwrap();
-        assert_eq!(p.max_hint_ms(), crate::DEFAULT_MAX_HINT_MS);
+        assert_eq!(p.max_hint_ms(), crate::policy::DEFAULT_MAX_HINT_MS);
         let p = build(|o| {
             o.max_backoff_ms = Some(60_000);
             o.max_hint_ms = Some(5);
@@ -314,7 +316,7 @@ mod tests {
         .unwrap();
         assert_eq!(p.max_hint_ms(), 5);
         let p = build(|o| o.preset = Some(Preset::Google64s)).unwrap();
-        assert_eq!(p.max_hint_ms(), crate::DEFAULT_MAX_HINT_MS);
+        assert_eq!(p.max_hint_ms(), crate::policy::DEFAULT_MAX_HINT_MS);
     }
 
     #[test]

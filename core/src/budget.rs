@@ -6,10 +6,11 @@
 //! on targets with 32-bit atomics (`cfg(target_has_atomic = "32")`, so not on thumbv6m).
 
 use crate::error_enum::error_enum;
+use crate::invalid::Invalid;
 
-mod options;
+pub(crate) mod options;
 use core::cell::Cell;
-pub use options::{BudgetMode, BudgetOption, FailureKind};
+pub use options::FailureKind;
 use options::{AWS_CAPACITY, AWS_NO_RETRY_INCREMENT, AWS_RETRY_COST, AWS_TIMEOUT_COST};
 
 /// A budget's fixed parameters. Build one with [`BudgetConfig::grpc`] or [`BudgetConfig::aws_quota`].
@@ -54,12 +55,15 @@ error_enum! {
 
 impl BudgetConfig {
     /// gRFC A6 throttling with `max_tokens` (1..=1000) and `token_ratio` given in thousandths.
-    pub const fn grpc(max_tokens: u32, token_ratio_milli: u32) -> Result<Self, BudgetError> {
+    pub const fn grpc(
+        max_tokens: u32,
+        token_ratio_milli: u32,
+    ) -> Result<Self, Invalid<BudgetError>> {
         if max_tokens == 0 || max_tokens > 1000 {
-            return Err(BudgetError::MaxTokens);
+            return Err(Invalid::new(BudgetError::MaxTokens, max_tokens));
         }
         if token_ratio_milli == 0 || token_ratio_milli > max_tokens * 1000 {
-            return Err(BudgetError::TokenRatio);
+            return Err(Invalid::new(BudgetError::TokenRatio, token_ratio_milli));
         }
         Ok(BudgetConfig::Grpc {
             max_milli: max_tokens * 1000,
@@ -73,16 +77,21 @@ impl BudgetConfig {
         retry_cost: u32,
         timeout_cost: u32,
         no_retry_increment: u32,
-    ) -> Result<Self, BudgetError> {
+    ) -> Result<Self, Invalid<BudgetError>> {
         if capacity == 0 || capacity > 1_000_000 {
-            return Err(BudgetError::Capacity);
+            return Err(Invalid::new(BudgetError::Capacity, capacity));
         }
-        if retry_cost == 0 || retry_cost > capacity || timeout_cost == 0 || timeout_cost > capacity
-        {
-            return Err(BudgetError::Cost);
+        if retry_cost == 0 || retry_cost > capacity {
+            return Err(Invalid::new(BudgetError::Cost, retry_cost));
+        }
+        if timeout_cost == 0 || timeout_cost > capacity {
+            return Err(Invalid::new(BudgetError::Cost, timeout_cost));
         }
         if no_retry_increment > capacity {
-            return Err(BudgetError::NoRetryIncrement);
+            return Err(Invalid::new(
+                BudgetError::NoRetryIncrement,
+                no_retry_increment,
+            ));
         }
         Ok(BudgetConfig::AwsQuota {
             capacity_milli: capacity * 1000,
@@ -96,7 +105,7 @@ impl BudgetConfig {
     /// the rule for bindings whose fields are optional.
     ///
     /// ```
-    /// use seeded_backoff::BudgetConfig;
+    /// use seeded_backoff::budget::BudgetConfig;
     /// assert_eq!(BudgetConfig::aws_quota_or_default(None, None, None, None), Ok(BudgetConfig::AWS_DEFAULT));
     /// let small = BudgetConfig::aws_quota_or_default(Some(50), None, None, None).unwrap();
     /// assert_eq!(small, BudgetConfig::aws_quota(50, 5, 10, 1).unwrap());
@@ -106,7 +115,7 @@ impl BudgetConfig {
         retry_cost: Option<u32>,
         timeout_cost: Option<u32>,
         no_retry_increment: Option<u32>,
-    ) -> Result<Self, BudgetError> {
+    ) -> Result<Self, Invalid<BudgetError>> {
         BudgetConfig::aws_quota(
             capacity.unwrap_or(AWS_CAPACITY),
             retry_cost.unwrap_or(AWS_RETRY_COST),
@@ -199,7 +208,8 @@ pub trait RetryGate {
 /// [`Cell`], so many [`Backoff`](crate::Backoff)s can share it by reference.
 ///
 /// ```
-/// use seeded_backoff::{FailureKind, RetryBudget, RetryGate};
+/// use seeded_backoff::budget::{RetryBudget, RetryGate};
+/// use seeded_backoff::FailureKind;
 /// let budget = RetryBudget::grpc(10, 500).unwrap(); // 10 tokens, each success refunds 0.5
 /// for _ in 0..4 {
 ///     budget.record_failure(FailureKind::Error);
@@ -226,7 +236,10 @@ impl RetryBudget {
     }
 
     /// A full gRFC A6 budget; see [`BudgetConfig::grpc`].
-    pub const fn grpc(max_tokens: u32, token_ratio_milli: u32) -> Result<Self, BudgetError> {
+    pub const fn grpc(
+        max_tokens: u32,
+        token_ratio_milli: u32,
+    ) -> Result<Self, Invalid<BudgetError>> {
         match BudgetConfig::grpc(max_tokens, token_ratio_milli) {
             Ok(config) => Ok(RetryBudget::new(config)),
             Err(e) => Err(e),

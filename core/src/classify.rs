@@ -49,7 +49,8 @@ pub const fn is_retryable_http(status: u16) -> bool {
 /// other codes up to 16 do not retry; above 16 is invalid.
 ///
 /// ```
-/// use seeded_backoff::{classify_grpc, Classification};
+/// use seeded_backoff::http::classify_grpc;
+/// use seeded_backoff::Classification;
 /// assert_eq!(classify_grpc(14), Classification::Retry);
 /// assert_eq!(classify_grpc(5), Classification::DoNotRetry);
 /// ```
@@ -70,7 +71,7 @@ pub const IDEMPOTENT_METHODS: [&str; 6] = ["GET", "HEAD", "OPTIONS", "PUT", "DEL
 /// case-sensitive, so `"get"` is not `GET`.
 ///
 /// ```
-/// use seeded_backoff::is_idempotent_method;
+/// use seeded_backoff::http::is_idempotent_method;
 /// assert!(is_idempotent_method(b"PUT"));
 /// assert!(!is_idempotent_method(b"POST"));
 /// assert!(!is_idempotent_method(b"get"));
@@ -90,7 +91,7 @@ pub const NORMALIZED_METHODS: [&str; 6] = ["DELETE", "GET", "HEAD", "OPTIONS", "
 /// wire, and compares the caller's own method names in it too.
 ///
 /// ```
-/// use seeded_backoff::normalize_method;
+/// use seeded_backoff::http::normalize_method;
 /// assert_eq!(normalize_method(b"get"), b"GET");
 /// assert_eq!(normalize_method(b"Delete"), b"DELETE");
 /// assert_eq!(normalize_method(b"patch"), b"patch"); // not one of the six: sent as given
@@ -113,7 +114,7 @@ pub const IDEMPOTENCY_KEY_HEADER: &str = "idempotency-key";
 /// twice) is sent once.
 ///
 /// ```
-/// use seeded_backoff::request_may_retry;
+/// use seeded_backoff::http::request_may_retry;
 /// assert!(request_may_retry(b"GET", false));
 /// assert!(request_may_retry(b"POST", true));
 /// assert!(!request_may_retry(b"POST", false));

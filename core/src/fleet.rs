@@ -2,8 +2,12 @@
 //! number generator, and a spread-out first connection after a fleet-wide power restore.
 
 use crate::error_enum::error_enum;
+use crate::invalid::Invalid;
 use crate::policy::MAX_DELAY_MS;
 use crate::rng::{splitmix64, SpecRng};
+
+#[cfg(feature = "std")]
+pub use crate::std_support::random_seed;
 
 /// FNV-1a (64-bit) of the device id: its offset basis and prime.
 const FNV_OFFSET: u64 = 0xCBF2_9CE4_8422_2325;
@@ -22,7 +26,8 @@ const STARTUP_DOMAIN: u64 = 0x7374_6172_7475_7021;
 /// numbers would.
 ///
 /// ```
-/// use seeded_backoff::{seed_from_device, Backoff, Policy};
+/// use seeded_backoff::fleet::seed_from_device;
+/// use seeded_backoff::{Backoff, Policy};
 /// let uid = [0x00, 0x1b, 0x63, 0x84, 0x45, 0xe6];
 /// let seed = seed_from_device(&uid, 7);
 /// assert_eq!(seed, seed_from_device(&uid, 7));
@@ -53,15 +58,17 @@ error_enum! {
 /// with the same seed.
 ///
 /// ```
-/// use seeded_backoff::{seed_from_device, startup_delay_ms, FleetError};
+/// use seeded_backoff::fleet::{seed_from_device, startup_delay_ms, FleetError};
 /// let seed = seed_from_device(b"sensor-0042", 3);
 /// let wait = startup_delay_ms(seed, 60_000).unwrap();
 /// assert!(wait <= 60_000);
-/// assert_eq!(startup_delay_ms(seed, 1 << 31), Err(FleetError::WindowMs));
+/// let err = startup_delay_ms(seed, 1 << 31).unwrap_err();
+/// assert_eq!(err.error, FleetError::WindowMs);
+/// assert_eq!(err.to_string(), "window_ms must be in 0..=2147483647, got 2147483648");
 /// ```
-pub fn startup_delay_ms(seed: u64, window_ms: u32) -> Result<u32, FleetError> {
+pub fn startup_delay_ms(seed: u64, window_ms: u32) -> Result<u32, Invalid<FleetError>> {
     if window_ms > MAX_DELAY_MS {
-        return Err(FleetError::WindowMs);
+        return Err(Invalid::new(FleetError::WindowMs, window_ms));
     }
     Ok(SpecRng::from_seed_u64(seed ^ STARTUP_DOMAIN).uniform(window_ms))
 }
@@ -89,6 +96,9 @@ mod tests {
     fn window_zero_and_the_largest_window() {
         assert_eq!(startup_delay_ms(1, 0), Ok(0));
         assert!(startup_delay_ms(1, MAX_DELAY_MS).unwrap() <= MAX_DELAY_MS);
-        assert_eq!(startup_delay_ms(1, u32::MAX), Err(FleetError::WindowMs));
+        assert_eq!(
+            startup_delay_ms(1, u32::MAX),
+            Err(Invalid::new(FleetError::WindowMs, u32::MAX))
+        );
     }
 }

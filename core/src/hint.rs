@@ -15,7 +15,7 @@ pub enum ServerHint {
     RetryAfterMs(u32),
     /// A rate-limit quota resets in this many ms (SPEC.md §8.3): wait at least that long (clamped
     /// to `max_hint_ms`) plus an upward jitter of up to 1 s + 10 %, so that clients told the same
-    /// reset time do not all return at that instant. From [`parse_rate_limit`](crate::parse_rate_limit).
+    /// reset time do not all return at that instant. From [`parse_rate_limit`](crate::http::parse_rate_limit).
     RateLimitResetMs(u32),
     /// Do not retry at all.
     DoNotRetry,
@@ -74,7 +74,8 @@ pub(crate) fn trim(value: &[u8]) -> &[u8] {
 /// recipient must accept. A date in the past gives 0. Surrounding spaces and tabs are allowed.
 ///
 /// ```
-/// use seeded_backoff::{parse_retry_after, ParseError};
+/// use seeded_backoff::http::ParseError;
+/// use seeded_backoff::parse_retry_after;
 /// assert_eq!(parse_retry_after(b"120", 0), Ok(120_000));
 /// let now = 784_111_777 - 30; // 30 s before the RFC's example date
 /// assert_eq!(parse_retry_after(b"Sun, 06 Nov 1994 08:49:37 GMT", now), Ok(30_000));
@@ -100,7 +101,7 @@ pub fn parse_retry_after(value: &[u8], now_unix_s: u64) -> Result<u32, ParseErro
 ///
 /// ```
 /// use seeded_backoff::bindings::parse_retry_after_seconds;
-/// use seeded_backoff::ParseError;
+/// use seeded_backoff::http::ParseError;
 /// assert_eq!(parse_retry_after_seconds(b" 120 "), Ok(120_000));
 /// assert_eq!(parse_retry_after_seconds(b"-1"), Err(ParseError::Negative));
 /// // Zero-padded to the bound is still read; one byte more is not.
@@ -125,7 +126,7 @@ pub fn parse_retry_after_seconds(value: &[u8]) -> Result<u32, ParseError> {
 /// Parses a `grpc-retry-pushback-ms` value: non-negative decimal milliseconds, saturating.
 ///
 /// ```
-/// use seeded_backoff::{parse_grpc_pushback, ParseError};
+/// use seeded_backoff::http::{parse_grpc_pushback, ParseError};
 /// assert_eq!(parse_grpc_pushback(b" 1500 "), Ok(1500));
 /// assert_eq!(parse_grpc_pushback(b"-1"), Err(ParseError::Negative));
 /// ```
@@ -144,7 +145,8 @@ impl ServerHint {
     /// and parses; else none. `header` looks a rate-limit header up in the response.
     ///
     /// ```
-    /// use seeded_backoff::{RateLimitHeader, ServerHint};
+    /// use seeded_backoff::http::RateLimitHeader;
+    /// use seeded_backoff::ServerHint;
     /// let headers = |h: RateLimitHeader| (h == RateLimitHeader::XRateLimitReset).then_some(&b"30"[..]);
     /// assert_eq!(ServerHint::from_http_headers(429, None, headers, 0), Some(ServerHint::RateLimitResetMs(30_000)));
     /// assert_eq!(ServerHint::from_http_headers(503, None, headers, 0), None);
@@ -192,7 +194,7 @@ impl ServerHint {
     ) -> Option<Option<ServerHint>> {
         match retry_after.map(parse_retry_after_seconds) {
             Some(Ok(ms)) => return Some(Some(ServerHint::RetryAfterMs(ms))),
-            Some(Err(crate::ParseError::InvalidFormat)) => return None,
+            Some(Err(crate::parse_error::ParseError::InvalidFormat)) => return None,
             _ => {}
         }
         let applies = u16::try_from(status).is_ok_and(rate_limit_applies);

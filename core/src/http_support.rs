@@ -5,7 +5,8 @@ extern crate std;
 
 use std::time::SystemTime;
 
-use crate::{classify_http, Classification, ServerHint, Verdict, RETRY_AFTER};
+use crate::rate_limit::RETRY_AFTER;
+use crate::{classify_http, Classification, ServerHint, Verdict};
 
 fn now_unix_s() -> u64 {
     SystemTime::now()
@@ -21,7 +22,8 @@ impl Verdict {
     /// this still calls a retry, returned by a retry loop, is one whose retries ran out.
     ///
     /// ```
-    /// use seeded_backoff::{Answer, ServerHint, Verdict};
+    /// use seeded_backoff::send_rate::Answer;
+    /// use seeded_backoff::{ServerHint, Verdict};
     /// let mut headers = http::HeaderMap::new();
     /// headers.insert("retry-after", http::HeaderValue::from_static("2"));
     /// let verdict = Verdict::from_http_parts(http::StatusCode::SERVICE_UNAVAILABLE, &headers, 0);
@@ -80,13 +82,13 @@ impl Verdict {
     }
 }
 
-/// A [`TowerPolicy`](crate::TowerPolicy) give-up hook (feature `tower` with `http`) that puts the
-/// [`RetriesExhausted`](crate::RetriesExhausted) in the last response's extensions, so the caller
+/// A [`TowerPolicy`](crate::tower::TowerPolicy) give-up hook (feature `tower` with `http`) that puts the
+/// [`RetriesExhausted`](crate::tower::RetriesExhausted) in the last response's extensions, so the caller
 /// reads `response.extensions().get::<RetriesExhausted>()`: `Some` when retries ran out.
 #[cfg(feature = "tower")]
 pub fn mark_exhausted<B, E>(
     result: &mut Result<http::Response<B>, E>,
-    exhausted: crate::RetriesExhausted,
+    exhausted: crate::tower::RetriesExhausted,
 ) {
     if let Ok(response) = result {
         response.extensions_mut().insert(exhausted);

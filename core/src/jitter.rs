@@ -56,7 +56,8 @@ pub(crate) fn delay_and_next_level(policy: &Policy, level: u32, rng: &mut SpecRn
 /// bounds that the property tests and fuzzers check every strategy against.
 ///
 /// ```
-/// use seeded_backoff::{jitter_bounds, Policy};
+/// use seeded_backoff::policy::jitter_bounds;
+/// use seeded_backoff::Policy;
 /// let p = Policy::google();
 /// assert_eq!(jitter_bounds(&p, 1000), (1000, 2000));
 /// assert_eq!(jitter_bounds(&p, 32_000), (32_000, 32_000));

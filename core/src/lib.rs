@@ -36,7 +36,22 @@
 //! every binding is a shell over [`Run`], the sans-I/O state machine of one call's run (SPEC.md
 //! §15): it performs the [`Action`] the run answers and reports each [`Outcome`].
 //!
-//! On the server, telling refused requests when to come back at the server's capacity: [`Pacer`].
+//! ## Where things are
+//!
+//! The root holds what a request's everyday path uses: the policy, the backoff and its steps, the
+//! server's hint, the retry loops and the run. The rest lives in the module of its concern:
+//! - [`policy`]: the limits, presets and errors of a policy.
+//! - [`http`]: which HTTP statuses and gRPC codes are retried, which methods may be resent, and
+//!   the parsers of `Retry-After`, the rate-limit headers and gRPC's pushback.
+//! - [`budget`]: retry budgets shared by every request to one server (SPEC.md §10).
+//! - [`send_rate`]: the adaptive send rate that paces first attempts too (SPEC.md §17).
+//! - [`pacer`]: on the server, telling refused requests when to come back at its capacity
+//!   (SPEC.md §16).
+//! - [`fleet`]: seeds for devices and a fleet's spread-out start (SPEC.md §12).
+//! - [`reconnect`]: a long-lived connection's reconnect loop, which may never give up.
+//! - [`snapshot`]: the sizes and errors of a state saved across a restart (SPEC.md §9).
+//! - [`run`] and [`retry`]: the run's and the retry loop's less common parts.
+//! - `tower` and `retry_policies`: the integrations, under their features.
 //!
 //! ## Cargo features
 //!
@@ -46,61 +61,70 @@
 //!   (implies `std`).
 //! - `tower`: `TowerPolicy`, a `tower::retry::Policy` (tower 0.5; implies `tokio`), and
 //!   `SendRateLayer`, which paces every call of a service, retries included, through a shared
-//!   [`AtomicSendRate`].
+//!   [`AtomicSendRate`](send_rate::AtomicSendRate).
 //! - `retry-policies`: `SeededRetryPolicy`, a `retry_policies::RetryPolicy` (retry-policies 0.5,
 //!   what `reqwest-retry` takes; implies `std`).
 //! - `http`: `Verdict::from_http`, the verdict and hint of an `http::Response` (http 1; implies
 //!   `std`); with `tower`, `mark_exhausted` marks a response whose retries ran out, and
-//!   `PaceLayer` sets a [`Pacer`]'s headers on the 429 and 503 responses of a server.
+//!   `PaceLayer` sets a [`Pacer`](pacer::Pacer)'s headers on the 429 and 503 responses of a server.
 //! - `reqwest`: `retry_reqwest`, a request sent with retries that honour `Retry-After`, and
 //!   `Verdict::from_reqwest`, the verdict and hint of a `reqwest::Response` (reqwest 0.13; implies
 //!   `http` and `tokio`).
 //! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
 //!   HAL's hardware RNG (no_std).
 //!
-//! Every error type implements `core::error::Error` and `Display` with or without `std`.
+//! Every error type implements `core::error::Error` and `Display` with or without `std`. A
+//! constructor that checks its arguments refuses with [`Invalid`], whose message names the field,
+//! its allowed range and the value given.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod backoff;
+// What the npm package, the C ABI and the CLI build on (options coded as numbers, raw state for
+// memory a binding owns): behind the `bindings` feature, which those crates enable, so a Rust
+// program's build has no such module at all; hidden from the documentation too, since an
+// all-features build (docs.rs) turns the feature on.
+#[cfg(feature = "bindings")]
+#[doc(hidden)]
 pub mod bindings;
-mod budget;
+pub mod budget;
 mod call_seed;
 mod classify;
 mod coded_enum;
 mod crc32;
 mod decimal;
 mod error_enum;
-mod fleet;
+pub mod fleet;
 mod hint;
 #[cfg(feature = "http")]
 mod http_support;
 mod httpdate;
+mod invalid;
 mod jitter;
 #[cfg(all(feature = "http", feature = "tower"))]
 mod pace_layer;
-mod pacer;
+pub mod pacer;
 mod parse_error;
-mod policy;
+pub mod policy;
 mod preset;
 #[cfg(feature = "rand_core")]
 mod rand_support;
 mod rate_limit;
-mod reconnect;
+pub mod reconnect;
 #[cfg(feature = "reqwest")]
 mod reqwest_support;
-mod retry;
+pub mod retry;
 mod retry_event;
 #[cfg(feature = "retry-policies")]
 mod retry_policies_support;
 mod retry_rate;
 mod rng;
-mod run;
+pub mod run;
 mod schedule;
-mod send_rate;
-mod snapshot;
+pub mod send_rate;
+pub mod snapshot;
 #[cfg(feature = "std")]
 mod std_support;
 #[cfg(feature = "tokio")]
@@ -110,68 +134,72 @@ mod tower_send_rate;
 #[cfg(feature = "tower")]
 mod tower_support;
 
+// The root is what the README's examples and a request's everyday path use; the rest lives in the
+// module of its concern. An item whose module is public is also shown here (`doc(inline)`), so
+// the root's page reads whole.
 pub use backoff::{Backoff, GiveUpReason, Step, StepInput};
-#[cfg(target_has_atomic = "32")]
-pub use budget::AtomicRetryBudget;
-pub use budget::{BudgetConfig, BudgetError, FailureKind, RetryBudget, RetryGate};
+#[doc(inline)]
+pub use budget::FailureKind;
 pub use call_seed::call_seed;
 #[cfg(target_has_atomic = "64")]
 pub use call_seed::CallSeeds;
-pub use classify::{
-    classify_grpc, classify_http, is_idempotent_method, is_retryable_http, normalize_method,
-    request_may_retry, Classification, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS,
-    NORMALIZED_METHODS,
-};
-pub use fleet::{seed_from_device, startup_delay_ms, FleetError};
-pub use hint::{parse_grpc_pushback, parse_retry_after, ServerHint, MAX_HEADER_VALUE_LEN};
-#[cfg(all(feature = "http", feature = "tower"))]
-pub use http_support::mark_exhausted;
-pub use jitter::jitter_bounds;
-#[cfg(all(feature = "http", feature = "tower"))]
-pub use pace_layer::{pace_headers, PaceLayer, PacedService};
-pub use pacer::{
-    Pacer, PacerError, PacerHeaders, PacerSlot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S,
-    PACER_HEADER_NAMES,
-};
-pub use parse_error::ParseError;
-pub use policy::{
-    DeadlineMode, InvalidPolicy, Jitter, Policy, PolicyBuilder, PolicyError, DEFAULT_MAX_HINT_MS,
-    MAX_DELAY_MS, MAX_MULTIPLIER, MAX_MULTIPLIER_DEN,
-};
-pub use preset::Preset;
-pub use rate_limit::{
-    parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS, RETRY_AFTER,
-};
-pub use reconnect::{Reconnect, ReconnectError, RETRY_FOREVER};
+pub use classify::{classify_http, Classification};
+pub use hint::{parse_retry_after, ServerHint};
+pub use invalid::Invalid;
+#[doc(inline)]
+pub use policy::{Jitter, Policy, PolicyBuilder};
 #[cfg(feature = "reqwest")]
 pub use reqwest_support::{retry_reqwest, ReqwestFailure};
-pub use retry::{retry_async, NoBudget, Retry, RetryError, Verdict};
-pub use retry_event::{NoCallback, OnRetry, RetryEvent};
-#[cfg(feature = "retry-policies")]
-pub use retry_policies_support::SeededRetryPolicy;
-pub use retry_rate::{LoopSendRate, NoSendRate, NotSent};
-pub use run::{
-    answer_of, Action, Outcome, PauseReason, Run, RunError, SendGate, RUN_SNAPSHOT_SIZE,
-    RUN_SNAPSHOT_VERSION,
-};
+#[doc(inline)]
+pub use retry::{retry_async, Retry, RetryError, Verdict};
+pub use retry_event::RetryEvent;
+#[doc(inline)]
+pub use run::{Action, Outcome, Run};
 pub use schedule::Schedule;
-#[cfg(target_has_atomic = "64")]
-pub use send_rate::AtomicSendRate;
-pub use send_rate::{
-    Answer, Pace, SendRate, SendRateConfig, SendRateError, MAX_RATE_MILLI, SPAN_FLOOR_MS,
-};
-pub use snapshot::{SnapshotError, SNAPSHOT_SIZE, SNAPSHOT_VERSION};
 #[cfg(feature = "std")]
-pub use std_support::{random_seed, retry_blocking};
+pub use std_support::retry_blocking;
 #[cfg(feature = "tokio")]
 pub use tokio_support::retry_tokio;
+
+/// HTTP and gRPC: which statuses and codes are worth a retry, which requests may be sent again,
+/// and the parsers of the headers a server's hint comes in (`Retry-After`, the rate-limit headers,
+/// gRPC's pushback). [`classify_http`], [`parse_retry_after`] and [`ServerHint`] are at the root.
+pub mod http {
+    pub use crate::classify::{
+        classify_grpc, is_idempotent_method, is_retryable_http, normalize_method,
+        request_may_retry, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS, NORMALIZED_METHODS,
+    };
+    pub use crate::hint::{parse_grpc_pushback, MAX_HEADER_VALUE_LEN};
+    pub use crate::parse_error::ParseError;
+    pub use crate::rate_limit::{
+        parse_rate_limit, rate_limit_applies, RateLimitHeader, RATE_LIMIT_HEADERS, RETRY_AFTER,
+    };
+}
+
+/// Tower 0.5 (feature `tower`): [`TowerPolicy`](tower::TowerPolicy), a `tower::retry::Policy`;
+/// [`SendRateLayer`](tower::SendRateLayer), which paces every call of a service through a shared
+/// [`AtomicSendRate`](send_rate::AtomicSendRate); with feature `http`, a server's
+/// [`PaceLayer`](tower::PaceLayer), which sets a [`Pacer`](pacer::Pacer)'s headers on its 429 and
+/// 503 responses.
 #[cfg(feature = "tower")]
-pub use tower_send_rate::{SendRateLayer, SendRateService, SendRefused};
-#[cfg(feature = "tower")]
-pub use tower_support::{
-    ByClone, CloneRequest, GaveUp, GiveUpAsError, NoGiveUpHook, OnGiveUp, RetriesExhausted,
-    TowerPolicy,
-};
+pub mod tower {
+    #[cfg(feature = "http")]
+    pub use crate::http_support::mark_exhausted;
+    #[cfg(feature = "http")]
+    pub use crate::pace_layer::{pace_headers, PaceLayer, PacedService};
+    pub use crate::tower_send_rate::{SendRateLayer, SendRateService, SendRefused};
+    pub use crate::tower_support::{
+        ByClone, CloneRequest, GaveUp, GiveUpAsError, NoGiveUpHook, OnGiveUp, RetriesExhausted,
+        TowerPolicy,
+    };
+}
+
+/// retry-policies 0.5 (feature `retry-policies`): [`SeededRetryPolicy`](retry_policies::SeededRetryPolicy),
+/// the policy `reqwest-retry`'s middleware takes.
+#[cfg(feature = "retry-policies")]
+pub mod retry_policies {
+    pub use crate::retry_policies_support::SeededRetryPolicy;
+}
 
 // Every Rust block of the crate's README.md and of the repository's compiles and runs as a doc test
 // (the blocks use the tokio, tower and retry-policies features and the dev-dependencies).

@@ -9,12 +9,13 @@ use core::task::{Context, Poll};
 use std::boxed::Box;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::{Pacer, PacerSlot};
+use crate::pacer::{Pacer, PacerSlot};
 
 /// Sets the pacer's headers (SPEC.md §16.4) on `headers`, replacing any value they had.
 ///
 /// ```
-/// use seeded_backoff::{pace_headers, PacerSlot};
+/// use seeded_backoff::pacer::PacerSlot;
+/// use seeded_backoff::tower::pace_headers;
 /// let mut headers = http::HeaderMap::new();
 /// pace_headers(PacerSlot { retry_after_s: 2, reset_ms: 1500, full: false }, &mut headers);
 /// assert_eq!(headers["retry-after"], "2");
@@ -63,7 +64,8 @@ impl Clocked {
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// use seeded_backoff::{PaceLayer, Pacer};
+/// use seeded_backoff::pacer::Pacer;
+/// use seeded_backoff::tower::PaceLayer;
 /// use tower::{service_fn, Layer, ServiceExt};
 ///
 /// // 1000 requests/s, none kept for first attempts, no wait above 60 s.

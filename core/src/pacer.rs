@@ -15,6 +15,7 @@
 //! in order), so the state is fixed size and every call is O(1).
 
 use crate::error_enum::error_enum;
+use crate::invalid::Invalid;
 use core::num::NonZeroU64;
 
 use crate::rng::SpecRng;
@@ -64,7 +65,7 @@ impl PacerSlot {
     /// form SPEC.md §8.3 step 2 reads to the millisecond. Written into `buf`, returned as text.
     ///
     /// ```
-    /// use seeded_backoff::PacerSlot;
+    /// use seeded_backoff::pacer::PacerSlot;
     /// let slot = PacerSlot { retry_after_s: 3, reset_ms: 2350, full: false };
     /// let mut buf = [0; 12];
     /// assert_eq!(slot.reset_seconds(&mut buf), "2.350");
@@ -103,7 +104,7 @@ impl PacerSlot {
 /// monotonic clock in milliseconds. 56 bytes, no allocation.
 ///
 /// ```
-/// use seeded_backoff::Pacer;
+/// use seeded_backoff::pacer::Pacer;
 /// // 100 requests/s, a tenth of it kept for first attempts in the schedule's first second: 90
 /// // returns there, the whole capacity in every later second.
 /// let mut pacer = Pacer::new(100, 100, 60, 7).unwrap();
@@ -138,10 +139,11 @@ impl Pacer {
     /// The seed makes the spread inside each second reproducible (SPEC.md §16.1).
     ///
     /// ```
-    /// use seeded_backoff::{Pacer, PacerError};
-    /// assert_eq!(Pacer::new(0, 0, 60, 1).unwrap_err(), PacerError::CapacityPerS);
-    /// assert_eq!(Pacer::new(1, 1000, 60, 1).unwrap_err(), PacerError::ReservePerMille);
-    /// assert_eq!(Pacer::new(100, 0, 0, 1).unwrap_err(), PacerError::MaxWaitS);
+    /// use seeded_backoff::pacer::{Pacer, PacerError};
+    /// assert_eq!(Pacer::new(0, 0, 60, 1).unwrap_err().error, PacerError::CapacityPerS);
+    /// assert_eq!(Pacer::new(1, 1000, 60, 1).unwrap_err().error, PacerError::ReservePerMille);
+    /// let err = Pacer::new(100, 0, 0, 1).unwrap_err();
+    /// assert_eq!(err.to_string(), "max_wait_s must be in 1..=86400, got 0");
     /// assert_eq!(Pacer::new(100, 250, 60, 1).unwrap().retry_rate(), 75);
     /// ```
     pub fn new(
@@ -149,12 +151,12 @@ impl Pacer {
         reserve_per_mille: u32,
         max_wait_s: u32,
         seed: u64,
-    ) -> Result<Self, PacerError> {
+    ) -> Result<Self, Invalid<PacerError>> {
         if !(1..=MAX_PACER_CAPACITY).contains(&capacity_per_s) {
-            return Err(PacerError::CapacityPerS);
+            return Err(Invalid::new(PacerError::CapacityPerS, capacity_per_s));
         }
         if reserve_per_mille > 999 {
-            return Err(PacerError::ReservePerMille);
+            return Err(Invalid::new(PacerError::ReservePerMille, reserve_per_mille));
         }
         let kept = u64::from(capacity_per_s) * u64::from(reserve_per_mille) / 1000;
         // `kept < capacity_per_s` since `reserve_per_mille < 1000`: never `None`.
@@ -162,10 +164,10 @@ impl Pacer {
             NonZeroU64::new(u64::from(capacity_per_s) - kept),
             NonZeroU64::new(u64::from(capacity_per_s)),
         ) else {
-            return Err(PacerError::ReservePerMille);
+            return Err(Invalid::new(PacerError::ReservePerMille, reserve_per_mille));
         };
         if !(1..=MAX_PACER_WAIT_S).contains(&max_wait_s) {
-            return Err(PacerError::MaxWaitS);
+            return Err(Invalid::new(PacerError::MaxWaitS, max_wait_s));
         }
         Ok(Pacer {
             rng: SpecRng::from_seed_u64(seed ^ PACER_DOMAIN),
@@ -184,7 +186,7 @@ impl Pacer {
     /// rather than keeping its own list.
     ///
     /// ```
-    /// use seeded_backoff::Pacer;
+    /// use seeded_backoff::pacer::Pacer;
     ///
     /// assert!(Pacer::paces(429) && Pacer::paces(503));
     /// assert!(!Pacer::paces(500) && !Pacer::paces(200));
@@ -219,7 +221,7 @@ impl Pacer {
     /// what a server can report as its queue, or use to refuse first attempts while it drains.
     ///
     /// ```
-    /// use seeded_backoff::Pacer;
+    /// use seeded_backoff::pacer::Pacer;
     /// // 10/s, a fifth kept in the first second: 8 there, then 10 a second.
     /// let mut pacer = Pacer::new(10, 200, 60, 1).unwrap();
     /// for _ in 0..25 { pacer.assign(0); }

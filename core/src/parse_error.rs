@@ -29,7 +29,7 @@ error_enum! {
         BadSecond => "bad_second", "HTTP-date second must be in 0..=60";
         /// The four-digit year 0000.
         BadYear => "bad_year", "HTTP-date year must be in 0001..=9999";
-        /// Longer than [`MAX_HEADER_VALUE_LEN`](crate::MAX_HEADER_VALUE_LEN) bytes: not read.
+        /// Longer than [`MAX_HEADER_VALUE_LEN`](crate::http::MAX_HEADER_VALUE_LEN) bytes: not read.
         TooLong => "too_long", "retry hint is longer than 8192 bytes";
     }
 }

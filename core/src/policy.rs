@@ -1,6 +1,7 @@
 //! The shared, immutable retry policy: validated once, used by every request.
 
 use crate::error_enum::error_enum;
+use crate::invalid::Invalid;
 
 /// The largest delay any policy can produce, in milliseconds (2^31 − 1, about 24.8 days).
 ///
@@ -24,10 +25,11 @@ pub const MAX_MULTIPLIER_DEN: u32 = 1000;
 pub const MAX_MULTIPLIER: u32 = 1000;
 
 mod growth;
-mod invalid;
 mod kinds;
 pub(crate) use growth::grow_by_integer;
-pub use invalid::InvalidPolicy;
+
+pub use crate::jitter::jitter_bounds;
+pub use crate::preset::Preset;
 pub use kinds::{DeadlineMode, Jitter};
 
 error_enum! {
@@ -189,7 +191,8 @@ impl PolicyBuilder {
     /// Validates every field (in the order of SPEC.md §2) and returns the policy.
     ///
     /// ```
-    /// use seeded_backoff::{Policy, PolicyError};
+    /// use seeded_backoff::policy::PolicyError;
+    /// use seeded_backoff::Policy;
     /// let err = Policy::builder().initial_ms(5000).max_backoff_ms(1000).build().unwrap_err();
     /// assert_eq!(err.error, PolicyError::MaxBackoffMs);
     /// assert_eq!(err.to_string(), "max_backoff_ms must be in initial_ms..=2147483647, got 1000");
@@ -200,53 +203,44 @@ impl PolicyBuilder {
     // through its stack (thumbv7m: 156 to 64 B of stack, 1248 to 1174 B of code). Elsewhere
     // (wasm, servers) the compiler decides, as before.
     #[cfg_attr(target_os = "none", inline(always))]
-    pub const fn build(self) -> Result<Policy, InvalidPolicy> {
+    pub const fn build(self) -> Result<Policy, Invalid<PolicyError>> {
         let b = self;
         if b.initial_ms == 0 || b.initial_ms > MAX_DELAY_MS {
-            return Err(InvalidPolicy::new(PolicyError::InitialMs, b.initial_ms));
+            return Err(Invalid::new(PolicyError::InitialMs, b.initial_ms));
         }
         if b.max_backoff_ms < b.initial_ms || b.max_backoff_ms > MAX_DELAY_MS {
-            return Err(InvalidPolicy::new(
-                PolicyError::MaxBackoffMs,
-                b.max_backoff_ms,
-            ));
+            return Err(Invalid::new(PolicyError::MaxBackoffMs, b.max_backoff_ms));
         }
         if b.multiplier_den == 0 || b.multiplier_den > MAX_MULTIPLIER_DEN {
-            return Err(InvalidPolicy::new(
-                PolicyError::MultiplierDen,
-                b.multiplier_den,
-            ));
+            return Err(Invalid::new(PolicyError::MultiplierDen, b.multiplier_den));
         }
         if b.multiplier_num < b.multiplier_den {
-            return Err(InvalidPolicy {
+            return Err(Invalid {
                 error: PolicyError::MultiplierBelowOne,
                 got: b.multiplier_num,
-                den: b.multiplier_den,
+                den: Some(b.multiplier_den),
             });
         }
         // den ≤ 1000, so the product cannot overflow.
         if b.multiplier_num > MAX_MULTIPLIER * b.multiplier_den {
-            return Err(InvalidPolicy {
+            return Err(Invalid {
                 error: PolicyError::MultiplierTooLarge,
                 got: b.multiplier_num,
-                den: b.multiplier_den,
+                den: Some(b.multiplier_den),
             });
         }
         match b.jitter {
             Jitter::Google { jitter_ms } if jitter_ms > b.max_backoff_ms => {
-                return Err(InvalidPolicy::new(PolicyError::JitterMs, jitter_ms))
+                return Err(Invalid::new(PolicyError::JitterMs, jitter_ms))
             }
             Jitter::Proportional { spread_per_mille } if spread_per_mille > 1000 => {
-                return Err(InvalidPolicy::new(
-                    PolicyError::SpreadPerMille,
-                    spread_per_mille,
-                ))
+                return Err(Invalid::new(PolicyError::SpreadPerMille, spread_per_mille))
             }
             _ => {}
         }
         let max_hint_ms = b.max_hint_ms;
         if max_hint_ms > MAX_DELAY_MS {
-            return Err(InvalidPolicy::new(PolicyError::MaxHintMs, max_hint_ms));
+            return Err(Invalid::new(PolicyError::MaxHintMs, max_hint_ms));
         }
         Ok(Policy {
             initial_ms: b.initial_ms,
@@ -285,7 +279,7 @@ macro_rules! const_policy {
     ($builder:expr) => {
         match $builder.build() {
             ::core::result::Result::Ok(policy) => policy,
-            ::core::result::Result::Err(error) => ::core::panic!("{}", error.message()),
+            ::core::result::Result::Err(error) => ::core::panic!("{}", error.error.message()),
         }
     };
 }

@@ -15,7 +15,7 @@ coded_enum! {
     /// `--header` names) is [`RATE_LIMIT_HEADERS`] or generated from it.
     ///
     /// ```
-    /// use seeded_backoff::RateLimitHeader;
+    /// use seeded_backoff::http::RateLimitHeader;
     /// assert_eq!(RateLimitHeader::from_code(1), Some(RateLimitHeader::RateLimitReset));
     /// assert_eq!(RateLimitHeader::from_code(4), None);
     /// ```
@@ -35,7 +35,7 @@ coded_enum! {
 /// parses wins). A header's index here is its [`RateLimitHeader::code`].
 ///
 /// ```
-/// use seeded_backoff::RATE_LIMIT_HEADERS;
+/// use seeded_backoff::http::RATE_LIMIT_HEADERS;
 /// let names = RATE_LIMIT_HEADERS.map(|h| h.name());
 /// assert_eq!(names, ["ratelimit", "ratelimit-reset", "x-ratelimit-retry-after", "x-ratelimit-reset"]);
 /// ```
@@ -46,7 +46,7 @@ impl RateLimitHeader {
     /// case-insensitive).
     ///
     /// ```
-    /// use seeded_backoff::RateLimitHeader;
+    /// use seeded_backoff::http::RateLimitHeader;
     /// assert_eq!(RateLimitHeader::from_header_name(b"X-RateLimit-Reset"), Some(RateLimitHeader::XRateLimitReset));
     /// assert_eq!(RateLimitHeader::from_header_name(b"retry-after"), None);
     /// ```
@@ -61,7 +61,7 @@ impl RateLimitHeader {
 /// §8.3; on a 5xx the reset time describes a quota, not the server's recovery).
 ///
 /// ```
-/// use seeded_backoff::rate_limit_applies;
+/// use seeded_backoff::http::rate_limit_applies;
 /// assert!(rate_limit_applies(429));
 /// assert!(!rate_limit_applies(503));
 /// ```
@@ -215,7 +215,7 @@ fn parse_structured(value: &[u8]) -> Result<u32, ParseError> {
 /// `u32::MAX` ms; never panics.
 ///
 /// ```
-/// use seeded_backoff::{parse_rate_limit, ParseError, RateLimitHeader as H};
+/// use seeded_backoff::http::{parse_rate_limit, ParseError, RateLimitHeader as H};
 /// assert_eq!(parse_rate_limit(H::RateLimit, br#""default";r=0;t=30"#, 0), Ok(30_000));
 /// assert_eq!(parse_rate_limit(H::RateLimit, b"limit=100, remaining=0, reset=7", 0), Ok(7_000));
 /// assert_eq!(parse_rate_limit(H::RateLimitReset, b"12", 0), Ok(12_000));

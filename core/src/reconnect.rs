@@ -3,6 +3,7 @@
 
 use crate::backoff::{GiveUpReason, Step};
 use crate::error_enum::error_enum;
+use crate::invalid::Invalid;
 use crate::jitter::delay_and_next_level;
 use crate::policy::Policy;
 use crate::rng::SpecRng;
@@ -19,7 +20,7 @@ error_enum! {
         /// The policy has a time budget (`max_elapsed_ms > 0`), which a loop that keeps no
         /// clock and never ends has no use for.
         TimeBudget => "time_budget",
-            "a reconnect loop has no time budget: give it a policy with max_elapsed_ms 0";
+            "max_elapsed_ms must be 0 for a reconnect loop, which keeps no time budget";
     }
 }
 
@@ -28,7 +29,9 @@ error_enum! {
 /// call the policy given to [`Reconnect::new`].
 ///
 /// ```
-/// use seeded_backoff::{seed_from_device, Policy, Reconnect, Step, RETRY_FOREVER};
+/// use seeded_backoff::fleet::seed_from_device;
+/// use seeded_backoff::reconnect::{Reconnect, RETRY_FOREVER};
+/// use seeded_backoff::{Policy, Step};
 /// let policy = Policy::builder()
 ///     .max_backoff_ms(64_000)
 ///     .jitter(seeded_backoff::Jitter::Full)
@@ -63,12 +66,15 @@ pub struct RawReconnect {
 
 impl Reconnect {
     /// A loop's state under `policy`, its jitter seeded from `seed` (a device's, from
-    /// [`seed_from_device`](crate::seed_from_device), so that devices draw apart); refused for a
+    /// [`seed_from_device`](crate::fleet::seed_from_device), so that devices draw apart); refused for a
     /// policy with a time budget.
     #[inline]
-    pub fn new(policy: &Policy, seed: u64) -> Result<Reconnect, ReconnectError> {
+    pub fn new(policy: &Policy, seed: u64) -> Result<Reconnect, Invalid<ReconnectError>> {
         if policy.max_elapsed_ms() != 0 {
-            return Err(ReconnectError::TimeBudget);
+            return Err(Invalid::new(
+                ReconnectError::TimeBudget,
+                policy.max_elapsed_ms(),
+            ));
         }
         Ok(Reconnect {
             rng: SpecRng::from_seed_u64(seed),

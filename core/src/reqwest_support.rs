@@ -6,7 +6,10 @@ extern crate std;
 
 use core::fmt;
 
-use crate::{FailureKind, LoopSendRate, OnRetry, Policy, Retry, RetryError, RetryGate, Verdict};
+use crate::budget::RetryGate;
+use crate::retry::OnRetry;
+use crate::send_rate::LoopSendRate;
+use crate::{FailureKind, Policy, Retry, RetryError, Verdict};
 
 /// Why an attempt of [`retry_reqwest`] failed: a response the verdict calls a retry, or no
 /// response at all. It is the `cause` of the [`RetryError`] a give-up returns, so the last

@@ -9,13 +9,15 @@ use core::time::Duration;
 use crate::backoff::{Backoff, GiveUpReason};
 use crate::budget::{FailureKind, RetryGate};
 use crate::policy::Policy;
-use crate::retry_event::{NoCallback, OnRetry, RetryEvent};
+use crate::retry_event::RetryEvent;
 use crate::retry_rate::{LoopSendRate, NoSendRate, NotSent};
 use crate::run::{Action, Outcome, Run, RunError, SendGate};
 use crate::send_rate::Answer;
 
 mod verdict;
 pub use verdict::{RetryError, Verdict};
+
+pub use crate::retry_event::{NoCallback, OnRetry};
 
 /// The budget of a [`Retry`] without one: it never refuses. A zero-sized, `Sync` stand-in, so a
 /// loop without a budget stays `Send`.
@@ -43,7 +45,8 @@ impl RetryGate for NoBudget {
 /// ```
 /// use std::cell::Cell;
 /// use core::time::Duration;
-/// use seeded_backoff::{Jitter, Policy, Retry, RetryBudget};
+/// use seeded_backoff::budget::RetryBudget;
+/// use seeded_backoff::{Jitter, Policy, Retry};
 ///
 /// let policy = Policy::google().to_builder().jitter(Jitter::None).build().unwrap();
 /// let budget = RetryBudget::grpc(10, 100).unwrap();
@@ -99,8 +102,8 @@ impl<'a> Retry<'a> {
 }
 
 impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
-    /// Shares a retry budget ([`RetryBudget`](crate::RetryBudget),
-    /// [`AtomicRetryBudget`](crate::AtomicRetryBudget) or your own [`RetryGate`]): each failure
+    /// Shares a retry budget ([`RetryBudget`](crate::budget::RetryBudget),
+    /// [`AtomicRetryBudget`](crate::budget::AtomicRetryBudget) or your own [`RetryGate`]): each failure
     /// is recorded, each retry asks it, and the success is recorded.
     pub fn budget<G2: RetryGate>(self, budget: &'a G2) -> Retry<'a, G2, C, H, R> {
         Retry {
@@ -113,18 +116,19 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
         }
     }
 
-    /// Shares a send rate ([`AtomicSendRate`](crate::AtomicSendRate), a `Cell<SendRate>`, or
+    /// Shares a send rate ([`AtomicSendRate`](crate::send_rate::AtomicSendRate), a `Cell<SendRate>`, or
     /// your own [`SendGate`]): every attempt, the first included, waits for it (a wait spends no
     /// retry), and every answer is told to it (SPEC.md §15.2): the one the classifier's
     /// [`Verdict`] carries ([`Verdict::from_status`], [`Verdict::throttled`]), else the outcome's
-    /// ([`answer_of`](crate::answer_of)). It needs [`Retry::clock`]. A loop
+    /// ([`answer_of`](crate::run::answer_of)). It needs [`Retry::clock`]. A loop
     /// stopped before its first attempt (a fail-fast refusal, a wait past `max_elapsed_ms`, no
     /// clock) has no error of its own, so its cause is made from [`NotSent`].
     ///
     /// ```
     /// use core::time::Duration;
     /// use std::cell::Cell;
-    /// use seeded_backoff::{Answer, GiveUpReason, NotSent, Policy, Retry, SendRate, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, NotSent, SendRate, SendRateConfig};
+    /// use seeded_backoff::{GiveUpReason, Policy, Retry};
     ///
     /// #[derive(Debug, PartialEq)]
     /// enum Error { Busy, NotSent(NotSent) }

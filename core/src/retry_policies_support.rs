@@ -49,7 +49,8 @@ struct Calls {
 /// Clones share the request counter (they are one loop).
 ///
 /// ```
-/// use seeded_backoff::{call_seed, Policy, SeededRetryPolicy};
+/// use seeded_backoff::retry_policies::SeededRetryPolicy;
+/// use seeded_backoff::{call_seed, Policy};
 /// use retry_policies::{RetryDecision, RetryPolicy};
 /// use std::time::{Duration, SystemTime};
 ///

@@ -33,7 +33,7 @@ impl core::error::Error for NotSent {}
 pub struct NoSendRate;
 
 /// What a [`Retry`](crate::Retry) holds as its send rate: [`NoSendRate`], or a reference to a
-/// [`SendGate`] (an [`AtomicSendRate`](crate::AtomicSendRate), a `Cell<SendRate>`), whose loop
+/// [`SendGate`] (an [`AtomicSendRate`](crate::send_rate::AtomicSendRate), a `Cell<SendRate>`), whose loop
 /// then needs an error type made from [`NotSent`].
 pub trait LoopSendRate<E> {
     /// The gate to pace the run with, if any.

@@ -15,16 +15,16 @@
 mod event;
 mod pace;
 mod raw;
-mod snapshot;
+pub(crate) mod snapshot;
 
 pub use event::{Action, Outcome, PauseReason, RunError};
 pub use pace::{answer_of, SendGate};
 pub use raw::RawRun;
-pub use snapshot::{RUN_SNAPSHOT_SIZE, RUN_SNAPSHOT_VERSION};
 
 use crate::backoff::{Backoff, Step, StepInput};
 use crate::budget::{FailureKind, RetryGate};
 use crate::fleet::{startup_delay_ms, FleetError};
+use crate::invalid::Invalid;
 use crate::policy::{Policy, MAX_DELAY_MS};
 
 /// Where a run is between events.
@@ -128,7 +128,7 @@ impl Run {
     /// assert!(delay_ms <= 32_000);
     /// assert_eq!(run.wake(Some(u64::from(delay_ms))), Ok(Action::Attempt { attempt: 1 }));
     /// ```
-    pub fn startup_window_ms(mut self, window_ms: u32) -> Result<Run, FleetError> {
+    pub fn startup_window_ms(mut self, window_ms: u32) -> Result<Run, Invalid<FleetError>> {
         self.set_startup_window_ms(window_ms)?;
         Ok(self)
     }
@@ -137,16 +137,17 @@ impl Run {
     /// changed without a copy); an error leaves the run as it was.
     ///
     /// ```
-    /// use seeded_backoff::{Action, FleetError, Policy, Run};
+    /// use seeded_backoff::fleet::FleetError;
+    /// use seeded_backoff::{Action, Policy, Run};
     /// let p = Policy::google();
     /// let mut run = Run::new(&p, 7);
-    /// assert_eq!(run.set_startup_window_ms(u32::MAX), Err(FleetError::WindowMs));
+    /// assert_eq!(run.set_startup_window_ms(u32::MAX).unwrap_err().error, FleetError::WindowMs);
     /// run.set_startup_window_ms(0).unwrap();
     /// assert_eq!(run.start(None), Ok(Action::Attempt { attempt: 1 }));
     /// ```
-    pub fn set_startup_window_ms(&mut self, window_ms: u32) -> Result<(), FleetError> {
+    pub fn set_startup_window_ms(&mut self, window_ms: u32) -> Result<(), Invalid<FleetError>> {
         if window_ms > MAX_DELAY_MS {
-            return Err(FleetError::WindowMs);
+            return Err(Invalid::new(FleetError::WindowMs, window_ms));
         }
         // Before the start, `window_ms` holds the startup window (a pause there replaces it).
         if self.phase == Phase::Ready {

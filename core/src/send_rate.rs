@@ -26,6 +26,8 @@ use window::Window;
 pub use window::SPAN_FLOOR_MS;
 
 use crate::hint::ServerHint;
+use crate::invalid::Invalid;
+pub use crate::retry_rate::{LoopSendRate, NoSendRate, NotSent};
 
 /// What the send rate answers before an attempt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,7 +68,8 @@ impl Answer {
     /// throttle, a 503 with a `Retry-After` or rate-limit hint too; anything else is accepted.
     ///
     /// ```
-    /// use seeded_backoff::{Answer, ServerHint};
+    /// use seeded_backoff::send_rate::Answer;
+    /// use seeded_backoff::ServerHint;
     /// assert_eq!(Answer::from_http(429, None), Answer::Throttled { hint_ms: 0 });
     /// assert_eq!(Answer::from_http(503, Some(ServerHint::RetryAfterMs(2000))), Answer::Throttled { hint_ms: 2000 });
     /// assert_eq!(Answer::from_http(503, None), Answer::Accepted);
@@ -99,7 +102,7 @@ impl Answer {
 /// are milliseconds on any monotonic clock; one earlier than a previous reading counts as that one.
 ///
 /// ```
-/// use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig};
+/// use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig};
 /// let mut rate = SendRate::new(SendRateConfig::DEFAULT).unwrap();
 /// assert_eq!(rate.before_attempt(0), Pace::Send); // off until the first throttle
 /// for t in 0..100 {
@@ -132,7 +135,7 @@ pub struct SendRate {
 
 impl SendRate {
     /// A send rate, off until the first throttle; the configuration's error if it is out of range.
-    pub const fn new(config: SendRateConfig) -> Result<SendRate, SendRateError> {
+    pub const fn new(config: SendRateConfig) -> Result<SendRate, Invalid<SendRateError>> {
         match config.check() {
             Ok(config) => Ok(SendRate {
                 config,
@@ -200,7 +203,7 @@ impl SendRate {
     /// the hold from its hint but does not cut the rate again (one cut per flight of attempts).
     ///
     /// ```
-    /// use seeded_backoff::{Answer, SendRate, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, SendRate, SendRateConfig};
     /// let mut rate = SendRate::new(SendRateConfig::DEFAULT).unwrap();
     /// for t in 0..100 {
     ///     rate.on_answer(t * 10, Answer::Accepted); // 100 accepted in 1 s

@@ -13,10 +13,12 @@ pub const SNAPSHOT_SIZE: usize = 40;
 /// The snapshot format version this crate writes and reads.
 pub const SNAPSHOT_VERSION: u8 = 1;
 
+pub use crate::run::snapshot::{RUN_SNAPSHOT_SIZE, RUN_SNAPSHOT_VERSION};
+
 error_enum! {
     /// Why a snapshot was refused. Each check of SPEC.md §9 has its own variant.
     pub enum SnapshotError {
-        /// Not exactly [`SNAPSHOT_SIZE`] bytes (a run snapshot: [`RUN_SNAPSHOT_SIZE`](crate::RUN_SNAPSHOT_SIZE)).
+        /// Not exactly [`SNAPSHOT_SIZE`] bytes (a run snapshot: [`RUN_SNAPSHOT_SIZE`]).
         WrongLength => "wrong_length", "snapshot must be exactly 40 bytes (a run snapshot 100)";
         /// A format version this crate does not know.
         UnknownVersion => "unknown_version", "snapshot format version must be 1";

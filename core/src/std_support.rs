@@ -2,7 +2,10 @@
 
 extern crate std;
 
-use crate::{Backoff, LoopSendRate, OnRetry, Policy, Retry, RetryError, RetryGate, Verdict};
+use crate::budget::RetryGate;
+use crate::retry::OnRetry;
+use crate::send_rate::LoopSendRate;
+use crate::{Backoff, Policy, Retry, RetryError, Verdict};
 
 impl Backoff {
     /// A fresh state seeded from the operating system's random source, so every client jitters
@@ -74,12 +77,13 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
     /// [`Retry::run_blocking`] on this thread: `std::thread::sleep` between attempts and the OS
     /// monotonic clock (one process-wide origin) in place of any [`Retry::clock`], keeping the
     /// loop's budget, callback and send rate. So threads sharing one
-    /// [`AtomicSendRate`](crate::AtomicSendRate) through
+    /// [`AtomicSendRate`](crate::send_rate::AtomicSendRate) through
     /// `Retry::new(&policy, seed).send_rate(&rate).run_thread(op, classify)` are paced together,
     /// every attempt, the first included (SPEC.md §15.2).
     ///
     /// ```
-    /// use seeded_backoff::{Answer, AtomicSendRate, NotSent, Policy, Retry, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, AtomicSendRate, NotSent, SendRateConfig};
+    /// use seeded_backoff::{Policy, Retry};
     /// use std::time::{Duration, Instant};
     ///
     /// #[derive(Debug)]

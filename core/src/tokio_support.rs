@@ -4,7 +4,10 @@ extern crate std;
 
 use core::future::Future;
 
-use crate::{LoopSendRate, OnRetry, Policy, Retry, RetryError, RetryGate, Verdict};
+use crate::budget::RetryGate;
+use crate::retry::OnRetry;
+use crate::send_rate::LoopSendRate;
+use crate::{Policy, Retry, RetryError, Verdict};
 
 /// [`Retry::run`] on Tokio: sleeps with `tokio::time::sleep` and counts time spent in attempts
 /// against the policy's `max_elapsed_ms` with `tokio::time::Instant` (so a paused test runtime
@@ -55,7 +58,7 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
     /// [`Retry::run`] on Tokio, as [`retry_tokio`] runs it (Tokio's sleep, Tokio's clock in place of
     /// any [`Retry::clock`]), keeping the loop's budget, callback and send rate: so
     /// `Retry::new(&policy, seed).send_rate(&rate).run_tokio(op, classify)` paces every attempt,
-    /// the first included, through one [`AtomicSendRate`](crate::AtomicSendRate) shared by any
+    /// the first included, through one [`AtomicSendRate`](crate::send_rate::AtomicSendRate) shared by any
     /// number of tasks (SPEC.md §15.2). The clock reads one process-wide origin, so every loop
     /// sharing the rate reads the same scale.
     ///
@@ -63,7 +66,8 @@ impl<'a, G: RetryGate, C: FnMut() -> u64, H, R> Retry<'a, G, C, H, R> {
     /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
     /// # async fn main() {
     /// use std::sync::Arc;
-    /// use seeded_backoff::{Answer, AtomicSendRate, NotSent, Policy, Retry, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, AtomicSendRate, NotSent, SendRateConfig};
+    /// use seeded_backoff::{Policy, Retry};
     ///
     /// #[derive(Debug)]
     /// enum Error { Busy, NotSent(NotSent) }

@@ -1,7 +1,7 @@
 //! What the `tower` feature adds for a send rate (SPEC.md §17): a `tower::Layer` that paces every
 //! call of the service it wraps through one shared [`AtomicSendRate`].
 //!
-//! A `tower::retry::Policy` such as [`TowerPolicy`](crate::TowerPolicy) is asked only after an
+//! A `tower::retry::Policy` such as [`TowerPolicy`](crate::tower::TowerPolicy) is asked only after an
 //! attempt ends, so it can space retries but never a first attempt, and a send rate gates every
 //! attempt. A layer sees every call; under tower's `RetryLayer` each retry is a call too, so one
 //! rate paces first attempts and retries alike. The clock is the Tokio loop's
@@ -18,16 +18,16 @@ use core::time::Duration;
 use std::boxed::Box;
 use std::sync::Arc;
 
+use crate::send_rate::{Answer, AtomicSendRate, Pace};
 use crate::tokio_support::tokio_now_ms;
-use crate::{Answer, AtomicSendRate, Pace};
 
 /// Why a [`SendRateService`] did not send a call: its send rate is fail-fast
-/// ([`SendRateConfig::fail_fast`](crate::SendRateConfig::fail_fast)) and would have made it wait.
+/// ([`SendRateConfig::fail_fast`](crate::send_rate::SendRateConfig::fail_fast)) and would have made it wait.
 /// The service's error is made from it (`E: From<SendRefused>`, as a `tower::BoxError` is), and
 /// the inner service is not called.
 ///
 /// ```
-/// use seeded_backoff::SendRefused;
+/// use seeded_backoff::tower::SendRefused;
 /// assert_eq!(SendRefused { wait_ms: 250 }.to_string(), "not sent: the send rate has a slot in 250 ms");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,7 +58,7 @@ impl core::error::Error for SendRefused {}
 ///
 /// Put it under `RetryLayer`, as below, so that each retry is a call it paces: above it, it would
 /// pace only the first attempt of each request; tell the policy so with
-/// [`TowerPolicy::behind_send_rate`](crate::TowerPolicy::behind_send_rate), and a throttled retry
+/// [`TowerPolicy::behind_send_rate`](crate::tower::TowerPolicy::behind_send_rate), and a throttled retry
 /// waits for the rate rather than its own backoff (SPEC.md §15.2). A fail-fast refusal reaches
 /// the retry policy as an error; classify it as a stop, or the policy retries what the rate
 /// refused.
@@ -67,7 +67,9 @@ impl core::error::Error for SendRefused {}
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
 /// # async fn main() {
 /// use std::sync::{Arc, Mutex};
-/// use seeded_backoff::{Answer, AtomicSendRate, Jitter, Policy, SendRateConfig, SendRateLayer, TowerPolicy, Verdict};
+/// use seeded_backoff::send_rate::{Answer, AtomicSendRate, SendRateConfig};
+/// use seeded_backoff::tower::{SendRateLayer, TowerPolicy};
+/// use seeded_backoff::{Jitter, Policy, Verdict};
 /// use tower::{retry::RetryLayer, service_fn, BoxError, ServiceBuilder, ServiceExt};
 ///
 /// // 10 requests/s, one at a time: min = max holds the rate there once a throttle turns it on.

@@ -5,10 +5,8 @@ extern crate std;
 use core::time::Duration;
 use std::sync::Arc;
 
-use crate::{
-    Action, AtomicRetryBudget, Backoff, CallSeeds, GiveUpReason, Outcome, Policy, RetryGate, Run,
-    Verdict,
-};
+use crate::budget::{AtomicRetryBudget, RetryGate};
+use crate::{Action, Backoff, CallSeeds, GiveUpReason, Outcome, Policy, Run, Verdict};
 
 /// How a [`TowerPolicy`] makes the copy of a request that each retry sends.
 pub trait CloneRequest<Req> {
@@ -116,7 +114,8 @@ impl<Res, E, F: FnMut(&mut Result<Res, E>, RetriesExhausted)> OnGiveUp<Res, E> f
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// use seeded_backoff::{Jitter, Policy, TowerPolicy, Verdict};
+/// use seeded_backoff::tower::TowerPolicy;
+/// use seeded_backoff::{Jitter, Policy, Verdict};
 /// use tower::{service_fn, ServiceExt};
 /// use std::sync::atomic::{AtomicU32, Ordering};
 ///
@@ -220,7 +219,8 @@ impl<K, C, H> TowerPolicy<K, C, H> {
     /// ```
     /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
     /// # async fn main() {
-    /// use seeded_backoff::{GaveUp, GiveUpReason, Policy, TowerPolicy, Verdict};
+    /// use seeded_backoff::tower::{GaveUp, TowerPolicy};
+    /// use seeded_backoff::{GiveUpReason, Policy, Verdict};
     /// use tower::{service_fn, ServiceExt};
     ///
     /// #[derive(Debug)]
@@ -242,7 +242,7 @@ impl<K, C, H> TowerPolicy<K, C, H> {
         self.on_give_up(GiveUpAsError)
     }
 
-    /// Says a [`SendRateLayer`](crate::SendRateLayer) under this policy paces every attempt: a
+    /// Says a [`SendRateLayer`](crate::tower::SendRateLayer) under this policy paces every attempt: a
     /// throttled retry (the classifier's [`Verdict::throttled`], a 429) then waits only the
     /// server's hint, not its backoff, since the rate paces it (SPEC.md §15.2).
     pub fn behind_send_rate(mut self) -> Self {

@@ -6,10 +6,13 @@
 use seeded_backoff::bindings::RawBackoff;
 use seeded_backoff::StepInput;
 use seeded_backoff::{
-    classify_grpc, classify_http, parse_grpc_pushback, parse_retry_after, Backoff, BudgetConfig,
-    BudgetError, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter, ParseError,
-    Policy, PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step, MAX_DELAY_MS,
-    SNAPSHOT_SIZE,
+    budget::{BudgetConfig, BudgetError, RetryBudget, RetryGate},
+    classify_http,
+    http::{classify_grpc, parse_grpc_pushback, ParseError},
+    parse_retry_after,
+    policy::{DeadlineMode, PolicyError, MAX_DELAY_MS},
+    snapshot::{SnapshotError, SNAPSHOT_SIZE},
+    Backoff, Classification, FailureKind, GiveUpReason, Invalid, Jitter, Policy, ServerHint, Step,
 };
 
 const M: u32 = MAX_DELAY_MS;
@@ -212,43 +215,63 @@ fn policy_extreme_valid_values_run_in_bounds() {
 
 #[test]
 fn budget_bad_parameters() {
-    assert_eq!(BudgetConfig::grpc(0, 1), Err(BudgetError::MaxTokens));
-    assert_eq!(BudgetConfig::grpc(1001, 1), Err(BudgetError::MaxTokens));
+    // The refusal names the rule and the value given for its field.
+    let refused = |error, got| -> Result<BudgetConfig, Invalid<BudgetError>> {
+        Err(Invalid {
+            error,
+            got,
+            den: None,
+        })
+    };
+    assert_eq!(BudgetConfig::grpc(0, 1), refused(BudgetError::MaxTokens, 0));
+    assert_eq!(
+        BudgetConfig::grpc(1001, 1),
+        refused(BudgetError::MaxTokens, 1001)
+    );
     assert_eq!(
         BudgetConfig::grpc(u32::MAX, u32::MAX),
-        Err(BudgetError::MaxTokens)
+        refused(BudgetError::MaxTokens, u32::MAX)
     );
-    assert_eq!(BudgetConfig::grpc(10, 0), Err(BudgetError::TokenRatio));
-    assert_eq!(BudgetConfig::grpc(10, 10_001), Err(BudgetError::TokenRatio));
+    assert_eq!(
+        BudgetConfig::grpc(10, 0),
+        refused(BudgetError::TokenRatio, 0)
+    );
+    assert_eq!(
+        BudgetConfig::grpc(10, 10_001),
+        refused(BudgetError::TokenRatio, 10_001)
+    );
     assert_eq!(
         BudgetConfig::grpc(1000, u32::MAX),
-        Err(BudgetError::TokenRatio)
+        refused(BudgetError::TokenRatio, u32::MAX)
     );
     assert!(BudgetConfig::grpc(1000, 1_000_000).is_ok());
     assert_eq!(
         BudgetConfig::aws_quota(0, 1, 1, 0),
-        Err(BudgetError::Capacity)
+        refused(BudgetError::Capacity, 0)
     );
     assert_eq!(
         BudgetConfig::aws_quota(1_000_001, 1, 1, 0),
-        Err(BudgetError::Capacity)
+        refused(BudgetError::Capacity, 1_000_001)
     );
     assert_eq!(
         BudgetConfig::aws_quota(u32::MAX, 1, 1, 0),
-        Err(BudgetError::Capacity)
+        refused(BudgetError::Capacity, u32::MAX)
     );
-    assert_eq!(BudgetConfig::aws_quota(10, 0, 1, 0), Err(BudgetError::Cost));
+    assert_eq!(
+        BudgetConfig::aws_quota(10, 0, 1, 0),
+        refused(BudgetError::Cost, 0)
+    );
     assert_eq!(
         BudgetConfig::aws_quota(10, 1, 11, 0),
-        Err(BudgetError::Cost)
+        refused(BudgetError::Cost, 11)
     );
     assert_eq!(
         BudgetConfig::aws_quota(10, u32::MAX, 1, 0),
-        Err(BudgetError::Cost)
+        refused(BudgetError::Cost, u32::MAX)
     );
     assert_eq!(
         BudgetConfig::aws_quota(10, 1, 1, 11),
-        Err(BudgetError::NoRetryIncrement)
+        refused(BudgetError::NoRetryIncrement, 11)
     );
     let max = BudgetConfig::aws_quota(1_000_000, 1_000_000, 1_000_000, 1_000_000).unwrap();
     assert_eq!(max.max_milli(), 1_000_000_000);

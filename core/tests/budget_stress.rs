@@ -3,7 +3,10 @@
 //! sees more than the bucket holds. The interleavings themselves are model-checked in
 //! loom_budget.rs (RUSTFLAGS="--cfg seeded_backoff_loom").
 
-use seeded_backoff::{AtomicRetryBudget, BudgetConfig, FailureKind, RetryGate};
+use seeded_backoff::{
+    budget::{AtomicRetryBudget, BudgetConfig, RetryGate},
+    FailureKind,
+};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Barrier;
 use std::thread;

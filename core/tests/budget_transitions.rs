@@ -1,7 +1,10 @@
 //! SPEC.md §10's budget transitions, hand-derived, applied to both budgets that implement them
 //! (`RetryBudget` and the lock-free `AtomicRetryBudget`), which must agree step by step.
 
-use seeded_backoff::{AtomicRetryBudget, BudgetConfig, FailureKind as K, RetryBudget, RetryGate};
+use seeded_backoff::{
+    budget::{AtomicRetryBudget, BudgetConfig, RetryBudget, RetryGate},
+    FailureKind as K,
+};
 
 /// A budget under test: the gate and its token count.
 trait Budget: RetryGate {

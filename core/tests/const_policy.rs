@@ -2,7 +2,8 @@
 //! names the field. The compile error itself is a `compile_fail,E0080` doc test of the macro;
 //! here the same `panic!` runs outside a `const`, so its message can be read.
 
-use seeded_backoff::{const_policy, Jitter, Policy, PolicyError};
+use seeded_backoff::policy::PolicyError;
+use seeded_backoff::{const_policy, Jitter, Policy};
 
 const GOOD: Policy = const_policy!(Policy::builder().initial_ms(250).jitter(Jitter::Full));
 

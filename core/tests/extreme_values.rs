@@ -5,9 +5,13 @@
 //! saturate, and an out-of-range code or parameter is an answer or a typed error, never a panic.
 
 use seeded_backoff::{
-    classify_grpc, classify_http, is_retryable_http, parse_rate_limit, parse_retry_after,
-    rate_limit_applies, BudgetConfig, BudgetError, Classification, ParseError,
-    RateLimitHeader as H, ServerHint,
+    budget::{BudgetConfig, BudgetError},
+    classify_http,
+    http::{
+        classify_grpc, is_retryable_http, parse_rate_limit, rate_limit_applies, ParseError,
+        RateLimitHeader as H,
+    },
+    parse_retry_after, Classification, ServerHint,
 };
 
 /// The UTF-8 a lone surrogate becomes when encoded anyway (CESU-8 / WTF-8), invalid UTF-8, an
@@ -145,7 +149,13 @@ fn budget_parameters_at_u32_max_are_typed_errors_naming_the_field() {
         ),
     ];
     for (got, want) in cases {
-        assert_eq!(got, Some(want));
+        // Each case gives u32::MAX for the field its error names.
+        let got = got.unwrap();
+        assert_eq!(got.error, want);
         assert!(want.message().contains(want.name()), "{want:?}");
+        assert_eq!(
+            got.to_string(),
+            format!("{}, got 4294967295", want.message())
+        );
     }
 }

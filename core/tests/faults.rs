@@ -15,7 +15,9 @@ mod fault_support;
 use std::time::{Duration, Instant};
 
 use fault_support::{attempt, model_delays, Failure, FaultServer, Response};
-use seeded_backoff::{FailureKind, GiveUpReason, Jitter, Policy, Retry, TowerPolicy, Verdict};
+use seeded_backoff::{
+    tower::TowerPolicy, FailureKind, GiveUpReason, Jitter, Policy, Retry, Verdict,
+};
 use tower::{service_fn, ServiceExt};
 
 const ATTEMPT: Duration = Duration::from_millis(300);
@@ -218,7 +220,7 @@ fn tower_policy_rides_out_a_storm_of_5xx_and_429_with_garbage_hints() {
         }
     });
     let retry = TowerPolicy::new(storm_policy(), |r: &Result<Response, Failure>| match r {
-        Ok(resp) if seeded_backoff::is_retryable_http(resp.status) => Verdict::Retry {
+        Ok(resp) if seeded_backoff::http::is_retryable_http(resp.status) => Verdict::Retry {
             hint: resp.hint(),
             failure_kind: FailureKind::Error,
             answer: None,

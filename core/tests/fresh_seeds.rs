@@ -6,7 +6,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use seeded_backoff::{retry_tokio, Jitter, Policy, Retry, SeededRetryPolicy, TowerPolicy, Verdict};
+use seeded_backoff::{
+    retry_policies::SeededRetryPolicy, retry_tokio, tower::TowerPolicy, Jitter, Policy, Retry,
+    Verdict,
+};
 
 /// A window of 10^9 ms for the first retry: eight draws from independent seeds collide with a
 /// chance of about 3 in 10^8, so "all apart" is a deterministic outcome, not a timing one.

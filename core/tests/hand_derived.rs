@@ -4,9 +4,12 @@
 use seeded_backoff::bindings::crc32;
 use seeded_backoff::StepInput;
 use seeded_backoff::{
-    classify_grpc, classify_http, Backoff, Classification, DeadlineMode, FailureKind, GiveUpReason,
-    Jitter, Policy, PolicyError, RetryBudget, RetryGate, ServerHint, SnapshotError, Step,
-    SNAPSHOT_SIZE,
+    budget::{RetryBudget, RetryGate},
+    classify_http,
+    http::classify_grpc,
+    policy::{DeadlineMode, PolicyError},
+    snapshot::{SnapshotError, SNAPSHOT_SIZE},
+    Backoff, Classification, FailureKind, GiveUpReason, Jitter, Policy, ServerHint, Step,
 };
 
 fn delays(policy: &Policy, seed: u64) -> Vec<u32> {

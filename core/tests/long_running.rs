@@ -10,8 +10,9 @@ use std::thread;
 
 use seeded_backoff::StepInput;
 use seeded_backoff::{
-    jitter_bounds, AtomicRetryBudget, Backoff, BudgetConfig, FailureKind, GiveUpReason, Jitter,
-    Policy, RetryGate, ServerHint, Step, MAX_DELAY_MS,
+    budget::{AtomicRetryBudget, BudgetConfig, RetryGate},
+    policy::{jitter_bounds, MAX_DELAY_MS},
+    Backoff, FailureKind, GiveUpReason, Jitter, Policy, ServerHint, Step,
 };
 
 const STRATEGIES: [Jitter; 6] = [

@@ -6,7 +6,10 @@
 
 use loom::sync::Arc;
 use loom::thread;
-use seeded_backoff::{AtomicRetryBudget, BudgetConfig, FailureKind, RetryGate};
+use seeded_backoff::{
+    budget::{AtomicRetryBudget, BudgetConfig, RetryGate},
+    FailureKind,
+};
 
 /// AWS quota of 10 tokens, retry cost 5, timeout cost 10, first-try success +1 (milli-tokens ×1000).
 fn aws_small() -> BudgetConfig {

@@ -6,7 +6,7 @@
 
 use loom::sync::Arc;
 use loom::thread;
-use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig};
+use seeded_backoff::send_rate::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig};
 
 /// 10 requests/s at most once on (the first throttle sets the rate under it), burst 1.
 fn config() -> SendRateConfig {

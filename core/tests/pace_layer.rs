@@ -7,7 +7,8 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use seeded_backoff::{PaceLayer, Pacer};
+use seeded_backoff::pacer::Pacer;
+use seeded_backoff::tower::PaceLayer;
 use tower::{service_fn, Layer, Service, ServiceExt};
 
 type Response = http::Response<&'static str>;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use seeded_backoff::{Pacer, PacerError, PacerSlot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
+use seeded_backoff::pacer::{Pacer, PacerError, PacerSlot, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 
 #[test]
 fn each_field_is_refused_by_name_at_its_edges() {
@@ -23,7 +23,15 @@ fn each_field_is_refused_by_name_at_its_edges() {
         ((1, 0, MAX_PACER_WAIT_S + 1), Some(PacerError::MaxWaitS)),
     ];
     for ((c, r, w), want) in cases {
-        assert_eq!(Pacer::new(c, r, w, 0).err(), want, "{c} {r} {w}");
+        let err = Pacer::new(c, r, w, 0).err();
+        assert_eq!(err.map(|e| e.error), want, "{c} {r} {w}");
+        // The refusal names the value given for its field.
+        let given = match want {
+            Some(PacerError::CapacityPerS) => c,
+            Some(PacerError::ReservePerMille) => r,
+            _ => w,
+        };
+        assert_eq!(err.map(|e| e.got), want.map(|_| given), "{c} {r} {w}");
     }
     assert_eq!(PacerError::MaxWaitS.name(), "max_wait_s");
 }
@@ -123,7 +131,8 @@ proptest! {
 
 #[test]
 fn paced_is_bit_1_of_the_deadline_byte_and_nothing_else() {
-    use seeded_backoff::{DeadlineMode, Policy};
+    use seeded_backoff::policy::DeadlineMode;
+    use seeded_backoff::Policy;
     for base in [Policy::google(), Policy::grpc(), Policy::aws_standard()] {
         for mode in [DeadlineMode::GiveUp, DeadlineMode::Clamp] {
             let plain = base.to_builder().deadline(mode).build().unwrap();

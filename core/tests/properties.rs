@@ -2,8 +2,10 @@
 
 use proptest::prelude::*;
 use seeded_backoff::{
-    Backoff, BudgetConfig, DeadlineMode, FailureKind, GiveUpReason, Jitter, Policy, RetryBudget,
-    RetryGate, ServerHint, Step, StepInput, MAX_DELAY_MS, SNAPSHOT_SIZE,
+    budget::{BudgetConfig, RetryBudget, RetryGate},
+    policy::{DeadlineMode, MAX_DELAY_MS},
+    snapshot::SNAPSHOT_SIZE,
+    Backoff, FailureKind, GiveUpReason, Jitter, Policy, ServerHint, Step, StepInput,
 };
 
 /// Miri runs every case through an interpreter: a handful is enough there.

@@ -3,8 +3,9 @@
 
 use seeded_backoff::StepInput;
 use seeded_backoff::{
-    parse_rate_limit, Backoff, GiveUpReason, Jitter, ParseError, Policy, RateLimitHeader as H,
-    ServerHint, Step, MAX_DELAY_MS, RATE_LIMIT_HEADERS,
+    http::{parse_rate_limit, ParseError, RateLimitHeader as H, RATE_LIMIT_HEADERS},
+    policy::MAX_DELAY_MS,
+    Backoff, GiveUpReason, Jitter, Policy, ServerHint, Step,
 };
 
 const RESETS: [H; 3] = [
@@ -315,7 +316,8 @@ fn a_give_up_consumes_no_draw() {
 }
 #[test]
 fn the_date_free_hint_is_the_full_rule_where_it_answers() {
-    use seeded_backoff::{ServerHint, RATE_LIMIT_HEADERS};
+    use seeded_backoff::http::RATE_LIMIT_HEADERS;
+    use seeded_backoff::ServerHint;
     let long = [b'0'; 9000];
     let values: [Option<&[u8]>; 9] = [
         None,

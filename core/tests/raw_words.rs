@@ -3,7 +3,10 @@
 //! edge of each range its documentation states.
 
 use seeded_backoff::bindings::{RawRun, SEND_RATE_WORDS};
-use seeded_backoff::{Answer, Policy, Run, SendRate, SendRateConfig};
+use seeded_backoff::{
+    send_rate::{Answer, SendRate, SendRateConfig},
+    Policy, Run,
+};
 
 #[test]
 fn a_run_word_pair_holds_the_low_half_then_the_high_half() {

@@ -177,6 +177,19 @@ fn every_method_the_crate_readme_names_exists() {
                         root -= 1;
                     }
                 }
+                // A path through one of the crate's modules (`policy::DeadlineMode::Clamp`) is
+                // checked from the item the module holds.
+                loop {
+                    let seg: String = chars[root..].iter().take_while(|&&c| is_ident(c)).collect();
+                    let next = root + seg.len();
+                    let is_module = source.contains(&format!("pub mod {seg};"))
+                        || source.contains(&format!("pub mod {seg} {{"));
+                    if next < start && is_module && !CRATES.contains(&seg.as_str()) {
+                        root = next + 2;
+                    } else {
+                        break;
+                    }
+                }
                 let first: String = chars[root..].iter().take_while(|&&c| is_ident(c)).collect();
                 let in_path = root < start && !CRATES.contains(&first.as_str());
                 if (called || in_path) && !name.starts_with(|c: char| c.is_ascii_digit()) {
@@ -215,7 +228,9 @@ fn cargo_features() -> Vec<String> {
         } else if let Some((name, value)) = line.split_once(" = ") {
             let optional = table == "[dependencies]" && value.contains("optional = true");
             let implicit = optional && !manifest.contains(&format!("\"dep:{name}\""));
-            if (table == "[features]" && name != "default") || implicit {
+            // `bindings` is the project's own bindings' layer, not a feature a Rust program uses.
+            let public = name != "default" && name != "bindings";
+            if (table == "[features]" && public) || implicit {
                 features.push(name.to_string());
             }
         }

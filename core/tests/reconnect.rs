@@ -3,7 +3,9 @@
 
 use seeded_backoff::bindings::RawReconnect;
 use seeded_backoff::{
-    GiveUpReason, Jitter, Policy, Reconnect, ReconnectError, SnapshotError, Step, RETRY_FOREVER,
+    reconnect::{Reconnect, ReconnectError, RETRY_FOREVER},
+    snapshot::SnapshotError,
+    GiveUpReason, Jitter, Policy, Step,
 };
 use serde_json::Value;
 
@@ -66,7 +68,7 @@ fn every_vector_replays() {
         let mut r = match Reconnect::new(&p, seed) {
             Ok(r) => r,
             Err(e) => {
-                assert_eq!(case["error"], e.name(), "{name}");
+                assert_eq!(case["error"], e.error.name(), "{name}");
                 continue;
             }
         };
@@ -146,7 +148,9 @@ fn a_finite_count_gives_up_changing_nothing_by_hand() {
 #[test]
 fn a_time_budget_and_corrupt_raw_states_are_refused() {
     let timed = Policy::builder().max_elapsed_ms(1).build().unwrap();
-    assert_eq!(Reconnect::new(&timed, 1), Err(ReconnectError::TimeBudget));
+    let err = Reconnect::new(&timed, 1).unwrap_err();
+    assert_eq!(err.error, ReconnectError::TimeBudget);
+    assert_eq!(err.got, 1); // the policy's max_elapsed_ms
     let p = none_8s(5);
     let raw = Reconnect::new(&p, 1).unwrap().to_raw();
     assert_eq!(Reconnect::from_raw(&p, raw).unwrap().to_raw(), raw);

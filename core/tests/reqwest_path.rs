@@ -9,7 +9,8 @@
 use std::sync::{Arc, Mutex};
 
 use seeded_backoff::{
-    Backoff, GiveUpReason, Jitter, Policy, RetriesExhausted, TowerPolicy, Verdict,
+    tower::{RetriesExhausted, TowerPolicy},
+    Backoff, GiveUpReason, Jitter, Policy, Verdict,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;

@@ -3,7 +3,10 @@
 //! the RFC). Expected values come from the RFC's wording and calendar arithmetic (Unix times from
 //! Python's `calendar.timegm`), not from running the code.
 
-use seeded_backoff::{parse_grpc_pushback, parse_retry_after, ParseError, ServerHint};
+use seeded_backoff::{
+    http::{parse_grpc_pushback, ParseError},
+    parse_retry_after, ServerHint,
+};
 
 const SATURATED: u32 = u32::MAX;
 const RFC_EXAMPLE: u64 = 784_111_777; // Sun, 06 Nov 1994 08:49:37 GMT

@@ -8,8 +8,9 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use seeded_backoff::{
-    retry_async, FailureKind, GiveUpReason, Jitter, Policy, Retry, RetryBudget, RetryError,
-    RetryEvent, RetryGate, ServerHint, Verdict,
+    budget::{RetryBudget, RetryGate},
+    retry_async, FailureKind, GiveUpReason, Jitter, Policy, Retry, RetryError, RetryEvent,
+    ServerHint, Verdict,
 };
 use seeded_backoff_test_support::{policy_from_json, seed_of, vector_files};
 use serde_json::Value;
@@ -298,7 +299,9 @@ fn errors_convert_into_box_dyn_error_with_their_message() {
     }
     let e = policy().unwrap_err();
     assert_eq!(e.to_string(), "initial_ms must be in 1..=2147483647, got 0");
-    use seeded_backoff::{BudgetError, ParseError, PolicyError, SnapshotError};
+    use seeded_backoff::{
+        budget::BudgetError, http::ParseError, policy::PolicyError, snapshot::SnapshotError,
+    };
     fn check<E: core::error::Error + Copy>(all: &[E], name: fn(E) -> &'static str) -> usize {
         let mut names: Vec<&str> = all.iter().map(|e| name(*e)).collect();
         names.sort();

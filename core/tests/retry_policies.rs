@@ -14,7 +14,7 @@ use reqwest_middleware::ClientBuilder;
 use reqwest_retry::RetryTransientMiddleware;
 use retry_policies::{RetryDecision, RetryPolicy};
 use seeded_backoff::{
-    call_seed, classify_http, Backoff, Classification, Policy, SeededRetryPolicy,
+    call_seed, classify_http, retry_policies::SeededRetryPolicy, Backoff, Classification, Policy,
 };
 use seeded_backoff_test_support::{seed_of, vectors_dir};
 use serde_json::Value;

@@ -5,8 +5,8 @@ use core::time::Duration;
 use std::cell::Cell;
 
 use seeded_backoff::{
-    Answer, AtomicSendRate, GiveUpReason, Jitter, NotSent, Policy, Retry, RetryEvent, SendRate,
-    SendRateConfig, ServerHint, Verdict,
+    send_rate::{Answer, AtomicSendRate, NotSent, SendRate, SendRateConfig},
+    GiveUpReason, Jitter, Policy, Retry, RetryEvent, ServerHint, Verdict,
 };
 
 #[derive(Debug, PartialEq)]

@@ -1,7 +1,8 @@
 //! The step's rules exactly at their boundaries (SPEC.md §5), hand-derived with jitter `none` so
 //! every delay is the level: a delay equal to the time left is still given, one more is not.
 
-use seeded_backoff::{DeadlineMode, GiveUpReason, Jitter, Policy, Step, StepInput};
+use seeded_backoff::policy::DeadlineMode;
+use seeded_backoff::{GiveUpReason, Jitter, Policy, Step, StepInput};
 
 fn policy(max_elapsed_ms: u32, deadline: DeadlineMode) -> Policy {
     Policy::google()
@@ -76,7 +77,7 @@ fn no_time_budget_ignores_any_clock() {
 
 #[test]
 fn grpc_pushback_reports_empty_and_negative_before_the_format() {
-    use seeded_backoff::{parse_grpc_pushback, ParseError};
+    use seeded_backoff::http::{parse_grpc_pushback, ParseError};
     // SPEC.md §8.2, after stripping spaces and tabs: empty, then a leading '-', then digits.
     assert_eq!(parse_grpc_pushback(b""), Err(ParseError::Empty));
     assert_eq!(parse_grpc_pushback(b" \t "), Err(ParseError::Empty));
@@ -94,14 +95,17 @@ fn equal_jitter_spans_half_the_level_to_the_level() {
         .jitter(Jitter::Equal)
         .build()
         .unwrap();
-    assert_eq!(seeded_backoff::jitter_bounds(&p, 1000), (500, 1000));
-    assert_eq!(seeded_backoff::jitter_bounds(&p, 1001), (500, 1001));
-    assert_eq!(seeded_backoff::jitter_bounds(&p, 64_000), (32_000, 32_000));
+    assert_eq!(seeded_backoff::policy::jitter_bounds(&p, 1000), (500, 1000));
+    assert_eq!(seeded_backoff::policy::jitter_bounds(&p, 1001), (500, 1001));
+    assert_eq!(
+        seeded_backoff::policy::jitter_bounds(&p, 64_000),
+        (32_000, 32_000)
+    );
 }
 
 #[test]
 fn a_backslash_escapes_only_inside_quotes_and_a_dictionary_members_other_pieces_are_ignored() {
-    use seeded_backoff::{parse_rate_limit, RateLimitHeader::RateLimit};
+    use seeded_backoff::http::{parse_rate_limit, RateLimitHeader::RateLimit};
     // SPEC.md §8.3 step 3. Outside quotes `\` is an ordinary byte: `;` still ends the piece, so
     // the quota `x\` resets in 5 s.
     assert_eq!(parse_rate_limit(RateLimit, b"x\\;t=5", 0), Ok(5000));

@@ -4,7 +4,8 @@
 
 use seeded_backoff::bindings::RawRun;
 use seeded_backoff::{
-    Action, FailureKind, Jitter, Outcome, PauseReason, Policy, Run, SnapshotError, MAX_DELAY_MS,
+    policy::MAX_DELAY_MS, run::PauseReason, snapshot::SnapshotError, Action, FailureKind, Jitter,
+    Outcome, Policy, Run,
 };
 
 /// 100 ms doubling to 1 s, no jitter, five retries: every delay is the level.
@@ -197,13 +198,18 @@ fn a_run_that_starts_without_a_clock_ignores_later_readings() {
 }
 
 /// A send rate that always answers the same pace, and counts the answers it is told.
-struct Fixed(seeded_backoff::Pace, core::cell::Cell<u32>);
+struct Fixed(seeded_backoff::send_rate::Pace, core::cell::Cell<u32>);
 
-impl seeded_backoff::SendGate for Fixed {
-    fn before_attempt(&self, _now_ms: u64) -> seeded_backoff::Pace {
+impl seeded_backoff::run::SendGate for Fixed {
+    fn before_attempt(&self, _now_ms: u64) -> seeded_backoff::send_rate::Pace {
         self.0
     }
-    fn on_answer_sent(&self, _now_ms: u64, _sent_ms: u64, _answer: seeded_backoff::Answer) {
+    fn on_answer_sent(
+        &self,
+        _now_ms: u64,
+        _sent_ms: u64,
+        _answer: seeded_backoff::send_rate::Answer,
+    ) {
         self.1.set(self.1.get() + 1);
     }
 }
@@ -218,12 +224,18 @@ fn a_send_rate_wait_that_ends_at_the_time_budget_is_waited_and_one_past_it_gives
         .max_elapsed_ms(1000)
         .build()
         .unwrap();
-    let at_limit = Fixed(seeded_backoff::Pace::Wait { ms: 1000 }, Default::default());
+    let at_limit = Fixed(
+        seeded_backoff::send_rate::Pace::Wait { ms: 1000 },
+        Default::default(),
+    );
     assert_eq!(
         Run::new(&p, 1).start_paced(&p, Some(0), &at_limit),
         Ok(Action::Wait { delay_ms: 1000 })
     );
-    let past = Fixed(seeded_backoff::Pace::Wait { ms: 1001 }, Default::default());
+    let past = Fixed(
+        seeded_backoff::send_rate::Pace::Wait { ms: 1001 },
+        Default::default(),
+    );
     assert_eq!(
         Run::new(&p, 1).start_paced(&p, Some(0), &past),
         Ok(Action::GiveUp {
@@ -237,7 +249,7 @@ fn a_send_rate_wait_that_ends_at_the_time_budget_is_waited_and_one_past_it_gives
 fn a_run_tells_a_shared_atomic_send_rate_each_answer() {
     // A throttle with a 500 ms hint while the rate is off holds every ask until 10 + 500
     // (SPEC.md §17.5), so the shared rate must have heard it through the run.
-    use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRateConfig};
+    use seeded_backoff::send_rate::{Answer, AtomicSendRate, Pace, SendRateConfig};
     let p = policy();
     let rate = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
     let mut run = Run::new(&p, 1);

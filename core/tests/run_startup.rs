@@ -4,16 +4,20 @@
 use core::cell::Cell;
 
 use seeded_backoff::{
-    startup_delay_ms, Action, FleetError, Policy, Run, SendRate, SendRateConfig, MAX_DELAY_MS,
+    fleet::{startup_delay_ms, FleetError},
+    policy::MAX_DELAY_MS,
+    send_rate::{SendRate, SendRateConfig},
+    Action, Policy, Run,
 };
 
 #[test]
 fn the_window_is_bounded_as_the_startup_delay_is() {
     let p = Policy::google();
-    assert_eq!(
-        Run::new(&p, 1).startup_window_ms(MAX_DELAY_MS + 1).err(),
-        Some(FleetError::WindowMs)
-    );
+    let err = Run::new(&p, 1)
+        .startup_window_ms(MAX_DELAY_MS + 1)
+        .unwrap_err();
+    assert_eq!(err.error, FleetError::WindowMs);
+    assert_eq!(err.got, 2_147_483_648);
     let mut run = Run::new(&p, 1).startup_window_ms(MAX_DELAY_MS).unwrap();
     let want = startup_delay_ms(1, MAX_DELAY_MS).unwrap();
     assert_eq!(run.start(None), Ok(Action::Wait { delay_ms: want }));

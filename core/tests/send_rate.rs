@@ -3,7 +3,8 @@
 //! the answer an HTTP status denotes.
 
 use seeded_backoff::{
-    Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError, ServerHint,
+    send_rate::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SendRateError},
+    ServerHint,
 };
 use seeded_backoff_test_support::vector_files;
 use serde_json::{json, Value};
@@ -84,7 +85,7 @@ fn every_send_rate_vector_replays_in_both_forms() {
             assert_eq!(shared.load(), plain);
         }
         for err in file["errors"].as_array().unwrap() {
-            let got = SendRate::new(config(&err["config"])).unwrap_err();
+            let got = SendRate::new(config(&err["config"])).unwrap_err().error;
             assert_eq!(got.name(), err["error"].as_str().unwrap());
             assert!(SendRateError::ALL.contains(&got));
             checks += 1;
@@ -301,7 +302,7 @@ fn every_field_is_accepted_at_both_edges_of_its_range() {
         (SendRateConfig { burst: 1001, ..d }, SendRateError::Burst),
     ];
     for (config, error) in beyond {
-        assert_eq!(config.check(), Err(error), "{config:?}");
+        assert_eq!(config.check().unwrap_err().error, error, "{config:?}");
     }
 }
 

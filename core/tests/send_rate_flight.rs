@@ -4,8 +4,8 @@
 use core::cell::Cell;
 
 use seeded_backoff::{
-    Action, Answer, AtomicSendRate, FailureKind, Outcome, Pace, Policy, Run, SendRate,
-    SendRateConfig, SPAN_FLOOR_MS,
+    send_rate::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig, SPAN_FLOOR_MS},
+    Action, FailureKind, Outcome, Policy, Run,
 };
 
 const D: SendRateConfig = SendRateConfig::DEFAULT;

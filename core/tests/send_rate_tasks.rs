@@ -10,7 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use seeded_backoff::{
-    Answer, AtomicSendRate, NotSent, Policy, Retry, SendRateConfig, ServerHint, Verdict,
+    send_rate::{Answer, AtomicSendRate, NotSent, SendRateConfig},
+    Policy, Retry, ServerHint, Verdict,
 };
 
 #[derive(Debug)]
@@ -27,8 +28,8 @@ impl From<NotSent> for Error {
 }
 
 #[cfg(feature = "tower")]
-impl From<seeded_backoff::SendRefused> for Error {
-    fn from(_: seeded_backoff::SendRefused) -> Self {
+impl From<seeded_backoff::tower::SendRefused> for Error {
+    fn from(_: seeded_backoff::tower::SendRefused) -> Self {
         Error::NotSent
     }
 }
@@ -114,7 +115,7 @@ fn fifty_tokio_tasks_share_one_rate_without_over_admitting() {
 #[cfg(feature = "tower")]
 #[test]
 fn fifty_concurrent_calls_through_the_tower_layer_are_spaced_by_the_rate() {
-    use seeded_backoff::SendRateLayer;
+    use seeded_backoff::tower::SendRateLayer;
     use tower::{service_fn, Layer, ServiceExt};
 
     let runtime = four_workers();

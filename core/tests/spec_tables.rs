@@ -3,8 +3,11 @@
 //! the gRPC codes, and the rate-limit headers' codes and names (§8.3).
 
 use seeded_backoff::{
-    classify_grpc, classify_http, is_retryable_http, rate_limit_applies, BudgetConfig,
-    Classification as C, DeadlineMode, GiveUpReason, Jitter, RateLimitHeader,
+    budget::BudgetConfig,
+    classify_http,
+    http::{classify_grpc, is_retryable_http, rate_limit_applies, RateLimitHeader},
+    policy::DeadlineMode,
+    Classification as C, GiveUpReason, Jitter,
 };
 
 #[test]
@@ -127,7 +130,7 @@ fn rate_limit_headers_have_the_specs_codes_names_and_order() {
         assert_eq!((header.code(), header.name()), (code, name));
         assert_eq!(RateLimitHeader::from_name(name), Some(header));
         assert_eq!(
-            seeded_backoff::RATE_LIMIT_HEADERS[usize::from(code)],
+            seeded_backoff::http::RATE_LIMIT_HEADERS[usize::from(code)],
             header
         );
     }
@@ -162,7 +165,8 @@ fn the_aws_quota_preset_is_500_5_10_1_and_each_field_defaults_alone() {
 
 #[test]
 fn policy_errors_name_the_field_of_specs_table() {
-    use seeded_backoff::{Policy, PolicyError as E};
+    use seeded_backoff::policy::PolicyError as E;
+    use seeded_backoff::Policy;
     let b = || Policy::google().to_builder();
     let cases = [
         (b().initial_ms(0).build(), E::InitialMs, "initial_ms"),
@@ -204,7 +208,10 @@ fn policy_errors_name_the_field_of_specs_table() {
 #[test]
 fn one_hint_limit_for_every_constructor() {
     use seeded_backoff::bindings::PolicyOptions;
-    use seeded_backoff::{Policy, Preset, DEFAULT_MAX_HINT_MS};
+    use seeded_backoff::{
+        policy::{Preset, DEFAULT_MAX_HINT_MS},
+        Policy,
+    };
     // SPEC.md §1 and §2: 300 000 ms, whatever the cap and however the policy is made.
     assert_eq!(DEFAULT_MAX_HINT_MS, 300_000);
     let built = |b: seeded_backoff::PolicyBuilder| b.max_backoff_ms(1_000).build().unwrap();
@@ -235,7 +242,8 @@ fn one_hint_limit_for_every_constructor() {
 
 #[test]
 fn no_backoff_state_holds_the_runs_throttled_reason() {
-    use seeded_backoff::{Backoff, Policy, SnapshotError};
+    use seeded_backoff::snapshot::SnapshotError;
+    use seeded_backoff::{Backoff, Policy};
     let p = Policy::google();
     let mut raw = Backoff::new(&p, 1).to_raw();
     raw.gave_up = u32::from(GiveUpReason::Throttled.code());

@@ -5,8 +5,10 @@ use seeded_backoff::bindings::{
     one_hint, BudgetMode, BudgetOption, PolicyOption, PolicyOptions, StepInputError,
 };
 use seeded_backoff::{
-    is_idempotent_method, request_may_retry, BudgetError, Classification, FailureKind, Preset,
-    ServerHint,
+    budget::BudgetError,
+    http::{is_idempotent_method, request_may_retry},
+    policy::Preset,
+    Classification, FailureKind, ServerHint,
 };
 
 #[test]

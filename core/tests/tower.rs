@@ -6,7 +6,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use seeded_backoff::{
-    call_seed, AtomicRetryBudget, Backoff, Policy, RetryGate, ServerHint, TowerPolicy, Verdict,
+    budget::{AtomicRetryBudget, RetryGate},
+    call_seed,
+    tower::TowerPolicy,
+    Backoff, Policy, ServerHint, Verdict,
 };
 use tower::{service_fn, ServiceExt};
 
@@ -189,7 +192,10 @@ async fn futures_join<F: std::future::Future + Unpin>(mut futures: Vec<F>) -> Ve
 #[cfg(feature = "http")]
 #[tokio::test(start_paused = true)]
 async fn mark_exhausted_puts_the_give_up_in_the_last_responses_extensions() {
-    use seeded_backoff::{mark_exhausted, GiveUpReason, RetriesExhausted};
+    use seeded_backoff::{
+        tower::{mark_exhausted, RetriesExhausted},
+        GiveUpReason,
+    };
     let answer = |status: u16| {
         let service = service_fn(move |_req: &'static str| async move {
             Ok::<_, &'static str>(http::Response::builder().status(status).body(()).unwrap())

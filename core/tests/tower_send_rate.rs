@@ -11,8 +11,9 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use seeded_backoff::{
-    Answer, AtomicSendRate, Policy, SendRateConfig, SendRateLayer, SendRefused, TowerPolicy,
-    Verdict,
+    send_rate::{Answer, AtomicSendRate, SendRateConfig},
+    tower::{SendRateLayer, SendRefused, TowerPolicy},
+    Policy, Verdict,
 };
 use tower::retry::RetryLayer;
 use tower::{service_fn, Layer, Service, ServiceBuilder, ServiceExt};

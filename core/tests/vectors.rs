@@ -4,9 +4,14 @@
 //! op language is the one the CLI records with (`seeded-backoff-test-support`).
 
 use seeded_backoff::{
-    call_seed, classify_grpc, classify_http, normalize_method, parse_rate_limit, parse_retry_after,
-    request_may_retry, Backoff, CallSeeds, Classification, Pacer, Policy, RateLimitHeader,
-    RetryBudget, Run, RATE_LIMIT_HEADERS,
+    budget::RetryBudget,
+    call_seed, classify_http,
+    http::{
+        classify_grpc, normalize_method, parse_rate_limit, request_may_retry, RateLimitHeader,
+        RATE_LIMIT_HEADERS,
+    },
+    pacer::Pacer,
+    parse_retry_after, Backoff, CallSeeds, Classification, Policy, Run,
 };
 use seeded_backoff_test_support::{
     budget_config_from_json, policy_from_json, run_budget_op, run_event, run_event_paced, run_op,
@@ -59,7 +64,7 @@ fn replay_pacer(file: &serde_json::Value) -> usize {
         checks += 1;
         let mut pacer = match (built, case.get("error")) {
             (Err(e), Some(want)) => {
-                assert_eq!(e.name(), want, "{config}");
+                assert_eq!(e.error.name(), want, "{config}");
                 continue;
             }
             (Ok(p), None) => p,
@@ -216,7 +221,9 @@ fn every_vector_file_replays_bit_identically() {
                         .get("budget")
                         .map(|b| RetryBudget::new(budget_config_from_json(b).unwrap()));
                     let config = send_rate_config_from_json(&case["send_rate"]).unwrap();
-                    let rate = std::cell::Cell::new(seeded_backoff::SendRate::new(config).unwrap());
+                    let rate = std::cell::Cell::new(
+                        seeded_backoff::send_rate::SendRate::new(config).unwrap(),
+                    );
                     let mut run = Run::new(&policy, seed_of(case).unwrap());
                     let events = case["events"].as_array().unwrap();
                     for (i, (event, expect)) in events

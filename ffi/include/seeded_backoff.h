@@ -32,9 +32,27 @@
  *     sb_status sb_reconnect_next(struct sb_reconnect *r, uint32_t *delay_ms);
  *     sb_status sb_reconnect_reset(struct sb_reconnect *r);
  *     const char *sb_strerror(int32_t code);                 // a status's name
- * Other loops: sb_run_* (a request: attempts, server hints, budget; sb_run_init, sb_run_start,
- * sb_run_outcome, sb_run_wake) and sb_backoff_* (a hand loop: sb_backoff_init, sb_backoff_next,
- * sb_backoff_next_with for a hint, the caller's clock or a budget).
+ *
+ * Quick start: a request's retry loop, two calls as backoffAlgorithm's (ffi/firmware/main_step.c,
+ * lib/variants/google)
+ *
+ *     sb_policy policy = sb_policy_google();  // 1 s, x2, +0..1 s, 32 s cap, 10 retries
+ *     sb_backoff b;                           // 32 B, one per request
+ *     uint32_t delay_ms;
+ *     sb_backoff_init(&b, &policy, seed);     // SB_OK for a valid policy
+ *     while (send_request() >= 500) {         // which statuses: sb_classify_http
+ *         if (sb_backoff_next(&b, &delay_ms) != SB_RETRY)  // SB_GIVE_UP_*: stop
+ *             break;
+ *         sleep_ms(delay_ms);
+ *     }
+ *
+ * Its declarations:
+ *     struct sb_policy sb_policy_google(void);
+ *     sb_status sb_backoff_init(struct sb_backoff *b, const struct sb_policy *policy, uint64_t seed);
+ *     sb_status sb_backoff_next(struct sb_backoff *b, uint32_t *delay_ms);
+ * The rest, by what it adds: sb_backoff_next_with (a server's hint, the caller's clock, a budget);
+ * sb_run_* (a whole request's run: attempts, hints, budget, send rate; sb_run_init, sb_run_start,
+ * sb_run_outcome, sb_run_wake); sb_budget_*, sb_send_rate_*, sb_pacer_*, sb_parse_*.
  *
  * Prebuilt archives of the firmware SDKs (lib/...; Cortex-M0/M3/M4F, rv32imc/imac). Cost: library
  * code and the step's stack in a Cortex-M3 program, -Os, --gc-sections, as measured by

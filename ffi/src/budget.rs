@@ -1,7 +1,10 @@
 //! `sb_budget`: a retry budget (token bucket, SPEC.md section 10) in caller-owned memory.
 
 use seeded_backoff::bindings::BudgetMode;
-use seeded_backoff::{BudgetConfig, FailureKind, RetryBudget, RetryGate};
+use seeded_backoff::{
+    budget::{BudgetConfig, RetryBudget, RetryGate},
+    FailureKind,
+};
 
 use crate::ptr;
 use crate::status::{require_feature, sb_status};

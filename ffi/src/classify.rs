@@ -3,7 +3,9 @@
 use core::ffi::c_char;
 
 use seeded_backoff::{
-    classify_grpc, classify_http, is_retryable_http, request_may_retry, Classification,
+    classify_http,
+    http::{classify_grpc, is_retryable_http, request_may_retry},
+    Classification,
 };
 
 use crate::ptr;

@@ -1,7 +1,10 @@
 //! Fleet helpers (SPEC.md section 12): per-device seeds, and the startup delay that spreads a
 //! fleet's first connections after a power restore.
 
-use seeded_backoff::{call_seed, seed_from_device, startup_delay_ms};
+use seeded_backoff::{
+    call_seed,
+    fleet::{seed_from_device, startup_delay_ms},
+};
 
 use crate::ptr;
 use crate::status::{require_feature, sb_status};

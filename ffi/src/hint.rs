@@ -4,8 +4,11 @@
 use core::ffi::c_char;
 
 use seeded_backoff::{
-    parse_grpc_pushback, parse_rate_limit, parse_retry_after, rate_limit_applies, ParseError,
-    RateLimitHeader, RATE_LIMIT_HEADERS,
+    http::{
+        parse_grpc_pushback, parse_rate_limit, rate_limit_applies, ParseError, RateLimitHeader,
+        RATE_LIMIT_HEADERS,
+    },
+    parse_retry_after,
 };
 
 use crate::ptr;
@@ -195,7 +198,7 @@ mod tests {
     fn the_header_value_bound_is_the_cores() {
         assert_eq!(
             SB_MAX_HEADER_VALUE_LEN as usize,
-            seeded_backoff::MAX_HEADER_VALUE_LEN
+            seeded_backoff::http::MAX_HEADER_VALUE_LEN
         );
     }
 }

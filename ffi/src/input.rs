@@ -3,7 +3,10 @@
 //! own loop (a whole loop is `sb_run_*`, which takes the same hints and budgets).
 
 use seeded_backoff::bindings::one_hint;
-use seeded_backoff::{RetryBudget, RetryGate, StepInput};
+use seeded_backoff::{
+    budget::{RetryBudget, RetryGate},
+    StepInput,
+};
 
 use crate::backoff::{sb_backoff, sb_backoff_next, step};
 use crate::budget::{failure_kind, sb_budget};

@@ -7,7 +7,11 @@
 use core::ffi::c_char;
 use core::ptr::null;
 
-use seeded_backoff::{Classification, DeadlineMode, Jitter, Preset, RateLimitHeader};
+use seeded_backoff::{
+    http::RateLimitHeader,
+    policy::{DeadlineMode, Preset},
+    Classification, Jitter,
+};
 
 use crate::cstr::c_str;
 use crate::status::{core_name, policy_field};
@@ -136,7 +140,7 @@ mod tests {
         assert_eq!(list(|i| sb_deadline_name(i)), ["give_up", "clamp"]);
         assert_eq!(
             list(|i| sb_rate_limit_name(i)),
-            seeded_backoff::RATE_LIMIT_HEADERS.map(|h| h.name())
+            seeded_backoff::http::RATE_LIMIT_HEADERS.map(|h| h.name())
         );
         assert_eq!(
             list(|i| sb_class_name(i as i32)),
@@ -158,7 +162,8 @@ mod tests {
     fn names_and_fields_are_the_cores() {
         use crate::status::sb_status;
         use crate::status::sb_status::*;
-        use seeded_backoff::{ParseError, PolicyError};
+        use seeded_backoff::http::ParseError;
+        use seeded_backoff::policy::PolicyError;
         assert_eq!(
             c(sb_status_name(SB_GIVE_UP_SERVER_STOP as i32)),
             Some("server_stop")

@@ -4,7 +4,7 @@
 //! and the CLI.
 
 use seeded_backoff::bindings::PolicyOptions;
-use seeded_backoff::{DeadlineMode, Preset};
+use seeded_backoff::policy::{DeadlineMode, Preset};
 
 use crate::policy::{compiled_in, sb_policy};
 use crate::ptr;

@@ -3,7 +3,7 @@
 use core::ffi::c_char;
 
 use seeded_backoff::bindings::RawPacer;
-use seeded_backoff::{Pacer, PacerSlot, PACER_HEADER_NAMES};
+use seeded_backoff::pacer::{Pacer, PacerSlot, PACER_HEADER_NAMES};
 
 use crate::cstr::c_str;
 use crate::ptr;

@@ -1,7 +1,10 @@
 //! `sb_policy`: the policy as a C struct of plain integers, converted to the core's validated
 //! `Policy` through its builder on every use.
 
-use seeded_backoff::{DeadlineMode, Jitter, Policy, MAX_DELAY_MS};
+use seeded_backoff::{
+    policy::{DeadlineMode, MAX_DELAY_MS},
+    Jitter, Policy,
+};
 
 use crate::ptr;
 use crate::status::sb_status;
@@ -46,7 +49,7 @@ pub const SB_RETRY_FOREVER: u32 = 4_294_967_295;
 
 // The header's numbers are literals (cbindgen cannot evaluate paths); these pin them to the core.
 const _: () = {
-    assert!(SB_RETRY_FOREVER == seeded_backoff::RETRY_FOREVER);
+    assert!(SB_RETRY_FOREVER == seeded_backoff::reconnect::RETRY_FOREVER);
     assert!(SB_JITTER_NONE == Jitter::None.code() as u32);
     assert!(SB_JITTER_GOOGLE == Jitter::Google { jitter_ms: 0 }.code() as u32);
     assert!(SB_JITTER_FULL == Jitter::Full.code() as u32);
@@ -62,7 +65,7 @@ const _: () = {
     assert!(SB_DEADLINE_GIVE_UP == DeadlineMode::GiveUp.code() as u32);
     assert!(SB_DEADLINE_CLAMP == DeadlineMode::Clamp.code() as u32);
     assert!(SB_MAX_DELAY_MS == MAX_DELAY_MS);
-    assert!(SB_DEFAULT_MAX_HINT_MS == seeded_backoff::DEFAULT_MAX_HINT_MS);
+    assert!(SB_DEFAULT_MAX_HINT_MS == seeded_backoff::policy::DEFAULT_MAX_HINT_MS);
 };
 
 /// Whether this build has the strategy an `SB_JITTER_*` code names (false for any other code).

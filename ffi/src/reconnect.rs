@@ -4,7 +4,8 @@
 //! The step is SPEC.md section 12.3's, the core's `Reconnect`: this file only translates.
 
 use seeded_backoff::bindings::RawReconnect;
-use seeded_backoff::{Jitter, Policy, Reconnect, Step};
+use seeded_backoff::reconnect::Reconnect;
+use seeded_backoff::{Jitter, Policy, Step};
 
 use crate::policy::{jitter_compiled_in, sb_policy, SB_JITTER_GOOGLE, SB_JITTER_PROPORTIONAL};
 use crate::ptr;

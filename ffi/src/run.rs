@@ -6,7 +6,11 @@ use seeded_backoff::bindings::{
     outcome_code, outcome_from_codes, pause_reason_from_code, RawRun, RunCodeError,
 };
 
-use seeded_backoff::{Answer, Outcome, RetryGate, Run, SendRate, ServerHint};
+use seeded_backoff::{
+    budget::RetryGate,
+    send_rate::{Answer, SendRate},
+    Outcome, Run, ServerHint,
+};
 
 use crate::budget::sb_budget;
 use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
@@ -271,7 +275,8 @@ pub unsafe extern "C" fn sb_run_attempts(r: *const sb_run) -> u32 {
 mod tests {
     use super::*;
     use crate::run_types::{SB_PAUSE_HIDDEN, SB_PAUSE_OFFLINE};
-    use seeded_backoff::{FailureKind, PauseReason};
+    use seeded_backoff::run::PauseReason;
+    use seeded_backoff::FailureKind;
 
     #[test]
     fn unknown_codes_are_refused_with_the_cores_error() {

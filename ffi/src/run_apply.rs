@@ -5,7 +5,10 @@
 use core::cell::Cell;
 use seeded_backoff::bindings::RawRun;
 use seeded_backoff::{
-    Action, Answer, Outcome, PauseReason, Policy, RetryGate, Run, RunError, SendRate,
+    budget::RetryGate,
+    run::{PauseReason, RunError},
+    send_rate::{Answer, SendRate},
+    Action, Outcome, Policy, Run,
 };
 
 use crate::ptr;

@@ -5,7 +5,7 @@
 
 use core::cell::Cell;
 
-use seeded_backoff::{Answer, SendRate};
+use seeded_backoff::send_rate::{Answer, SendRate};
 
 use crate::budget::sb_budget;
 use crate::ptr;

@@ -1,7 +1,8 @@
 //! Run snapshots: SPEC.md section 15's 100 bytes, for a run that outlives its process (a retry
 //! loop carried across a reboot or a deep sleep, kept in flash or RTC memory).
 
-use seeded_backoff::{Policy, Run, RUN_SNAPSHOT_SIZE};
+use seeded_backoff::snapshot::RUN_SNAPSHOT_SIZE;
+use seeded_backoff::{Policy, Run};
 
 use crate::policy::sb_policy;
 use crate::ptr;

@@ -1,7 +1,10 @@
 //! `sb_send_rate`: the adaptive send rate (SPEC.md section 17) in caller-owned memory.
 
 use seeded_backoff::bindings::SEND_RATE_WORDS;
-use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig, ServerHint};
+use seeded_backoff::{
+    send_rate::{Answer, Pace, SendRate, SendRateConfig},
+    ServerHint,
+};
 
 use crate::input::{SB_INPUT_DO_NOT_RETRY, SB_INPUT_RATE_LIMIT, SB_INPUT_RETRY_AFTER};
 use crate::ptr;

@@ -1,6 +1,7 @@
 //! Snapshots: the 40 bytes of SPEC.md section 9, for deep sleep, RTC memory or persistence.
 
-use seeded_backoff::{Backoff, SNAPSHOT_SIZE};
+use seeded_backoff::snapshot::SNAPSHOT_SIZE;
+use seeded_backoff::Backoff;
 
 use crate::backoff::sb_backoff;
 use crate::policy::sb_policy;

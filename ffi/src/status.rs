@@ -11,8 +11,9 @@ use core::ffi::c_char;
 
 use seeded_backoff::bindings::StepInputError;
 use seeded_backoff::{
-    BudgetError, FleetError, GiveUpReason, PacerError, ParseError, PolicyError, RunError,
-    SendRateError, SnapshotError,
+    budget::BudgetError, fleet::FleetError, http::ParseError, pacer::PacerError,
+    policy::PolicyError, run::RunError, send_rate::SendRateError, snapshot::SnapshotError,
+    GiveUpReason, Invalid,
 };
 
 use crate::cstr::{c_str, packed_len, Packed};
@@ -398,3 +399,14 @@ pub(crate) fn policy_field(code: i32) -> *const c_char {
 
 #[cfg(test)]
 mod tests;
+
+/// A refused value's status is its rule's: C reports the field and its range by status (and
+/// `sb_strerror`), and the value is the caller's own, at hand.
+impl<E> From<Invalid<E>> for sb_status
+where
+    sb_status: From<E>,
+{
+    fn from(e: Invalid<E>) -> Self {
+        sb_status::from(e.error)
+    }
+}

@@ -10,7 +10,9 @@ use std::ptr;
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{parse_grpc_pushback, parse_retry_after, MAX_DELAY_MS};
+use seeded_backoff::http::parse_grpc_pushback;
+use seeded_backoff::policy::MAX_DELAY_MS;
+use seeded_backoff::parse_retry_after;
 use seeded_backoff_ffi::*;
 
 #[derive(Arbitrary, Debug)]

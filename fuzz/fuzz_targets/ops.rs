@@ -6,10 +6,9 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{
-    jitter_bounds, AtomicRetryBudget, Backoff, FailureKind, Policy, RetryBudget, RetryGate,
-    ServerHint, Step, StepInput, MAX_DELAY_MS,
-};
+use seeded_backoff::budget::{AtomicRetryBudget, RetryBudget, RetryGate};
+use seeded_backoff::policy::{jitter_bounds, MAX_DELAY_MS};
+use seeded_backoff::{Backoff, FailureKind, Policy, ServerHint, Step, StepInput};
 use seeded_backoff_fuzz::inputs::{BudgetFields, PolicyFields};
 use seeded_backoff_fuzz::model::{ModelBackoff, ModelBudget, ModelHint, ModelPolicy, ModelStep};
 
@@ -134,7 +133,7 @@ fn check_bounds(
             delay_ms <= remaining,
             "delay {delay_ms} crosses the time budget"
         );
-        if policy.deadline() == seeded_backoff::DeadlineMode::Clamp {
+        if policy.deadline() == seeded_backoff::policy::DeadlineMode::Clamp {
             lo = lo.min(remaining);
             hi = hi.min(remaining);
         }

@@ -8,7 +8,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{Pacer, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
+use seeded_backoff::pacer::{Pacer, MAX_PACER_CAPACITY, MAX_PACER_WAIT_S};
 use seeded_backoff_fuzz::inputs::{fit, spread};
 use seeded_backoff_fuzz::model::pacer::ModelPacer;
 
@@ -61,7 +61,7 @@ fuzz_target!(|input: Input| {
     let (mut pacer, mut model) = match (core, model) {
         (Ok(p), Ok(m)) => (p, m),
         (Err(e), Err(name)) => {
-            assert_eq!(e.name(), name, "config ({cap}, {reserve}, {wait})");
+            assert_eq!(e.error.name(), name, "config ({cap}, {reserve}, {wait})");
             return;
         }
         (core, model) => {

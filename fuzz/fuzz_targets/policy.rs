@@ -5,7 +5,9 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{jitter_bounds, Backoff, BudgetConfig, Step, MAX_DELAY_MS};
+use seeded_backoff::budget::BudgetConfig;
+use seeded_backoff::policy::{jitter_bounds, MAX_DELAY_MS};
+use seeded_backoff::{Backoff, Step};
 use seeded_backoff_fuzz::inputs::PolicyFields;
 use seeded_backoff_fuzz::model::ModelPolicy;
 
@@ -43,7 +45,7 @@ fn expected_error(f: &PolicyFields) -> Option<&'static str> {
         5 if f.jitter_param > 1000 => return Some("spread_per_mille"),
         _ => {}
     }
-    if f.max_hint_ms.unwrap_or(seeded_backoff::DEFAULT_MAX_HINT_MS) as u64 > max {
+    if f.max_hint_ms.unwrap_or(seeded_backoff::policy::DEFAULT_MAX_HINT_MS) as u64 > max {
         return Some("max_hint_ms");
     }
     None
@@ -107,7 +109,7 @@ fuzz_target!(|input: Input| {
             f.multiplier_den
         )
     );
-    assert_eq!(m.max_hint, f.max_hint_ms.unwrap_or(seeded_backoff::DEFAULT_MAX_HINT_MS));
+    assert_eq!(m.max_hint, f.max_hint_ms.unwrap_or(seeded_backoff::policy::DEFAULT_MAX_HINT_MS));
     assert_eq!(
         (m.max_retries, m.max_elapsed),
         (f.max_retries, f.max_elapsed_ms)

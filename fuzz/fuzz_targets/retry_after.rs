@@ -5,10 +5,8 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{
-    parse_grpc_pushback, parse_rate_limit, parse_retry_after, ParseError, RateLimitHeader,
-    ServerHint, RATE_LIMIT_HEADERS,
-};
+use seeded_backoff::http::{parse_grpc_pushback, parse_rate_limit, ParseError, RateLimitHeader, RATE_LIMIT_HEADERS};
+use seeded_backoff::{parse_retry_after, ServerHint};
 
 /// 9999-12-31T23:59:59Z, the last instant a four-digit year can name.
 const LAST_FOUR_DIGIT_YEAR_S: u64 = 253_402_300_799;

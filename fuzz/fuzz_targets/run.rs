@@ -9,10 +9,10 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{
-    Action, AtomicRetryBudget, Backoff, FailureKind, Outcome, PauseReason, Policy, RetryBudget,
-    RetryGate, Run, RunError, ServerHint, MAX_DELAY_MS,
-};
+use seeded_backoff::budget::{AtomicRetryBudget, RetryBudget, RetryGate};
+use seeded_backoff::policy::MAX_DELAY_MS;
+use seeded_backoff::run::{PauseReason, RunError};
+use seeded_backoff::{Action, Backoff, FailureKind, Outcome, Policy, Run, ServerHint};
 use seeded_backoff_fuzz::inputs::{spread, BudgetFields, PolicyFields};
 use seeded_backoff_fuzz::model::run::{ModelAnswer, ModelOutcome, ModelRun};
 use seeded_backoff_fuzz::model::{ModelBackoff, ModelBudget, ModelHint, ModelPolicy};
@@ -238,7 +238,7 @@ fn check_corrupt(policy: &Policy, run: &Run, field: u8, value: u64) {
         }
         Err(e) => {
             assert!(!ok, "from_raw refused field {} = {value}: {e:?}", field % 8);
-            assert_eq!(e, seeded_backoff::SnapshotError::InvalidState);
+            assert_eq!(e, seeded_backoff::snapshot::SnapshotError::InvalidState);
         }
     }
 }

@@ -10,7 +10,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig};
+use seeded_backoff::send_rate::{Answer, AtomicSendRate, Pace, SendRate, SendRateConfig};
 use seeded_backoff_fuzz::inputs::{fit, spread};
 use seeded_backoff_fuzz::model::send_rate::{
     ModelAnswerKind, ModelPace, ModelSendConfig, ModelSendRate,
@@ -222,8 +222,8 @@ fuzz_target!(|input: Input| {
     match (&one, &shared, expected) {
         (Ok(_), Ok(_), None) => {}
         (Err(a), Err(b), Some(name)) => {
-            assert_eq!(a.name(), name, "{config:?}");
-            assert_eq!(b.name(), name, "{config:?}");
+            assert_eq!(a.error.name(), name, "{config:?}");
+            assert_eq!(b.error.name(), name, "{config:?}");
             return;
         }
         _ => panic!(

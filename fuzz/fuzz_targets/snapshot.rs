@@ -6,7 +6,8 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use seeded_backoff::{Backoff, Policy, Step, MAX_DELAY_MS};
+use seeded_backoff::policy::MAX_DELAY_MS;
+use seeded_backoff::{Backoff, Policy, Step};
 use seeded_backoff_fuzz::inputs::PolicyFields;
 use seeded_backoff_fuzz::model::{crc32, ModelBackoff, ModelPolicy};
 

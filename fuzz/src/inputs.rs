@@ -2,7 +2,9 @@
 //! them onto every magnitude so small, medium and extreme values all show up.
 
 use arbitrary::Arbitrary;
-use seeded_backoff::{BudgetConfig, DeadlineMode, Jitter, Policy, MAX_DELAY_MS};
+use seeded_backoff::budget::BudgetConfig;
+use seeded_backoff::policy::{DeadlineMode, MAX_DELAY_MS};
+use seeded_backoff::{Jitter, Policy};
 
 /// A value of any magnitude 0 ..= u32::MAX: the low bits pick a bit width, the rest the value.
 pub fn spread(raw: u32) -> u32 {
@@ -69,7 +71,7 @@ impl PolicyFields {
     }
 
     /// Builds through the public builder, exactly as a caller would.
-    pub fn build(&self) -> Result<Policy, seeded_backoff::PolicyError> {
+    pub fn build(&self) -> Result<Policy, seeded_backoff::policy::PolicyError> {
         let mut b = Policy::builder()
             .initial_ms(self.initial_ms)
             .max_backoff_ms(self.max_backoff_ms)

@@ -4,7 +4,8 @@
 //! Arithmetic is done in u64 wherever the spec writes a sum or product, so any saturation the core
 //! needs but lacks shows up as a disagreement.
 
-use seeded_backoff::{DeadlineMode, Jitter, Policy};
+use seeded_backoff::policy::DeadlineMode;
+use seeded_backoff::{Jitter, Policy};
 
 pub const MAX_DELAY_MS: u32 = 2_147_483_647;
 

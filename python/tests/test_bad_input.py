@@ -3,11 +3,13 @@ range (the core's message where the core has one), and nothing changed by the re
 
 import pytest
 
-from seeded_backoff import Backoff, CoreError, Policy, PolicyError, retry
+from seeded_backoff import Backoff, CoreError, Policy, PolicyError, Run, retry
 from seeded_backoff.budget import BudgetError, RetryBudget
 from seeded_backoff.fleet import seed_from_device, startup_delay
 from seeded_backoff.http import (RateLimitError, RetryAfterError, classify_http, is_retryable_http,
                                  parse_rate_limit, parse_retry_after, rate_limit_applies)
+from seeded_backoff.pacer import Pacer
+from seeded_backoff.send_rate import SendRate
 from seeded_backoff.snapshots import SnapshotError
 
 U32 = 2**32 - 1
@@ -306,3 +308,24 @@ def test_retry_refuses_generator_functions_at_decoration():
             retry(f)
         with pytest.raises(TypeError, match="generator function"):
             retry(seed=1)(f)
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda: RetryBudget.grpc(1001, 0.1), "max_tokens must be in 1..=1000, got 1001"),
+    (lambda: RetryBudget.grpc(2, 2.5), "token_ratio_milli must be in 1..=1000*max_tokens, got 2500"),
+    (lambda: RetryBudget.aws_quota(0, 5, 10, 1), "capacity must be in 1..=1000000, got 0"),
+    # The two costs share one rule: the message shows both values given.
+    (lambda: RetryBudget.aws_quota(500, 501, 10, 1),
+     "retry_cost and timeout_cost must be in 1..=capacity, got 501 and 10"),
+    (lambda: RetryBudget.aws_quota(100, 5, 10, 150), "no_retry_increment must be in 0..=capacity, got 150"),
+    (lambda: Pacer(1_000_001), "capacity_per_s must be in 1..=1000000, got 1000001"),
+    (lambda: Pacer(100, 1000), "reserve_per_mille must be in 0..=999, got 1000"),
+    (lambda: Pacer(100, 0, 86_401), "max_wait_s must be in 1..=86400, got 86401"),
+    (lambda: SendRate(margin_permille=501), "margin_permille must be in 1..=500, got 501"),
+    (lambda: SendRate(burst=0), "burst must be in 1..=1000, got 0"),
+    (lambda: Run(Policy(), 1, startup_window_ms=2**31), "window_ms must be in 0..=2147483647, got 2147483648"),
+])
+def test_a_refusal_names_the_value_given(make, message):
+    with pytest.raises(ValueError) as e:
+        make()
+    assert str(e.value) == message

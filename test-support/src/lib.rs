@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 pub use run_json::{action_json, run_event, run_event_paced, send_rate_config_from_json};
 
 use seeded_backoff::{
-    Backoff, BudgetConfig, DeadlineMode, FailureKind, Jitter, Policy, RetryBudget, RetryGate,
-    ServerHint, Step, StepInput,
+    budget::{BudgetConfig, RetryBudget, RetryGate},
+    policy::DeadlineMode,
+    Backoff, FailureKind, Jitter, Policy, ServerHint, Step, StepInput,
 };
 use serde_json::{json, Value};
 

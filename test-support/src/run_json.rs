@@ -4,8 +4,10 @@
 use std::cell::Cell;
 
 use seeded_backoff::{
-    Action, Answer, FailureKind, Outcome, Pace, PauseReason, Policy, RetryBudget, RetryGate, Run,
-    SendRate, SendRateConfig, ServerHint,
+    budget::{RetryBudget, RetryGate},
+    run::PauseReason,
+    send_rate::{Answer, Pace, SendRate, SendRateConfig},
+    Action, FailureKind, Outcome, Policy, Run, ServerHint,
 };
 use serde_json::{json, Value};
 

@@ -5,7 +5,10 @@
 //! `cargo run -p seeded-backoff-wasm --example gen_js_tables > wasm/pkg/tables.js`
 
 use seeded_backoff::bindings::PolicyOption;
-use seeded_backoff::{Classification, DeadlineMode, GiveUpReason, Jitter, Preset, MAX_DELAY_MS};
+use seeded_backoff::{
+    policy::{DeadlineMode, Preset, MAX_DELAY_MS},
+    Classification, GiveUpReason, Jitter,
+};
 use seeded_backoff_wasm::errors;
 
 /// `snake_case` identifiers in `text` to `camelCase` (`max_backoff_ms` → `maxBackoffMs`).
@@ -103,7 +106,7 @@ fn main() {
     );
     let invalid = errors::PARSE
         .iter()
-        .position(|e| *e == seeded_backoff::ParseError::InvalidFormat)
+        .position(|e| *e == seeded_backoff::http::ParseError::InvalidFormat)
         .unwrap();
     println!("/** What the delta-seconds parser answers for a value that may be an HTTP-date. */");
     println!("export const NOT_SECONDS = {};", -1 - invalid as i64);
@@ -121,7 +124,7 @@ fn main() {
     });
     println!("export const BUDGET_ERRORS = {};", list(budget));
     println!("export const MAX_DELAY_MS = {MAX_DELAY_MS};");
-    let fleet = seeded_backoff::FleetError::WindowMs;
+    let fleet = seeded_backoff::fleet::FleetError::WindowMs;
     println!(
         "export const FLEET_WINDOW_ERROR = {};",
         s(&camel(fleet.message()))
@@ -134,7 +137,7 @@ fn main() {
     );
     println!(
         "export const PACER_HEADER_NAMES = {};",
-        list(seeded_backoff::PACER_HEADER_NAMES.map(s))
+        list(seeded_backoff::pacer::PACER_HEADER_NAMES.map(s))
     );
     println!(
         "export const PACER_WORDS = {};",
@@ -142,7 +145,7 @@ fn main() {
     );
     // The send rate (SPEC.md §17): its fields (JS option names) in the core's order of checking,
     // their errors and defaults, the words it takes in the shared bytes, its codes.
-    use seeded_backoff::SendRateConfig;
+    use seeded_backoff::send_rate::SendRateConfig;
     use seeded_backoff_wasm::send_rate::{answer, config_words, pace, SEND_RATE_AREA};
     println!(
         "export const SEND_RATE_FIELDS = {};",
@@ -186,7 +189,7 @@ fn main() {
     println!("/** The rate-limit headers in the core's order of precedence; an index is a header code. */");
     println!(
         "export const RATE_LIMIT_HEADERS = {};",
-        list(seeded_backoff::RATE_LIMIT_HEADERS.map(|h| s(h.name())))
+        list(seeded_backoff::http::RATE_LIMIT_HEADERS.map(|h| s(h.name())))
     );
     println!("export const HINT_ASK_DATE_PART = {};", hint::ASK_DATE_PART);
     // The shared area's layout (`rt::Io`), in words from its start; the bytes follow the 32 words.
@@ -244,16 +247,16 @@ fn main() {
     println!("export const MAX_HEADER_VALUE = {MAX_HEADER_VALUE};");
     println!(
         "export const SNAPSHOT_SIZE = {};\nexport const RUN_SNAPSHOT_SIZE = {};",
-        seeded_backoff::SNAPSHOT_SIZE,
-        seeded_backoff::RUN_SNAPSHOT_SIZE
+        seeded_backoff::snapshot::SNAPSHOT_SIZE,
+        seeded_backoff::snapshot::RUN_SNAPSHOT_SIZE
     );
     println!(
         "export const IDEMPOTENT_METHODS = {};",
-        list(seeded_backoff::IDEMPOTENT_METHODS.map(s))
+        list(seeded_backoff::http::IDEMPOTENT_METHODS.map(s))
     );
     println!(
         "export const NORMALIZED_METHODS = {};",
-        list(seeded_backoff::NORMALIZED_METHODS.map(s))
+        list(seeded_backoff::http::NORMALIZED_METHODS.map(s))
     );
     // The run's codes (SPEC.md §15): events, outcomes, pause reasons, actions, refusals.
     use seeded_backoff_wasm::run::{action, answer as told, event, outcome};
@@ -283,11 +286,11 @@ fn main() {
         ),
         (
             "PAUSE_HIDDEN",
-            u32::from(seeded_backoff::PauseReason::Hidden.code()),
+            u32::from(seeded_backoff::run::PauseReason::Hidden.code()),
         ),
         (
             "PAUSE_OFFLINE",
-            u32::from(seeded_backoff::PauseReason::Offline.code()),
+            u32::from(seeded_backoff::run::PauseReason::Offline.code()),
         ),
     ];
     for (name, code) in codes {
@@ -297,14 +300,14 @@ fn main() {
     // order wasm/src/run.rs counts them in). The JS API takes names and sends only the codes of
     // this table, so it cannot meet the second kind: their names alone, as code and message,
     // keep the bytes every page loads down.
-    let phases = seeded_backoff::RunError::ALL.map(|e| pair(e.name(), e.message()));
+    let phases = seeded_backoff::run::RunError::ALL.map(|e| pair(e.name(), e.message()));
     let codes = seeded_backoff::bindings::RunCodeError::ALL.map(|e| pair(e.name(), e.name()));
     println!(
         "export const RUN_ERRORS = {};",
         list(phases.into_iter().chain(codes))
     );
     // Budgets by the core's tables: each mode's options (JS names), each option's error index
-    // and whether it has a default.
+    // and its default (null for a required one; every default is above 0).
     use seeded_backoff::bindings::{BudgetMode, BudgetOption};
     let modes = [BudgetMode::AwsQuota, BudgetMode::Grpc];
     println!(
@@ -314,11 +317,8 @@ fn main() {
     let options = modes.map(|m| {
         list(m.options().iter().map(|o: &BudgetOption| {
             let at = errors::index(&errors::BUDGET, &o.error());
-            format!(
-                "[{}, {at}, {}]",
-                s(&camel(o.name())),
-                o.default_value().is_some()
-            )
+            let default = o.default_value().map_or("null".into(), |d| d.to_string());
+            format!("[{}, {at}, {default}]", s(&camel(o.name())))
         }))
     });
     println!("export const BUDGET_OPTIONS = {};", list(options));

@@ -32,7 +32,12 @@ export class RetryBudget {
     });
     const { u32, x } = get(budget);
     const e = x.budgetNew(mode === 0, present, v[0], v[1], v[2] ?? 0, v[3] ?? 0);
-    if (e) throw new RangeError(BUDGET_ERRORS[e - 1]);
+    if (e) {
+      // The core names the rule broken; the message adds the values of its options, defaults
+      // included (retryCost and timeoutCost share one rule, so it shows both).
+      const got = own.filter((o) => o[1] === e - 1).map(([k, , byDefault]) => options[k] ?? byDefault);
+      throw new RangeError(`${BUDGET_ERRORS[e - 1]}, got ${got.join(' and ')}`);
+    }
     this.#w = u32.slice(BUDGET_AT, BUDGET_AT + 6);
   }
 

@@ -4,8 +4,9 @@
 
 use seeded_backoff::bindings::{PolicyOption as O, PolicyOptions};
 use seeded_backoff::{
-    Backoff, BudgetConfig, FailureKind, Jitter, Policy, PolicyError, Preset, RetryBudget,
-    ServerHint, Step, StepInput,
+    budget::{BudgetConfig, RetryBudget},
+    policy::{PolicyError, Preset},
+    Backoff, FailureKind, Jitter, Policy, ServerHint, Step, StepInput,
 };
 use seeded_backoff_wasm::io::option;
 use seeded_backoff_wasm::rt::io;
@@ -176,14 +177,14 @@ fn retry_after_seconds_and_dates() {
     let not_seconds = step::retry_after_seconds(n);
     assert_eq!(
         errors::PARSE[(-not_seconds - 1.0) as usize],
-        seeded_backoff::ParseError::InvalidFormat
+        seeded_backoff::http::ParseError::InvalidFormat
     );
     assert_eq!(date::retry_after(n, 784_111_777 - 30, 0), 30_000.0);
     let n = put_bytes(b"Sun, 30 Feb 2025 00:00:00 GMT");
     let bad = date::retry_after(n, 0, 0);
     assert_eq!(
         errors::PARSE[(-bad - 1.0) as usize],
-        seeded_backoff::ParseError::BadDay
+        seeded_backoff::http::ParseError::BadDay
     );
     // A length past the buffer reads the whole buffer rather than trapping.
     assert!(step::retry_after_seconds(10_000) < 0.0);
@@ -207,7 +208,7 @@ fn snapshots_round_trip_and_refusals_cross_as_indexes() {
     let got = snapshot::snapshot_restore(40);
     assert_eq!(
         errors::SNAPSHOT[got as usize - 1],
-        seeded_backoff::SnapshotError::PolicyMismatch
+        seeded_backoff::snapshot::SnapshotError::PolicyMismatch
     );
     assert_ne!(snapshot::snapshot_restore(39), 0);
 }
@@ -220,15 +221,15 @@ fn budgets_are_the_cores() {
         let got = budget::budget_op(op, false, true);
         let expect = match op {
             0 => {
-                seeded_backoff::RetryGate::record_failure(&core, FailureKind::Error);
+                seeded_backoff::budget::RetryGate::record_failure(&core, FailureKind::Error);
                 0
             }
-            1 => u32::from(seeded_backoff::RetryGate::try_acquire(
+            1 => u32::from(seeded_backoff::budget::RetryGate::try_acquire(
                 &core,
                 FailureKind::Error,
             )),
             _ => {
-                seeded_backoff::RetryGate::record_success(&core, Some(FailureKind::Error));
+                seeded_backoff::budget::RetryGate::record_success(&core, Some(FailureKind::Error));
                 0
             }
         };
@@ -238,7 +239,7 @@ fn budgets_are_the_cores() {
     let bad = budget::budget_new(false, 0b11, 1001, 100, 0, 0);
     assert_eq!(
         errors::BUDGET[bad as usize - 1],
-        seeded_backoff::BudgetError::MaxTokens
+        seeded_backoff::budget::BudgetError::MaxTokens
     );
     // The AWS quota with defaults: 500 tokens.
     assert_eq!(budget::budget_new(true, 0, 0, 0, 0, 0), 0);
@@ -277,12 +278,15 @@ fn fleet_seeds_and_startup_delays_are_the_cores() {
     let n = put_bytes(b"kiosk-0042");
     fleet::fleet_seed(n, 7);
     let seed = io(|io| u64::from(io.options[1]) << 32 | u64::from(io.options[0]));
-    assert_eq!(seed, seeded_backoff::seed_from_device(b"kiosk-0042", 7));
+    assert_eq!(
+        seed,
+        seeded_backoff::fleet::seed_from_device(b"kiosk-0042", 7)
+    );
     let (lo, hi) = (seed as u32, (seed >> 32) as u32);
     let got = startup::startup_delay(lo, hi, 60_000);
     assert_eq!(
         got,
-        f64::from(seeded_backoff::startup_delay_ms(seed, 60_000).unwrap())
+        f64::from(seeded_backoff::fleet::startup_delay_ms(seed, 60_000).unwrap())
     );
     assert_eq!(startup::startup_delay(lo, hi, 1 << 31), -1.0);
 }
@@ -300,10 +304,10 @@ fn the_main_part_reads_the_active_policys_cap() {
 
 #[test]
 fn the_pacer_exports_answer_as_the_core_pacer() {
-    use seeded_backoff::{Pacer, PACER_HEADER_NAMES};
+    use seeded_backoff::pacer::{Pacer, PACER_HEADER_NAMES};
     use seeded_backoff_wasm::pacer::{pacer_assign, pacer_new, pacer_pending};
     for (cfg, e) in [((0, 0, 60), 0), ((5, 1000, 60), 1), ((5, 0, 86_401), 2)] {
-        let core = Pacer::new(cfg.0, cfg.1, cfg.2, 1).unwrap_err();
+        let core = Pacer::new(cfg.0, cfg.1, cfg.2, 1).unwrap_err().error;
         assert_eq!(errors::PACER[e], core);
         assert_eq!(pacer_new(cfg.0, cfg.1, cfg.2, 1, 0), 1 + e as u32);
     }
@@ -339,7 +343,7 @@ fn the_pacer_exports_answer_as_the_core_pacer() {
 
 #[test]
 fn the_send_rate_exports_answer_as_the_core_send_rate() {
-    use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
+    use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
     use seeded_backoff_wasm::send_rate::{self as part, answer, config_words, pace, CONFIG_WORDS};
     let put = |words: &[u32]| {
         io(|io| {

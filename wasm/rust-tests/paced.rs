@@ -1,7 +1,9 @@
 //! The send-rate part's paced run events (SPEC.md §15.2), with the send rate's words in the shared
 //! bytes: the core's gate decides the wait and the give-up, and the answer told reaches the rate.
 
-use seeded_backoff::{GiveUpReason, Policy, Run, RunError, SendRateConfig};
+use seeded_backoff::run::RunError;
+use seeded_backoff::send_rate::SendRateConfig;
+use seeded_backoff::{GiveUpReason, Policy, Run};
 use seeded_backoff_wasm::rt::io;
 use seeded_backoff_wasm::run::{action, answer, event, outcome, BAD_WORDS};
 use seeded_backoff_wasm::send_rate::{

@@ -4,7 +4,9 @@
 //! outcome's own.
 
 use seeded_backoff::bindings::RunCodeError;
-use seeded_backoff::{Policy, Run, RunError, SendRateConfig};
+use seeded_backoff::run::RunError;
+use seeded_backoff::send_rate::SendRateConfig;
+use seeded_backoff::{Policy, Run};
 use seeded_backoff_wasm::io::hint;
 use seeded_backoff_wasm::rt::io;
 use seeded_backoff_wasm::run::{answer, event, outcome, run_event};

@@ -1,7 +1,10 @@
 //! The budget part: retry budgets whose words live in the JS `RetryBudget`. A step or a run asks
 //! a budget through its methods (`crate::gate`), so only `RetryBudget` itself loads this part.
 
-use seeded_backoff::{BudgetConfig, BudgetError, FailureKind, RetryBudget};
+use seeded_backoff::{
+    budget::{BudgetConfig, BudgetError, RetryBudget},
+    FailureKind,
+};
 
 use crate::rt::{io as shared, Io};
 
@@ -77,7 +80,7 @@ pub extern "C" fn budget_new(aws: bool, present: u32, a: u32, b: u32, c: u32, d:
             shared(|io| write(io, config, config.max_milli()));
             0
         }
-        Err(e) => 1 + budget_error_index(e),
+        Err(e) => 1 + budget_error_index(e.error),
     }
 }
 
@@ -99,7 +102,7 @@ pub mod op {
 /// One of the budget operations ([`op`]) on the shared budget words, which it updates.
 #[export_name = "budgetOp"]
 pub extern "C" fn budget_op(op: u32, timeout: bool, retried: bool) -> u32 {
-    use seeded_backoff::RetryGate;
+    use seeded_backoff::budget::RetryGate;
     shared(|io| {
         let budget = read(io);
         let answer = match op {

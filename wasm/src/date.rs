@@ -25,12 +25,12 @@ pub extern "C" fn rate_limit(header: u32, len: u32, now_lo: u32, now_hi: u32) ->
     let now = u64::from(now_hi) << 32 | u64::from(now_lo);
     let header = u8::try_from(header)
         .ok()
-        .and_then(seeded_backoff::RateLimitHeader::from_code);
+        .and_then(seeded_backoff::http::RateLimitHeader::from_code);
     shared(|io| {
         let bytes = io.bytes.get(..len as usize).unwrap_or(&io.bytes);
         io::encode_parse(
-            header.map_or(Err(seeded_backoff::ParseError::InvalidFormat), |h| {
-                seeded_backoff::parse_rate_limit(h, bytes, now)
+            header.map_or(Err(seeded_backoff::http::ParseError::InvalidFormat), |h| {
+                seeded_backoff::http::parse_rate_limit(h, bytes, now)
             }),
         )
     })

@@ -3,7 +3,8 @@
 //! error on both sides.
 
 use seeded_backoff::{
-    BudgetError, PacerError, ParseError, PolicyError, SendRateError, SnapshotError,
+    budget::BudgetError, http::ParseError, pacer::PacerError, policy::PolicyError,
+    send_rate::SendRateError, snapshot::SnapshotError,
 };
 
 /// `Retry-After` errors.

@@ -9,7 +9,7 @@ use crate::rt::io as shared;
 pub extern "C" fn fleet_seed(len: u32, boot_counter: u32) {
     shared(|io| {
         let id = io.bytes.get(..len as usize).unwrap_or(&io.bytes);
-        let seed = seeded_backoff::seed_from_device(id, boot_counter);
+        let seed = seeded_backoff::fleet::seed_from_device(id, boot_counter);
         io.options[0] = seed as u32;
         io.options[1] = (seed >> 32) as u32;
     });

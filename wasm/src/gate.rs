@@ -4,7 +4,8 @@
 //! part steps with a budget without the budget part's code, and a budget shared between tabs is
 //! asked as it is.
 
-use seeded_backoff::{FailureKind, RetryGate};
+use seeded_backoff::budget::RetryGate;
+use seeded_backoff::FailureKind;
 
 /// The `op` of `env.gate(op, kind)`: `kind` is the core's `FailureKind` code, or for
 /// [`op::RECORD_SUCCESS`] 0 for no retry and 1 + the retried failure's code.

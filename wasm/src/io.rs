@@ -6,7 +6,10 @@
 
 use seeded_backoff::bindings::{PolicyOption, PolicyOptions};
 use seeded_backoff::{
-    Backoff, DeadlineMode, ParseError, Policy, PolicyError, Preset, SnapshotError, Step,
+    http::ParseError,
+    policy::{DeadlineMode, PolicyError, Preset},
+    snapshot::SnapshotError,
+    Backoff, Policy, Step,
 };
 
 /// Where the option words are: `options[PRESENT]` has bit `i` set when the option whose core

@@ -6,7 +6,7 @@
 //! words, `rate`, `max_wait_s`, `tail_count`, `capacity` ([`RawPacer`]'s fields in order).
 
 use seeded_backoff::bindings::RawPacer;
-use seeded_backoff::{Pacer, PacerError};
+use seeded_backoff::pacer::{Pacer, PacerError};
 
 use crate::rt::{io as shared, Io};
 
@@ -75,7 +75,7 @@ pub extern "C" fn pacer_new(
             shared(|io| write(io, &pacer));
             0
         }
-        Err(e) => 1 + pacer_error_index(e),
+        Err(e) => 1 + pacer_error_index(e.error),
     }
 }
 
@@ -117,7 +117,7 @@ pub extern "C" fn pacer_assign(now_lo: u32, now_hi: u32) -> u32 {
 /// `Pacer::paces`): false for a number beyond HTTP's u16.
 #[export_name = "pacerPaces"]
 pub extern "C" fn pacer_paces(status: u32) -> bool {
-    u16::try_from(status).is_ok_and(seeded_backoff::Pacer::paces)
+    u16::try_from(status).is_ok_and(seeded_backoff::pacer::Pacer::paces)
 }
 
 /// The returns still scheduled after `now_ms` (u32 halves) of the shared pacer words (at most

@@ -8,13 +8,14 @@
 //! the ones it checks (scripts/miri.sh wasm).
 
 use seeded_backoff::bindings::RawBackoff;
-use seeded_backoff::{Policy, PolicyError};
+use seeded_backoff::policy::PolicyError;
+use seeded_backoff::Policy;
 
 /// The longest header value the parts read (SPEC.md §8): a longer one is too long for every binding.
-pub const MAX_HEADER_VALUE: usize = seeded_backoff::MAX_HEADER_VALUE_LEN;
+pub const MAX_HEADER_VALUE: usize = seeded_backoff::http::MAX_HEADER_VALUE_LEN;
 
 /// How many header values a call can pass at once: `Retry-After` and the rate-limit headers.
-pub const HEADER_VALUES: usize = 1 + seeded_backoff::RATE_LIMIT_HEADERS.len();
+pub const HEADER_VALUES: usize = 1 + seeded_backoff::http::RATE_LIMIT_HEADERS.len();
 
 /// The option words: a word of presence bits, then one word per core `PolicyOption`.
 pub const OPTION_WORDS: usize = 1 + seeded_backoff::bindings::PolicyOption::NAMES.len();

@@ -17,7 +17,12 @@
 use seeded_backoff::bindings::{
     answer_from_status, outcome_from_codes, pause_reason_from_code, RawRun, RunCodeError,
 };
-use seeded_backoff::{Action, Answer, Outcome, RetryGate, Run, RunError, SendGate, ServerHint};
+use seeded_backoff::{
+    budget::RetryGate,
+    run::{RunError, SendGate},
+    send_rate::Answer,
+    Action, Outcome, Run, ServerHint,
+};
 
 use crate::gate::JsGate;
 use crate::io::{self, step_input};
@@ -61,7 +66,7 @@ pub mod action {
 
 /// The answers an outcome tells the send rate, as `runEventPaced`'s `answer`.
 pub mod answer {
-    /// None given: the outcome's own (SPEC.md §15.2, [`seeded_backoff::answer_of`]).
+    /// None given: the outcome's own (SPEC.md §15.2, [`seeded_backoff::run::answer_of`]).
     pub const OF_OUTCOME: u32 = 0;
     /// Accepted.
     pub const ACCEPTED: u32 = 1;
@@ -69,7 +74,7 @@ pub mod answer {
     pub const THROTTLED: u32 = 2;
     /// No answer.
     pub const NO_ANSWER: u32 = 3;
-    /// The response's HTTP status is `answer_arg` ([`seeded_backoff::Answer::from_http`], with
+    /// The response's HTTP status is `answer_arg` ([`seeded_backoff::send_rate::Answer::from_http`], with
     /// the outcome's hint).
     pub const HTTP: u32 = 4;
 }

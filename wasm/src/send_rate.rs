@@ -8,7 +8,7 @@
 //! writes them back: a state the core never reaches is refused, unchanged.
 
 use seeded_backoff::bindings::SEND_RATE_WORDS;
-use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
+use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
 
 use crate::rt::{io as shared, Io};
 
@@ -140,7 +140,7 @@ pub extern "C" fn send_rate_new() -> u32 {
                 write(io, &rate);
                 0
             }
-            Err(e) => 1 + crate::errors::index(&crate::errors::SEND_RATE, &e),
+            Err(e) => 1 + crate::errors::index(&crate::errors::SEND_RATE, &e.error),
         }
     })
 }

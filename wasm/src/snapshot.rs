@@ -2,7 +2,8 @@
 //! snapshots (§15) of a run held in JS.
 
 use seeded_backoff::bindings::RawRun;
-use seeded_backoff::{Backoff, Run, SnapshotError};
+use seeded_backoff::snapshot::SnapshotError;
+use seeded_backoff::{Backoff, Run};
 
 use crate::io;
 use crate::rt::io as shared;

@@ -6,5 +6,5 @@
 #[export_name = "startupDelay"]
 pub extern "C" fn startup_delay(lo: u32, hi: u32, window_ms: u32) -> f64 {
     let seed = u64::from(hi) << 32 | u64::from(lo);
-    seeded_backoff::startup_delay_ms(seed, window_ms).map_or(-1.0, f64::from)
+    seeded_backoff::fleet::startup_delay_ms(seed, window_ms).map_or(-1.0, f64::from)
 }

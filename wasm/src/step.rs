@@ -4,7 +4,7 @@
 //! state back: a JS `Backoff` owns its 8 words, and nothing is kept here between calls.
 
 use seeded_backoff::{
-    Backoff, Classification, FailureKind, Policy, PolicyError, RetryGate, StepInput,
+    budget::RetryGate, policy::PolicyError, Backoff, Classification, FailureKind, Policy, StepInput,
 };
 
 use crate::gate::JsGate;
@@ -105,14 +105,14 @@ pub extern "C" fn classify_http(status: u32) -> u32 {
 /// The class of a gRPC status code, coded as for [`classify_http`].
 #[export_name = "classifyGrpc"]
 pub extern "C" fn classify_grpc(code: u32) -> u32 {
-    class(seeded_backoff::classify_grpc(code))
+    class(seeded_backoff::http::classify_grpc(code))
 }
 
 /// Whether a response with this HTTP status is read for rate-limit headers (SPEC.md §8.3: a 429);
 /// the date part parses them.
 #[export_name = "rateLimitApplies"]
 pub extern "C" fn rate_limit_applies(status: u32) -> bool {
-    u16::try_from(status).is_ok_and(seeded_backoff::rate_limit_applies)
+    u16::try_from(status).is_ok_and(seeded_backoff::http::rate_limit_applies)
 }
 
 /// The hint a response with HTTP status `status` gives, by the core's rule

@@ -160,18 +160,19 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
 
   test(`${how}: bad budget parameters name the field; a refused call leaves the budget unchanged`, () => {
     const cases = [
-      [{ mode: 'grpc', maxTokens: 1001, tokenRatio: 1 }, /^maxTokens must be in 1\.\.=1000$/],
-      [{ mode: 'grpc', maxTokens: 0, tokenRatio: 1 }, /^maxTokens must be in 1\.\.=1000$/],
-      [{ mode: 'grpc', maxTokens: 10, tokenRatio: 0 }, /^tokenRatio must be in 0\.001\.\.=maxTokens$/],
-      [{ mode: 'grpc', maxTokens: 10, tokenRatio: 10.5 }, /^tokenRatio must be in 0\.001\.\.=maxTokens$/],
+      [{ mode: 'grpc', maxTokens: 1001, tokenRatio: 1 }, /^maxTokens must be in 1\.\.=1000, got 1001$/],
+      [{ mode: 'grpc', maxTokens: 0, tokenRatio: 1 }, /^maxTokens must be in 1\.\.=1000, got 0$/],
+      [{ mode: 'grpc', maxTokens: 10, tokenRatio: 0 }, /^tokenRatio must be in 0\.001\.\.=maxTokens, got 0$/],
+      [{ mode: 'grpc', maxTokens: 10, tokenRatio: 10.5 }, /^tokenRatio must be in 0\.001\.\.=maxTokens, got 10\.5$/],
       [{ mode: 'grpc', maxTokens: 10, tokenRatio: NaN }, /^tokenRatio must be in 0\.001\.\.=maxTokens, got NaN$/],
       [{ mode: 'grpc', maxTokens: 10, tokenRatio: 0.0001 }, /^tokenRatio must be in 0\.001\.\.=maxTokens, got 0\.0001$/],
-      [{ capacity: 0 }, /^capacity must be in 1\.\.=1000000$/],
-      [{ capacity: 1000001 }, /^capacity must be in 1\.\.=1000000$/],
-      [{ timeoutCost: 0 }, /^retryCost and timeoutCost must be in 1\.\.=capacity$/],
-      [{ retryCost: 501 }, /^retryCost and timeoutCost must be in 1\.\.=capacity$/],
-      [{ capacity: 10, retryCost: 11 }, /^retryCost and timeoutCost must be in 1\.\.=capacity$/],
-      [{ capacity: 10, noRetryIncrement: 11 }, /^noRetryIncrement must be in 0\.\.=capacity$/],
+      [{ capacity: 0 }, /^capacity must be in 1\.\.=1000000, got 0$/],
+      [{ capacity: 1000001 }, /^capacity must be in 1\.\.=1000000, got 1000001$/],
+      // The costs share a rule: both values, the default retry cost (5) among them.
+      [{ timeoutCost: 0 }, /^retryCost and timeoutCost must be in 1\.\.=capacity, got 5 and 0$/],
+      [{ retryCost: 501 }, /^retryCost and timeoutCost must be in 1\.\.=capacity, got 501 and 10$/],
+      [{ capacity: 10, retryCost: 11 }, /^retryCost and timeoutCost must be in 1\.\.=capacity, got 11 and 10$/],
+      [{ capacity: 10, noRetryIncrement: 11 }, /^noRetryIncrement must be in 0\.\.=capacity, got 11$/],
       [{ mode: 'token' }, /^mode must be one of 'aws_quota', 'grpc', got "token"$/],
     ];
     for (const [options, message] of cases) {

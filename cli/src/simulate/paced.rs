@@ -2,7 +2,8 @@
 //! `Retry-After`, or the core's `Pacer` (SPEC.md §16), so that the paced fleet can be measured
 //! beside the strategies on the same clients and network.
 
-use seeded_backoff::{Pacer, Policy, ServerHint, StepInput};
+use seeded_backoff::pacer::Pacer;
+use seeded_backoff::{Policy, ServerHint, StepInput};
 
 use super::model::{client, outage_policy, queue_span_ms, TimeQueue, HORIZON_MS};
 use super::strategy::{Strategy, ALL_STRATEGIES};

@@ -5,7 +5,8 @@
 //! phones (whether they get through). The network is the same for every client: the outage is the
 //! phones' dead zone and the server's downtime at once.
 
-use seeded_backoff::{Jitter, Policy, Preset};
+use seeded_backoff::policy::Preset;
+use seeded_backoff::{Jitter, Policy};
 
 use super::model::OUTAGE_BASE_MS;
 use super::outage::{outage_fleet, Fleet, OutageRow, Rejection, Server};

@@ -10,7 +10,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use seeded_backoff::{Backoff, Jitter, Policy, SendRateConfig};
+use seeded_backoff::{send_rate::SendRateConfig, Backoff, Jitter, Policy};
 
 use super::model::{outage_policy, percentile, SimRng};
 pub use super::quota_gates::Limiter;

@@ -3,7 +3,7 @@
 //! fixed rate as a limiter the processes share (Bottleneck's clustering: a rate set by hand, kept
 //! in a store), AWS adaptive mode's model, and the core's send rate.
 
-use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig};
+use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig};
 
 use super::aws_adaptive::AwsAdaptive;
 use super::quota::{quota_at, HALVED_MS};

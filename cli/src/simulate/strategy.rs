@@ -9,7 +9,8 @@
 //! sleeps do); the deadline is the sum of the delays (the simulated requests' own time is not
 //! counted, which changes it by a few network round trips).
 
-use seeded_backoff::{DeadlineMode, Jitter, Policy};
+use seeded_backoff::policy::DeadlineMode;
+use seeded_backoff::{Jitter, Policy};
 
 /// A strategy: one of the core's jitter strategies (its parameter is the scenario's, set by
 /// [`Strategy::policy`]), or the client libraries' default.

@@ -90,7 +90,7 @@ pub fn failure_kind_from_code(code: u32) -> Result<FailureKind, RunCodeError> {
 ///
 /// ```
 /// use seeded_backoff::bindings::{pause_reason_from_code, RunCodeError};
-/// use seeded_backoff::PauseReason;
+/// use seeded_backoff::run::PauseReason;
 /// assert_eq!(pause_reason_from_code(1), Ok(PauseReason::Offline));
 /// assert_eq!(pause_reason_from_code(2), Err(RunCodeError::PauseReason));
 /// ```
@@ -106,7 +106,7 @@ pub fn pause_reason_from_code(code: u32) -> Result<PauseReason, RunCodeError> {
 ///
 /// ```
 /// use seeded_backoff::bindings::{answer_from_status, RunCodeError};
-/// use seeded_backoff::Answer;
+/// use seeded_backoff::send_rate::Answer;
 /// assert_eq!(answer_from_status(429, None), Ok(Answer::Throttled { hint_ms: 0 }));
 /// assert_eq!(answer_from_status(200, None), Ok(Answer::Accepted));
 /// assert_eq!(answer_from_status(0, None), Err(RunCodeError::Answer));

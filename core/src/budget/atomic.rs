@@ -1,6 +1,7 @@
 //! The lock-free budget: the transitions of `RetryBudget`, each one compare-and-swap loop.
 
 use super::{BudgetConfig, BudgetError, FailureKind, RetryGate};
+use crate::invalid::Invalid;
 // The loom model check (core/tests/loom_budget.rs, RUSTFLAGS="--cfg seeded_backoff_loom") swaps
 // in loom's atomics; every other build uses core's.
 #[cfg(not(seeded_backoff_loom))]
@@ -23,7 +24,8 @@ macro_rules! const_unless_loom {
 /// without 32-bit atomics (e.g. thumbv6m); use `RetryBudget` there.
 ///
 /// ```
-/// use seeded_backoff::{AtomicRetryBudget, FailureKind, RetryGate};
+/// use seeded_backoff::budget::{AtomicRetryBudget, RetryGate};
+/// use seeded_backoff::FailureKind;
 /// let budget = AtomicRetryBudget::aws_default();
 /// assert!(budget.try_acquire(FailureKind::Timeout));
 /// assert_eq!(budget.tokens_milli(), 490_000);
@@ -47,7 +49,7 @@ impl AtomicRetryBudget {
 
     const_unless_loom! {
         /// A full gRFC A6 budget; see [`BudgetConfig::grpc`].
-        pub fn grpc(max_tokens: u32, token_ratio_milli: u32) -> Result<Self, BudgetError> {
+        pub fn grpc(max_tokens: u32, token_ratio_milli: u32) -> Result<Self, Invalid<BudgetError>> {
             match BudgetConfig::grpc(max_tokens, token_ratio_milli) {
                 Ok(config) => Ok(AtomicRetryBudget::new(config)),
                 Err(e) => Err(e),

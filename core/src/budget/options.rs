@@ -2,6 +2,7 @@
 //! with their defaults and the error naming their range, so bindings take options by these names
 //! instead of keeping their own lists.
 
+#[cfg(feature = "bindings")]
 use super::BudgetError;
 use crate::coded_enum::coded_enum;
 
@@ -18,23 +19,27 @@ coded_enum! {
     }
 }
 
+// The modes and options by code and name are what bindings take (the `bindings` feature); the
+// typed API builds a budget with `BudgetConfig`'s constructors instead.
+#[cfg(feature = "bindings")]
 coded_enum! {
     /// A budget's mode (SPEC.md §10); the codes are the C ABI's `SB_BUDGET_*`.
     pub enum BudgetMode {
-        /// gRFC A6 retry throttling: [`BudgetConfig::grpc`](crate::BudgetConfig::grpc).
+        /// gRFC A6 retry throttling: [`BudgetConfig::grpc`](super::BudgetConfig::grpc).
         Grpc = 1, "grpc";
-        /// The AWS SDKs' retry quota: [`BudgetConfig::aws_quota`](crate::BudgetConfig::aws_quota).
+        /// The AWS SDKs' retry quota: [`BudgetConfig::aws_quota`](super::BudgetConfig::aws_quota).
         AwsQuota = 2, "aws_quota";
     }
 }
 
+#[cfg(feature = "bindings")]
 coded_enum! {
     /// One option of a budget's configuration, as bindings take them by name (SPEC.md §10):
     /// which mode it belongs to, whether it has a default, and which error names its range.
     ///
     /// ```
     /// use seeded_backoff::bindings::{BudgetMode, BudgetOption};
-    /// use seeded_backoff::BudgetError;
+    /// use seeded_backoff::budget::BudgetError;
     /// assert_eq!(BudgetMode::Grpc.options(), [BudgetOption::MaxTokens, BudgetOption::TokenRatio]);
     /// assert_eq!(BudgetOption::TimeoutCost.default_value(), Some(10));
     /// assert_eq!(BudgetOption::MaxTokens.default_value(), None); // required
@@ -63,6 +68,7 @@ pub(super) const AWS_RETRY_COST: u32 = 5;
 pub(super) const AWS_TIMEOUT_COST: u32 = 10;
 pub(super) const AWS_NO_RETRY_INCREMENT: u32 = 1;
 
+#[cfg(feature = "bindings")]
 impl BudgetMode {
     /// The options this mode takes, in the order its constructor takes them.
     pub const fn options(self) -> &'static [BudgetOption] {
@@ -78,6 +84,7 @@ impl BudgetMode {
     }
 }
 
+#[cfg(feature = "bindings")]
 impl BudgetOption {
     /// The mode the option belongs to; giving it to the other mode is an error.
     pub const fn mode(self) -> BudgetMode {

@@ -10,7 +10,7 @@ pub const PACER_HEADER_NAMES: [&str; 3] = ["retry-after", "ratelimit-reset", "ra
 /// no allocation, so a C or wasm binding hands out the same text as the Rust API.
 ///
 /// ```
-/// use seeded_backoff::PacerSlot;
+/// use seeded_backoff::pacer::PacerSlot;
 /// let headers = PacerSlot { retry_after_s: 3, reset_ms: 2350, full: false }.headers();
 /// assert_eq!(headers.retry_after(), "3");
 /// assert_eq!(headers.ratelimit_reset(), "2.350");

@@ -27,7 +27,7 @@ pub enum Verdict {
         /// What kind of failure it was, for a retry budget.
         failure_kind: FailureKind,
         /// The server's answer for a send rate, when the classifier knows it; with `None` the
-        /// loop tells the outcome's own ([`answer_of`](crate::answer_of): a `Retry-After` or
+        /// loop tells the outcome's own ([`answer_of`](crate::run::answer_of): a `Retry-After` or
         /// rate-limit hint is a throttle, anything else no answer).
         answer: Option<Answer>,
     },
@@ -62,7 +62,8 @@ impl Verdict {
     /// so it cuts its rate even when the server gave no `Retry-After`.
     ///
     /// ```
-    /// use seeded_backoff::{Answer, ServerHint, Verdict};
+    /// use seeded_backoff::send_rate::Answer;
+    /// use seeded_backoff::{ServerHint, Verdict};
     /// assert_eq!(Verdict::throttled(None).answer(), Some(Answer::Throttled { hint_ms: 0 }));
     /// let hinted = Verdict::throttled(Some(ServerHint::RetryAfterMs(2_000)));
     /// assert_eq!(hinted.answer(), Some(Answer::Throttled { hint_ms: 2_000 }));
@@ -82,7 +83,8 @@ impl Verdict {
     /// [`Verdict::Stop`].
     ///
     /// ```
-    /// use seeded_backoff::{Answer, ServerHint, Verdict};
+    /// use seeded_backoff::send_rate::Answer;
+    /// use seeded_backoff::{ServerHint, Verdict};
     /// assert_eq!(Verdict::from_status(429, None), Verdict::throttled(None));
     /// assert_eq!(Verdict::from_status(500, None).answer(), Some(Answer::Accepted));
     /// assert_eq!(Verdict::from_status(404, None), Verdict::Stop);
@@ -169,7 +171,8 @@ impl<E: fmt::Display> fmt::Display for RetryError<E> {
 ///
 /// ```
 /// use core::error::Error;
-/// use seeded_backoff::{GiveUpReason, PolicyError, RetryError};
+/// use seeded_backoff::policy::PolicyError;
+/// use seeded_backoff::{GiveUpReason, RetryError};
 /// let e = RetryError { cause: PolicyError::InitialMs, attempts: 3, reason: Some(GiveUpReason::MaxRetries) };
 /// assert_eq!(e.source().map(|s| s.to_string()), Some(PolicyError::InitialMs.to_string()));
 /// ```

@@ -11,7 +11,7 @@ use crate::policy::Policy;
 use crate::send_rate::{Answer, Pace, SendRate};
 
 /// A send rate as a run sees it: asked before each attempt, told each answer. Implemented by
-/// [`AtomicSendRate`](crate::AtomicSendRate) (shared by threads and tasks) and by
+/// [`AtomicSendRate`](crate::send_rate::AtomicSendRate) (shared by threads and tasks) and by
 /// `Cell<SendRate>` (shared by the runs of one thread; a C or Python binding holds its
 /// [`SendRate`] in a cell for the length of one event).
 pub trait SendGate {
@@ -53,7 +53,9 @@ impl SendGate for crate::send_rate::AtomicSendRate {
 /// error without a hint or a failure while offline, says nothing about the rate.
 ///
 /// ```
-/// use seeded_backoff::{answer_of, Answer, FailureKind, Outcome, ServerHint};
+/// use seeded_backoff::run::answer_of;
+/// use seeded_backoff::send_rate::Answer;
+/// use seeded_backoff::{FailureKind, Outcome, ServerHint};
 /// let busy = Outcome::Retryable { hint: Some(ServerHint::RetryAfterMs(2_000)), failure_kind: FailureKind::Error };
 /// assert_eq!(answer_of(busy), Answer::Throttled { hint_ms: 2_000 });
 /// assert_eq!(answer_of(Outcome::Success), Answer::Accepted);
@@ -88,7 +90,8 @@ impl Run {
     ///
     /// ```
     /// use core::cell::Cell;
-    /// use seeded_backoff::{Action, Answer, Policy, Run, SendRate, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, SendRate, SendRateConfig};
+    /// use seeded_backoff::{Action, Policy, Run};
     /// let p = Policy::google();
     /// let rate = Cell::new(SendRate::new(SendRateConfig::DEFAULT).unwrap());
     /// let mut run = Run::new(&p, 7);
@@ -159,7 +162,8 @@ impl Run {
     ///
     /// ```
     /// use core::cell::Cell;
-    /// use seeded_backoff::{Action, Answer, FailureKind, Outcome, Policy, Run, SendRate, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, SendRate, SendRateConfig};
+    /// use seeded_backoff::{Action, FailureKind, Outcome, Policy, Run};
     /// let p = Policy::google();
     /// let rate = Cell::new(SendRate::new(SendRateConfig::DEFAULT).unwrap());
     /// let mut run = Run::new(&p, 7);
@@ -196,7 +200,8 @@ impl Run {
     /// server's hint, as in [`Run::outcome_paced`], and no rate is told anything here.
     ///
     /// ```
-    /// use seeded_backoff::{Action, Answer, FailureKind, Outcome, Policy, Run};
+    /// use seeded_backoff::send_rate::Answer;
+    /// use seeded_backoff::{Action, FailureKind, Outcome, Policy, Run};
     /// let p = Policy::google();
     /// let mut run = Run::new(&p, 7);
     /// run.start(None).unwrap();

@@ -50,7 +50,8 @@ impl Run {
     /// then [`Run::from_raw`]'s checks and the reserved bytes).
     ///
     /// ```
-    /// use seeded_backoff::{Policy, Run, SnapshotError};
+    /// use seeded_backoff::snapshot::SnapshotError;
+    /// use seeded_backoff::{Policy, Run};
     /// let p = Policy::google();
     /// let mut saved = Run::new(&p, 9).snapshot(&p);
     /// saved[50] ^= 1;

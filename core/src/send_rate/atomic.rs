@@ -4,6 +4,7 @@
 
 use super::raw::{from_words_unchecked, SEND_RATE_WORDS as WORDS};
 use super::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
+use crate::invalid::Invalid;
 // The loom model check (core/tests/loom_send_rate.rs, RUSTFLAGS="--cfg seeded_backoff_loom")
 // swaps in loom's atomics; every other build uses core's.
 #[cfg(not(seeded_backoff_loom))]
@@ -16,7 +17,7 @@ use loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// makes them negative. Absent on targets without 64-bit atomics; use `SendRate` there.
 ///
 /// ```
-/// use seeded_backoff::{Answer, AtomicSendRate, Pace, SendRateConfig};
+/// use seeded_backoff::send_rate::{Answer, AtomicSendRate, Pace, SendRateConfig};
 /// let rate = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
 /// std::thread::scope(|s| {
 ///     for _ in 0..4 {
@@ -36,7 +37,7 @@ pub struct AtomicSendRate {
 impl AtomicSendRate {
     /// A shared send rate, off until the first throttle; the configuration's error if it is out
     /// of range.
-    pub fn new(config: SendRateConfig) -> Result<AtomicSendRate, SendRateError> {
+    pub fn new(config: SendRateConfig) -> Result<AtomicSendRate, Invalid<SendRateError>> {
         let rate = SendRate::new(config)?;
         let words = rate.to_words().map(AtomicU64::new);
         Ok(AtomicSendRate {
@@ -69,9 +70,9 @@ impl AtomicSendRate {
     /// [`SendRate::on_answer_sent`], atomically: the answer to an attempt sent at `sent_ms`.
     ///
     /// ```
-    /// use seeded_backoff::{Answer, AtomicSendRate, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, AtomicSendRate, SendRateConfig};
     /// let rate = AtomicSendRate::new(SendRateConfig::DEFAULT).unwrap();
-    /// assert_eq!(rate.before_attempt(0), seeded_backoff::Pace::Send);
+    /// assert_eq!(rate.before_attempt(0), seeded_backoff::send_rate::Pace::Send);
     /// // The first throttle, at 5: 1 sent over the 100 ms floor is 10/s, none accepted, so half
     /// // of it (5/s) less 2 %.
     /// rate.on_answer_sent(5, 0, Answer::Throttled { hint_ms: 0 });

@@ -1,6 +1,7 @@
 //! A send rate's fixed parameters and the error naming the one out of range (SPEC.md §17.1).
 
 use crate::error_enum::error_enum;
+use crate::invalid::Invalid;
 
 /// The largest rate, in thousandths of a request per second (one million requests per second).
 pub const MAX_RATE_MILLI: u32 = 1_000_000_000;
@@ -30,14 +31,16 @@ error_enum! {
 }
 
 /// A send rate's parameters (SPEC.md §17.1). Start from [`SendRateConfig::DEFAULT`], change fields,
-/// and [`check`](SendRateConfig::check) them (or let [`SendRate::new`](crate::SendRate::new) do it).
+/// and [`check`](SendRateConfig::check) them (or let [`SendRate::new`](crate::send_rate::SendRate::new) do it).
 ///
 /// ```
-/// use seeded_backoff::{SendRateConfig, SendRateError};
+/// use seeded_backoff::send_rate::{SendRateConfig, SendRateError};
 /// let config = SendRateConfig { fail_fast: true, ..SendRateConfig::DEFAULT };
 /// assert_eq!(config.check(), Ok(config));
 /// let bad = SendRateConfig { margin_permille: 0, ..SendRateConfig::DEFAULT };
-/// assert_eq!(bad.check(), Err(SendRateError::Margin));
+/// let err = bad.check().unwrap_err();
+/// assert_eq!(err.error, SendRateError::Margin);
+/// assert_eq!(err.to_string(), "margin_permille must be in 1..=500, got 0");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SendRateConfig {
@@ -56,7 +59,7 @@ pub struct SendRateConfig {
     pub probe_max_permille: u32,
     /// After a decrease, throttles within this many ms do not decrease again. Throttles of
     /// attempts sent before the decrease never do when the send time is told
-    /// ([`SendRate::on_answer_sent`](crate::SendRate::on_answer_sent)), so the default is 0.
+    /// ([`SendRate::on_answer_sent`](crate::send_rate::SendRate::on_answer_sent)), so the default is 0.
     pub guard_ms: u32,
     /// Attempts that may go at once after an idle spell (the pacer's bucket size). The default
     /// is 2: waits are whole ms and a woken caller is up to a few ms late, and with a burst of 1
@@ -88,33 +91,39 @@ impl SendRateConfig {
 
     /// The parameters if every field is in range, else the first field out of range, in the
     /// order of [`SendRateError::ALL`].
-    pub const fn check(self) -> Result<SendRateConfig, SendRateError> {
+    pub const fn check(self) -> Result<SendRateConfig, Invalid<SendRateError>> {
         if self.max_rate_milli == 0 || self.max_rate_milli > MAX_RATE_MILLI {
-            return Err(SendRateError::MaxRate);
+            return Err(Invalid::new(SendRateError::MaxRate, self.max_rate_milli));
         }
         if self.min_rate_milli == 0 || self.min_rate_milli > self.max_rate_milli {
-            return Err(SendRateError::MinRate);
+            return Err(Invalid::new(SendRateError::MinRate, self.min_rate_milli));
         }
         if self.margin_permille == 0 || self.margin_permille > 500 {
-            return Err(SendRateError::Margin);
+            return Err(Invalid::new(SendRateError::Margin, self.margin_permille));
         }
         if self.probe_ms < 10 || self.probe_ms > 60_000 {
-            return Err(SendRateError::ProbeMs);
+            return Err(Invalid::new(SendRateError::ProbeMs, self.probe_ms));
         }
         if self.probe_first_permille == 0 || self.probe_first_permille > self.probe_max_permille {
-            return Err(SendRateError::ProbeFirst);
+            return Err(Invalid::new(
+                SendRateError::ProbeFirst,
+                self.probe_first_permille,
+            ));
         }
         if self.probe_max_permille == 0 || self.probe_max_permille > 1000 {
-            return Err(SendRateError::ProbeMax);
+            return Err(Invalid::new(
+                SendRateError::ProbeMax,
+                self.probe_max_permille,
+            ));
         }
         if self.guard_ms > 60_000 {
-            return Err(SendRateError::GuardMs);
+            return Err(Invalid::new(SendRateError::GuardMs, self.guard_ms));
         }
         if self.burst == 0 || self.burst > 1000 {
-            return Err(SendRateError::Burst);
+            return Err(Invalid::new(SendRateError::Burst, self.burst));
         }
         if self.max_hold_ms > 3_600_000 {
-            return Err(SendRateError::MaxHold);
+            return Err(Invalid::new(SendRateError::MaxHold, self.max_hold_ms));
         }
         Ok(self)
     }

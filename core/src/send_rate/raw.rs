@@ -11,7 +11,7 @@ impl SendRate {
     /// The state as words (the configuration apart), for [`SendRate::from_words`].
     ///
     /// ```
-    /// use seeded_backoff::{Answer, SendRate, SendRateConfig};
+    /// use seeded_backoff::send_rate::{Answer, SendRate, SendRateConfig};
     /// let mut rate = SendRate::new(SendRateConfig::DEFAULT).unwrap();
     /// rate.on_answer(10, Answer::Throttled { hint_ms: 500 });
     /// assert_eq!(SendRate::from_words(SendRateConfig::DEFAULT, &rate.to_words()), Some(rate));

@@ -8,7 +8,8 @@ use std::net::TcpStream as StdStream;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use seeded_backoff::{RateLimitHeader, ServerHint};
+use seeded_backoff::http::RateLimitHeader;
+use seeded_backoff::ServerHint;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -187,7 +188,7 @@ async fn get(port: u16, target: &str) -> Result<Response, Failure> {
         }
     }
     let response = Response { body, ..response };
-    if seeded_backoff::is_retryable_http(response.status) {
+    if seeded_backoff::http::is_retryable_http(response.status) {
         return Err(Failure::Status(response));
     }
     Ok(response)

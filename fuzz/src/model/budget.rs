@@ -18,9 +18,9 @@ pub enum ModelBudget {
 }
 
 impl ModelBudget {
-    pub fn of(config: seeded_backoff::BudgetConfig) -> ModelBudget {
+    pub fn of(config: seeded_backoff::budget::BudgetConfig) -> ModelBudget {
         match config {
-            seeded_backoff::BudgetConfig::Grpc {
+            seeded_backoff::budget::BudgetConfig::Grpc {
                 max_milli,
                 ratio_milli,
             } => ModelBudget::Grpc {
@@ -28,7 +28,7 @@ impl ModelBudget {
                 ratio: ratio_milli as u64,
                 tokens: max_milli as u64,
             },
-            seeded_backoff::BudgetConfig::AwsQuota {
+            seeded_backoff::budget::BudgetConfig::AwsQuota {
                 capacity_milli,
                 retry_cost_milli,
                 timeout_cost_milli,

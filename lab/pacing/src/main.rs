@@ -28,7 +28,8 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
-use seeded_backoff::{PaceLayer, Pacer};
+use seeded_backoff::pacer::Pacer;
+use seeded_backoff::tower::PaceLayer;
 use tower::{Layer, Service, ServiceExt};
 
 mod args;

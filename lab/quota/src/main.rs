@@ -16,7 +16,10 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use seeded_backoff::{AtomicSendRate, CallSeeds, NotSent, Policy, Retry, SendRateConfig, Verdict};
+use seeded_backoff::{
+    send_rate::{AtomicSendRate, NotSent, SendRateConfig},
+    CallSeeds, Policy, Retry, Verdict,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::Mutex;

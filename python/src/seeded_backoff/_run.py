@@ -87,7 +87,7 @@ class Run:
         if window:
             status = lib.sb_run_startup_window(c, window)
             if status != lib.SB_OK:
-                raise ValueError(message(status))
+                raise ValueError(f"{message(status)}, got {window}")
         self._c, self._policy = c, policy
 
     @property

@@ -8,7 +8,7 @@ import threading
 from typing import Any, Callable, Dict
 
 from ._check import integer, show
-from ._ffi import ffi, lib
+from ._ffi import ffi, lib, status_name
 from ._errors import BudgetError
 
 __all__ = ["RetryBudget", "FAILURE_KINDS", "BudgetError"]
@@ -27,9 +27,16 @@ def failure_code(name: str, value: Any) -> int:
     return FAILURE_KINDS[value]
 
 
-def _check(status: int) -> None:
+# The core's rule for each argument whose name is not the rule's: the costs share one.
+_RULES = {"retry_cost": "cost", "timeout_cost": "cost"}
+
+
+def _check(status: int, given: Dict[str, int]) -> None:
+    """Raises the refusal, naming the values given for the fields its rule is about (retry_cost and
+    timeout_cost share one rule, so both are shown)."""
     if status != lib.SB_OK:
-        raise BudgetError(status)
+        values = [v for n, v in given.items() if _RULES.get(n, n) == status_name(status)]
+        raise BudgetError(status, f", got {' and '.join(str(v) for v in values)}" if values else "")
 
 
 class RetryBudget:
@@ -50,11 +57,11 @@ class RetryBudget:
         raise TypeError("use RetryBudget.grpc(...), RetryBudget.aws_quota(...) or RetryBudget.aws_default()")
 
     @classmethod
-    def _new(cls, init: Callable[[Any], int]) -> "RetryBudget":
+    def _new(cls, init: Callable[[Any], int], given: Dict[str, int]) -> "RetryBudget":
         self: RetryBudget = object.__new__(cls)
         self._c = ffi.new("sb_budget *")
         self._lock = threading.Lock()
-        _check(init(self._c))
+        _check(init(self._c), given)
         return self
 
     @classmethod
@@ -71,21 +78,22 @@ class RetryBudget:
         milli = round(token_ratio * 1000)
         if milli / 1000 != token_ratio:
             raise ValueError(f"token_ratio must be a number with at most 3 decimals, got {show(token_ratio)}")
-        return cls._new(lambda c: lib.sb_budget_init_grpc(c, tokens, milli))
+        return cls._new(lambda c: lib.sb_budget_init_grpc(c, tokens, milli),
+                        {"max_tokens": tokens, "token_ratio_milli": milli})
 
     @classmethod
     def aws_quota(cls, capacity: int, retry_cost: int, timeout_cost: int,
                   no_retry_increment: int) -> "RetryBudget":
         """An AWS SDK retry quota in whole tokens."""
-        args = [integer(n, v) for n, v in (("capacity", capacity), ("retry_cost", retry_cost),
-                                            ("timeout_cost", timeout_cost),
-                                            ("no_retry_increment", no_retry_increment))]
-        return cls._new(lambda c: lib.sb_budget_init_aws_quota(c, *args))
+        given = {n: integer(n, v) for n, v in (("capacity", capacity), ("retry_cost", retry_cost),
+                                                ("timeout_cost", timeout_cost),
+                                                ("no_retry_increment", no_retry_increment))}
+        return cls._new(lambda c: lib.sb_budget_init_aws_quota(c, *given.values()), given)
 
     @classmethod
     def aws_default(cls) -> "RetryBudget":
         """The AWS SDKs' default quota: 500 tokens, a retry costs 5, a timeout 10."""
-        return cls._new(lib.sb_budget_init_aws_default)
+        return cls._new(lib.sb_budget_init_aws_default, {})
 
     def _call(self, fn: Callable[..., int], *args: Any) -> None:
         with self._lock:

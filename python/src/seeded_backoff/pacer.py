@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Tuple
 
 from ._check import integer, u64
-from ._ffi import ffi, lib, table
+from ._ffi import ffi, lib, status_name, table
 from ._errors import PacerError
 
 __all__ = ["Pacer", "PacerSlot", "PACER_HEADER_NAMES", "PacerError"]
@@ -73,7 +73,10 @@ class Pacer:
         c = ffi.new("sb_pacer *")
         status = lib.sb_pacer_init(c, *args, self._seed)
         if status != lib.SB_OK:
-            raise PacerError(status)
+            # The status names the refused field (its `code`): the message adds the value given.
+            given = dict(zip(("capacity_per_s", "reserve_per_mille", "max_wait_s"), args))
+            value = given.get(status_name(status) or "")
+            raise PacerError(status, "" if value is None else f", got {value}")
         self._c = c
         self._lock = threading.Lock()
         self._start_ns = time.monotonic_ns()

@@ -11,7 +11,7 @@ import time
 from typing import Any, Callable, Dict, NamedTuple, Optional
 
 from ._check import boolean, integer, show, u64
-from ._ffi import ffi, lib
+from ._ffi import ffi, lib, status_name
 from ._errors import CoreError
 
 __all__ = ["SendRate", "SendRateError", "Pace", "ANSWERS"]
@@ -30,8 +30,8 @@ class SendRateError(CoreError):
 
     field: Optional[str]
 
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
+    def __init__(self, status: int, detail: str = "") -> None:
+        super().__init__(status, detail)
         self.field = self.code
 
 
@@ -88,7 +88,9 @@ class SendRate:
         self._clock = clock or _monotonic_ms
         status = lib.sb_send_rate_init(self._c, ffi.new("sb_send_rate_config *", config))
         if status != lib.SB_OK:
-            raise SendRateError(status)
+            # The status names the refused field; the configuration holds its value, given or default.
+            value = getattr(config, status_name(status) or "", None)
+            raise SendRateError(status, "" if value is None else f", got {value}")
 
     def config(self) -> Dict[str, Any]:
         """The parameters, by field name."""

@@ -18,12 +18,11 @@ use core::fmt::{self, Write};
 use core::hint::black_box;
 
 use seeded_backoff::bindings::{crc32, BudgetMode, BudgetOption, PolicyOptions, RawBackoff};
-use seeded_backoff::{
-    classify_grpc, classify_http, is_idempotent_method, is_retryable_http, jitter_bounds, parse_grpc_pushback,
-    parse_rate_limit, parse_retry_after, request_may_retry, Backoff, BudgetConfig, Classification, DeadlineMode, FailureKind, GiveUpReason, Jitter,
-    Policy, RateLimitHeader, Retry, RetryBudget, RetryEvent, RetryGate, Schedule, ServerHint, SnapshotError, Step,
-    StepInput, Verdict,
-};
+use seeded_backoff::budget::{BudgetConfig, RetryBudget, RetryGate};
+use seeded_backoff::http::{classify_grpc, is_idempotent_method, is_retryable_http, parse_grpc_pushback, parse_rate_limit, request_may_retry, RateLimitHeader};
+use seeded_backoff::policy::{jitter_bounds, DeadlineMode};
+use seeded_backoff::snapshot::SnapshotError;
+use seeded_backoff::{classify_http, parse_retry_after, Backoff, Classification, FailureKind, GiveUpReason, Jitter, Policy, Retry, RetryEvent, Schedule, ServerHint, Step, StepInput, Verdict};
 
 /// A `fmt::Write` that keeps only a checksum, so `Display` impls run without a buffer.
 struct Sink(u32);
@@ -94,7 +93,7 @@ fn policies() -> Option<Policy> {
     let policy = match built {
         Ok(p) => p,
         Err(e) => {
-            sink((e.error.field(), e.message(), e.error.name(), e.got, e.den));
+            sink((e.error.field(), e.error.message(), e.error.name(), e.got, e.den));
             let mut s = Sink(0);
             let _ = write!(s, "{e}");
             sink(s.0);
@@ -129,7 +128,10 @@ fn backoffs(policy: &Policy) {
     let budget = match BudgetConfig::grpc(u32_in(), u32_in()) {
         Ok(c) => RetryBudget::new(c),
         Err(e) => {
-            sink(e.message());
+            sink(e.error.message());
+            let mut s = Sink(0);
+            let _ = write!(s, "{e}");
+            sink(s.0);
             RetryBudget::aws_default()
         }
     };
@@ -222,24 +224,24 @@ fn budgets() {
 }
 
 fn send_rates() {
-    let config = seeded_backoff::SendRateConfig {
+    let config = seeded_backoff::send_rate::SendRateConfig {
         burst: u32_in(),
         probe_ms: u32_in(),
         fail_fast: black_box(true),
-        ..seeded_backoff::SendRateConfig::DEFAULT
+        ..seeded_backoff::send_rate::SendRateConfig::DEFAULT
     };
-    let config = config.check().unwrap_or(seeded_backoff::SendRateConfig::DEFAULT);
-    if let Ok(mut rate) = seeded_backoff::SendRate::new(config) {
+    let config = config.check().unwrap_or(seeded_backoff::send_rate::SendRateConfig::DEFAULT);
+    if let Ok(mut rate) = seeded_backoff::send_rate::SendRate::new(config) {
         sink(rate.before_attempt(u64_in()));
-        rate.on_answer(u64_in(), seeded_backoff::Answer::Accepted);
-        rate.on_answer(u64_in(), seeded_backoff::Answer::Throttled { hint_ms: u32_in() });
-        rate.on_answer(u64_in(), seeded_backoff::Answer::from_http(black_box(429), None));
-        let thr = seeded_backoff::Answer::Throttled { hint_ms: u32_in() };
+        rate.on_answer(u64_in(), seeded_backoff::send_rate::Answer::Accepted);
+        rate.on_answer(u64_in(), seeded_backoff::send_rate::Answer::Throttled { hint_ms: u32_in() });
+        rate.on_answer(u64_in(), seeded_backoff::send_rate::Answer::from_http(black_box(429), None));
+        let thr = seeded_backoff::send_rate::Answer::Throttled { hint_ms: u32_in() };
         rate.on_answer_sent(u64_in(), u64_in(), thr);
         sink((rate.before_attempt(u64_in()), rate.rate_milli(), rate.config()));
     }
-    if let Err(e) = seeded_backoff::SendRate::new(black_box(config)) {
-        sink((e.name(), e.message()));
+    if let Err(e) = seeded_backoff::send_rate::SendRate::new(black_box(config)) {
+        sink((e.error.name(), e.error.message(), e.got));
     }
 }
 
@@ -281,24 +283,24 @@ fn hints_and_classes() {
     sink((is_idempotent_method(method), request_may_retry(method, black_box(false))));
     sink(crc32(black_box(b"123456789")));
     sink(seeded_backoff::VERSION);
-    let seed = seeded_backoff::seed_from_device(black_box(&b"device-0042"[..]), u32_in());
+    let seed = seeded_backoff::fleet::seed_from_device(black_box(&b"device-0042"[..]), u32_in());
     sink(seeded_backoff::call_seed(seed, u64_in()));
-    match seeded_backoff::startup_delay_ms(seed, u32_in()) {
+    match seeded_backoff::fleet::startup_delay_ms(seed, u32_in()) {
         Ok(ms) => sink(ms),
-        Err(e) => sink((e.name(), e.message())),
+        Err(e) => sink((e.error.name(), e.error.message(), e.got)),
     }
 }
 
 /// The server's pacer (SPEC.md §16): construction, its errors, assignment and the header text.
 fn pacer() {
-    match seeded_backoff::Pacer::new(u32_in(), u32_in() % 1000, u32_in(), u64_in()) {
+    match seeded_backoff::pacer::Pacer::new(u32_in(), u32_in() % 1000, u32_in(), u64_in()) {
         Ok(mut pacer) => {
             let slot = pacer.assign(u64_in());
             let mut buf = [0u8; 12];
             sink((slot, pacer.pending(u64_in()), pacer.retry_rate()));
             sink(slot.reset_seconds(&mut buf).len());
         }
-        Err(e) => sink((e.name(), e.message())),
+        Err(e) => sink((e.error.name(), e.error.message(), e.got)),
     }
 }
 
@@ -334,15 +336,15 @@ fn retry_loop(policy: &Policy) {
 /// An attempt's error in a paced loop, made from `NotSent` when the rate stops it first.
 struct Failed(u32);
 
-impl From<seeded_backoff::NotSent> for Failed {
-    fn from(_: seeded_backoff::NotSent) -> Self {
+impl From<seeded_backoff::send_rate::NotSent> for Failed {
+    fn from(_: seeded_backoff::send_rate::NotSent) -> Self {
         Failed(0)
     }
 }
 
 /// The retry loop behind a send rate: every attempt asks it, and the verdict's answer is told.
 fn paced_loop(policy: &Policy) {
-    let Ok(rate) = seeded_backoff::SendRate::new(seeded_backoff::SendRateConfig::DEFAULT) else {
+    let Ok(rate) = seeded_backoff::send_rate::SendRate::new(seeded_backoff::send_rate::SendRateConfig::DEFAULT) else {
         return;
     };
     let rate = core::cell::Cell::new(rate);

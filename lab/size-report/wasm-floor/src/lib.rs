@@ -35,7 +35,7 @@ pub extern "C" fn options(initial_ms: u32, milli: u32, cap: u32, retries: u32, j
     use seeded_backoff::bindings::PolicyOptions;
     let jitter = u8::try_from(jitter).unwrap_or(u8::MAX);
     let built = PolicyOptions {
-        preset: Some(seeded_backoff::Preset::Google),
+        preset: Some(seeded_backoff::policy::Preset::Google),
         initial_ms: Some(initial_ms),
         multiplier: Some((milli, 1000)),
         max_backoff_ms: Some(cap),
@@ -55,7 +55,7 @@ pub extern "C" fn options(initial_ms: u32, milli: u32, cap: u32, retries: u32, j
     }
 }
 
-fn code(a: Result<Action, seeded_backoff::RunError>) -> u32 {
+fn code(a: Result<Action, seeded_backoff::run::RunError>) -> u32 {
     match a {
         Ok(Action::Attempt { attempt }) => attempt,
         Ok(Action::Retry { delay_ms, .. }) => delay_ms,

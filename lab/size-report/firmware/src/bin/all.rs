@@ -3,11 +3,10 @@
 #![no_main]
 
 use seeded_backoff::bindings::RawBackoff;
-use seeded_backoff::{
-    classify_grpc, classify_http, jitter_bounds, parse_grpc_pushback, parse_retry_after, Backoff,
-    BudgetConfig, DeadlineMode, FailureKind, Jitter, Policy, RetryBudget, RetryGate,
-    Schedule, ServerHint, StepInput,
-};
+use seeded_backoff::budget::{BudgetConfig, RetryBudget, RetryGate};
+use seeded_backoff::http::{classify_grpc, parse_grpc_pushback};
+use seeded_backoff::policy::{jitter_bounds, DeadlineMode};
+use seeded_backoff::{classify_http, parse_retry_after, Backoff, FailureKind, Jitter, Policy, Schedule, ServerHint, StepInput};
 
 /// The linker's entry (`--entry=entry`). Inputs come from the caller so nothing folds away.
 #[no_mangle]
