@@ -398,7 +398,7 @@ fn every_binding_documents_the_cores_send_rate_defaults() {
     let root = env!("CARGO_MANIFEST_DIR");
     let read = |p: &str| std::fs::read_to_string(format!("{root}/../{p}")).unwrap();
     let header = read("ffi/include/seeded_backoff.h");
-    let types = read("wasm/types/index.d.ts");
+    let types = read("wasm/types/send-rate.d.ts");
     let c_struct = section(
         &header,
         "typedef struct sb_send_rate_config {",

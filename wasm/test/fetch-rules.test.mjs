@@ -187,8 +187,8 @@ for (const [how, api] of [['import', esm], ['require', cjs]]) {
 }
 
 test('time paused while hidden does not count against maxElapsedMs, unless countPausedTime', async () => {
-  // Seed 4: its first re-drawn wait over 100 ms is 8 ms (small, so the timing has room).
-  assert.equal(esm.startupDelay(4 ^ 1, 100), 8);
+  // Seed 4: its first re-drawn wait over 400 ms is 33 ms (small, so the timing has room).
+  assert.equal(esm.startupDelay(4 ^ 1, 400), 33);
   const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' });
   globalThis.document = doc;
   try {
@@ -196,20 +196,20 @@ test('time paused while hidden does not count against maxElapsedMs, unless count
     for (const countPausedTime of [false, true]) {
       let calls = 0;
       const pending = esm.retry(() => { calls++; throw new Error('down'); }, {
-        initialMs: 100, maxBackoffMs: 100, jitter: 'none', maxElapsedMs: 200, seed: 4, countPausedTime,
+        initialMs: 400, maxBackoffMs: 400, jitter: 'none', maxElapsedMs: 800, seed: 4, countPausedTime,
       }).catch((e) => e);
-      await new Promise((r) => setTimeout(r, 30));
+      await new Promise((r) => setTimeout(r, 120));
       doc.visibilityState = 'hidden';
       doc.dispatchEvent(new Event('visibilitychange'));
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 1600));
       doc.visibilityState = 'visible';
       doc.dispatchEvent(new Event('visibilitychange'));
       const err = await pending;
       results.push([err.reason, calls]);
     }
-    // Not counted: attempts at about 0, 438 (30 + 400 paused + 8) and 538 ms, i.e. 0, 38 and 138
-    // ms of elapsed time; the third's next 100 ms would pass 200. Counted: the second attempt is
-    // already past 200.
+    // Not counted: attempts at about 0, 1753 (120 + 1600 paused + 33) and 2153 ms, i.e. 0, 153
+    // and 553 ms of elapsed time; the third's next 400 ms would pass 800 (the second's did not,
+    // with 247 ms to spare for a loaded machine). Counted: the second attempt is already past 800.
     assert.deepEqual(results, [['deadline', 3], ['deadline', 2]]);
   } finally {
     delete globalThis.document;
