@@ -100,6 +100,7 @@ mod rng;
 mod run;
 mod schedule;
 mod send_rate;
+pub mod shared;
 mod snapshot;
 #[cfg(feature = "std")]
 mod std_support;

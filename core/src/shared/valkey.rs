@@ -1,0 +1,256 @@
+//! What the `valkey` feature adds: the I/O of [`StoreLink`](super::StoreLink) over the `redis`
+//! crate, and the three shared parts built on it.
+//!
+//! The traits the loops take a budget and a send rate by ([`RetryGate`](crate::RetryGate),
+//! [`SendGate`](crate::SendGate)) are synchronous, since the core's run asks them in the middle of
+//! a transition. So a shared part asks the store synchronously and waits at most the bound
+//! ([`STORE_BOUND_MS`](super::STORE_BOUND_MS)) for it, then decides from its own state: the
+//! store's I/O runs on a thread of its own (one current-thread Tokio runtime and one
+//! `ConnectionManager` per [`Store`]), so a caller on any runtime, or none, never waits on a task
+//! its own wait would starve, and one stuck store never holds a caller past the bound.
+
+extern crate std;
+
+use core::time::Duration;
+use std::string::String;
+use std::sync::{mpsc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+use std::vec::Vec;
+
+use super::{Exchange, FleetClock, Reply, SharedPart, Step, StoreLink, STORE_BOUND_MS};
+
+mod parts;
+pub use parts::{SharedBudget, SharedPacer, SharedSendRate};
+
+/// The one script a shared part runs (SPEC.md §19.4), on one key and with two arguments, the
+/// value expected (empty for "absent") and the new value, or with none to read: it compares and
+/// sets, and decides nothing. It answers `{1, nil, ms}` when it set the value and
+/// `{0, value or nil, ms}` otherwise, `ms` being the store's `TIME` in milliseconds.
+pub const CAS_SCRIPT: &str = r"local v = redis.call('GET', KEYS[1])
+local t = redis.call('TIME')
+local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if #ARGV == 2 and (v or '') == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2])
+  return {1, false, ms}
+end
+return {0, v or false, ms}
+";
+
+/// What the script answered.
+struct Answer {
+    set: bool,
+    value: Option<Vec<u8>>,
+    time_ms: u64,
+}
+
+/// One script call for the I/O thread: the key, the expected and new values (none to read), and
+/// where to send the answer (`None`: the store failed).
+struct Job {
+    key: String,
+    swap: Option<(Vec<u8>, Vec<u8>)>,
+    reply: mpsc::SyncSender<Option<Answer>>,
+}
+
+/// A connection to a Valkey or Redis server shared by any number of parts and clones: an I/O
+/// thread, with the bound a decision waits for it and the clock decisions read.
+///
+/// ```no_run
+/// use seeded_backoff::shared::{SharedSendRate, Store};
+/// use seeded_backoff::SendRateConfig;
+/// let store = Store::open("redis://127.0.0.1:6379/").unwrap();
+/// let rate = SharedSendRate::new(&store, "sb:send-rate:api.example.com", SendRateConfig::DEFAULT).unwrap();
+/// # let _ = rate;
+/// ```
+#[derive(Clone, Debug)]
+pub struct Store {
+    jobs: tokio::sync::mpsc::UnboundedSender<Job>,
+    bound: Duration,
+    clock: FleetClock,
+    origin: Instant,
+}
+
+impl core::fmt::Debug for Job {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Job").field("key", &self.key).finish()
+    }
+}
+
+impl Store {
+    /// A store at `url` (`redis://host:port/db`), read with the store's clock and waited for at
+    /// most [`STORE_BOUND_MS`]. Nothing is sent yet: the connection is made by the first
+    /// decision, and remade after a failure; the URL's error, if it is no URL of the crate.
+    pub fn open(url: &str) -> Result<Store, redis::RedisError> {
+        let client = redis::Client::open(url)?;
+        let (jobs, mut queue) = tokio::sync::mpsc::unbounded_channel::<Job>();
+        let bound = Duration::from_millis(STORE_BOUND_MS.into());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(redis::RedisError::from)?;
+        std::thread::Builder::new()
+            .name(String::from("seeded-backoff-store"))
+            .spawn(move || {
+                runtime.block_on(async move {
+                    // Connections and replies are bounded as a decision is, and a lost
+                    // connection is remade soon: the caller has long decided alone by then.
+                    let config = redis::aio::ConnectionManagerConfig::new()
+                        .set_connection_timeout(Some(bound))
+                        .set_response_timeout(Some(bound))
+                        .set_number_of_retries(1)
+                        .set_max_delay(Duration::from_millis(100));
+                    let Ok(manager) =
+                        redis::aio::ConnectionManager::new_lazy_with_config(client, config)
+                    else {
+                        return;
+                    };
+                    let script = redis::Script::new(CAS_SCRIPT);
+                    while let Some(job) = queue.recv().await {
+                        let (mut con, script) = (manager.clone(), script.clone());
+                        tokio::spawn(async move {
+                            let mut call = script.key(&job.key);
+                            if let Some((expected, new)) = &job.swap {
+                                call.arg(expected.as_slice()).arg(new.as_slice());
+                            }
+                            let answer = call
+                                .invoke_async::<(i64, Option<Vec<u8>>, u64)>(&mut con)
+                                .await
+                                .ok()
+                                .map(|(set, value, time_ms)| Answer {
+                                    set: set == 1,
+                                    value,
+                                    time_ms,
+                                });
+                            // The caller may have stopped waiting: its decision is made.
+                            let _ = job.reply.try_send(answer);
+                        });
+                    }
+                });
+            })
+            .map_err(redis::RedisError::from)?;
+        Ok(Store {
+            jobs,
+            bound,
+            clock: FleetClock::Store,
+            origin: Instant::now(),
+        })
+    }
+
+    /// The same store, with decisions reading `clock` ([`FleetClock::Caller`]: the readings the
+    /// caller gives, as a test's virtual clock).
+    pub fn clock(mut self, clock: FleetClock) -> Store {
+        self.clock = clock;
+        self
+    }
+
+    /// The same store, with decisions waiting at most `bound` for it (all round trips included).
+    pub fn bound(mut self, bound: Duration) -> Store {
+        self.bound = bound;
+        self
+    }
+
+    /// Milliseconds since the store was opened: the caller's clock of a part that is given none
+    /// (a budget).
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.origin.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Runs the script until `deadline`; `None` if the store failed or did not answer in time.
+    fn call(
+        &self,
+        key: &str,
+        swap: Option<(Vec<u8>, Vec<u8>)>,
+        deadline: Instant,
+    ) -> Option<Answer> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        let job = Job {
+            key: String::from(key),
+            swap,
+            reply,
+        };
+        self.jobs.send(job).ok()?;
+        answer
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .ok()
+            .flatten()
+    }
+}
+
+/// A part kept under one key: its link, behind a lock held only between round trips.
+#[derive(Debug)]
+struct Shared<P: SharedPart> {
+    store: Store,
+    key: String,
+    link: Mutex<StoreLink<P>>,
+}
+
+impl<P: SharedPart> Shared<P> {
+    fn new(store: &Store, key: String, fresh: P) -> Self {
+        Shared {
+            link: Mutex::new(StoreLink::new(fresh, store.clock)),
+            store: store.clone(),
+            key,
+        }
+    }
+
+    /// The link. A poisoned lock is taken all the same: no step of the link can panic.
+    fn lock(&self) -> MutexGuard<'_, StoreLink<P>> {
+        self.link.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The answer of `op` (the part's own method, at the fleet clock's reading it is given),
+    /// decided through the store when it answers within the bound, else from the process's own
+    /// state.
+    fn decide<T>(&self, caller_ms: u64, mut op: impl FnMut(&mut P, u64) -> T) -> T {
+        let deadline = Instant::now() + self.store.bound;
+        let mut ex = Exchange::default();
+        let mut step = ex.begin(&mut self.lock(), caller_ms);
+        let mut out = None;
+        loop {
+            step = match step {
+                Step::Done { .. } => break,
+                Step::Decide { mut state, now_ms } => {
+                    out = Some(op(&mut state, now_ms));
+                    ex.decided(&mut self.lock(), state)
+                }
+                Step::Read => {
+                    let answer = self.store.call(&self.key, None, deadline);
+                    self.reply(&mut ex, answer, true)
+                }
+                Step::CompareAndSet { expected, new } => {
+                    let expected = expected.map_or(Vec::new(), |v| v.as_ref().to_vec());
+                    let swap = Some((expected, new.as_ref().to_vec()));
+                    let answer = self.store.call(&self.key, swap, deadline);
+                    self.reply(&mut ex, answer, false)
+                }
+            };
+        }
+        match out {
+            Some(out) => out,
+            // Every exchange decides before it is done; this only keeps the path panic-free.
+            None => {
+                let link = self.lock();
+                op(&mut link.local().clone(), link.fleet_ms(caller_ms))
+            }
+        }
+    }
+
+    /// Feeds the script's answer to a read (`read`) or a compare-and-set to the exchange.
+    fn reply(&self, ex: &mut Exchange<P>, answer: Option<Answer>, read: bool) -> Step<P> {
+        let mut link = self.lock();
+        match answer {
+            None => ex.failed(&mut link),
+            Some(Answer {
+                set: true, time_ms, ..
+            }) => ex.replied(&mut link, Reply::Set { time_ms }),
+            Some(Answer { value, time_ms, .. }) => {
+                let value = value.as_deref();
+                let reply = if read {
+                    Reply::Value { value, time_ms }
+                } else {
+                    Reply::Conflict { value, time_ms }
+                };
+                ex.replied(&mut link, reply)
+            }
+        }
+    }
+}
