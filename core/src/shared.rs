@@ -22,7 +22,7 @@ pub use link::{
     Exchange, FleetClock, LinkState, Reply, Step, StoreLink, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS,
 };
 #[cfg(feature = "valkey")]
-pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, CAS_SCRIPT};
+pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats, CAS_SCRIPT};
 
 #[cfg(test)]
 mod tests;

@@ -10,8 +10,10 @@ pub const STORE_BOUND_MS: u32 = 50;
 /// How long a process that fell back decides alone before it asks the store again (§19.6).
 pub const REJOIN_MS: u32 = 1000;
 /// Compare-and-set attempts per decision; after as many conflicts the decision is made from the
-/// process's own state (§19.4).
-pub const MAX_TRIES: u32 = 8;
+/// process's own state (§19.4). Each conflict brings the current value, so a try fails only if
+/// another process wrote within its one round trip: 32 covers dozens of processes on one key,
+/// and the time bound stops a decision first when a store is slow.
+pub const MAX_TRIES: u32 = 32;
 
 /// Which clock a decision reads (SPEC.md §19.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -214,6 +216,8 @@ pub struct Exchange<P: SharedPart> {
     caller_ms: u64,
     tries: u32,
     base: Option<P::Value>,
+    /// `base` came with a reply of this exchange (a read or a conflict), so it is the store's.
+    base_replied: bool,
     decided: Option<P>,
 }
 
@@ -224,6 +228,7 @@ impl<P: SharedPart> Default for Exchange<P> {
             caller_ms: 0,
             tries: 0,
             base: None,
+            base_replied: false,
             decided: None,
         }
     }
@@ -257,11 +262,24 @@ impl<P: SharedPart> Exchange<P> {
         }
     }
 
+    /// The conflicts this exchange met so far.
+    pub fn conflicts(&self) -> u32 {
+        self.tries
+    }
+
     /// The state after the decision [`Step::Decide`] asked for.
     pub fn decided(&mut self, link: &mut StoreLink<P>, state: P) -> Step<P> {
         match self.phase {
             Phase::DecideStored => {
                 let new = state.encode();
+                // A decision that changed nothing on a value the store just gave (a `pending`)
+                // needs no write.
+                if self.base_replied && self.base == Some(new) {
+                    link.local = state;
+                    link.state = LinkState::Joined;
+                    self.phase = Phase::Done;
+                    return Step::Done { stored: true };
+                }
                 self.decided = Some(state);
                 self.phase = Phase::Writing;
                 Step::CompareAndSet {
@@ -288,6 +306,7 @@ impl<P: SharedPart> Exchange<P> {
                 }
                 link.state = LinkState::Joining;
                 self.base = copy_value::<P>(value, &link.local);
+                self.base_replied = true;
                 link.seen = self.base;
                 self.stored(link)
             }
@@ -309,6 +328,7 @@ impl<P: SharedPart> Exchange<P> {
                     return self.alone(link);
                 }
                 self.base = copy_value::<P>(value, &link.local);
+                self.base_replied = true;
                 link.seen = self.base;
                 if self.tries >= MAX_TRIES {
                     return self.alone(link);

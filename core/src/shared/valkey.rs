@@ -175,18 +175,32 @@ impl Store {
     }
 }
 
+/// What a shared part's decisions cost so far: a part's figures for a dashboard or a test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct StoreStats {
+    /// Decisions made.
+    pub decisions: u64,
+    /// Of those, decisions made from the process's own state (the store failed, was slow, held a
+    /// value of another configuration, or conflicted [`MAX_TRIES`](super::MAX_TRIES) times).
+    pub alone: u64,
+    /// Conflicts met, each one decision made again.
+    pub conflicts: u64,
+}
+
 /// A part kept under one key: its link, behind a lock held only between round trips.
 #[derive(Debug)]
 struct Shared<P: SharedPart> {
     store: Store,
     key: String,
     link: Mutex<StoreLink<P>>,
+    stats: Mutex<StoreStats>,
 }
 
 impl<P: SharedPart> Shared<P> {
     fn new(store: &Store, key: String, fresh: P) -> Self {
         Shared {
             link: Mutex::new(StoreLink::new(fresh, store.clock)),
+            stats: Mutex::new(StoreStats::default()),
             store: store.clone(),
             key,
         }
@@ -195,6 +209,10 @@ impl<P: SharedPart> Shared<P> {
     /// The link. A poisoned lock is taken all the same: no step of the link can panic.
     fn lock(&self) -> MutexGuard<'_, StoreLink<P>> {
         self.link.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn stats(&self) -> StoreStats {
+        *self.stats.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The answer of `op` (the part's own method, at the fleet clock's reading it is given),
@@ -207,7 +225,13 @@ impl<P: SharedPart> Shared<P> {
         let mut out = None;
         loop {
             step = match step {
-                Step::Done { .. } => break,
+                Step::Done { stored } => {
+                    let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
+                    stats.decisions += 1;
+                    stats.alone += u64::from(!stored);
+                    stats.conflicts += u64::from(ex.conflicts());
+                    break;
+                }
                 Step::Decide { mut state, now_ms } => {
                     out = Some(op(&mut state, now_ms));
                     ex.decided(&mut self.lock(), state)

@@ -5,7 +5,7 @@ extern crate std;
 
 use std::string::String;
 
-use super::{Shared, Store};
+use super::{Shared, Store, StoreStats};
 use crate::shared::LinkState;
 use crate::{
     Answer, BudgetConfig, FailureKind, Pace, Pacer, PacerSlot, RetryBudget, RetryGate, SendGate,
@@ -67,6 +67,11 @@ impl SharedSendRate {
     pub fn link_state(&self) -> LinkState {
         self.shared.lock().state()
     }
+
+    /// What this part's decisions cost so far.
+    pub fn stats(&self) -> StoreStats {
+        self.shared.stats()
+    }
 }
 
 impl SendGate for SharedSendRate {
@@ -103,6 +108,11 @@ impl SharedBudget {
     /// Where the link to the store stands.
     pub fn link_state(&self) -> LinkState {
         self.shared.lock().state()
+    }
+
+    /// What this part's decisions cost so far.
+    pub fn stats(&self) -> StoreStats {
+        self.shared.stats()
     }
 
     fn now_ms(&self) -> u64 {
@@ -148,14 +158,19 @@ impl SharedPacer {
         self.shared.decide(now_ms, |pacer, now| pacer.assign(now))
     }
 
-    /// [`Pacer::pending`], on the schedule as this process last saw it.
+    /// [`Pacer::pending`], on the fleet's schedule (a read: it writes only if the store's clock
+    /// moved the pacer's latest time).
     pub fn pending(&self, now_ms: u64) -> u64 {
-        let link = self.shared.lock();
-        link.local().pending(link.fleet_ms(now_ms))
+        self.shared.decide(now_ms, |pacer, now| pacer.pending(now))
     }
 
     /// Where the link to the store stands.
     pub fn link_state(&self) -> LinkState {
         self.shared.lock().state()
+    }
+
+    /// What this part's decisions cost so far.
+    pub fn stats(&self) -> StoreStats {
+        self.shared.stats()
     }
 }
