@@ -14,6 +14,8 @@ mod link;
 #[cfg(feature = "valkey")]
 mod valkey;
 
+#[cfg(all(feature = "http", feature = "tower"))]
+pub use crate::pace_layer::PaceSource;
 pub use encode::{
     SharedPart, StoreError, BUDGET_VALUE_SIZE, KIND_BUDGET, KIND_PACER, KIND_SEND_RATE,
     PACER_VALUE_SIZE, SEND_RATE_VALUE_SIZE, STORE_HEADER_SIZE, STORE_TAG, STORE_VERSION,
