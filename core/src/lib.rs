@@ -57,6 +57,8 @@
 //!   `http` and `tokio`).
 //! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
 //!   HAL's hardware RNG (no_std).
+//! - `valkey`: [`shared`]'s `SharedSendRate`, `SharedBudget` and `SharedPacer`, one part for a
+//!   whole fleet kept in Valkey or Redis (SPEC.md §19; implies `tokio`).
 //!
 //! Every error type implements `core::error::Error` and `Display` with or without `std`.
 #![no_std]
