@@ -7,15 +7,16 @@
 use seeded_backoff::shared::{SharedBudget, SharedSendRate, Store};
 use seeded_backoff::{BudgetConfig, NotSent, Policy, Retry, SendRateConfig};
 
+/// The loop's error: the server's, or the send rate's refusal before a first attempt.
 #[derive(Debug)]
 enum Error {
     Busy,
-    NotSent(NotSent),
+    NotSent,
 }
 
 impl From<NotSent> for Error {
-    fn from(why: NotSent) -> Self {
-        Error::NotSent(why)
+    fn from(_: NotSent) -> Self {
+        Error::NotSent
     }
 }
 
@@ -35,7 +36,7 @@ async fn main() {
         .initial_ms(100)
         .build()
         .unwrap();
-    let out = Retry::new(&policy, seeded_backoff::random_seed())
+    let out = Retry::new(&policy, u64::from(std::process::id()))
         .budget(&budget)
         .send_rate(&rate)
         .run_tokio(
