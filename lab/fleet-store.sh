@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# What a send rate shared through Valkey costs (SPEC.md §19): a redis-server on 127.0.0.1 and
+# CLIENTS (64) threads of lab/fleet's store-cost, each with its own connection as a process of a
+# fleet would have, asking one key as fast as they can for SECONDS (5); then one client alone.
+# Printed: asks per second, the latency an ask adds over the in-process AtomicSendRate (p50, p99),
+# conflicts decided again per ask, and the share of asks decided alone (the store slower than the
+# 50 ms bound, or 32 conflicts in a row). Goals: at 64 clients no ask near the bound (p99 added
+# under 50 ms) and under 1 % decided alone; alone, an ask adds under 1 ms at p50.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+server=${REDIS_SERVER:-/usr/bin/redis-server}
+[ -x "$server" ] || { echo "fleet-store: no redis-server at $server"; exit 1; }
+cargo build -q --release -p seeded-backoff-fleet-lab
+bin=${CARGO_TARGET_DIR:-target}/release/store-cost
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$server" --port "$port" --bind 127.0.0.1 --save '' --appendonly no >/dev/null &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT
+for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.05; done
+url=redis://127.0.0.1:$port/
+clients=${CLIENTS:-64}
+seconds=${SECONDS_PER_RUN:-5}
+
+echo "redis-server $("$server" --version | sed 's/.*v=\([^ ]*\).*/\1/') on 127.0.0.1, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+many=$(timeout 120 "$bin" "$url" "$clients" "$seconds")
+echo "$many"
+one=$(timeout 120 "$bin" "$url" 1 "$seconds")
+echo "$one"
+
+field() { sed -n "s/.*\b$2=\([^ ]*\).*/\1/p" <<<"$1"; }
+python3 - "$(field "$many" added_p99_us)" "$(field "$many" alone_share)" "$(field "$one" added_p50_us)" "$clients" <<'PY'
+import sys
+p99, alone, p50, clients = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+def goal(ok, text):
+    print(f"goal: {'met' if ok else 'missed'}: {text}")
+goal(p99 < 50_000, f"{clients} clients on one key: an ask adds {p99 / 1000:.2f} ms at p99 (goal < 50 ms, the bound)")
+goal(alone < 0.01, f"{clients} clients on one key: {alone * 100:.2f} % of asks decided alone (goal < 1 %)")
+goal(p50 < 1000, f"one client: an ask adds {p50 / 1000:.3f} ms at p50 (goal < 1 ms)")
+PY
