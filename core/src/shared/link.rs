@@ -262,6 +262,24 @@ impl<P: SharedPart> Exchange<P> {
         }
     }
 
+    /// Starts a decision made from the process's own state at once, the link left as it stands:
+    /// for a decision that did not get its turn at the store within the bound (a binding lets
+    /// one decision per part and process at the store at a time, so they do not conflict with
+    /// each other).
+    pub fn begin_alone(&mut self, link: &mut StoreLink<P>, caller_ms: u64) -> Step<P> {
+        *self = Exchange {
+            caller_ms,
+            ..Exchange::default()
+        };
+        self.alone(link)
+    }
+
+    /// Whether this decision needs the store: `false` when its link decides alone for now
+    /// (so a binding need not wait for a turn at the store).
+    pub fn needs_store(link: &StoreLink<P>, caller_ms: u64) -> bool {
+        link.state != LinkState::Local || caller_ms >= link.rejoin_at
+    }
+
     /// The conflicts this exchange met so far.
     pub fn conflicts(&self) -> u32 {
         self.tries

@@ -13,7 +13,7 @@ extern crate std;
 
 use core::time::Duration;
 use std::string::String;
-use std::sync::{mpsc, Mutex, MutexGuard, PoisonError};
+use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 use std::vec::Vec;
 
@@ -187,13 +187,28 @@ pub struct StoreStats {
     pub conflicts: u64,
 }
 
-/// A part kept under one key: its link, behind a lock held only between round trips.
+/// A part kept under one key: its link, behind a lock held only between round trips, and the
+/// turn at the store. One decision of the process goes to the store at a time: decisions of one
+/// process taken together would only conflict with each other, each costing the others a round
+/// trip; in turn, each finds the value the one before wrote.
 #[derive(Debug)]
 struct Shared<P: SharedPart> {
     store: Store,
     key: String,
     link: Mutex<StoreLink<P>>,
     stats: Mutex<StoreStats>,
+    busy: Mutex<bool>,
+    free: Condvar,
+}
+
+/// A decision's turn at the store, given back when dropped.
+struct Turn<'a>(&'a Mutex<bool>, &'a Condvar);
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = false;
+        self.1.notify_one();
+    }
 }
 
 impl<P: SharedPart> Shared<P> {
@@ -201,6 +216,8 @@ impl<P: SharedPart> Shared<P> {
         Shared {
             link: Mutex::new(StoreLink::new(fresh, store.clock)),
             stats: Mutex::new(StoreStats::default()),
+            busy: Mutex::new(false),
+            free: Condvar::new(),
             store: store.clone(),
             key,
         }
@@ -209,6 +226,21 @@ impl<P: SharedPart> Shared<P> {
     /// The link. A poisoned lock is taken all the same: no step of the link can panic.
     fn lock(&self) -> MutexGuard<'_, StoreLink<P>> {
         self.link.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits for the turn at the store until `deadline`; `None` if it did not come.
+    fn turn(&self, deadline: Instant) -> Option<Turn<'_>> {
+        let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        while *busy {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            busy = self
+                .free
+                .wait_timeout(busy, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        *busy = true;
+        Some(Turn(&self.busy, &self.free))
     }
 
     fn stats(&self) -> StoreStats {
@@ -221,7 +253,17 @@ impl<P: SharedPart> Shared<P> {
     fn decide<T>(&self, caller_ms: u64, mut op: impl FnMut(&mut P, u64) -> T) -> T {
         let deadline = Instant::now() + self.store.bound;
         let mut ex = Exchange::default();
-        let mut step = ex.begin(&mut self.lock(), caller_ms);
+        let needs_store = Exchange::needs_store(&self.lock(), caller_ms);
+        let turn = if needs_store {
+            self.turn(deadline)
+        } else {
+            None
+        };
+        let mut step = if needs_store && turn.is_none() {
+            ex.begin_alone(&mut self.lock(), caller_ms)
+        } else {
+            ex.begin(&mut self.lock(), caller_ms)
+        };
         let mut out = None;
         loop {
             step = match step {

@@ -1,13 +1,14 @@
-//! What a send rate shared through Valkey costs (lab/fleet-store.sh): CLIENTS threads, each its
-//! own connection as a process of a fleet would be, ask one key as fast as they can for SECONDS;
-//! printed: asks per second, the latency an ask adds over the in-process `AtomicSendRate` (p50,
-//! p99), conflicts decided again per ask, and asks decided alone.
+//! What a send rate shared through Valkey costs (lab/fleet-store.sh): CLIENTS threads ask one key
+//! as fast as they can for SECONDS, each with its own connection and link as a process of a fleet
+//! would (`processes`), or all through one link as the tasks of one process would (`tasks`);
+//! printed: asks per second through the store and alone, the latency an ask adds over the
+//! in-process `AtomicSendRate` (p50, p99), and conflicts decided again per ask.
 //!
-//! usage: store-cost URL CLIENTS SECONDS
+//! usage: store-cost URL CLIENTS SECONDS processes|tasks
 
 use std::time::{Duration, Instant};
 
-use seeded_backoff::shared::{SharedSendRate, Store};
+use seeded_backoff::shared::{LinkState, SharedSendRate, Store};
 use seeded_backoff::{AtomicSendRate, SendRateConfig};
 
 /// The nanoseconds of each ask of `ask`, made for `seconds` by each of `clients` threads.
@@ -45,6 +46,7 @@ fn main() {
     let url = &args[1];
     let clients: usize = args[2].parse().unwrap();
     let seconds: u64 = args[3].parse().unwrap();
+    let processes = args[4] == "processes";
     // Off (no throttle yet): every ask sends and counts the send, so every ask writes the key.
     let config = SendRateConfig::DEFAULT;
 
@@ -54,34 +56,52 @@ fn main() {
     });
     base.sort_unstable();
 
-    let rates: Vec<_> = (0..clients)
+    let key = format!("sb:lab:send-rate:{}", args[4]);
+    let links = if processes { clients } else { 1 };
+    let rates: Vec<_> = (0..links)
         .map(|_| {
             let store = Store::open(url).unwrap();
-            SharedSendRate::new(&store, "sb:lab:send-rate", config).unwrap()
+            SharedSendRate::new(&store, key.as_str(), config).unwrap()
         })
         .collect();
+    // One ask each first, one client at a time: the connection made and the script loaded, which
+    // 64 at once on 2 cores can take longer than the bound.
+    for r in &rates {
+        r.before_attempt(0);
+    }
+    let before: Vec<_> = rates.iter().map(|r| r.stats()).collect();
     let mut took = run(clients, seconds, |i, now| {
-        rates[i].before_attempt(now);
+        let rate = &rates[i % links];
+        rate.before_attempt(now);
+        // Deciding alone takes no time: a client that spun on it would starve the store's I/O
+        // threads of the 2 cores and measure nothing but itself. A process without its store goes
+        // on with its own work; here, it pauses.
+        if rate.link_state() == LinkState::Local {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     });
     took.sort_unstable();
     let (mut asks, mut alone, mut conflicts) = (0, 0, 0);
-    for r in &rates {
+    for (r, b) in rates.iter().zip(&before) {
         let s = r.stats();
-        asks += s.decisions;
-        alone += s.alone;
-        conflicts += s.conflicts;
+        asks += s.decisions - b.decisions;
+        alone += s.alone - b.alone;
+        conflicts += s.conflicts - b.conflicts;
     }
     let us = |ns: u64| ns as f64 / 1000.0;
     let (p50, p99) = (quantile(&took, 0.5), quantile(&took, 0.99));
     let (b50, b99) = (quantile(&base, 0.5), quantile(&base, 0.99));
+    let stored = asks - alone;
     println!(
-        "clients={clients} asks_per_s={:.0} p50_us={:.1} p99_us={:.1} added_p50_us={:.1} added_p99_us={:.1} conflicts_per_ask={:.2} alone_share={:.4} local_p50_us={:.2}",
-        asks as f64 / seconds as f64,
+        "{} clients={clients} stored_per_s={:.0} alone_per_s={:.0} p50_us={:.1} p99_us={:.1} added_p50_us={:.1} added_p99_us={:.1} conflicts_per_stored={:.2} alone_share={:.4} local_p50_us={:.2}",
+        args[4],
+        stored as f64 / seconds as f64,
+        alone as f64 / seconds as f64,
         us(p50),
         us(p99),
         us(p50.saturating_sub(b50)),
         us(p99.saturating_sub(b99)),
-        conflicts as f64 / asks.max(1) as f64,
+        conflicts as f64 / stored.max(1) as f64,
         alone as f64 / asks.max(1) as f64,
         us(b50),
     );
