@@ -26,6 +26,18 @@ fn cases(kind: &str) -> Vec<Value> {
     cases
 }
 
+/// A case's inputs (`field`) beside their expected answers, numbered.
+fn steps<'a>(case: &'a Value, field: &str) -> impl Iterator<Item = (usize, &'a Value, &'a Value)> {
+    let inputs = case[field].as_array().unwrap();
+    let expect = case["expect"].as_array().unwrap();
+    assert_eq!(inputs.len(), expect.len());
+    inputs
+        .iter()
+        .zip(expect)
+        .enumerate()
+        .map(|(i, (x, e))| (i, x, e))
+}
+
 #[test]
 fn the_vectors_replay_through_the_store_bit_for_bit() {
     let server = Server::start();
@@ -39,13 +51,7 @@ fn the_vectors_replay_through_the_store_bit_for_bit() {
             SharedBudget::new(&a, &key, config),
             SharedBudget::new(&b, &key, config),
         ];
-        for (i, (op, expect)) in case["ops"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(case["expect"].as_array().unwrap())
-            .enumerate()
-        {
+        for (i, op, expect) in steps(case, "ops") {
             let client = &clients[i % 2];
             let op = op.as_str().unwrap();
             let kind = |k: &str| {
@@ -101,13 +107,7 @@ fn the_vectors_replay_through_the_store_bit_for_bit() {
             SharedPacer::new(&a, &key, pacer.clone()),
             SharedPacer::new(&b, &key, pacer),
         ];
-        for (i, (op, expect)) in case["ops"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(case["expect"].as_array().unwrap())
-            .enumerate()
-        {
+        for (i, op, expect) in steps(case, "ops") {
             let client = &clients[i % 2];
             let op = op.as_str().unwrap();
             let now: u64 = op[1..].parse().unwrap();
@@ -132,13 +132,7 @@ fn the_vectors_replay_through_the_store_bit_for_bit() {
             SharedSendRate::new(&a, &key, config).unwrap(),
             SharedSendRate::new(&b, &key, config).unwrap(),
         ];
-        for (i, (e, expect)) in case["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(case["expect"].as_array().unwrap())
-            .enumerate()
-        {
+        for (i, e, expect) in steps(case, "events") {
             let client = &clients[i % 2];
             let now = e["now"].as_u64().unwrap();
             let got = match e["e"].as_str().unwrap() {

@@ -25,14 +25,48 @@ const _: () = {
     assert!(SB_SEND_RATE_VALUE_SIZE == SEND_RATE_VALUE_SIZE);
 };
 
-/// Writes a part's value to `out`, which has room for the whole array.
+/// Writes the stored value of the part at `c` (read with `to_core`) to `out`.
 ///
 /// # Safety
-/// `out` is NULL or valid for writes of `N` bytes.
-unsafe fn put<const N: usize>(out: *mut u8, value: [u8; N]) -> Result<sb_status, sb_status> {
-    // SAFETY: forwarded from this function's contract; a byte array needs no alignment beyond 1.
-    unsafe { ptr::write(out.cast::<[u8; N]>(), value) }?;
-    Ok(sb_status::SB_OK)
+/// `c` is NULL or readable; `out` is NULL or valid for writes of the part's value's size.
+unsafe fn encode<C: Copy, P: SharedPart>(
+    c: *const C,
+    out: *mut u8,
+    to_core: impl FnOnce(&C) -> Result<P, sb_status>,
+) -> sb_status {
+    require_feature!("store");
+    ptr::status((|| {
+        // SAFETY: forwarded from this function's contract.
+        let part = to_core(unsafe { ptr::borrow(c) }?)?;
+        // SAFETY: as above; the value is a byte array, which needs no alignment beyond 1.
+        unsafe { ptr::write(out.cast::<P::Value>(), part.encode()) }?;
+        Ok(sb_status::SB_OK)
+    })())
+}
+
+/// Replaces the part at `c` with the state of the stored value (`len` bytes at `value`) under
+/// its configuration: `to_core` reads it, `back` writes the decoded state into a copy.
+///
+/// # Safety
+/// `c` is NULL or valid for reads and writes; `value` is NULL or valid for reads of `len` bytes.
+unsafe fn decode<C: Copy, P: SharedPart>(
+    c: *mut C,
+    value: *const u8,
+    len: usize,
+    to_core: impl FnOnce(&C) -> Result<P, sb_status>,
+    back: impl FnOnce(C, &P) -> C,
+) -> sb_status {
+    require_feature!("store");
+    ptr::status((|| {
+        // SAFETY: forwarded from this function's contract.
+        let part = unsafe { ptr::read(c) }?;
+        // SAFETY: as above.
+        let bytes = unsafe { ptr::bytes(value, len) }?;
+        let stored = to_core(&part)?.decode(bytes)?;
+        // SAFETY: as above.
+        unsafe { ptr::write(c, back(part, &stored)) }?;
+        Ok(sb_status::SB_OK)
+    })())
 }
 
 /// Writes the budget's stored value (`SB_BUDGET_VALUE_SIZE` bytes: SPEC.md section 19.2) to `out`.
@@ -43,13 +77,8 @@ unsafe fn put<const N: usize>(out: *mut u8, value: [u8; N]) -> Result<sb_status,
 /// `b` is NULL or readable; `out` is NULL or valid for writes of `SB_BUDGET_VALUE_SIZE` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sb_budget_encode(b: *const sb_budget, out: *mut u8) -> sb_status {
-    require_feature!("store");
-    ptr::status((|| {
-        // SAFETY: forwarded from this function's contract.
-        let budget = unsafe { ptr::borrow(b) }?.to_core()?;
-        // SAFETY: as above.
-        unsafe { put(out, budget.encode()) }
-    })())
+    // SAFETY: forwarded from this function's contract.
+    unsafe { encode(b, out, sb_budget::to_core) }
 }
 
 /// Replaces the budget's tokens with those of a stored value (`len` bytes at `value`), which must
@@ -69,17 +98,8 @@ pub unsafe extern "C" fn sb_budget_decode(
     value: *const u8,
     len: usize,
 ) -> sb_status {
-    require_feature!("store");
-    ptr::status((|| {
-        // SAFETY: forwarded from this function's contract.
-        let c_budget = unsafe { ptr::read(b) }?;
-        // SAFETY: as above.
-        let bytes = unsafe { ptr::bytes(value, len) }?;
-        let stored = c_budget.to_core()?.decode(bytes)?;
-        // SAFETY: as above.
-        unsafe { ptr::write(b, c_budget.with_tokens(&stored)) }?;
-        Ok(sb_status::SB_OK)
-    })())
+    // SAFETY: forwarded from this function's contract.
+    unsafe { decode(b, value, len, sb_budget::to_core, sb_budget::with_tokens) }
 }
 
 /// Writes the pacer's stored value (`SB_PACER_VALUE_SIZE` bytes) to `out`.
@@ -88,13 +108,8 @@ pub unsafe extern "C" fn sb_budget_decode(
 /// `p` is NULL or readable; `out` is NULL or valid for writes of `SB_PACER_VALUE_SIZE` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sb_pacer_encode(p: *const sb_pacer, out: *mut u8) -> sb_status {
-    require_feature!("store");
-    ptr::status((|| {
-        // SAFETY: forwarded from this function's contract.
-        let pacer = unsafe { ptr::read(p) }?.to_core()?;
-        // SAFETY: as above.
-        unsafe { put(out, pacer.encode()) }
-    })())
+    // SAFETY: forwarded from this function's contract.
+    unsafe { encode(p, out, |p| p.to_core()) }
 }
 
 /// Replaces the pacer's state with a stored value's (`len` bytes at `value`), which must be a
@@ -109,17 +124,16 @@ pub unsafe extern "C" fn sb_pacer_decode(
     value: *const u8,
     len: usize,
 ) -> sb_status {
-    require_feature!("store");
-    ptr::status((|| {
-        // SAFETY: forwarded from this function's contract.
-        let pacer = unsafe { ptr::read(p) }?.to_core()?;
-        // SAFETY: as above.
-        let bytes = unsafe { ptr::bytes(value, len) }?;
-        let stored = pacer.decode(bytes)?;
-        // SAFETY: as above.
-        unsafe { ptr::write(p, sb_pacer::new(&stored)) }?;
-        Ok(sb_status::SB_OK)
-    })())
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        decode(
+            p,
+            value,
+            len,
+            |p| p.to_core(),
+            |_, stored| sb_pacer::new(stored),
+        )
+    }
 }
 
 /// Writes the send rate's stored value (`SB_SEND_RATE_VALUE_SIZE` bytes) to `out`.
@@ -128,13 +142,8 @@ pub unsafe extern "C" fn sb_pacer_decode(
 /// `s` is NULL or readable; `out` is NULL or valid for writes of `SB_SEND_RATE_VALUE_SIZE` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sb_send_rate_encode(s: *const sb_send_rate, out: *mut u8) -> sb_status {
-    require_feature!("store");
-    ptr::status((|| {
-        // SAFETY: forwarded from this function's contract.
-        let rate = unsafe { ptr::borrow(s) }?.to_core()?;
-        // SAFETY: as above.
-        unsafe { put(out, rate.encode()) }
-    })())
+    // SAFETY: forwarded from this function's contract.
+    unsafe { encode(s, out, sb_send_rate::to_core) }
 }
 
 /// Replaces the send rate's state with a stored value's (`len` bytes at `value`), which must be a
@@ -148,15 +157,14 @@ pub unsafe extern "C" fn sb_send_rate_decode(
     value: *const u8,
     len: usize,
 ) -> sb_status {
-    require_feature!("store");
-    ptr::status((|| {
-        // SAFETY: forwarded from this function's contract.
-        let c_rate = unsafe { ptr::read(s) }?;
-        // SAFETY: as above.
-        let bytes = unsafe { ptr::bytes(value, len) }?;
-        let stored = c_rate.to_core()?.decode(bytes)?;
-        // SAFETY: as above.
-        unsafe { ptr::write(s, c_rate.with_state(&stored)) }?;
-        Ok(sb_status::SB_OK)
-    })())
+    // SAFETY: forwarded from this function's contract.
+    unsafe {
+        decode(
+            s,
+            value,
+            len,
+            sb_send_rate::to_core,
+            sb_send_rate::with_state,
+        )
+    }
 }
