@@ -21,7 +21,8 @@ pub use encode::{
     PACER_VALUE_SIZE, SEND_RATE_VALUE_SIZE, STORE_HEADER_SIZE, STORE_TAG, STORE_VERSION,
 };
 pub use link::{
-    Exchange, FleetClock, LinkState, Reply, Step, StoreLink, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS,
+    Exchange, FleetClock, LinkState, Reply, Step, StoreLink, LATE_LIMIT, MAX_TRIES, REJOIN_MS,
+    STORE_BOUND_MS,
 };
 #[cfg(feature = "valkey")]
 pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats, CAS_SCRIPT};

@@ -9,6 +9,10 @@ use super::encode::{SharedPart, StoreError};
 pub const STORE_BOUND_MS: u32 = 50;
 /// How long a process that fell back decides alone before it asks the store again (§19.6).
 pub const REJOIN_MS: u32 = 1000;
+/// Decisions in a row that pass the bound before the process decides alone for [`REJOIN_MS`]:
+/// one late reply (a store or a machine busy for a moment) costs that decision only; a second in
+/// a row says the store is not answering (§19.5).
+pub const LATE_LIMIT: u32 = 2;
 /// Compare-and-set attempts per decision; after as many conflicts the decision is made from the
 /// process's own state (§19.4). Each conflict brings the current value, so a try fails only if
 /// another process wrote within its one round trip: 32 covers dozens of processes on one key,
@@ -102,6 +106,8 @@ pub struct StoreLink<P: SharedPart> {
     seen: Option<P::Value>,
     state: LinkState,
     rejoin_at: u64,
+    /// Decisions in a row that passed the bound.
+    late: u32,
     clock: FleetClock,
     fleet_base: u64,
     caller_base: u64,
@@ -118,6 +124,7 @@ impl<P: SharedPart> StoreLink<P> {
             seen: None,
             state: LinkState::Joining,
             rejoin_at: 0,
+            late: 0,
             clock,
             fleet_base: 0,
             caller_base: 0,
@@ -152,6 +159,7 @@ impl<P: SharedPart> StoreLink<P> {
     }
 
     fn note_time(&mut self, caller_ms: u64, time_ms: u64) {
+        self.late = 0;
         self.fleet_base = time_ms;
         self.caller_base = caller_ms;
     }
@@ -358,13 +366,27 @@ impl<P: SharedPart> Exchange<P> {
         }
     }
 
-    /// The store failed or passed [`STORE_BOUND_MS`]: the decision is made at once from the
+    /// The store failed (an error, a lost connection): the decision is made at once from the
     /// process's own state, which decides alone until it rejoins.
     pub fn failed(&mut self, link: &mut StoreLink<P>) -> Step<P> {
         if self.phase == Phase::Done {
             return Step::Done { stored: false };
         }
         link.fall_back(self.caller_ms);
+        self.alone(link)
+    }
+
+    /// The store did not answer within [`STORE_BOUND_MS`]: the decision is made at once from the
+    /// process's own state; after [`LATE_LIMIT`] such decisions in a row the process decides
+    /// alone until it rejoins, as after a failure.
+    pub fn timed_out(&mut self, link: &mut StoreLink<P>) -> Step<P> {
+        if self.phase == Phase::Done {
+            return Step::Done { stored: false };
+        }
+        link.late = link.late.saturating_add(1);
+        if link.late >= LATE_LIMIT {
+            link.fall_back(self.caller_ms);
+        }
         self.alone(link)
     }
 

@@ -300,3 +300,31 @@ fn conflicts_are_decided_again_up_to_the_limit() {
     }
     assert_eq!(tries, MAX_TRIES);
 }
+
+#[test]
+fn one_late_reply_costs_its_decision_only_and_a_second_in_a_row_falls_back() {
+    let mut link = StoreLink::new(RetryBudget::grpc(10, 1000).unwrap(), FleetClock::Caller);
+    let mut store = mem();
+    store.run(&mut link, 0, |b, _| b.record_failure(FailureKind::Error));
+    let late = |link: &mut StoreLink<RetryBudget>| {
+        let mut ex = Exchange::default();
+        let Step::Decide { state, .. } = ex.begin(link, 5) else {
+            panic!("a joined link decides at once")
+        };
+        assert!(matches!(ex.decided(link, state), Step::CompareAndSet { .. }));
+        // No reply within the bound: decided alone.
+        let Step::Decide { state, .. } = ex.timed_out(link) else {
+            panic!("decided alone")
+        };
+        ex.decided(link, state)
+    };
+    assert_eq!(late(&mut link), Step::Done { stored: false });
+    assert_eq!(link.state(), LinkState::Joined);
+    // A reply in between resets the count.
+    store.run(&mut link, 5, |b, _| b.record_failure(FailureKind::Error));
+    late(&mut link);
+    assert_eq!(link.state(), LinkState::Joined);
+    late(&mut link);
+    assert_eq!(link.state(), LinkState::Local);
+    assert_eq!(LATE_LIMIT, 2);
+}
