@@ -311,7 +311,10 @@ fn one_late_reply_costs_its_decision_only_and_a_second_in_a_row_falls_back() {
         let Step::Decide { state, .. } = ex.begin(link, 5) else {
             panic!("a joined link decides at once")
         };
-        assert!(matches!(ex.decided(link, state), Step::CompareAndSet { .. }));
+        assert!(matches!(
+            ex.decided(link, state),
+            Step::CompareAndSet { .. }
+        ));
         // No reply within the bound: decided alone.
         let Step::Decide { state, .. } = ex.timed_out(link) else {
             panic!("decided alone")

@@ -36,6 +36,9 @@ end
 return {0, v or false, ms}
 ";
 
+/// How long the I/O thread waits for a connection or a reply before it calls the store failed.
+const IO_LIMIT: Duration = Duration::from_secs(2);
+
 /// What the script answered.
 struct Answer {
     set: bool,
@@ -91,11 +94,13 @@ impl Store {
             .name(String::from("seeded-backoff-store"))
             .spawn(move || {
                 runtime.block_on(async move {
-                    // Connections and replies are bounded as a decision is, and a lost
-                    // connection is remade soon: the caller has long decided alone by then.
+                    // A caller stops waiting at the bound and tells a late reply from a failure
+                    // (SPEC.md §19.5), so the connection's own limits are far beyond it: a reply
+                    // that comes at 60 ms is late, not an error that would make the process
+                    // local for a second.
                     let config = redis::aio::ConnectionManagerConfig::new()
-                        .set_connection_timeout(Some(bound))
-                        .set_response_timeout(Some(bound))
+                        .set_connection_timeout(Some(IO_LIMIT))
+                        .set_response_timeout(Some(IO_LIMIT))
                         .set_number_of_retries(1)
                         .set_max_delay(Duration::from_millis(100));
                     let Ok(manager) =
