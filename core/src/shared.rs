@@ -10,6 +10,7 @@
 //! feature, [`SharedBudget`], [`SharedPacer`] and [`SharedSendRate`] do it over the `redis` crate.
 
 mod encode;
+mod exchange;
 mod link;
 #[cfg(feature = "valkey")]
 mod valkey;
@@ -20,9 +21,9 @@ pub use encode::{
     SharedPart, StoreError, BUDGET_VALUE_SIZE, KIND_BUDGET, KIND_PACER, KIND_SEND_RATE,
     PACER_VALUE_SIZE, SEND_RATE_VALUE_SIZE, STORE_HEADER_SIZE, STORE_TAG, STORE_VERSION,
 };
+pub use exchange::{Exchange, Reply, Step};
 pub use link::{
-    Exchange, FleetClock, LinkState, Reply, Step, StoreLink, LATE_LIMIT, MAX_TRIES, REJOIN_MS,
-    STORE_BOUND_MS,
+    FleetClock, LinkState, StoreLink, LATE_LIMIT, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS,
 };
 #[cfg(feature = "valkey")]
 pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats, CAS_SCRIPT};
