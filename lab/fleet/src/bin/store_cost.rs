@@ -4,15 +4,18 @@
 //! printed: asks per second through the store and alone, the latency an ask adds over the
 //! in-process `AtomicSendRate` (p50, p99), and conflicts decided again per ask.
 //!
-//! usage: store-cost URL CLIENTS SECONDS processes|tasks
+//! usage: store-cost URL CLIENTS SECONDS processes|tasks [ASKS_PER_S]
+//! ASKS_PER_S: each client's asks a second (as a client sending requests at that rate), instead
+//! of as fast as it can.
 
 use std::time::{Duration, Instant};
 
 use seeded_backoff::shared::{LinkState, SharedSendRate, Store};
 use seeded_backoff::{AtomicSendRate, SendRateConfig};
 
-/// The nanoseconds of each ask of `ask`, made for `seconds` by each of `clients` threads.
-fn run(clients: usize, seconds: u64, ask: impl Fn(usize, u64) + Sync) -> Vec<u64> {
+/// The nanoseconds of each ask of `ask`, made for `seconds` by each of `clients` threads, each
+/// `gap` apart (at once if zero).
+fn run(clients: usize, seconds: u64, gap: Duration, ask: impl Fn(usize, u64) + Sync) -> Vec<u64> {
     let until = Instant::now() + Duration::from_secs(seconds);
     let start = Instant::now();
     std::thread::scope(|s| {
@@ -21,7 +24,13 @@ fn run(clients: usize, seconds: u64, ask: impl Fn(usize, u64) + Sync) -> Vec<u64
                 let ask = &ask;
                 s.spawn(move || {
                     let mut took = Vec::new();
+                    // Each client's asks from its own phase in the gap, as clients that started apart.
+                    let mut next = Instant::now() + gap.mul_f64(i as f64 / clients as f64);
                     while Instant::now() < until {
+                        if let Some(wait) = next.checked_duration_since(Instant::now()) {
+                            std::thread::sleep(wait);
+                        }
+                        next += gap;
                         let t = Instant::now();
                         ask(i, start.elapsed().as_millis() as u64);
                         took.push(t.elapsed().as_nanos() as u64);
@@ -47,11 +56,17 @@ fn main() {
     let clients: usize = args[2].parse().unwrap();
     let seconds: u64 = args[3].parse().unwrap();
     let processes = args[4] == "processes";
+    let per_s: f64 = args.get(5).map_or(0.0, |r| r.parse().unwrap());
+    let gap = if per_s > 0.0 {
+        Duration::from_secs_f64(1.0 / per_s)
+    } else {
+        Duration::ZERO
+    };
     // Off (no throttle yet): every ask sends and counts the send, so every ask writes the key.
     let config = SendRateConfig::DEFAULT;
 
     let local = AtomicSendRate::new(config).unwrap();
-    let mut base = run(clients, 1, |_, now| {
+    let mut base = run(clients, 1, Duration::ZERO, |_, now| {
         local.before_attempt(now);
     });
     base.sort_unstable();
@@ -70,7 +85,7 @@ fn main() {
         r.before_attempt(0);
     }
     let before: Vec<_> = rates.iter().map(|r| r.stats()).collect();
-    let mut took = run(clients, seconds, |i, now| {
+    let mut took = run(clients, seconds, gap, |i, now| {
         let rate = &rates[i % links];
         rate.before_attempt(now);
         // Deciding alone takes no time: a client that spun on it would starve the store's I/O
@@ -93,8 +108,9 @@ fn main() {
     let (b50, b99) = (quantile(&base, 0.5), quantile(&base, 0.99));
     let stored = asks - alone;
     println!(
-        "{} clients={clients} stored_per_s={:.0} alone_per_s={:.0} p50_us={:.1} p99_us={:.1} added_p50_us={:.1} added_p99_us={:.1} conflicts_per_stored={:.2} alone_share={:.4} local_p50_us={:.2}",
+        "{}{} clients={clients} stored_per_s={:.0} alone_per_s={:.0} p50_us={:.1} p99_us={:.1} added_p50_us={:.1} added_p99_us={:.1} conflicts_per_stored={:.2} alone_share={:.4} local_p50_us={:.2}",
         args[4],
+        if per_s > 0.0 { format!(" each_asks_per_s={per_s}") } else { String::new() },
         stored as f64 / seconds as f64,
         alone as f64 / seconds as f64,
         us(p50),
