@@ -150,3 +150,51 @@ fn a_budget_spends_from_its_own_copy_while_the_store_is_down_and_publishes_it_on
     other.record_failure(FailureKind::Error);
     assert_eq!(other.tokens_milli(), 4_000);
 }
+
+#[test]
+fn one_late_reply_costs_one_decision_and_a_second_makes_the_process_local() {
+    let server = Server::start();
+    // The default bound, 50 ms: the server is made slow on purpose.
+    let store = Store::open(&server.url()).unwrap();
+    let config = seeded_backoff::BudgetConfig::grpc(10, 1000).unwrap();
+    let budget = SharedBudget::new(&store, "budget", config);
+    until_joined(|| {
+        assert!(budget.try_acquire(FailureKind::Error));
+        budget.link_state() == LinkState::Joined
+    });
+    // The server sleeps 1 s (DEBUG SLEEP blocks it): every reply in that time is late, and the
+    // two decisions below take at most the bound each.
+    let port = server.port.to_string();
+    let sleeper = std::thread::spawn(move || {
+        std::process::Command::new("/usr/bin/redis-cli")
+            .args(["-p", &port, "DEBUG", "SLEEP", "1"])
+            .output()
+            .unwrap()
+    });
+    let until = Instant::now() + Duration::from_millis(900);
+    while budget.stats().late == 0 {
+        assert!(Instant::now() < until, "no reply was late");
+        let before = Instant::now();
+        assert!(budget.try_acquire(FailureKind::Error));
+        assert!(
+            before.elapsed() < CALL_LIMIT,
+            "a call took {:?}",
+            before.elapsed()
+        );
+    }
+    // One late decision: made alone, the process still joined.
+    assert_eq!(budget.link_state(), LinkState::Joined);
+    assert_eq!(budget.stats().alone, 1);
+    // A second in a row (the server still asleep): local.
+    let before = Instant::now();
+    assert!(budget.try_acquire(FailureKind::Error));
+    assert!(
+        before.elapsed() < CALL_LIMIT,
+        "a call took {:?}",
+        before.elapsed()
+    );
+    assert_eq!(budget.stats().late, 2);
+    assert_eq!(budget.link_state(), LinkState::Local);
+    assert_eq!(budget.stats().failed, 0);
+    sleeper.join().unwrap();
+}

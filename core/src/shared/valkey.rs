@@ -39,6 +39,13 @@ return {0, v or false, ms}
 /// How long the I/O thread waits for a connection or a reply before it calls the store failed.
 const IO_LIMIT: Duration = Duration::from_secs(2);
 
+/// Why a round trip gave no answer: the store did not answer within the bound, or it failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Failure {
+    Late,
+    Error,
+}
+
 /// What the script answered.
 struct Answer {
     set: bool,
@@ -159,24 +166,25 @@ impl Store {
         u64::try_from(self.origin.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Runs the script until `deadline`; `None` if the store failed or did not answer in time.
+    /// Runs the script until `deadline`: its answer, or why there is none.
     fn call(
         &self,
         key: &str,
         swap: Option<(Vec<u8>, Vec<u8>)>,
         deadline: Instant,
-    ) -> Option<Answer> {
+    ) -> Result<Answer, Failure> {
         let (reply, answer) = mpsc::sync_channel(1);
         let job = Job {
             key: String::from(key),
             swap,
             reply,
         };
-        self.jobs.send(job).ok()?;
-        answer
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .ok()
-            .flatten()
+        self.jobs.send(job).map_err(|_| Failure::Error)?;
+        match answer.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Some(answer)) => Ok(answer),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(Failure::Late),
+            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => Err(Failure::Error),
+        }
     }
 }
 
@@ -190,6 +198,10 @@ pub struct StoreStats {
     pub alone: u64,
     /// Conflicts met, each one decision made again.
     pub conflicts: u64,
+    /// Round trips the store did not answer within the bound.
+    pub late: u64,
+    /// Round trips the store failed (an error, a lost connection).
+    pub failed: u64,
 }
 
 /// A part kept under one key: its link, behind a lock held only between round trips, and the
@@ -306,14 +318,20 @@ impl<P: SharedPart> Shared<P> {
     }
 
     /// Feeds the script's answer to a read (`read`) or a compare-and-set to the exchange.
-    fn reply(&self, ex: &mut Exchange<P>, answer: Option<Answer>, read: bool) -> Step<P> {
+    fn reply(&self, ex: &mut Exchange<P>, answer: Result<Answer, Failure>, read: bool) -> Step<P> {
+        if let Err(why) = answer {
+            let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
+            stats.late += u64::from(why == Failure::Late);
+            stats.failed += u64::from(why == Failure::Error);
+        }
         let mut link = self.lock();
         match answer {
-            None => ex.failed(&mut link),
-            Some(Answer {
+            Err(Failure::Late) => ex.timed_out(&mut link),
+            Err(Failure::Error) => ex.failed(&mut link),
+            Ok(Answer {
                 set: true, time_ms, ..
             }) => ex.replied(&mut link, Reply::Set { time_ms }),
-            Some(Answer { value, time_ms, .. }) => {
+            Ok(Answer { value, time_ms, .. }) => {
                 let value = value.as_deref();
                 let reply = if read {
                     Reply::Value { value, time_ms }

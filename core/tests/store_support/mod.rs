@@ -35,6 +35,8 @@ impl Server {
         let child = Command::new(REDIS_SERVER)
             .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])
+            // DEBUG SLEEP: a store that stops answering for a while, from 127.0.0.1 only.
+            .args(["--enable-debug-command", "local"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -226,11 +226,15 @@ async fn main() {
                 mode(port, seconds, path, workers, Some(Arc::clone(&rate))).await;
                 let stats = rate.stats();
                 println!(
-                    "learnt {path} {} decisions {} alone {} conflicts {}",
+                    "learnt {path} {} decisions {} alone {} conflicts {} late {} failed {} link {:?} {:?}",
                     rate.load().rate_milli(),
                     stats.decisions,
                     stats.alone,
-                    stats.conflicts
+                    stats.conflicts,
+                    stats.late,
+                    stats.failed,
+                    rate.link_state(),
+                    rate.link_error()
                 );
             }
         }

@@ -6,7 +6,7 @@ extern crate std;
 use std::string::String;
 
 use super::{Shared, Store, StoreStats};
-use crate::shared::LinkState;
+use crate::shared::{LinkState, StoreError};
 use crate::{
     Answer, BudgetConfig, FailureKind, Pace, Pacer, PacerSlot, RetryBudget, RetryGate, SendGate,
     SendRate, SendRateConfig, SendRateError,
@@ -72,6 +72,12 @@ impl SharedSendRate {
     pub fn stats(&self) -> StoreStats {
         self.shared.stats()
     }
+
+    /// Why the last stored value read could not be used (a fleet of another configuration, say),
+    /// if it could not: the process then decides alone and never overwrites it.
+    pub fn link_error(&self) -> Option<StoreError> {
+        self.shared.lock().error()
+    }
 }
 
 impl SendGate for SharedSendRate {
@@ -113,6 +119,12 @@ impl SharedBudget {
     /// What this part's decisions cost so far.
     pub fn stats(&self) -> StoreStats {
         self.shared.stats()
+    }
+
+    /// Why the last stored value read could not be used (a fleet of another configuration, say),
+    /// if it could not: the process then decides alone and never overwrites it.
+    pub fn link_error(&self) -> Option<StoreError> {
+        self.shared.lock().error()
     }
 
     fn now_ms(&self) -> u64 {
@@ -172,5 +184,11 @@ impl SharedPacer {
     /// What this part's decisions cost so far.
     pub fn stats(&self) -> StoreStats {
         self.shared.stats()
+    }
+
+    /// Why the last stored value read could not be used (a fleet of another configuration, say),
+    /// if it could not: the process then decides alone and never overwrites it.
+    pub fn link_error(&self) -> Option<StoreError> {
+        self.shared.lock().error()
     }
 }
