@@ -36,6 +36,10 @@ end
 return {0, v or false, ms}
 ";
 
+/// The spread of the wait after a conflict, per conflict of the decision: about a round trip
+/// to a store on the same network.
+const CONFLICT_SPREAD: Duration = Duration::from_micros(200);
+
 /// How long the I/O thread waits for a connection or a reply before it calls the store failed.
 const IO_LIMIT: Duration = Duration::from_secs(2);
 
@@ -216,6 +220,17 @@ struct Shared<P: SharedPart> {
     stats: Mutex<StoreStats>,
     busy: Mutex<bool>,
     free: Condvar,
+    /// The state of the draws that spread retries after a conflict.
+    jitter: Mutex<u64>,
+}
+
+/// A seed for the conflict spread that differs per process and part: the key, the process id
+/// and the time, hashed by the standard library's randomly keyed hasher.
+fn seed_of(key: &str) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    (key, std::process::id(), Instant::now()).hash(&mut h);
+    h.finish() | 1
 }
 
 /// A decision's turn at the store, given back when dropped.
@@ -235,6 +250,7 @@ impl<P: SharedPart> Shared<P> {
             stats: Mutex::new(StoreStats::default()),
             busy: Mutex::new(false),
             free: Condvar::new(),
+            jitter: Mutex::new(seed_of(&key)),
             store: store.clone(),
             key,
         }
@@ -300,6 +316,9 @@ impl<P: SharedPart> Shared<P> {
                     self.reply(&mut ex, answer, true)
                 }
                 Step::CompareAndSet { expected, new } => {
+                    if ex.conflicts() > 0 {
+                        self.back_off(ex.conflicts(), deadline);
+                    }
                     let expected = expected.map_or(Vec::new(), |v| v.as_ref().to_vec());
                     let swap = Some((expected, new.as_ref().to_vec()));
                     let answer = self.store.call(&self.key, swap, deadline);
@@ -315,6 +334,23 @@ impl<P: SharedPart> Shared<P> {
                 op(&mut link.local().clone(), link.fleet_ms(caller_ms))
             }
         }
+    }
+
+    /// After the `conflicts`-th conflict of a decision, waits a random time up to `conflicts`
+    /// times [`CONFLICT_SPREAD`] (at most 8 times, and never past `deadline`): processes that
+    /// conflicted together would otherwise write again together and conflict again, each try a
+    /// round trip that all but one of them lose.
+    fn back_off(&self, conflicts: u32, deadline: Instant) {
+        let mut x = self.jitter.lock().unwrap_or_else(PoisonError::into_inner);
+        // xorshift64: the spread needs no quality, only a different draw per process and call.
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        let span = CONFLICT_SPREAD.as_micros() as u64 * u64::from(conflicts.min(8));
+        let wait = Duration::from_micros(*x % span.max(1));
+        drop(x);
+        let left = deadline.saturating_duration_since(Instant::now());
+        std::thread::sleep(wait.min(left));
     }
 
     /// Feeds the script's answer to a read (`read`) or a compare-and-set to the exchange.
