@@ -227,10 +227,12 @@ struct Shared<P: SharedPart> {
 /// A seed for the conflict spread that differs per process and part: the key, the process id
 /// and the time, hashed by the standard library's randomly keyed hasher.
 fn seed_of(key: &str) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    (key, std::process::id(), Instant::now()).hash(&mut h);
-    h.finish() | 1
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one((
+        key,
+        std::process::id(),
+        Instant::now(),
+    )) | 1
 }
 
 /// A decision's turn at the store, given back when dropped.
