@@ -17,7 +17,9 @@ use crate::{
 /// time and written back by compare-and-set; when the store is down or slower than its bound,
 /// decided at once from this process's own copy. A [`SendGate`], so a retry loop
 /// ([`Retry::send_rate`](crate::Retry::send_rate)) and the tower `SendRateLayer` take it as they
-/// take an [`AtomicSendRate`](crate::AtomicSendRate).
+/// take an [`AtomicSendRate`](crate::AtomicSendRate). Each call waits for the store, blocking its
+/// thread for one or two round trips (a few tens of µs on a local network) and never longer than
+/// the store's bound ([`Store::bound`]).
 #[derive(Debug)]
 pub struct SharedSendRate {
     shared: Shared<SendRate>,
