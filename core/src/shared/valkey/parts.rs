@@ -6,6 +6,33 @@ extern crate std;
 use std::string::String;
 
 use super::{Shared, Store, StoreStats};
+
+/// What every shared part tells of its link: where it stands, what its decisions cost, and why a
+/// stored value was refused.
+macro_rules! link_figures {
+    ($($part:ty),*) => {$(
+        impl $part {
+            /// Where the link to the store stands.
+            pub fn link_state(&self) -> LinkState {
+                self.shared.lock().state()
+            }
+
+            /// What this part's decisions cost so far.
+            pub fn stats(&self) -> StoreStats {
+                self.shared.stats()
+            }
+
+            /// Why the last stored value read could not be used (a fleet of another
+            /// configuration, say), if it could not: the process then decides alone and never
+            /// overwrites it.
+            pub fn link_error(&self) -> Option<StoreError> {
+                self.shared.lock().error()
+            }
+        }
+    )*};
+}
+
+link_figures!(SharedSendRate, SharedBudget, SharedPacer);
 use crate::shared::{LinkState, StoreError};
 use crate::{
     Answer, BudgetConfig, FailureKind, Pace, Pacer, PacerSlot, RetryBudget, RetryGate, SendGate,
@@ -64,22 +91,6 @@ impl SharedSendRate {
     pub fn load(&self) -> SendRate {
         *self.shared.lock().local()
     }
-
-    /// Where the link to the store stands.
-    pub fn link_state(&self) -> LinkState {
-        self.shared.lock().state()
-    }
-
-    /// What this part's decisions cost so far.
-    pub fn stats(&self) -> StoreStats {
-        self.shared.stats()
-    }
-
-    /// Why the last stored value read could not be used (a fleet of another configuration, say),
-    /// if it could not: the process then decides alone and never overwrites it.
-    pub fn link_error(&self) -> Option<StoreError> {
-        self.shared.lock().error()
-    }
 }
 
 impl SendGate for SharedSendRate {
@@ -111,22 +122,6 @@ impl SharedBudget {
     /// Tokens left, in thousandths, as this process last saw them.
     pub fn tokens_milli(&self) -> u32 {
         self.shared.lock().local().tokens_milli()
-    }
-
-    /// Where the link to the store stands.
-    pub fn link_state(&self) -> LinkState {
-        self.shared.lock().state()
-    }
-
-    /// What this part's decisions cost so far.
-    pub fn stats(&self) -> StoreStats {
-        self.shared.stats()
-    }
-
-    /// Why the last stored value read could not be used (a fleet of another configuration, say),
-    /// if it could not: the process then decides alone and never overwrites it.
-    pub fn link_error(&self) -> Option<StoreError> {
-        self.shared.lock().error()
     }
 
     fn now_ms(&self) -> u64 {
@@ -176,21 +171,5 @@ impl SharedPacer {
     /// moved the pacer's latest time).
     pub fn pending(&self, now_ms: u64) -> u64 {
         self.shared.decide(now_ms, |pacer, now| pacer.pending(now))
-    }
-
-    /// Where the link to the store stands.
-    pub fn link_state(&self) -> LinkState {
-        self.shared.lock().state()
-    }
-
-    /// What this part's decisions cost so far.
-    pub fn stats(&self) -> StoreStats {
-        self.shared.stats()
-    }
-
-    /// Why the last stored value read could not be used (a fleet of another configuration, say),
-    /// if it could not: the process then decides alone and never overwrites it.
-    pub fn link_error(&self) -> Option<StoreError> {
-        self.shared.lock().error()
     }
 }
