@@ -61,6 +61,8 @@ sections=(
   "storm|table|bash lab/storm.sh >&2 && cat artifacts/storm.md"
   "quota-nginx|table|bash lab/quota-nginx.sh >&2 && cat artifacts/quota-nginx.md"
   "pacing-real|text|bash lab/pacing.sh"
+  "fleet-store|text|bash lab/fleet-store.sh"
+  "fleet-quota|text|bash lab/fleet-quota.sh 2>/dev/null | grep -E '^(\\||goal|learnt)'"
   "readme-lengths|text|wc -l README.md core/README.md wasm/README.md ffi/README.md python/README.md cli/README.md"
   "faults|text|(cargo test -q -p seeded-backoff --all-features --test faults -- --nocapture --test-threads=1 2>&1 && bash scripts/test.d/77-faults.sh) | grep -oE '(retry_tokio|TowerPolicy|requests|httpx) [a-z-]+: .*'"
   "npm-faults|text|(node wasm/test/faults.test.mjs && node wasm/test/browser/faults.mjs) | grep -E '^(node|chromium) '"

@@ -34,7 +34,8 @@ done
 # python3-venv for .venv, the same cross compiler for the aarch64 one.
 # Every gate test (all): headless Chromium for the browser tests, qemu for the Cortex-M and RISC-V
 # firmware, qemu-user-static for the aarch64 SDK's programs, valgrind and g++ for the C tests,
-# redis-server (protocol-compatible with Valkey) for the reconnect tests of the Valkey integrations.
+# redis-server (protocol-compatible with Valkey) for the reconnect tests of the Valkey integrations
+# and the tests of the parts a fleet shares through it (core/tests/shared_*.rs).
 # The lab: debootstrap for the arm64 Debian root the aarch64 wheel runs in, rsvg-convert
 # (librsvg2-bin) for the simulator's chart, nginx for the real-server runs, GNU time for
 # lab/fleet-scale.sh.

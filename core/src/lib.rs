@@ -72,6 +72,8 @@
 //!   `http` and `tokio`).
 //! - `rand_core`: `Backoff::from_rng`, seeding from any `rand_core` 0.10 generator, such as a
 //!   HAL's hardware RNG (no_std).
+//! - `valkey`: [`shared`]'s `SharedSendRate`, `SharedBudget` and `SharedPacer`, one part for a
+//!   whole fleet kept in Valkey or Redis (SPEC.md §19; implies `tokio`).
 //!
 //! Every error type implements `core::error::Error` and `Display` with or without `std`. A
 //! constructor that checks its arguments refuses with [`Invalid`], whose message names the field,
@@ -124,6 +126,7 @@ mod rng;
 pub mod run;
 mod schedule;
 pub mod send_rate;
+pub mod shared;
 pub mod snapshot;
 #[cfg(feature = "std")]
 mod std_support;
@@ -186,7 +189,7 @@ pub mod tower {
     #[cfg(feature = "http")]
     pub use crate::http_support::mark_exhausted;
     #[cfg(feature = "http")]
-    pub use crate::pace_layer::{pace_headers, PaceLayer, PacedService};
+    pub use crate::pace_layer::{pace_headers, PaceLayer, PaceSource, PacedService};
     pub use crate::tower_send_rate::{SendRateLayer, SendRateService, SendRefused};
     pub use crate::tower_support::{
         ByClone, CloneRequest, GaveUp, GiveUpAsError, NoGiveUpHook, OnGiveUp, RetriesExhausted,

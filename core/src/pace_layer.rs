@@ -31,20 +31,52 @@ pub fn pace_headers(slot: PacerSlot, headers: &mut http::HeaderMap) {
     }
 }
 
+/// What a [`PaceLayer`] assigns slots from: a pacer behind a lock, or a fleet's
+/// [`SharedPacer`](crate::shared::SharedPacer), whose replicas then hand out one schedule.
+pub trait PaceSource: Send + Sync {
+    /// [`Pacer::assign`] at `now_ms`, on whatever state the source shares.
+    fn assign(&self, now_ms: u64) -> PacerSlot;
+}
+
+impl PaceSource for Mutex<Pacer> {
+    /// A poisoned lock is taken all the same: `assign` cannot panic, so no thread left the pacer
+    /// half-updated.
+    fn assign(&self, now_ms: u64) -> PacerSlot {
+        self.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .assign(now_ms)
+    }
+}
+
+#[cfg(feature = "valkey")]
+impl PaceSource for crate::shared::SharedPacer {
+    fn assign(&self, now_ms: u64) -> PacerSlot {
+        crate::shared::SharedPacer::assign(self, now_ms)
+    }
+}
+
 /// The shared pacer and the start of the monotonic clock it is fed, as milliseconds since.
-#[derive(Clone, Debug)]
-struct Clocked {
-    pacer: Arc<Mutex<Pacer>>,
+#[derive(Debug)]
+struct Clocked<P> {
+    pacer: Arc<P>,
     start: tokio::time::Instant,
 }
 
-impl Clocked {
-    /// Assigns a slot at the current time. A poisoned lock is taken all the same: `assign` cannot
-    /// panic, so no thread left the pacer half-updated.
+// By hand: a derive would ask `P: Clone`, and only the `Arc` is cloned.
+impl<P> Clone for Clocked<P> {
+    fn clone(&self) -> Self {
+        Clocked {
+            pacer: Arc::clone(&self.pacer),
+            start: self.start,
+        }
+    }
+}
+
+impl<P: PaceSource> Clocked<P> {
+    /// Assigns a slot at the current time.
     fn assign(&self) -> PacerSlot {
         let now_ms = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let mut pacer = self.pacer.lock().unwrap_or_else(PoisonError::into_inner);
-        pacer.assign(now_ms)
+        self.pacer.assign(now_ms)
     }
 
     /// Paces `response` if it is a 429 or a 503.
@@ -79,9 +111,21 @@ impl Clocked {
 /// assert_eq!(response.headers()["ratelimit"], "\"pacer\";r=0;t=1");
 /// # }
 /// ```
-#[derive(Clone, Debug)]
-pub struct PaceLayer {
-    clocked: Clocked,
+///
+/// Over a fleet's [`SharedPacer`](crate::shared::SharedPacer) ([`PaceLayer::over`]), every
+/// replica's refusals share one schedule.
+#[derive(Debug)]
+pub struct PaceLayer<P = Mutex<Pacer>> {
+    clocked: Clocked<P>,
+}
+
+// By hand, as for the service below: a derive would ask `P: Clone`, and only the `Arc` is cloned.
+impl<P> Clone for PaceLayer<P> {
+    fn clone(&self) -> Self {
+        PaceLayer {
+            clocked: self.clocked.clone(),
+        }
+    }
 }
 
 impl PaceLayer {
@@ -93,6 +137,13 @@ impl PaceLayer {
     /// A layer over a pacer the caller also holds (to read [`Pacer::pending`], say), its clock
     /// started now.
     pub fn shared(pacer: Arc<Mutex<Pacer>>) -> Self {
+        PaceLayer::over(pacer)
+    }
+}
+
+impl<P> PaceLayer<P> {
+    /// A layer over any [`PaceSource`], its clock started now.
+    pub fn over(pacer: Arc<P>) -> Self {
         PaceLayer {
             clocked: Clocked {
                 pacer,
@@ -102,7 +153,7 @@ impl PaceLayer {
     }
 
     /// The pacer this layer assigns from.
-    pub fn pacer(&self) -> &Arc<Mutex<Pacer>> {
+    pub fn pacer(&self) -> &Arc<P> {
         &self.clocked.pacer
     }
 
@@ -112,10 +163,10 @@ impl PaceLayer {
     }
 }
 
-impl<S> tower::Layer<S> for PaceLayer {
-    type Service = PacedService<S>;
+impl<S, P> tower::Layer<S> for PaceLayer<P> {
+    type Service = PacedService<S, P>;
 
-    fn layer(&self, inner: S) -> PacedService<S> {
+    fn layer(&self, inner: S) -> PacedService<S, P> {
         PacedService {
             inner,
             clocked: self.clocked.clone(),
@@ -124,14 +175,24 @@ impl<S> tower::Layer<S> for PaceLayer {
 }
 
 /// The service a [`PaceLayer`] wraps around another.
-#[derive(Clone, Debug)]
-pub struct PacedService<S> {
+#[derive(Debug)]
+pub struct PacedService<S, P = Mutex<Pacer>> {
     inner: S,
-    clocked: Clocked,
+    clocked: Clocked<P>,
 }
 
-impl<S, Req, B> tower::Service<Req> for PacedService<S>
+impl<S: Clone, P> Clone for PacedService<S, P> {
+    fn clone(&self) -> Self {
+        PacedService {
+            inner: self.inner.clone(),
+            clocked: self.clocked.clone(),
+        }
+    }
+}
+
+impl<S, P, Req, B> tower::Service<Req> for PacedService<S, P>
 where
+    P: PaceSource + 'static,
     S: tower::Service<Req, Response = http::Response<B>>,
     S::Future: Send + 'static,
     B: 'static,

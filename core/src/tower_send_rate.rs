@@ -18,6 +18,7 @@ use core::time::Duration;
 use std::boxed::Box;
 use std::sync::Arc;
 
+use crate::run::SendGate;
 use crate::send_rate::{Answer, AtomicSendRate, Pace};
 use crate::tokio_support::tokio_now_ms;
 
@@ -102,22 +103,35 @@ impl core::error::Error for SendRefused {}
 /// assert_eq!(*calls.lock().unwrap(), [0, 100]);
 /// # }
 /// ```
-#[derive(Clone, Debug)]
-pub struct SendRateLayer<A> {
-    rate: Arc<AtomicSendRate>,
+///
+/// Any [`SendGate`] shared by the calls serves as the rate (`G`): a fleet's
+/// [`SharedSendRate`](crate::shared::SharedSendRate) paces the calls of every process together.
+#[derive(Debug)]
+pub struct SendRateLayer<A, G = AtomicSendRate> {
+    rate: Arc<G>,
     answer: A,
 }
 
-impl<A> SendRateLayer<A> {
+// By hand, as for the service below: a derive would ask `G: Clone`, and only the `Arc` is cloned.
+impl<A: Clone, G> Clone for SendRateLayer<A, G> {
+    fn clone(&self) -> Self {
+        SendRateLayer {
+            rate: Arc::clone(&self.rate),
+            answer: self.answer.clone(),
+        }
+    }
+}
+
+impl<A, G> SendRateLayer<A, G> {
     /// A layer over `rate`, telling it `answer(&result)` of each call: for HTTP,
     /// [`Answer::from_http`] of the status and hint, [`Answer::NoAnswer`] for an error that is no
     /// response.
-    pub fn new(rate: Arc<AtomicSendRate>, answer: A) -> Self {
+    pub fn new(rate: Arc<G>, answer: A) -> Self {
         SendRateLayer { rate, answer }
     }
 
     /// The send rate this layer paces with.
-    pub fn rate(&self) -> &Arc<AtomicSendRate> {
+    pub fn rate(&self) -> &Arc<G> {
         &self.rate
     }
 
@@ -128,10 +142,10 @@ impl<A> SendRateLayer<A> {
     }
 }
 
-impl<S, A: Clone> tower::Layer<S> for SendRateLayer<A> {
-    type Service = SendRateService<S, A>;
+impl<S, A: Clone, G> tower::Layer<S> for SendRateLayer<A, G> {
+    type Service = SendRateService<S, A, G>;
 
-    fn layer(&self, inner: S) -> SendRateService<S, A> {
+    fn layer(&self, inner: S) -> SendRateService<S, A, G> {
         SendRateService {
             inner,
             rate: Arc::clone(&self.rate),
@@ -141,15 +155,26 @@ impl<S, A: Clone> tower::Layer<S> for SendRateLayer<A> {
 }
 
 /// The service a [`SendRateLayer`] wraps around another.
-#[derive(Clone, Debug)]
-pub struct SendRateService<S, A> {
+#[derive(Debug)]
+pub struct SendRateService<S, A, G = AtomicSendRate> {
     inner: S,
-    rate: Arc<AtomicSendRate>,
+    rate: Arc<G>,
     answer: A,
 }
 
-impl<S, A, Req> tower::Service<Req> for SendRateService<S, A>
+impl<S: Clone, A: Clone, G> Clone for SendRateService<S, A, G> {
+    fn clone(&self) -> Self {
+        SendRateService {
+            inner: self.inner.clone(),
+            rate: Arc::clone(&self.rate),
+            answer: self.answer.clone(),
+        }
+    }
+}
+
+impl<S, A, G, Req> tower::Service<Req> for SendRateService<S, A, G>
 where
+    G: SendGate + Send + Sync + 'static,
     S: tower::Service<Req> + Clone + Send + 'static,
     S::Future: Send + 'static,
     S::Error: From<SendRefused>,
@@ -175,7 +200,7 @@ where
             // Each wait asks again: nothing is reserved, so a cut while waiting applies (§17.4).
             let sent = loop {
                 let now = tokio_now_ms();
-                match rate.before_attempt(now) {
+                match SendGate::before_attempt(&*rate, now) {
                     Pace::Send => break now,
                     Pace::Wait { ms } => tokio::time::sleep(Duration::from_millis(ms.into())).await,
                     Pace::Refuse { ms } => return Err(SendRefused { wait_ms: ms }.into()),
@@ -184,7 +209,7 @@ where
             let result = inner.call(req).await;
             // With its send time: a throttle of a call admitted before the rate's last cut
             // answers the old rate and does not cut it again (SPEC.md §17.5).
-            rate.on_answer_sent(tokio_now_ms(), sent, answer(&result));
+            SendGate::on_answer_sent(&*rate, tokio_now_ms(), sent, answer(&result));
             result
         })
     }

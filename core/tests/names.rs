@@ -28,6 +28,17 @@ fn the_rust_column_of_the_names_table_is_the_crates() {
         seeded_backoff::snapshot::RUN_SNAPSHOT_SIZE,
         seeded_backoff::fleet::seed_from_device,
     );
+    // The shared parts need the `valkey` feature; their encoding does not.
+    #[cfg(feature = "valkey")]
+    let _shared: Option<(
+        seeded_backoff::shared::SharedBudget,
+        seeded_backoff::shared::SharedPacer,
+        seeded_backoff::shared::SharedSendRate,
+    )> = None;
+    let _ = (
+        <seeded_backoff::send_rate::SendRate as seeded_backoff::shared::SharedPart>::encode,
+        <seeded_backoff::send_rate::SendRate as seeded_backoff::shared::SharedPart>::decode,
+    );
     let _failure_kind = |o: Outcome| match o {
         Outcome::Retryable { failure_kind, .. } => failure_kind,
         _ => FailureKind::Error,
@@ -64,6 +75,22 @@ fn the_rust_column_of_the_names_table_is_the_crates() {
         (
             "a retryable outcome's failure kind (§15)",
             vec!["failure_kind"],
+        ),
+        (
+            "a retry budget shared through a store (§19)",
+            vec!["shared::SharedBudget"],
+        ),
+        (
+            "a pacer shared through a store (§19)",
+            vec!["shared::SharedPacer"],
+        ),
+        (
+            "a send rate shared through a store (§19)",
+            vec!["shared::SharedSendRate"],
+        ),
+        (
+            "a part's value in a store (§19.2)",
+            vec!["shared::SharedPart::encode", "shared::SharedPart::decode"],
         ),
     ];
     let table = spec_table_column("18", "Rust");

@@ -42,6 +42,20 @@ fn the_crate_readme_shows_the_quick_start_example() {
 }
 
 #[test]
+fn the_crate_readme_shows_the_fleet_example() {
+    // Shown as `rust,ignore`: it needs the `valkey` feature and a server; the example itself is
+    // built by `cargo test --features valkey`.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let example = std::fs::read_to_string(format!("{root}/examples/fleet.rs")).unwrap();
+    let code = &example[example.find("use seeded_backoff").unwrap()..];
+    assert!(
+        readme.contains(&format!("```rust,ignore\n{code}```\n")),
+        "README.md has no block equal to examples/fleet.rs"
+    );
+}
+
+#[test]
 fn the_repository_readme_shows_the_crates_first_program() {
     // The packaging test runs the crate README's first block and checks its output against the
     // model; the repository README's Rust quick start is that same program.

@@ -55,6 +55,7 @@ FEATURES = {
     "fleet": "`sb_seed_from_device`, `sb_startup_delay`",
     "pacer": "`sb_pacer_*`: the server-side pacer of SPEC.md §16",
     "send-rate": "`sb_send_rate_*` and the run's paced calls: the send rate of SPEC.md §17",
+    "store": "`sb_budget_encode`, `sb_pacer_encode`, `sb_send_rate_encode` and their `_decode`: a part's value in a store a fleet shares, SPEC.md §19.2",
     "long-messages": "`sb_strerror` sentences; without it the status's name",
     "bindings": "what language bindings use: `sb_policy_from_options`, the `sb_*_name` tables",
 }

@@ -428,6 +428,21 @@
 #define SB_SNAPSHOT_SIZE 40
 
 /**
+ * The length of a retry budget's stored value in bytes.
+ */
+#define SB_BUDGET_VALUE_SIZE 12
+
+/**
+ * The length of a pacer's stored value in bytes.
+ */
+#define SB_PACER_VALUE_SIZE 64
+
+/**
+ * The length of a send rate's stored value in bytes.
+ */
+#define SB_SEND_RATE_VALUE_SIZE 176
+
+/**
  * The major version of this header; `sb_version()` reports the library's.
  */
 #define SB_VERSION_MAJOR 0
@@ -658,6 +673,22 @@ enum sb_status
    * Startup delay: `window_ms` must be in 0..=2147483647.
    */
   SB_ERR_FLEET_WINDOW_MS = 150,
+  /**
+   * Stored value: not this format's tag and version, or not its kind's length.
+   */
+  SB_ERR_STORE_FORMAT = 151,
+  /**
+   * Stored value: another kind of part's (a pacer's where a send rate's is decoded).
+   */
+  SB_ERR_STORE_KIND = 152,
+  /**
+   * Stored value: written under another configuration (its fingerprint differs).
+   */
+  SB_ERR_STORE_CONFIG = 153,
+  /**
+   * Stored value: words no state of this configuration reaches.
+   */
+  SB_ERR_STORE_STATE = 154,
   /**
    * Run: `sb_run_start` after the run has started.
    */
@@ -2141,6 +2172,66 @@ sb_status sb_backoff_restore(struct sb_backoff *b,
  * ```
  */
 const char *sb_strerror(int32_t code);
+
+/**
+ * Writes the budget's stored value (`SB_BUDGET_VALUE_SIZE` bytes: SPEC.md section 19.2) to `out`.
+ * Every `sb_*_encode` and `sb_*_decode` function returns `SB_ERR_UNSUPPORTED` in a build without
+ * the `store` feature.
+ *
+ * # Safety
+ * `b` is NULL or readable; `out` is NULL or valid for writes of `SB_BUDGET_VALUE_SIZE` bytes.
+ */
+sb_status sb_budget_encode(const struct sb_budget *b, uint8_t *out);
+
+/**
+ * Replaces the budget's tokens with those of a stored value (`len` bytes at `value`), which must
+ * be a budget's of the same configuration as `*b`: else `SB_ERR_STORE_*` and `*b` is unchanged.
+ *
+ * ```c
+ * sb_budget b;
+ * sb_budget_init_aws_default(&b);
+ * if (got_value && sb_budget_decode(&b, value, value_len) != SB_OK) decide_alone(&b);
+ * ```
+ *
+ * # Safety
+ * `b` is NULL or valid for reads and writes; `value` is NULL or valid for reads of `len` bytes.
+ */
+sb_status sb_budget_decode(struct sb_budget *b, const uint8_t *value, uintptr_t len);
+
+/**
+ * Writes the pacer's stored value (`SB_PACER_VALUE_SIZE` bytes) to `out`.
+ *
+ * # Safety
+ * `p` is NULL or readable; `out` is NULL or valid for writes of `SB_PACER_VALUE_SIZE` bytes.
+ */
+sb_status sb_pacer_encode(const struct sb_pacer *p, uint8_t *out);
+
+/**
+ * Replaces the pacer's state with a stored value's (`len` bytes at `value`), which must be a
+ * pacer's of the same capacity, reserve and longest wait as `*p`: else `SB_ERR_STORE_*` and `*p`
+ * is unchanged.
+ *
+ * # Safety
+ * `p` is NULL or valid for reads and writes; `value` is NULL or valid for reads of `len` bytes.
+ */
+sb_status sb_pacer_decode(struct sb_pacer *p, const uint8_t *value, uintptr_t len);
+
+/**
+ * Writes the send rate's stored value (`SB_SEND_RATE_VALUE_SIZE` bytes) to `out`.
+ *
+ * # Safety
+ * `s` is NULL or readable; `out` is NULL or valid for writes of `SB_SEND_RATE_VALUE_SIZE` bytes.
+ */
+sb_status sb_send_rate_encode(const struct sb_send_rate *s, uint8_t *out);
+
+/**
+ * Replaces the send rate's state with a stored value's (`len` bytes at `value`), which must be a
+ * send rate's of the same configuration as `*s`: else `SB_ERR_STORE_*` and `*s` is unchanged.
+ *
+ * # Safety
+ * `s` is NULL or valid for reads and writes; `value` is NULL or valid for reads of `len` bytes.
+ */
+sb_status sb_send_rate_decode(struct sb_send_rate *s, const uint8_t *value, uintptr_t len);
 
 /**
  * The library's version as a static string, e.g. "0.1.0". Compare with `SB_VERSION_*` to detect

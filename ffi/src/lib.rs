@@ -70,6 +70,7 @@ mod run_types;
 mod send_rate;
 mod snapshot;
 mod status;
+mod store;
 mod version;
 
 pub use backoff::{

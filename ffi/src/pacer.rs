@@ -53,7 +53,7 @@ const _: () = {
 };
 
 impl sb_pacer {
-    fn new(pacer: &Pacer) -> sb_pacer {
+    pub(crate) fn new(pacer: &Pacer) -> sb_pacer {
         let raw = pacer.to_raw();
         sb_pacer {
             latest_ms: raw.latest_ms,
@@ -67,7 +67,7 @@ impl sb_pacer {
         }
     }
 
-    fn to_core(self) -> Result<Pacer, sb_status> {
+    pub(crate) fn to_core(self) -> Result<Pacer, sb_status> {
         Pacer::from_raw(RawPacer {
             latest_ms: self.latest_ms,
             tail_s: self.tail_s,

@@ -12,8 +12,8 @@ use core::ffi::c_char;
 use seeded_backoff::bindings::StepInputError;
 use seeded_backoff::{
     budget::BudgetError, fleet::FleetError, http::ParseError, pacer::PacerError,
-    policy::PolicyError, run::RunError, send_rate::SendRateError, snapshot::SnapshotError,
-    GiveUpReason, Invalid,
+    policy::PolicyError, run::RunError, send_rate::SendRateError, shared::StoreError,
+    snapshot::SnapshotError, GiveUpReason, Invalid,
 };
 
 use crate::cstr::{c_str, packed_len, Packed};
@@ -234,6 +234,16 @@ statuses! {
         /// Startup delay: `window_ms` must be in 0..=2147483647.
         SB_ERR_FLEET_WINDOW_MS = 150 if WindowMs => core;
     }
+    StoreError {
+        /// Stored value: not this format's tag and version, or not its kind's length.
+        SB_ERR_STORE_FORMAT = 151 if Format => core;
+        /// Stored value: another kind of part's (a pacer's where a send rate's is decoded).
+        SB_ERR_STORE_KIND = 152 if Kind => core;
+        /// Stored value: written under another configuration (its fingerprint differs).
+        SB_ERR_STORE_CONFIG = 153 if Config => core;
+        /// Stored value: words no state of this configuration reaches.
+        SB_ERR_STORE_STATE = 154 if State => core;
+    }
     RunError {
         /// Run: `sb_run_start` after the run has started.
         SB_ERR_RUN_START = 180 if Start => core;
@@ -318,6 +328,7 @@ const fn in_build(code: u8) -> bool {
         130..=139 | 170 => cfg!(any(feature = "retry-after", feature = "hints")),
         140..=144 => cfg!(feature = "budget"),
         150 => cfg!(feature = "fleet"),
+        151..=154 => cfg!(feature = "store"),
         160..=162 => cfg!(feature = "bindings"),
         175..=177 => cfg!(feature = "pacer"),
         179..=188 => cfg!(feature = "run"),

@@ -58,7 +58,7 @@ read -r -a pc_cflags <<<"$(pkg-config --cflags seeded-backoff)"
 read -r -a pc_libs <<<"$(pkg-config --libs seeded-backoff)"
 read -r -a static_libs <<<"$(pkg-config --libs-only-l --static seeded-backoff | sed 's/-lseeded_backoff_ffi//')"
 echo "pkg-config: ${pc_cflags[*]} ${pc_libs[*]} (static extras: ${static_libs[*]})"
-srcs=(ffi/tests/c/test_ffi.c ffi/tests/c/test_names.c ffi/tests/c/test_rate_limit.c ffi/tests/c/test_pacer.c ffi/tests/c/test_send_rate.c
+srcs=(ffi/tests/c/test_ffi.c ffi/tests/c/test_names.c ffi/tests/c/test_rate_limit.c ffi/tests/c/test_pacer.c ffi/tests/c/test_send_rate.c ffi/tests/c/test_store.c
   ffi/tests/c/replay.c)
 inc=(-I ffi/tests/c -I "$out")
 

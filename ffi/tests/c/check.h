@@ -13,6 +13,7 @@ void test_names_and_options(void); /* test_names.c */
 void test_rate_limit(void);        /* test_rate_limit.c */
 void test_pacer(void);             /* test_pacer.c */
 void test_send_rate(void);         /* test_send_rate.c */
+void test_store(void);             /* test_store.c */
 
 #define CHECK(cond)                                                                       \
     do {                                                                                  \

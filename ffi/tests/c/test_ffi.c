@@ -653,6 +653,7 @@ int main(void) {
     test_rate_limit();
     test_pacer();
     test_send_rate();
+    test_store();
     printf("%s: %u checks, %u failed\n", failures ? "FAIL" : "PASS", checks, failures);
     return failures ? 1 : 0;
 }

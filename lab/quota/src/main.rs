@@ -9,14 +9,18 @@
 //!                 on the schedule (§17.4).
 //! Each task keeps one HTTP/1.1 keep-alive connection (a GET and its Content-Length body is all
 //! nginx needs). Env: PORT, SECONDS (a mode's length), MODE=change (the one mode /rs-change: the
-//! default send rate for SECONDS while the script changes nginx's rate). Prints the rate the send
-//! rate learnt.
+//! default send rate for SECONDS while the script changes nginx's rate), MODE=fleet (one process
+//! of lab/fleet-quota.sh's fleet: WORKERS tasks on PATH for SECONDS, sharing the default send rate
+//! kept in the Valkey at STORE, or an own one where STORE is empty). Prints the rate the send rate
+//! learnt.
 
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
+use seeded_backoff::shared::{SharedSendRate, Store};
 use seeded_backoff::{
+    run::SendGate,
     send_rate::{AtomicSendRate, NotSent, SendRateConfig},
     CallSeeds, Policy, Retry, Verdict,
 };
@@ -134,7 +138,13 @@ async fn exchange(stream: &mut TcpStream, path: &str) -> io::Result<u16> {
     Ok(status)
 }
 
-async fn mode(port: u16, seconds: u64, path: &'static str, rate: Option<Arc<AtomicSendRate>>) {
+async fn mode<G: SendGate + Send + Sync + 'static>(
+    port: u16,
+    seconds: u64,
+    path: &'static str,
+    workers: usize,
+    rate: Option<Arc<G>>,
+) {
     // As the Node loop's: many retries within 30 s, so a request is retried rather than dropped.
     let policy = Policy::google()
         .to_builder()
@@ -144,7 +154,7 @@ async fn mode(port: u16, seconds: u64, path: &'static str, rate: Option<Arc<Atom
         .expect("a valid policy");
     let seeds = Arc::new(CallSeeds::new(1));
     let end = Instant::now() + Duration::from_secs(seconds);
-    let tasks: Vec<_> = (0..WORKERS)
+    let tasks: Vec<_> = (0..workers)
         .map(|_| {
             let (rate, seeds) = (rate.clone(), Arc::clone(&seeds));
             tokio::spawn(async move {
@@ -189,11 +199,51 @@ async fn main() {
         .unwrap_or(20);
     if std::env::var("MODE").as_deref() == Ok("change") {
         let rate = Arc::new(AtomicSendRate::new(SendRateConfig::DEFAULT).expect("the defaults"));
-        mode(port, seconds, "/rs-change", Some(Arc::clone(&rate))).await;
+        mode(
+            port,
+            seconds,
+            "/rs-change",
+            WORKERS,
+            Some(Arc::clone(&rate)),
+        )
+        .await;
         println!("learnt /rs-change {}", rate.rate_milli());
         return;
     }
-    mode(port, seconds, "/rs-none", None).await; // each mode after a pause: nginx's bucket refilled
+    if std::env::var("MODE").as_deref() == Ok("fleet") {
+        let env = |name: &str| std::env::var(name).unwrap_or_default();
+        let workers = env("WORKERS").parse().expect("WORKERS");
+        let path: &'static str = env("PATH_NAME").leak();
+        let config = SendRateConfig::DEFAULT;
+        match env("STORE").as_str() {
+            "" => {
+                let rate = Arc::new(AtomicSendRate::new(config).expect("the defaults"));
+                mode(port, seconds, path, workers, Some(Arc::clone(&rate))).await;
+                println!("learnt {path} {}", rate.rate_milli());
+            }
+            url => {
+                let store = Store::open(url).expect("a redis:// URL");
+                let rate = SharedSendRate::new(&store, "sb:lab:fleet-quota", config);
+                let rate = Arc::new(rate.expect("the defaults"));
+                mode(port, seconds, path, workers, Some(Arc::clone(&rate))).await;
+                let stats = rate.stats();
+                println!(
+                    "learnt {path} {} decisions {} alone {} conflicts {} late {} failed {} link {:?} {:?}",
+                    rate.load().rate_milli(),
+                    stats.decisions,
+                    stats.alone,
+                    stats.conflicts,
+                    stats.late,
+                    stats.failed,
+                    rate.link_state(),
+                    rate.link_error()
+                );
+            }
+        }
+        return;
+    }
+    // Each mode after a pause: nginx's bucket refilled.
+    mode::<AtomicSendRate>(port, seconds, "/rs-none", WORKERS, None).await;
     for (path, burst) in [("/rs-sendrate", 2), ("/rs-sendrate-b1", 1)] {
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let config = SendRateConfig {
@@ -201,7 +251,7 @@ async fn main() {
             ..SendRateConfig::DEFAULT
         };
         let rate = Arc::new(AtomicSendRate::new(config).expect("a valid burst"));
-        mode(port, seconds, path, Some(Arc::clone(&rate))).await;
+        mode(port, seconds, path, WORKERS, Some(Arc::clone(&rate))).await;
         println!("learnt {path} {}", rate.rate_milli());
     }
 }

@@ -1,0 +1,137 @@
+//! The sans-I/O link between a process's part and its stored value (SPEC.md §19.3 to §19.6): the
+//! process's own state, the value last seen, where it stands with the store and the clock; each
+//! decision's [`Exchange`](super::Exchange) reads and updates it.
+
+use super::encode::{SharedPart, StoreError};
+
+/// The longest a decision may wait for the store, all round trips included, before the process
+/// decides from its own state (SPEC.md §19.5).
+pub const STORE_BOUND_MS: u32 = 50;
+/// How long a process that fell back decides alone before it asks the store again (§19.6).
+pub const REJOIN_MS: u32 = 1000;
+/// Decisions in a row that pass the bound before the process decides alone for [`REJOIN_MS`]:
+/// one late reply (a store or a machine busy for a moment) costs that decision only; a second in
+/// a row says the store is not answering (§19.5).
+pub const LATE_LIMIT: u32 = 2;
+/// Compare-and-set attempts per decision; after as many conflicts the decision is made from the
+/// process's own state (§19.4). Each conflict brings the current value, so a try fails only if
+/// another process wrote within its one round trip: 32 covers dozens of processes on one key,
+/// and the time bound stops a decision first when a store is slow.
+pub const MAX_TRIES: u32 = 32;
+
+/// Which clock a decision reads (SPEC.md §19.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FleetClock {
+    /// The store's `TIME`, as milliseconds: one clock for the whole fleet. Between replies, the
+    /// caller's readings are moved onto it by the offset seen at the last reply.
+    Store,
+    /// The caller's own readings, as given (a test's virtual clock, or a clock every process of
+    /// the fleet already shares).
+    Caller,
+}
+
+/// Where a link stands with the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LinkState {
+    /// Not yet in step with the store: the next decision reads it (at the start, and to rejoin).
+    Joining,
+    /// Deciding through the store.
+    Joined,
+    /// Deciding alone: the store failed, was slower than the bound, or holds a value this
+    /// process cannot use; it is asked again after [`REJOIN_MS`].
+    Local,
+}
+
+/// One part's link to its key: the process's own state (the fleet's state last seen, with the
+/// decisions made alone since), the value last seen, and where it stands (SPEC.md §19).
+#[derive(Clone, Debug)]
+pub struct StoreLink<P: SharedPart> {
+    pub(super) fresh: P,
+    pub(super) local: P,
+    pub(super) seen: Option<P::Value>,
+    pub(super) state: LinkState,
+    pub(super) rejoin_at: u64,
+    /// Decisions in a row that passed the bound.
+    pub(super) late: u32,
+    clock: FleetClock,
+    fleet_base: u64,
+    caller_base: u64,
+    pub(super) error: Option<StoreError>,
+}
+
+impl<P: SharedPart> StoreLink<P> {
+    /// A link for a part that starts as `fresh` (its cold start: a full budget, an empty pacer,
+    /// a send rate that is off), reading `clock`.
+    pub fn new(fresh: P, clock: FleetClock) -> Self {
+        StoreLink {
+            local: fresh.clone(),
+            fresh,
+            seen: None,
+            state: LinkState::Joining,
+            rejoin_at: 0,
+            late: 0,
+            clock,
+            fleet_base: 0,
+            caller_base: 0,
+            error: None,
+        }
+    }
+
+    /// The process's own state: the fleet's as last seen, with any decision made alone since.
+    pub fn local(&self) -> &P {
+        &self.local
+    }
+
+    /// Where the link stands.
+    pub fn state(&self) -> LinkState {
+        self.state
+    }
+
+    /// Why the last value read could not be used, if it could not.
+    pub fn error(&self) -> Option<StoreError> {
+        self.error
+    }
+
+    /// A caller's clock reading on the fleet clock.
+    pub fn fleet_ms(&self, caller_ms: u64) -> u64 {
+        match self.clock {
+            FleetClock::Caller => caller_ms,
+            FleetClock::Store if caller_ms >= self.caller_base => {
+                self.fleet_base.saturating_add(caller_ms - self.caller_base)
+            }
+            FleetClock::Store => self.fleet_base.saturating_sub(self.caller_base - caller_ms),
+        }
+    }
+
+    pub(super) fn note_time(&mut self, caller_ms: u64, time_ms: u64) {
+        self.late = 0;
+        self.fleet_base = time_ms;
+        self.caller_base = caller_ms;
+    }
+
+    pub(super) fn fall_back(&mut self, caller_ms: u64) {
+        self.state = LinkState::Local;
+        self.rejoin_at = caller_ms.saturating_add(u64::from(REJOIN_MS));
+    }
+
+    /// Takes a stored value as the fleet's state; `false` (and the link falls back) if this
+    /// process cannot use it.
+    pub(super) fn adopt(&mut self, value: Option<&[u8]>, caller_ms: u64) -> bool {
+        match value {
+            // A key that vanished under a joined process (a failover, a flush) is a cold start; a
+            // process that joins or rejoins finds none and publishes its own state.
+            None if self.state == LinkState::Joined => self.local = self.fresh.clone(),
+            None => {}
+            Some(bytes) => match self.local.decode(bytes) {
+                Ok(state) => self.local = state,
+                Err(e) => {
+                    self.error = Some(e);
+                    self.fall_back(caller_ms);
+                    return false;
+                }
+            },
+        }
+        self.error = None;
+        true
+    }
+}

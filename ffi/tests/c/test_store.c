@@ -1,0 +1,117 @@
+/* A shared part's stored value (SPEC.md section 19.2) through the C API: the bytes worked out by
+ * hand from the SPEC (the fingerprints are zlib's CRC-32 of the configuration words, computed
+ * apart), a value decoded into a part of the same configuration, and every refusal by its named
+ * status with the struct unchanged. */
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+
+static void le32(uint8_t *at, uint32_t v) {
+    int i;
+    for (i = 0; i < 4; i++) at[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void le64(uint8_t *at, uint64_t v) {
+    int i;
+    for (i = 0; i < 8; i++) at[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void test_budget_value(void) {
+    sb_budget b, fresh, grpc, before;
+    sb_pacer p;
+    bool allowed = false;
+    uint8_t value[SB_BUDGET_VALUE_SIZE], want[SB_BUDGET_VALUE_SIZE] = {'s', 'b', 1, 1};
+    uint32_t tokens = 0;
+    CHECK_RC(sb_budget_init_aws_default(&b), SB_OK);
+    CHECK_RC(sb_budget_try_acquire(&b, SB_FAILURE_TIMEOUT, &allowed), SB_OK);
+    CHECK(allowed);
+    CHECK_RC(sb_budget_encode(&b, value), SB_OK);
+    /* CRC-32 of [2, 500000, 5000, 10000, 1000], then 500000 - 10000 tokens. */
+    le32(want + 4, 0xfea37312u);
+    le32(want + 8, 490000u);
+    CHECK(memcmp(value, want, sizeof want) == 0);
+
+    CHECK_RC(sb_budget_init_aws_default(&fresh), SB_OK);
+    CHECK_RC(sb_budget_decode(&fresh, value, sizeof value), SB_OK);
+    CHECK_RC(sb_budget_tokens_milli(&fresh, &tokens), SB_OK);
+    CHECK(tokens == 490000u);
+
+    /* Another configuration, length, kind: refused by name, the struct unchanged. */
+    CHECK_RC(sb_budget_init_grpc(&grpc, 10, 500), SB_OK);
+    before = grpc;
+    CHECK_RC(sb_budget_decode(&grpc, value, sizeof value), SB_ERR_STORE_CONFIG);
+    CHECK(memcmp(&grpc, &before, sizeof grpc) == 0);
+    CHECK(strcmp(sb_status_name(SB_ERR_STORE_CONFIG), "config") == 0);
+    CHECK_RC(sb_budget_decode(&fresh, value, sizeof value - 1), SB_ERR_STORE_FORMAT);
+    CHECK_RC(sb_pacer_init(&p, 100, 0, 60, 1), SB_OK);
+    CHECK_RC(sb_pacer_decode(&p, value, sizeof value), SB_ERR_STORE_KIND);
+    le32(value + 8, 500001u);
+    CHECK_RC(sb_budget_decode(&fresh, value, sizeof value), SB_ERR_STORE_STATE);
+    CHECK_RC(sb_budget_encode(NULL, value), SB_ERR_NULL);
+    CHECK_RC(sb_budget_encode(&b, NULL), SB_ERR_NULL);
+    CHECK_RC(sb_budget_decode(&fresh, NULL, 0), SB_ERR_NULL);
+    printf("store: a budget's value as written by hand, decoded, and refused by name\n");
+}
+
+static void test_pacer_value(void) {
+    sb_pacer p, other, seeded, before;
+    sb_pacer_slot slot;
+    uint8_t value[SB_PACER_VALUE_SIZE], want[32] = {'s', 'b', 1, 2};
+    static const uint8_t tail[16] = {90, 0, 0, 0, 60, 0, 0, 0, 1, 0, 0, 0, 100, 0, 0, 0};
+    CHECK_RC(sb_pacer_init(&p, 100, 100, 60, 7), SB_OK);
+    CHECK_RC(sb_pacer_assign(&p, 5000, &slot), SB_OK);
+    CHECK_RC(sb_pacer_encode(&p, value), SB_OK);
+    /* CRC-32 of [100, 90, 60]; latest 5000 ms, tail and reserve second 6; rate 90, 60 s, one
+     * return in the tail, capacity 100. */
+    le32(want + 4, 0x2e9a390fu);
+    le64(want + 8, 5000u);
+    le64(want + 16, 6u);
+    le64(want + 24, 6u);
+    CHECK(memcmp(value, want, sizeof want) == 0);
+    CHECK(memcmp(value + 48, tail, sizeof tail) == 0);
+    /* Another seed, the same configuration: the stored schedule and generator are taken. */
+    CHECK_RC(sb_pacer_init(&seeded, 100, 100, 60, 99), SB_OK);
+    CHECK_RC(sb_pacer_decode(&seeded, value, sizeof value), SB_OK);
+    CHECK(memcmp(&seeded, &p, sizeof p) == 0);
+    CHECK_RC(sb_pacer_init(&other, 100, 0, 60, 7), SB_OK);
+    before = other;
+    CHECK_RC(sb_pacer_decode(&other, value, sizeof value), SB_ERR_STORE_CONFIG);
+    CHECK(memcmp(&other, &before, sizeof other) == 0);
+    printf("store: a pacer's value as written by hand, decoded into another seed's pacer\n");
+}
+
+static void test_send_rate_value(void) {
+    sb_send_rate s, fresh, before;
+    sb_send_rate_config config = sb_send_rate_config_default();
+    uint8_t value[SB_SEND_RATE_VALUE_SIZE], header[8] = {'s', 'b', 1, 3};
+    uint32_t rate = 0;
+    CHECK_RC(sb_send_rate_init(&s, &config), SB_OK);
+    CHECK_RC(sb_send_rate_answer(&s, 10, NULL, SB_ANSWER_THROTTLED, 0), SB_OK);
+    CHECK_RC(sb_send_rate_rate_milli(&s, &rate), SB_OK);
+    CHECK_RC(sb_send_rate_encode(&s, value), SB_OK);
+    /* CRC-32 of the defaults [1, 1000000000, 20, 500, 10, 250, 0, 2, 60000, 0]; the first word
+     * is the rate. */
+    le32(header + 4, 0x204e7948u);
+    CHECK(memcmp(value, header, sizeof header) == 0);
+    CHECK(value[8] == (uint8_t)rate && value[9] == (uint8_t)(rate >> 8));
+    CHECK_RC(sb_send_rate_init(&fresh, &config), SB_OK);
+    CHECK_RC(sb_send_rate_decode(&fresh, value, sizeof value), SB_OK);
+    CHECK(memcmp(&fresh, &s, sizeof s) == 0);
+    /* The flag `decreased` (word 5) as 2: no state reaches it. */
+    value[8 + 5 * 8] = 2;
+    before = fresh;
+    CHECK_RC(sb_send_rate_decode(&fresh, value, sizeof value), SB_ERR_STORE_STATE);
+    CHECK(memcmp(&fresh, &before, sizeof fresh) == 0);
+    config.burst = 3;
+    CHECK_RC(sb_send_rate_init(&fresh, &config), SB_OK);
+    value[8 + 5 * 8] = 1;
+    CHECK_RC(sb_send_rate_decode(&fresh, value, sizeof value), SB_ERR_STORE_CONFIG);
+    printf("store: a send rate's value as written by hand, decoded, and refused by name\n");
+}
+
+void test_store(void) {
+    test_budget_value();
+    test_pacer_value();
+    test_send_rate_value();
+}
