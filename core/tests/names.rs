@@ -195,10 +195,11 @@ fn the_crate_root_is_the_everyday_set() {
         "snapshot",
         "run",
         "retry",
+        "shared",
         "tower",
         "retry_policies",
     ];
     want.sort();
     assert_eq!(names, want);
-    assert_eq!(names.len(), 42);
+    assert_eq!(names.len(), 43);
 }

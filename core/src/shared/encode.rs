@@ -51,7 +51,7 @@ error_enum! {
 ///
 /// ```
 /// use seeded_backoff::shared::SharedPart;
-/// use seeded_backoff::{Answer, SendRate, SendRateConfig};
+/// use seeded_backoff::send_rate::{Answer, SendRate, SendRateConfig};
 /// let mut rate = SendRate::new(SendRateConfig::DEFAULT).unwrap();
 /// rate.on_answer(10, Answer::Throttled { hint_ms: 0 });
 /// let value = rate.encode();

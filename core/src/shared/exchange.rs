@@ -77,7 +77,8 @@ enum Phase {
 ///
 /// ```
 /// use seeded_backoff::shared::{Exchange, FleetClock, Reply, Step, StoreLink};
-/// use seeded_backoff::{FailureKind, RetryBudget, RetryGate};
+/// use seeded_backoff::budget::{RetryBudget, RetryGate};
+/// use seeded_backoff::FailureKind;
 /// let mut link = StoreLink::new(RetryBudget::aws_default(), FleetClock::Caller);
 /// let mut ex = Exchange::default();
 /// assert_eq!(ex.begin(&mut link, 0), Step::Read);
