@@ -16,11 +16,12 @@
 // CLI binary), PACKAGE (the npm package's Node entry), PYTHON (a Python with the package and
 // aiohttp), OUT (markdown table), and optionally CLIENTS, NODE_SHARE, NODE_PROCS, SEED, FLEETS
 // (comma-separated answers to run: paced,constant,full,google).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { run } from './child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const env = (name, fallback) => {
@@ -61,29 +62,6 @@ function pythonOptions(f) {
   if (f.jitter === 'google') o.jitter_ms = 1000;
   if (f.paced) o.paced = true;
   return o;
-}
-
-/**
- * Runs `cmd` and resolves with its stdout; rejects on a non-zero exit or after `limitS`. `onLine`
- * sees each line of stdout with the child (whose stdin is a pipe).
- */
-function run(cmd, args, extraEnv, limitS, onLine) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (onLine) for (const line of String(d).split('\n')) if (line) onLine(line, child);
-    });
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), limitS * 1000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${cmd} ${args.join(' ')}: exit ${code ?? signal}\n${err.slice(-2000)}`));
-    });
-  });
 }
 
 async function fleet(f, dir) {
