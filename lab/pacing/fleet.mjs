@@ -16,10 +16,10 @@
 //
 // Run by lab/fleet-pacing.sh. Environment: DB (lab/pacing's server binary), REPLICA, CLIENTS_BIN,
 // STORE (redis://127.0.0.1:PORT/), OUT (markdown table), and optionally CLIENTS (1000), MODES.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from './child.mjs';
+import { readServerLog, run } from './child.mjs';
 
 const env = (name, fallback) => {
   const v = process.env[name] ?? fallback;
@@ -107,21 +107,7 @@ async function mode(m, dir) {
     const [, id, ms, calls] = l.split(' ');
     return { id: Number(id), doneMs: ms === '-' ? null : Number(ms), calls: Number(calls) };
   }));
-  const served = [];
-  const refused = [];
-  const calls = new Map();
-  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
-    if (!line) continue;
-    const [ms, status, path] = line.split(' ');
-    const s = Math.floor(Number(ms) / 1000);
-    const into = status === '200' ? served : refused;
-    into[s] = (into[s] ?? 0) + 1;
-    const id = Number(path.split('/').pop());
-    calls.set(id, (calls.get(id) ?? 0) + 1);
-  }
-  const seconds = Math.max(served.length, refused.length);
-  const perSecond = Array.from({ length: seconds }, (_, s) => [served[s] ?? 0, refused[s] ?? 0]);
-  const requests = [...calls.values()].reduce((a, b) => a + b, 0);
+  const { perSecond, calls, requests } = readServerLog(logPath);
   const done = clients.filter((c) => c.doneMs !== null).map((c) => c.doneMs).sort((a, b) => a - b);
   const sum = (i) => stats.reduce((a, s) => a + s[i], 0);
   return {

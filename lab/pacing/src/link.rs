@@ -1,7 +1,9 @@
 //! What the fleet pacing test's replica and clients share: one kept-alive HTTP/1.1 connection to
-//! a server on 127.0.0.1, opened again after an error, and `--flag value` pairs read into a map.
+//! a server on 127.0.0.1, opened again after an error, `--flag value` pairs read into a map, and
+//! the Unix clock the start is given in.
 
 use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
@@ -100,4 +102,11 @@ pub fn number<T: std::str::FromStr>(
             .parse()
             .map_err(|_| format!("{flag}: {v:?} is no number in its range")),
     }
+}
+
+/// Milliseconds of Unix time: the start every process of the test is told.
+pub fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

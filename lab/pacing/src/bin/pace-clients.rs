@@ -10,19 +10,13 @@
 
 use std::cell::Cell;
 use std::io::{BufRead, Write};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use seeded_backoff::{Jitter, Policy, Retry, Verdict};
 
 #[path = "../link.rs"]
 mod link;
-use link::Link;
-
-fn unix_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
+use link::{unix_ms, Link};
 
 /// One client: its 200's ms from `start_ms`, if it got one, and its calls.
 async fn client(id: u64, mut link: Link, policy: &Policy, start_ms: u64) -> (Option<u64>, u32) {

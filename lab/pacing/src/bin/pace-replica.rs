@@ -18,7 +18,7 @@
 use std::convert::Infallible;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::Full;
@@ -32,7 +32,7 @@ use tower::{Layer, ServiceExt};
 
 #[path = "../link.rs"]
 mod link;
-use link::Link;
+use link::{unix_ms, Link};
 
 const USAGE: &str = "pace-replica --db PORT [--capacity 100] [--reserve-per-mille 60] [--seed 1] \
  [--store redis://HOST:PORT/ --key KEY] [--port 0] [--max-s 300]";
@@ -150,12 +150,6 @@ fn serve(stream: tokio::net::TcpStream, replica: Replica) {
             .serve_connection(TokioIo::new(stream), hyper_service)
             .await;
     });
-}
-
-fn unix_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// The replica's pace source from its flags.
