@@ -160,8 +160,12 @@ console.log(table);
 if (process.env.OUT) writeFileSync(process.env.OUT, `${table}\n`);
 
 // The goals, for the shared fleet (the issue's): the last client done by 11 s, at most 2.0 calls
-// per client, no second after the first above 105 requests. Every mode: every client got its 200
-// and counted the calls the database logged (else the run is broken, not a finding).
+// per client, no second after the first above 105 requests. The last client sits on the 11 s
+// line by construction: the drain (SPEC.md §16.3) places the last refusals of second 0 in second
+// 10, and a client that waits its whole-second Retry-After comes back at its first attempt's
+// phase (~999 ms for the last ones) plus the hop, so at 11.000 s and a few ms, one server or
+// three. Every mode: every client got its 200 and counted the calls the database logged (else
+// the run is broken, not a finding).
 console.log('');
 const goal = (ok, text) => console.log(`goal: ${ok ? 'met' : 'missed'}: ${text}`);
 const broken = [];
