@@ -5,17 +5,17 @@
 //! holds the key's slot, or one server for all three). Every process reads one clock (Unix ms; FleetClock::Caller), so
 //! a slot's second is `now + reset_ms` on it for every process.
 //!
-//! A slot's second is read as `now + reset_ms` at the caller's reading, while the pacer decides
-//! at the latest reading it has seen (SPEC.md §16.2): a decision that waited on the store behind
-//! another process's later reading is placed up to that wait early, so as fast as they can, a
-//! second can show a slot or two above the capacity that the schedule did not hand out.
+//! The pacer decides at the latest reading it has seen (SPEC.md §16.2), which may be another
+//! process's, later than this one's: so a slot's second is worked out from the reading before
+//! and after the call (`slot_second`), not from `now + reset_ms` alone.
 //!
 //! Prints a line a second (decisions through the store and alone, per part) and a summary:
-//! decisions per second, a decision's latency (p50, p99), the busiest second of the pacer's slots
+//! decisions per second (all, and those through the store), a decision's latency (p50, p99), the busiest second of the pacer's slots
 //! handed out through the store before KILL_S and after REJOINED_S (at most its capacity when
 //! the fleet shares one schedule) and of all its slots in between, the budget's acquires granted
 //! (the fleet's one bucket: 100 of 500 tokens at 5 each, however many processes), the decisions
-//! made alone per part, and whether every link is joined at the end.
+//! made alone per part (and the pacer's after REJOINED_S), and whether every link is joined at the
+//! end.
 //!
 //! usage: cluster-decisions PROCESSES SECONDS RATE PACER_URL PACER_KEY BUDGET_URL BUDGET_KEY
 //!        SEND_RATE_URL SEND_RATE_KEY [KILL_S REJOINED_S]
@@ -26,7 +26,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use seeded_backoff::shared::{
     FleetClock, LinkState, SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats,
 };
-use seeded_backoff::{BudgetConfig, FailureKind, Pacer, RetryGate, SendRateConfig};
+use seeded_backoff::{BudgetConfig, FailureKind, Pacer, PacerSlot, RetryGate, SendRateConfig};
 
 /// The pacer's capacity per second: below the fleet's asks, so the schedule fills ahead.
 const PACER_CAPACITY: u32 = 20;
@@ -99,7 +99,7 @@ fn process(
                     // A full schedule's answer is the same last second for every call (SPEC.md
                     // §16.3), not a slot: left out of the count.
                     slot if slot.full => FULL,
-                    slot => (now + u64::from(slot.reset_ms)) / 1000,
+                    slot => slot_second(now, unix_ms(), slot),
                 },
                 1 => u64::from(budget.try_acquire(FailureKind::Error)),
                 _ => {
@@ -126,6 +126,21 @@ fn process(
         .iter()
         .all(|s| *s == LinkState::Joined);
     (out, joined)
+}
+
+/// The second `slot` lies in. The pacer decided at some `now_p` between the caller's readings
+/// `before` and `after` (the latest reading the fleet gave it), and placed the slot at
+/// `now_p + reset_ms`, in second `now_p / 1000 + retry_after_s` (SPEC.md §16.2): of the seconds
+/// `now_p` may lie in, the one where both agree. `before + reset_ms`'s if none does.
+fn slot_second(before: u64, after: u64, slot: PacerSlot) -> u64 {
+    let (wait_s, reset) = (u64::from(slot.retry_after_s), u64::from(slot.reset_ms));
+    (before / 1000..=after / 1000)
+        .find(|&now_s| {
+            let (lo, hi) = (before.max(now_s * 1000), after.min(now_s * 1000 + 999));
+            let s = now_s + wait_s;
+            lo <= hi && lo + reset <= s * 1000 + 999 && hi + reset >= s * 1000
+        })
+        .map_or((before + reset) / 1000, |now_s| now_s + wait_s)
 }
 
 /// The most slots of one second among `decisions` (a full schedule's answers left out).
@@ -203,10 +218,11 @@ fn main() {
     };
     let alone = |part| all.iter().filter(|d| d.part == part && d.alone).count();
     println!(
-        "summary decisions_per_s={:.0} p50_us={:.0} p99_us={:.0} pacer_before_max={} pacer_outage_max={} \
+        "summary decisions_per_s={:.0} stored_per_s={:.0} p50_us={:.0} p99_us={:.0} pacer_before_max={} pacer_outage_max={} \
          pacer_after_max={} pacer_capacity={PACER_CAPACITY} budget_granted={} alone_pacer={} alone_budget={} \
-         alone_send_rate={} joined_at_end={}",
+         alone_send_rate={} decisions={} pacer_after={} pacer_after_alone={} joined_at_end={}",
         all.len() as f64 / start.elapsed().as_secs_f64(),
+        all.iter().filter(|d| !d.alone).count() as f64 / start.elapsed().as_secs_f64(),
         q(0.5) as f64 / 1000.0,
         q(0.99) as f64 / 1000.0,
         pacer(&|d| !d.alone && d.at_ms < kill_ms),
@@ -216,6 +232,9 @@ fn main() {
         alone(0),
         alone(1),
         alone(2),
+        all.len(),
+        all.iter().filter(|d| d.part == 0 && d.at_ms >= rejoined_ms).count(),
+        all.iter().filter(|d| d.part == 0 && d.at_ms >= rejoined_ms && d.alone).count(),
         if joined { "yes" } else { "no" },
     );
 }
