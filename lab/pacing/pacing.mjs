@@ -16,11 +16,12 @@
 // CLI binary), PACKAGE (the npm package's Node entry), PYTHON (a Python with the package and
 // aiohttp), OUT (markdown table), and optionally CLIENTS, NODE_SHARE, NODE_PROCS, SEED, FLEETS
 // (comma-separated answers to run: paced,constant,full,google).
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readServerLog, run } from './child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const env = (name, fallback) => {
@@ -61,29 +62,6 @@ function pythonOptions(f) {
   if (f.jitter === 'google') o.jitter_ms = 1000;
   if (f.paced) o.paced = true;
   return o;
-}
-
-/**
- * Runs `cmd` and resolves with its stdout; rejects on a non-zero exit or after `limitS`. `onLine`
- * sees each line of stdout with the child (whose stdin is a pipe).
- */
-function run(cmd, args, extraEnv, limitS, onLine) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (onLine) for (const line of String(d).split('\n')) if (line) onLine(line, child);
-    });
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), limitS * 1000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${cmd} ${args.join(' ')}: exit ${code ?? signal}\n${err.slice(-2000)}`));
-    });
-  });
 }
 
 async function fleet(f, dir) {
@@ -136,24 +114,11 @@ async function fleet(f, dir) {
   }
   const clients = outputs.flatMap((o) => o.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)));
   // The server's view: each request's ms on its clock (0 = startAt) and status.
-  const served = [];
-  const refused = [];
-  const calls = new Map();
   const late = new Map();
-  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
-    if (!line) continue;
-    const [ms, status, path] = line.split(' ');
-    const s = Math.floor(Number(ms) / 1000);
-    const into = status === '200' ? served : refused;
-    into[s] = (into[s] ?? 0) + 1;
-    const id = Number(path.split('/').pop());
-    calls.set(id, (calls.get(id) ?? 0) + 1);
+  const { perSecond, calls, requests } = readServerLog(logPath, (id, ms) => {
     // How late the client's first attempt reached the server (the log is in arrival order).
-    if (!late.has(id)) late.set(id, Number(ms) - offsetMs(id));
-  }
-  const seconds = Math.max(served.length, refused.length);
-  const perSecond = Array.from({ length: seconds }, (_, s) => [served[s] ?? 0, refused[s] ?? 0]);
-  const requests = [...calls.values()].reduce((a, b) => a + b, 0);
+    if (!late.has(id)) late.set(id, ms - offsetMs(id));
+  });
   const done = clients.filter((c) => c.doneMs !== null).map((c) => c.doneMs).sort((a, b) => a - b);
   const lateness = [...late.values()].sort((a, b) => a - b);
   const mismatchedList = clients.filter((c) => c.calls !== (calls.get(c.id) ?? 0));
