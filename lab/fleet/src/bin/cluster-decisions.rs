@@ -26,7 +26,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use seeded_backoff::shared::{
     FleetClock, LinkState, SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats,
 };
-use seeded_backoff::{BudgetConfig, FailureKind, Pacer, PacerSlot, RetryGate, SendRateConfig};
+use seeded_backoff::{
+    budget::{BudgetConfig, RetryGate},
+    pacer::{Pacer, PacerSlot},
+    send_rate::SendRateConfig,
+    FailureKind,
+};
 
 /// The pacer's capacity per second: below the fleet's asks, so the schedule fills ahead.
 const PACER_CAPACITY: u32 = 20;

@@ -27,7 +27,10 @@ use hyper::server::conn::http1;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use seeded_backoff::shared::{PaceSource, SharedPacer, Store};
-use seeded_backoff::{PaceLayer, Pacer, PacerSlot};
+use seeded_backoff::{
+    pacer::{Pacer, PacerSlot},
+    tower::PaceLayer,
+};
 use tower::{Layer, ServiceExt};
 
 #[path = "../link.rs"]
