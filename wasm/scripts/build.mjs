@@ -101,8 +101,7 @@ mkdirSync(dist);
 mkdirSync(join(dist, 'adapters'));
 for (const name of readdirSync(join(wasmDir, 'js', 'adapters'))) {
   const text = readFileSync(join(wasmDir, 'js', 'adapters', name), 'utf8');
-  writeFileSync(join(dist, 'adapters', name), text.replace(/'\.\.\/(index|fleet|retry-after)\.js'/g,
-    (_, m) => (m === 'index' ? "'seeded-backoff'" : `'seeded-backoff/${m}'`)));
+  writeFileSync(join(dist, 'adapters', name), text.replaceAll("'../index.js'", "'seeded-backoff'"));
 }
 // seeded-backoff/outbox: its modules in dist/outbox/, over dist/index.js.
 mkdirSync(join(dist, 'outbox'));

@@ -12,7 +12,7 @@
 // config itself (`config.seededBackoff`, a class instance axios merges by reference). A response
 // interceptor tells the core the answer of a response that is not retried (a retried one is told
 // in retryCondition).
-import { isRetryableHttp } from '../retry-after.js';
+import { isRetryableHttp } from '../classify.js';
 import { adapterOptions, requests } from './common.js';
 
 /** Options for `axiosRetry(axios, options)` retrying with seeded schedules. */

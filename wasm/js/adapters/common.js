@@ -1,12 +1,14 @@
 // What the ky, axios-retry and got adapters share: one seeded run per request (the core's Run,
-// SPEC.md §15), and a response's hint read by the core. Only the package's public API: the build
-// points '../index.js' at the package itself, so an adapter and its user share one copy of it.
+// SPEC.md §15), and a response's hint read by the core. The build points '../index.js' at the
+// package itself, so an adapter and its user share one copy of it; the other modules are the
+// package's own files beside it, which its main entry imports too.
 // With a `sendRate`, the run is paced by it (SPEC.md §15.2): the library's hook before each
 // attempt, the first included, awaits `gate()`, and every response's status is told to the core,
 // which reads its answer (§17.3).
 import { Backoff, hintFromHeaders, nowMs as clock, RetryError, Run } from '../index.js';
-import { callSeed } from '../fleet.js';
-import { classifyHttp } from '../retry-after.js';
+// The classes of a status without the HTTP-date parser, which the retry-after entry brings.
+import { classifyHttp } from '../classify.js';
+import { callSeed } from '../policy.js';
 import { keys } from '../check.js';
 
 // The request's own signal (one per request): its listener goes with it.

@@ -11,7 +11,7 @@
 // it before every attempt, retries included) awaits the request's gate, and an afterResponse hook
 // tells the core the answer of a response that is not retried (a retried one is told in
 // calculateDelay).
-import { isRetryableHttp } from '../retry-after.js';
+import { isRetryableHttp } from '../classify.js';
 import { adapterOptions, requests } from './common.js';
 
 /** got options (for `got.extend` or one call) retrying with seeded schedules. */

@@ -6,7 +6,7 @@
 // the init hook also adds the request's gate as the last beforeRequest hook (the first attempt)
 // and beforeRetry hook (each retry), and an afterResponse hook, last, that tells the core the
 // answer of a response that is not retried (a retried one is told in shouldRetry).
-import { isRetryableHttp } from '../retry-after.js';
+import { isRetryableHttp } from '../classify.js';
 import { adapterOptions, requests } from './common.js';
 
 /** ky options (for `ky.create`, `ky.extend` or one call) retrying with seeded schedules. */

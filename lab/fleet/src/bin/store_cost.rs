@@ -4,7 +4,7 @@
 //! printed: asks per second through the store and alone, the latency an ask adds over the
 //! in-process `AtomicSendRate` (p50, p99), and conflicts decided again per ask.
 //!
-//! usage: store-cost URL CLIENTS SECONDS processes|tasks [ASKS_PER_S]
+//! usage: store-cost URL CLIENTS SECONDS processes|tasks \[ASKS_PER_S\]
 //! ASKS_PER_S: each client's asks a second (as a client sending requests at that rate), instead
 //! of as fast as it can.
 
