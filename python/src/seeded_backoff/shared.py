@@ -15,7 +15,9 @@ ones; under asyncio a sync part holds the event loop at most the bound per decis
 client with `decode_responses=False` (the default): stored values are bytes.
 
     import valkey
-    from seeded_backoff import retry, SendRate, RetryBudget
+    from seeded_backoff import retry
+    from seeded_backoff.budget import RetryBudget
+    from seeded_backoff.send_rate import SendRate
     from seeded_backoff.shared import SharedSendRate, SharedBudget
 
     store = valkey.Valkey(host="valkey.internal", socket_timeout=0.05)
