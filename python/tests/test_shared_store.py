@@ -4,6 +4,7 @@ give the vectors' answers bit for bit; clients at once on one key behave as one 
 parts replay the same. Expected values are the vectors' (the independent model's)."""
 
 import asyncio
+import collections
 import json
 import os
 import sys
@@ -136,8 +137,9 @@ def encoded(ctype, c):
 
 def at_once(parts, calls, decide):
     """`decide(part)` `calls` times on each part, one thread per part, all at once: the answers of
-    the decisions the store took, and how many were made alone (a decision meeting MAX_TRIES
-    conflicts is; the store holds none of those, so the fleet's answers are the stored ones)."""
+    the decisions made through the store, and how many were made alone (after MAX_TRIES
+    conflicts: rare, and a later decision of that process may carry it into the store, SPEC.md
+    section 19.4, so the exact counts below hold when there was none)."""
     stored, alone = [], [0]
 
     def work(part):
@@ -155,7 +157,7 @@ def at_once(parts, calls, decide):
         t.join(timeout=30)
     assert not any(t.is_alive() for t in threads)
     assert alone[0] <= len(parts) * calls // 10, f"{alone[0]} decisions alone"
-    return stored
+    return stored, alone[0]
 
 
 def test_clients_at_once_behave_as_one(server):
@@ -163,20 +165,25 @@ def test_clients_at_once_behave_as_one(server):
     # A budget: 500 tokens, a retry costs 5: 100 acquires in the fleet, whoever asks.
     config = {"kind": "aws_quota", "capacity": 500, "retry_cost": 5, "timeout_cost": 10, "no_retry_increment": 1}
     budgets = [SharedBudget(c, "py-once-budget", budget_of(config), bound_ms=5000) for c in cs]
-    allowed = at_once(budgets, 40, lambda b: b.try_acquire())
-    assert sum(allowed) == 100
+    allowed, alone = at_once(budgets, 40, lambda b: b.try_acquire())
+    assert 100 - alone <= sum(allowed) <= 100
     # A pacer: the slots the store gave at one instant are one pacer's first slots.
     pacers = [SharedPacer(c, "py-once-pacer", Pacer(100, 0, 60, seed=7), store_clock=False, bound_ms=5000) for c in cs]
-    slots = at_once(pacers, 30, lambda p: (lambda s: (s.retry_after_s, s.reset_ms))(p.assign(0)))
+    slots, alone = at_once(pacers, 30, lambda p: (lambda s: (s.retry_after_s, s.reset_ms))(p.assign(0)))
     local = Pacer(100, 0, 60, seed=7)
-    assert sorted(slots) == sorted((s.retry_after_s, s.reset_ms) for s in (local.assign(0) for _ in slots))
+    one = sorted((s.retry_after_s, s.reset_ms) for s in (local.assign(0) for _ in range(len(slots) + alone)))
+    if alone == 0:
+        assert sorted(slots) == one
+    else:
+        assert not collections.Counter(slots) - collections.Counter(one)
     # A send rate: each stored answer counted once, as one SendRate told them all.
     rates = [SharedSendRate(c, "py-once-rate", SendRate(), store_clock=False, bound_ms=5000) for c in cs]
-    told = at_once(rates, 40, lambda r: r.answer(10, "accepted"))
+    told, alone = at_once(rates, 40, lambda r: r.answer(10, "accepted"))
     one = SendRate()
     for _ in told:
         one.answer(10, "accepted")
-    assert cs[0].get("py-once-rate") == encoded("send_rate", one._c)
+    if alone == 0:
+        assert cs[0].get("py-once-rate") == encoded("send_rate", one._c)
 
 
 def test_asyncio_parts_replay_the_vectors(server):
