@@ -2,6 +2,7 @@
 //! tables are generated from the same lists (`examples/gen_js_tables.rs`), so an index means the same
 //! error on both sides.
 
+use seeded_backoff::shared::StoreError;
 use seeded_backoff::{
     BudgetError, PacerError, ParseError, PolicyError, SendRateError, SnapshotError,
 };
@@ -20,6 +21,9 @@ pub const PACER: [PacerError; PacerError::ALL.len()] = PacerError::ALL;
 
 /// Send-rate configuration errors, in the order the core checks the fields.
 pub const SEND_RATE: [SendRateError; SendRateError::ALL.len()] = SendRateError::ALL;
+
+/// Why a stored value is no state of a part (SPEC.md §19.2).
+pub const STORE: [StoreError; StoreError::ALL.len()] = StoreError::ALL;
 
 /// Policy errors.
 pub const POLICY: [PolicyError; PolicyError::ALL.len()] = PolicyError::ALL;

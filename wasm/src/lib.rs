@@ -56,3 +56,5 @@ pub mod snapshot;
 pub mod startup;
 #[cfg(feature = "main")]
 pub mod step;
+#[cfg(any(feature = "budget", feature = "pacer", feature = "send_rate"))]
+pub mod store;
