@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import threading
 import time
 from typing import Any, Callable, Optional
@@ -117,26 +118,27 @@ async def decide_async(link: Link, lock: threading.Lock, io: AsyncIo, bound_s: f
 def run_event(run_c: Any, now_ms: Optional[int], budget: Any, rate: Any,
               fn: Callable[[Any, Any, Optional[int]], int]) -> int:
     """`fn(c_budget, c_rate, now_ms)`, a C run event, with each part local (under its lock) or
-    shared (the event is that part's decision, made again on a conflict from the run's state
-    before it). With a shared send rate the event reads the fleet's clock. With both shared, the
-    budget's decision is made once, within the send rate's first try; a try after a conflict on
-    the rate's key replays the event on the budget's state that decision was made on, and writes
-    no budget again."""
-    saved = bytes(ffi.buffer(run_c))
+    shared (the event is that part's decision, made again on a conflict). Each try starts from
+    the run's and the local parts' state before the event. With a shared send rate the event
+    reads the fleet's clock. With both shared, the budget's decision is made once, within the
+    send rate's first try; a try after a conflict on the rate's key replays the event on the
+    budget's state that decision was made on, and writes no budget again."""
+    local = [c for c in (run_c, getattr(budget, "_c", None), getattr(rate, "_c", None)) if c is not None]
+    saved: "list[tuple[Any, bytes]]" = []
     made: "dict[str, bytes]" = {}
 
     def with_budget(c_rate: Any, rate_state: Optional[bytes], now: Optional[int]) -> int:
         def last(c_budget: Any) -> int:
-            ffi.memmove(run_c, saved, len(saved))
+            for c, state in saved:
+                ffi.memmove(c, state, len(state))
             if rate_state is not None:
                 ffi.memmove(c_rate, rate_state, len(rate_state))
             return fn(c_budget, c_rate, now)
 
         if budget is None:
             return last(ffi.NULL)
-        if not hasattr(budget, "_event"):
-            with budget._lock:
-                return last(budget._c)
+        if not isinstance(budget, Shared):
+            return last(budget._c)
         if "budget" in made:
             return last(budget._link.kind.struct(made["budget"]))
 
@@ -147,11 +149,16 @@ def run_event(run_c: Any, now_ms: Optional[int], budget: Any, rate: Any,
         made["budget"] = made["trying"]
         return status
 
-    if rate is None:
-        return with_budget(ffi.NULL, None, now_ms)
-    if hasattr(rate, "_event"):
-        return int(rate._event(now_ms, lambda c, now: with_budget(c, bytes(ffi.buffer(c)), now)))
-    with rate._lock:
+    with contextlib.ExitStack() as locks:
+        for part in (budget, rate):
+            if part is not None and not isinstance(part, Shared):
+                locks.enter_context(part._lock)
+        # Taken under the local parts' locks: the state every try starts from.
+        saved.extend((c, bytes(ffi.buffer(c))) for c in local)
+        if rate is None:
+            return with_budget(ffi.NULL, None, now_ms)
+        if isinstance(rate, Shared):
+            return int(rate._event(now_ms, lambda c, now: with_budget(c, bytes(ffi.buffer(c)), now)))
         return with_budget(rate._c, None, now_ms)
 
 
