@@ -12,7 +12,7 @@ import { bool, fail, fn, int, keys, oneOf, show } from './check.js';
 import { nowMs } from './clock.js';
 import { isBudget } from './gate.js';
 import { main } from '../pkg/main-part.js';
-import { load } from './engine.js';
+import { load, registry } from './engine.js';
 import { check, optionWords, seedHalves } from './options.js';
 import { blocked, offline, onAbort, until, watch } from './pause.js';
 import { responseHint } from './response-hint.js';
@@ -108,14 +108,22 @@ async function loop(fnToRetry, s, idempotent) {
       await ready;
       check(main, pw, s.values);
       rw = runWords(main, pw, ...(s.seed ?? seedHalves()), s.countPausedTime);
-      if (started) ask(EVENT_START, 0, 0, 0, 0, 0, t0);
+      if (started) await ask(EVENT_START, 0, 0, 0, 0, 0, t0);
     }
   };
   // With a send rate (checked with the engine, before any attempt: a run with one starts with the
   // engine), start, wake and outcome are paced (SPEC §15.2); an outcome's Response tells it its
-  // status, which the core reads.
-  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, value, now = clock()) =>
-    event(main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now, sendRate, value);
+  // status, which the core reads. A shared budget or send rate (seeded-backoff/shared) makes each
+  // event a decision through its store (SPEC §19): a promise, each try from the run's words before it.
+  const shared = registry.sharedEvent?.(budget, sendRate);
+  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, value, now = clock()) => {
+    if (!shared) return event(main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now, sendRate, value);
+    const before = rw.slice();
+    return shared(now, (b, r, t) => {
+      rw.set(before);
+      return event(main, pw, rw, b, ev, kind, hintKind, hintMs, timeout, t, r, value);
+    });
+  };
   // Sleeps through the actions after a failure, feeding the run the page's events, until it
   // answers an attempt. A give-up ends the call: with the last error `error` itself for a
   // permanent one, else a RetryError (without a cause when a send rate refused the first attempt).
@@ -127,7 +135,7 @@ async function loop(fnToRetry, s, idempotent) {
       if (k === ACTION_ATTEMPT) return a;
       const reason = blocked(life);
       if (k !== ACTION_PAUSED && reason >= 0) {
-        a = ask(EVENT_PAUSE, reason);
+        a = await ask(EVENT_PAUSE, reason);
         continue;
       }
       const r = await until(k === ACTION_PAUSED ? (reason === PAUSE_OFFLINE ? maxMs : reason < 0 ? 0 : Infinity) : delayMs, life, signal);
@@ -135,12 +143,12 @@ async function loop(fnToRetry, s, idempotent) {
       if (k === ACTION_PAUSED) life.force = r === true && reason === PAUSE_OFFLINE;
       else life.force = false;
       if (k === ACTION_PAUSED) {
-        if (blocked(life) < 0) a = ask(EVENT_RESUME);
+        if (blocked(life) < 0) a = await ask(EVENT_RESUME);
       } else if (r === true) {
-        a = ask(EVENT_WAKE);
+        a = await ask(EVENT_WAKE);
       } else {
         const again = blocked(life);
-        a = again >= 0 ? ask(EVENT_PAUSE, again) : ask(EVENT_RESUME);
+        a = await (again >= 0 ? ask(EVENT_PAUSE, again) : ask(EVENT_RESUME));
       }
     }
   };
@@ -149,7 +157,7 @@ async function loop(fnToRetry, s, idempotent) {
   // send rate is asked before the first attempt too.
   if (sendRate !== undefined || offline(life)) {
     await run(false);
-    attempt = (await sleep(offline(life) ? ask(EVENT_PAUSE, PAUSE_OFFLINE) : ask(EVENT_START)))[1];
+    attempt = (await sleep(await (offline(life) ? ask(EVENT_PAUSE, PAUSE_OFFLINE) : ask(EVENT_START))))[1];
   }
   for (;;) {
     signal?.throwIfAborted();
@@ -192,7 +200,7 @@ async function loop(fnToRetry, s, idempotent) {
       }
     }
     await run(true);
-    let a = ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, value);
+    let a = await ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, value);
     if (a[0] === ACTION_DONE) return value;
     if (a[0] === ACTION_RETRY) {
       // Frees the connection of a response that will not be read.

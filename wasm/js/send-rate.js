@@ -13,6 +13,7 @@ import { BRAND, VERSION } from './brand.js';
 import { nowMs as clock } from './clock.js';
 import { get, registry } from './engine.js';
 import { asking } from './gate.js';
+import { putValue, STATE, valueOf, wordsOf } from './store-words.js';
 
 const KINDS = ['accepted', 'throttled', 'no_answer'];
 const CODES = [ANSWER_ACCEPTED, ANSWER_THROTTLED, ANSWER_NO_ANSWER];
@@ -51,6 +52,11 @@ export class SendRate {
   }
 
   constructor(options = {}) {
+    const w = wordsOf(options);
+    if (w) {
+      this.#w = w;
+      return;
+    }
     keys('SendRate options', options, [...SEND_RATE_FIELDS, 'failFast']);
     const v = SEND_RATE_FIELDS.map((f, i) => (options[f] === undefined ? SEND_RATE_DEFAULTS[i] : options[f]));
     v.forEach((x, i) => int(SEND_RATE_FIELDS[i], x, 0, U32_MAX, SEND_RATE_ERRORS[i]));
@@ -118,10 +124,33 @@ export class SendRate {
     }
   }
 
+  /** For the shared send rate: a copy of the words; with `w`, the words replaced first. */
+  [STATE](w) {
+    if (w) this.#w.set(w);
+    return this.#w.slice();
+  }
+
   /** The learnt rate in thousandths of a request per second; 0 while off (no throttle yet). */
   get rateMilli() {
     const rate = this.#call(({ x }) => x.sendRateRate());
     if (rate === U32_MAX) corrupt();
     return rate;
   }
+}
+
+/** The stored value of send-rate words `w` (SPEC.md §19.2). */
+export function encodeSendRate(w) {
+  const p = engine();
+  p.words.set(w);
+  const n = p.x.sendRateEncode();
+  if (!n) corrupt();
+  return valueOf(p, n);
+}
+
+/** The words `bytes` hold under the configuration of words `w`, or 1 + the store error's index. */
+export function decodeSendRate(w, bytes) {
+  const p = engine();
+  p.words.set(w);
+  const e = p.x.sendRateDecode(putValue(p, bytes));
+  return e || p.words.slice();
 }

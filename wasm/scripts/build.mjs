@@ -36,6 +36,7 @@ export const ENTRIES = {
   pacer: 'pacer.js',
   'send-rate': 'send-rate.js',
   outbox: 'outbox/index.js',
+  shared: 'shared.js',
   csp: 'csp.js',
   'csp-full': 'csp-full.js',
 };
