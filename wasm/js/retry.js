@@ -200,7 +200,8 @@ async function loop(fnToRetry, s, idempotent) {
       }
     }
     await run(true);
-    let a = await ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, value);
+    // Only a Response tells the send rate its status: another value (a number an fn returned) is no answer code.
+    let a = await ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, isResponse(value) ? value : undefined);
     if (a[0] === ACTION_DONE) return value;
     if (a[0] === ACTION_RETRY) {
       // Frees the connection of a response that will not be read.
