@@ -18,7 +18,8 @@ import { SendRate, decodeSendRate, encodeSendRate } from './send-rate.js';
 import { STATE } from './store-words.js';
 import { exchange, Link } from './shared-link.js';
 
-export { STORE_BOUND_MS, STORE_SCRIPT };
+/** The compare-and-set script every binding runs on a part's key (SPEC.md §19.4), the core's text. */
+export { STORE_BOUND_MS, STORE_SCRIPT as CAS_SCRIPT };
 
 const KINDS = {
   RetryBudget: { Part: RetryBudget, encode: encodeBudget, decode: decodeBudget },

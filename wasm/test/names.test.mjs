@@ -1,11 +1,14 @@
 // The JavaScript column of SPEC.md §18's table of public names is the package's: each name is an
-// export of its main entry (by import and by require), a type its index.d.ts exports (a type has
-// no value at run time), or (the failure kind) a field its types declare for an outcome.
+// export of its main entry (by import and by require) or of seeded-backoff/shared (§19's parts), a
+// type its index.d.ts exports (a type has no value at run time), or (the failure kind) a field its
+// types declare for an outcome.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import * as esm from 'seeded-backoff';
+// The fleet's shared parts (SPEC.md §19) are the seeded-backoff/shared entry's (an ES module).
+import * as shared from 'seeded-backoff/shared';
 
 const cjs = createRequire(import.meta.url)('seeded-backoff');
 const read = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
@@ -28,6 +31,8 @@ test('every name of SPEC.md §18 is an export of the package (or a field of its 
       if (!new RegExp(`\\b${name}\\??:`).test(types)) missing.push(`${name} (a field of index.d.ts)`);
     } else if (new RegExp(`^export (interface|type) ${name}\\b`, 'm').test(types)) {
       // A type only: nothing to find at run time.
+    } else if (name in shared) {
+      // An export of seeded-backoff/shared.
     } else {
       for (const [how, api] of [['import', esm], ['require', cjs]]) {
         if (!(name in api)) missing.push(`${name} (${how})`);

@@ -3,6 +3,7 @@
 // package's JS: nothing to fetch or initialise); SPEC.md in the repository has every formula. The
 // unions below (presets, jitters, give-up reasons, error codes) are checked against the core's
 // tables by the package's tests.
+import type { SharedBudget, SharedPacer, SharedSendRate } from './shared.js';
 
 /** A named starting point; options given next to it override its fields. */
 export type Preset = 'google' | 'google_64s' | 'aws_standard' | 'grpc' | 'mobile';
@@ -497,8 +498,8 @@ export interface RetryHooks {
    * first), `delayMs` the wait before the next, `error` the thrown error or the retryable Response.
    */
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
-  /** A shared retry budget. */
-  budget?: BudgetLike;
+  /** A shared retry budget; a SharedBudget (seeded-backoff/shared) shares it with a fleet. */
+  budget?: BudgetLike | SharedBudget;
   /**
    * Ends one attempt after this many ms, 1..=2147483647: its `signal` aborts with a
    * `TimeoutError` DOMException and `retry()` stops waiting for it; it counts as a retryable
@@ -547,7 +548,7 @@ export interface RetryHooks {
    * const items = await Promise.all(ids.map((id) => fetchWithBackoff(`/api/items/${id}`, {}, { sendRate })));
    * ```
    */
-  sendRate?: SendRate;
+  sendRate?: SendRate | SharedSendRate;
 }
 
 /**
@@ -839,6 +840,8 @@ export interface PacedResponse {
 
 /** `pacer.pace(res, nowMs)`. */
 export function pace(res: PacedResponse, pacer: Pacer, nowMs?: number | bigint): PacerSlot | undefined;
+/** `pacer.pace(res, nowMs)` for a SharedPacer (seeded-backoff/shared): a promise. */
+export function pace(res: PacedResponse, pacer: SharedPacer, nowMs?: number | bigint): Promise<PacerSlot | undefined>;
 
 /**
  * A {@link SendRate}'s configuration (SPEC.md §17.1): every field optional, the core's defaults.

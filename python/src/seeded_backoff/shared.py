@@ -39,13 +39,14 @@ from typing import Any, Callable, Optional
 
 from ._check import show
 from ._store_io import Shared
-from ._store_link import MAX_TRIES, REJOIN_MS, SCRIPT, STORE_BOUND_MS
+from ._store_link import MAX_TRIES, REJOIN_MS, STORE_BOUND_MS
+from ._store_link import SCRIPT as CAS_SCRIPT
 from .budget import RetryBudget
 from .pacer import Pacer, PacerSlot
 from .send_rate import Pace, SendRate
 
 __all__ = ["SharedSendRate", "SharedBudget", "SharedPacer", "AsyncSharedSendRate", "AsyncSharedBudget",
-           "AsyncSharedPacer", "SCRIPT", "STORE_BOUND_MS", "REJOIN_MS", "MAX_TRIES"]
+           "AsyncSharedPacer", "CAS_SCRIPT", "STORE_BOUND_MS", "REJOIN_MS", "MAX_TRIES"]
 
 Clock = Optional[Callable[[], int]]
 

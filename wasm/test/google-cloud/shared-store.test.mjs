@@ -15,7 +15,7 @@ import { budgetOf, sendRateOptions } from '../replay.mjs';
 import { VECTORS_DIR } from '../vectors-fs.mjs';
 
 const api = await importEntry('.');
-const { SharedBudget, SharedPacer, SharedSendRate, STORE_SCRIPT } = await importEntry('./shared');
+const { SharedBudget, SharedPacer, SharedSendRate, CAS_SCRIPT } = await importEntry('./shared');
 const cases = (name) => JSON.parse(readFileSync(join(VECTORS_DIR, name), 'utf8')).cases;
 // A wide bound: a loaded machine must not make these replays decide alone (the faults' test keeps
 // the 50 ms one).
@@ -35,7 +35,7 @@ after(async () => {
 test('the compare-and-set script is SPEC.md §19.4 text, byte for byte', () => {
   const spec = readFileSync(join(VECTORS_DIR, '..', '..', 'SPEC.md'), 'utf8');
   const block = spec.slice(spec.indexOf('```lua\n', spec.indexOf('### 19.4')) + 7);
-  assert.equal(STORE_SCRIPT, block.slice(0, block.indexOf('```')));
+  assert.equal(CAS_SCRIPT, block.slice(0, block.indexOf('```')));
 });
 
 test('the budget vectors through the store, two clients taking turns', async () => {
