@@ -106,22 +106,7 @@ export class SendRate {
 
   /** Waits (setTimeout, on the package's clock, nowMs()) until an attempt may go: `{ kind: 'send' }`, or with failFast the first refusal at once. */
   async waitTurn({ signal } = {}) {
-    for (;;) {
-      signal?.throwIfAborted();
-      const pace = this.ask();
-      if (pace.kind !== 'wait') return pace;
-      await new Promise((resolve, reject) => {
-        const done = () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        };
-        const timer = setTimeout(() => {
-          signal?.removeEventListener('abort', done);
-          resolve();
-        }, pace.ms);
-        signal?.addEventListener('abort', done, { once: true });
-      });
-    }
+    return turn(() => this.ask(), signal);
   }
 
   /** For the shared send rate: a copy of the words; with `w`, the words replaced first. */
@@ -153,4 +138,24 @@ export function decodeSendRate(w, bytes) {
   p.words.set(w);
   const e = p.x.sendRateDecode(putValue(p, bytes));
   return e || p.words.slice();
+}
+
+/** Asks `ask()` (a pace, or a promise of one) until it is no wait, sleeping each wait (setTimeout); `signal` aborts. */
+export async function turn(ask, signal) {
+  for (;;) {
+    signal?.throwIfAborted();
+    const pace = await ask();
+    if (pace.kind !== 'wait') return pace;
+    await new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }, pace.ms);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
 }

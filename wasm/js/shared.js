@@ -14,7 +14,7 @@ import { bool, clockMs, fail, int, keys } from './check.js';
 import { nowMs } from './clock.js';
 import { get, registry } from './engine.js';
 import { Pacer, decodePacer, encodePacer } from './pacer.js';
-import { SendRate, decodeSendRate, encodeSendRate } from './send-rate.js';
+import { SendRate, decodeSendRate, encodeSendRate, turn } from './send-rate.js';
 import { STATE } from './store-words.js';
 import { exchange, Link } from './shared-link.js';
 
@@ -144,22 +144,7 @@ export class SharedSendRate extends Shared {
 
   /** Waits (setTimeout) until an attempt may go: `{ kind: 'send' }`, or with failFast the first refusal. */
   async waitTurn({ signal } = {}) {
-    for (;;) {
-      signal?.throwIfAborted();
-      const pace = await this.ask();
-      if (pace.kind !== 'wait') return pace;
-      await new Promise((resolve, reject) => {
-        const done = () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        };
-        const timer = setTimeout(() => {
-          signal?.removeEventListener('abort', done);
-          resolve();
-        }, pace.ms);
-        signal?.addEventListener('abort', done, { once: true });
-      });
-    }
+    return turn(() => this.ask(), signal);
   }
 
   /** The learnt rate in thousandths of a request per second, as this process last saw it. */

@@ -94,6 +94,11 @@ test('the send-rate vectors through the store, two clients taking turns', async 
     }
     assert.ok(parts.every((p) => p.stats.alone === 0));
   }
+  // waitTurn waits out the fleet's wait: a throttle with a 30 ms hint told by one client holds the other.
+  const [a, b] = clients.slice(0, 2).map((cl) => new SharedSendRate(cl, 'js-rate-turn', new api.SendRate(), { boundMs: 5000 }));
+  await a.answer('throttled', 30);
+  assert.equal((await b.ask()).kind, 'wait');
+  assert.deepEqual(await b.waitTurn(), { kind: 'send', ms: 0 });
 });
 
 test('clients at once spend one budget, fill one schedule and count each answer once', async () => {
