@@ -120,6 +120,21 @@ def test_paced_runs_through_the_store(server):
             assert tokens == case["expect_tokens_milli"], case["name"]
 
 
+def test_next_delay_takes_a_shared_budget_as_a_local_one(server):
+    # Backoff.next_delay(budget=...) on a budget two clients share gives what one local budget
+    # given the same steps gives: the delays, the give-up when it runs dry, and the tokens.
+    from seeded_backoff import Backoff, Policy
+    a, b = clients(server)
+    config = {"kind": "grpc", "max_tokens": 4, "token_ratio_milli": 100}
+    parts = [SharedBudget(c, "py-backoff-budget", budget_of(config), bound_ms=5000) for c in (a, b)]
+    local = budget_of(config)
+    mine, theirs = Backoff(Policy("google"), seed=3), Backoff(Policy("google"), seed=3)
+    for i in range(6):
+        assert mine.next_delay(budget=parts[i % 2]) == theirs.next_delay(budget=local), i
+        assert parts[i % 2].tokens_milli == local.tokens_milli, i
+    assert parts[0].stats["alone"] == parts[1].stats["alone"] == 0
+
+
 def stored(client, key, part):
     """`part` (a local one of the key's configuration) holding the state the store holds."""
     value = client.get(key)
