@@ -13,6 +13,7 @@ import { RetryBudget, decodeBudget, encodeBudget } from './budget.js';
 import { bool, clockMs, fail, int, keys } from './check.js';
 import { nowMs } from './clock.js';
 import { get, registry } from './engine.js';
+import { SHARED } from './gate.js';
 import { Pacer, decodePacer, encodePacer } from './pacer.js';
 import { SendRate, decodeSendRate, encodeSendRate, turn } from './send-rate.js';
 import { STATE } from './store-words.js';
@@ -88,6 +89,11 @@ class Shared {
     bool('storeClock', storeClock);
     int('boundMs', boundMs, 1, 60000);
     inner.set(this, { kind, client, key, clock, boundMs, link: new Link(kind, part[STATE](), storeClock) });
+  }
+
+  /** A shared part: the engine never asks one directly (its methods answer promises). */
+  get [SHARED]() {
+    return true;
   }
 
   /** Where the link to the store stands: 'joining', 'joined' or 'local' (SPEC.md §19). */

@@ -101,6 +101,15 @@ test('the send-rate vectors through the store, two clients taking turns', async 
   assert.deepEqual(await b.waitTurn(), { kind: 'send', ms: 0 });
 });
 
+test('the loops that ask a budget synchronously refuse a shared one by name', () => {
+  const budget = new SharedBudget(clients[0], 'js-refused', new api.RetryBudget({ mode: 'aws_quota' }));
+  const policy = new api.Policy();
+  assert.throws(() => new api.Run(policy, { budget }), { name: 'TypeError', message: /^budget must be a RetryBudget/ });
+  assert.throws(() => new api.Backoff(policy, 1).nextDelay({ budget }), { name: 'TypeError', message: /^budget must be/ });
+  const sendRate = new SharedSendRate(clients[0], 'js-refused-rate', new api.SendRate());
+  assert.throws(() => new api.Run(policy, { sendRate }), { name: 'TypeError', message: /^sendRate must be a SendRate/ });
+});
+
 test('clients at once spend one budget, fill one schedule and count each answer once', async () => {
   // Four clients at once, each making its decisions one after another. A decision meeting
   // MAX_TRIES conflicts is made alone and may reach the store with that process's next one
