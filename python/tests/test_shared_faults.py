@@ -83,6 +83,49 @@ def test_a_killed_store_leaves_each_decision_to_the_process_then_it_rejoins():
         assert client.get("sb:send-rate:faults") == value_of(ref)
 
 
+def test_asyncio_parts_decide_alone_at_once_then_rejoin():
+    import asyncio
+    import valkey.asyncio
+    from seeded_backoff.shared import AsyncSharedBudget, AsyncSharedSendRate
+
+    async def timed_async(coro):
+        t0 = time.monotonic()
+        out = await coro
+        assert time.monotonic() - t0 < LIMIT_S, "a decision waited past ten times the bound"
+        return out
+
+    async def main(server):
+        clock = [0]
+        client = valkey.asyncio.Valkey(port=server.port, socket_timeout=1, socket_connect_timeout=1)
+        rate = AsyncSharedSendRate(client, "sb:send-rate:async", SendRate(**CONFIG), store_clock=False,
+                                   clock=lambda: clock[0])
+        budget = AsyncSharedBudget(client, "sb:budget:async", RetryBudget.aws_quota(50, 5, 10, 1), clock=lambda: clock[0])
+        ref, ref_budget = SendRate(**CONFIG), RetryBudget.aws_quota(50, 5, 10, 1)
+
+        async def steps(start, stop):
+            for t in range(start, stop, 10):
+                clock[0] = t
+                if t % 50 == 0:
+                    await timed_async(rate.answer(t, "throttled"))
+                    ref.answer(t, "throttled")
+                assert await timed_async(rate.ask(t)) == ref.ask(t), t
+                assert await timed_async(budget.try_acquire()) == ref_budget.try_acquire(), t
+
+        await steps(0, 200)
+        assert rate.link_state == budget.link_state == "joined"
+        server.kill()
+        await steps(200, 400)
+        assert rate.link_state == budget.link_state == "local"
+        server.start()
+        await steps(1200, 1300)
+        assert rate.link_state == budget.link_state == "joined"
+        assert await client.get("sb:send-rate:async") == value_of(ref)
+        await client.aclose()
+
+    with redis_server() as server:
+        asyncio.run(main(server))
+
+
 def test_retry_loses_no_call_while_the_store_dies_and_comes_back():
     with redis_server() as server:
         client = valkey.Valkey(port=server.port, socket_timeout=1, socket_connect_timeout=1)
