@@ -443,6 +443,12 @@
 #define SB_STORE_MAX_TRIES 32
 
 /**
+ * Decisions in a row past the bound before the process decides alone until it rejoins (SPEC.md
+ * section 19.5): one late reply costs its decision only.
+ */
+#define SB_STORE_LATE_LIMIT 2
+
+/**
  * The major version of this header; `sb_version()` reports the library's.
  */
 #define SB_VERSION_MAJOR 0

@@ -178,11 +178,15 @@ pub const SB_STORE_REJOIN_MS: u32 = 1000;
 /// Compare-and-set attempts per decision before it is made from the process's own state (SPEC.md
 /// section 19.4).
 pub const SB_STORE_MAX_TRIES: u32 = 32;
+/// Decisions in a row past the bound before the process decides alone until it rejoins (SPEC.md
+/// section 19.5): one late reply costs its decision only.
+pub const SB_STORE_LATE_LIMIT: u32 = 2;
 
 const _: () = {
     assert!(SB_STORE_BOUND_MS == seeded_backoff::shared::STORE_BOUND_MS);
     assert!(SB_STORE_REJOIN_MS == seeded_backoff::shared::REJOIN_MS);
     assert!(SB_STORE_MAX_TRIES == seeded_backoff::shared::MAX_TRIES);
+    assert!(SB_STORE_LATE_LIMIT == seeded_backoff::shared::LATE_LIMIT);
 };
 
 /// The compare-and-set script (Lua, NUL-terminated) every binding runs on a part's key (SPEC.md

@@ -167,3 +167,28 @@ def test_the_readme_fleet_runs_as_pasted():
         program = block.replace("port=6379", f"port={server.port}")
         out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stdout) == (0, "ok joined\n"), out.stderr
+
+
+def test_one_late_reply_costs_its_decision_two_in_a_row_make_the_process_local():
+    # SPEC.md section 19.5: a store that answers past the bound (paused here with CLIENT PAUSE)
+    # costs a decision made alone; the process stays joined after one, and is local after
+    # LATE_LIMIT in a row, until it rejoins a second later on its clock.
+    from seeded_backoff.shared import LATE_LIMIT
+    with redis_server() as server:
+        clock = [0]
+        client = valkey.Valkey(port=server.port, socket_timeout=2)
+        other = valkey.Valkey(port=server.port)
+        rate = SharedSendRate(client, "sb:send-rate:late", SendRate(), store_clock=False, clock=lambda: clock[0])
+        timed(rate.ask, 0)
+        assert rate.link_state == "joined"
+        other.execute_command("CLIENT", "PAUSE", 400)
+        states = []
+        for i in range(LATE_LIMIT):
+            timed(rate.ask, 10 + i)
+            states.append(rate.link_state)
+        assert states == ["joined"] * (LATE_LIMIT - 1) + ["local"]
+        assert rate.stats["alone"] == LATE_LIMIT
+        assert other.ping()  # answered once the pause is over
+        clock[0] = 1100
+        timed(rate.ask, 1100)
+        assert rate.link_state == "joined"

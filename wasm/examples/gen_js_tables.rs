@@ -178,13 +178,14 @@ fn main() {
         println!("export const {name} = {code};");
     }
     // A shared part in a store (SPEC.md §19): the script every binding runs, byte for byte, the
-    // bound, rejoin delay and try limit, where a stored value sits in the shared bytes, and why a
+    // bound, rejoin delay, try limit and late limit, where a stored value sits in the shared bytes, and why a
     // value is refused (names, then messages).
-    use seeded_backoff::shared::{CAS_SCRIPT, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS};
+    use seeded_backoff::shared::{CAS_SCRIPT, LATE_LIMIT, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS};
     println!("export const STORE_SCRIPT = {};", s(CAS_SCRIPT));
     println!("export const STORE_BOUND_MS = {STORE_BOUND_MS};");
     println!("export const STORE_REJOIN_MS = {REJOIN_MS};");
     println!("export const STORE_MAX_TRIES = {MAX_TRIES};");
+    println!("export const STORE_LATE_LIMIT = {LATE_LIMIT};");
     println!(
         "export const STORE_VALUE_AT = {};",
         seeded_backoff_wasm::store::VALUE_AT

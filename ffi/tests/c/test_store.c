@@ -122,7 +122,7 @@ static void test_script(void) {
         "end\n"
         "return {0, v or false, ms}\n";
     CHECK(strcmp(sb_store_script(), spec) == 0);
-    CHECK(SB_STORE_BOUND_MS == 50 && SB_STORE_REJOIN_MS == 1000 && SB_STORE_MAX_TRIES == 32);
+    CHECK(SB_STORE_BOUND_MS == 50 && SB_STORE_REJOIN_MS == 1000 && SB_STORE_MAX_TRIES == 32 && SB_STORE_LATE_LIMIT == 2);
     printf("store: the compare-and-set script is SPEC.md's, byte for byte\n");
 }
 

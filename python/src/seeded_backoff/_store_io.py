@@ -12,7 +12,7 @@ import time
 from typing import Any, Callable, Optional
 
 from ._ffi import ffi
-from ._store_link import SCRIPT, Decide, Link, Reply, exchange
+from ._store_link import LATE, SCRIPT, Decide, Link, Reply, exchange, needs_store
 
 __all__ = ["Shared", "SyncIo", "AsyncIo", "decide_sync", "decide_async", "run_event"]
 
@@ -57,11 +57,13 @@ class SyncIo:
     def call(self, io: Any, deadline: float) -> Reply:
         left = deadline - time.monotonic()
         if left <= 0:
-            return None
+            return LATE
         future = _executor().submit(self.script, keys=[self.key], args=_args(io))
         try:
             return _reply(future.result(timeout=left))
-        except Exception:  # the store's error or no reply within the bound: decide alone
+        except concurrent.futures.TimeoutError:  # no reply within the bound: late
+            return LATE
+        except Exception:  # the store's error (refused, reset): failed
             return None
 
 
@@ -75,44 +77,67 @@ class AsyncIo:
     async def call(self, io: Any, deadline: float) -> Reply:
         left = deadline - time.monotonic()
         if left <= 0:
-            return None
+            return LATE
         try:
             return _reply(await asyncio.wait_for(self.script(keys=[self.key], args=_args(io)), left))
-        except Exception:  # the store's error or no reply within the bound: decide alone
+        except asyncio.TimeoutError:  # no reply within the bound: late
+            return LATE
+        except Exception:  # the store's error (refused, reset): failed
             return None
 
 
-def decide_sync(link: Link, lock: threading.Lock, io: SyncIo, bound_s: float, caller_ms: int,
-                decide: Decide) -> Any:
-    """One decision through a sync client; the link is locked only between round trips, as the
-    core's exchanges run at once over one link."""
+def decide_sync(link: Link, lock: threading.Lock, turn: threading.Lock, io: SyncIo, bound_s: float,
+                caller_ms: int, decide: Decide) -> Any:
+    """One decision through a sync client. One decision of the process goes to the store at a
+    time (so the process's own threads never conflict with each other); one that does not get its
+    turn within the bound is made alone, the link left as it stands. The link is locked only
+    between round trips."""
     deadline = time.monotonic() + bound_s
-    gen = exchange(link, caller_ms, decide)
+    with lock:
+        needed = needs_store(link, caller_ms)
+    got = needed and turn.acquire(timeout=max(0.0, deadline - time.monotonic()))
     try:
-        with lock:
-            step = next(gen)
-        while True:
-            reply = io.call(step, deadline)
+        gen = exchange(link, caller_ms, decide, alone_now=needed and not got)
+        try:
             with lock:
-                step = gen.send(reply)
-    except StopIteration as done:
-        return done.value
+                step = next(gen)
+            while True:
+                reply = io.call(step, deadline)
+                with lock:
+                    step = gen.send(reply)
+        except StopIteration as done:
+            return done.value
+    finally:
+        if got:
+            turn.release()
 
 
-async def decide_async(link: Link, lock: threading.Lock, io: AsyncIo, bound_s: float, caller_ms: int,
-                       decide: Decide) -> Any:
-    """One decision through an asyncio client."""
+async def decide_async(link: Link, lock: threading.Lock, turn: asyncio.Lock, io: AsyncIo, bound_s: float,
+                       caller_ms: int, decide: Decide) -> Any:
+    """One decision through an asyncio client, one of the process's at the store at a time."""
     deadline = time.monotonic() + bound_s
-    gen = exchange(link, caller_ms, decide)
+    with lock:
+        needed = needs_store(link, caller_ms)
+    got = False
+    if needed:
+        try:
+            got = await asyncio.wait_for(turn.acquire(), max(0.0, deadline - time.monotonic()))
+        except asyncio.TimeoutError:
+            got = False
     try:
-        with lock:
-            step = next(gen)
-        while True:
-            reply = await io.call(step, deadline)
+        gen = exchange(link, caller_ms, decide, alone_now=needed and not got)
+        try:
             with lock:
-                step = gen.send(reply)
-    except StopIteration as done:
-        return done.value
+                step = next(gen)
+            while True:
+                reply = await io.call(step, deadline)
+                with lock:
+                    step = gen.send(reply)
+        except StopIteration as done:
+            return done.value
+    finally:
+        if got:
+            turn.release()
 
 
 def run_event(run_c: Any, now_ms: Optional[int], budget: Any, rate: Any,
@@ -192,6 +217,8 @@ class Shared:
         self._scratch = _clone(part)
         self._link = Link(kind, bytes(ffi.buffer(part._c)), store_clock)
         self._lock = threading.Lock()
+        # The process's turn at the store: one decision of this part at a time.
+        self._turn: Any = None if asynchronous else threading.Lock()
         self._io: Any = AsyncIo(client, key) if asynchronous else SyncIo(client, key)
         self._bound_s = integer("bound_ms", STORE_BOUND_MS if bound_ms is None else bound_ms, 1, 60_000) / 1000
         self._clock = clock or _monotonic_ms
@@ -212,11 +239,15 @@ class Shared:
         return decide
 
     def _decide(self, now_ms: Optional[int], method: Callable[[Any, int], Any]) -> Any:
-        return decide_sync(self._link, self._lock, self._io, self._bound_s, self._caller(now_ms), self._op(method))
+        return decide_sync(self._link, self._lock, self._turn, self._io, self._bound_s, self._caller(now_ms),
+                           self._op(method))
 
     async def _adecide(self, now_ms: Optional[int], method: Callable[[Any, int], Any]) -> Any:
-        return await decide_async(self._link, self._lock, self._io, self._bound_s, self._caller(now_ms),
-                                  self._op(method))
+        if self._turn is None:
+            # Made in the event loop that first decides (asyncio.Lock binds to it).
+            self._turn = asyncio.Lock()
+        return await decide_async(self._link, self._lock, self._turn, self._io, self._bound_s,
+                                  self._caller(now_ms), self._op(method))
 
     def _event(self, now_ms: Optional[int], fn: Callable[[Any, Optional[int]], int]) -> int:
         """A C run event touching this part, as one of its decisions (`run_event`); an event given

@@ -7,23 +7,27 @@ on the state the link gives it; the stored values are the core's encoding (`sb_*
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Optional, Tuple
+from typing import Any, Callable, Generator, Optional, Tuple, Union
 
 from ._ffi import ffi, lib, text
 
-__all__ = ["Link", "Reply", "exchange", "SCRIPT", "STORE_BOUND_MS", "REJOIN_MS", "MAX_TRIES"]
+__all__ = ["Link", "Reply", "exchange", "needs_store", "LATE", "SCRIPT", "STORE_BOUND_MS", "REJOIN_MS",
+           "MAX_TRIES", "LATE_LIMIT"]
 
 # The compare-and-set script of SPEC.md section 19.4, the library's own text.
 SCRIPT: str = text(lib.sb_store_script()) or ""
 STORE_BOUND_MS: int = lib.SB_STORE_BOUND_MS
 REJOIN_MS: int = lib.SB_STORE_REJOIN_MS
 MAX_TRIES: int = lib.SB_STORE_MAX_TRIES
+LATE_LIMIT: int = lib.SB_STORE_LATE_LIMIT
 
 JOINING, JOINED, LOCAL = "joining", "joined", "local"
 
+# No reply within the bound (a store or machine busy for a moment), told from a failure (None).
+LATE = "late"
 # A reply of the script: (set, value or None, the store's time in ms); None when the store failed
-# or passed the bound.
-Reply = Optional[Tuple[bool, Optional[bytes], int]]
+# (an error, a lost connection), LATE when it did not answer within the bound.
+Reply = Optional[Union[Tuple[bool, Optional[bytes], int], str]]
 # What the driver does: None to read, (expected, new) to compare-and-set.
 Io = Optional[Tuple[bytes, bytes]]
 
@@ -71,6 +75,8 @@ class Link:
         self.fleet_base = 0
         self.caller_base = 0
         self.error: Optional[int] = None
+        # Decisions in a row past the bound (a reply resets it).
+        self.late = 0
         # Decisions made, made alone, and conflicts met.
         self.decisions = self.alone = self.conflicts = 0
 
@@ -104,11 +110,20 @@ class Link:
 Decide = Callable[[bytes, int], Tuple[Any, bytes]]
 
 
-def exchange(link: Link, caller_ms: int, decide: Decide) -> Generator[Io, Reply, Any]:
+def needs_store(link: Link, caller_ms: int) -> bool:
+    """Whether a decision at `caller_ms` goes to the store: not while the process is local and
+    its rejoin is not due (it then needs no turn at the store)."""
+    return link.state != LOCAL or caller_ms >= link.rejoin_at
+
+
+def exchange(link: Link, caller_ms: int, decide: Decide, alone_now: bool = False) -> Generator[Io, Reply, Any]:
     """One decision: yields each I/O (None: read; (expected, new): compare-and-set, expected b""
     for absent) and is sent its reply; returns `decide(state, fleet_ms)`'s answer, the decision
     made on the state the store gave, or alone. `decide` returns (answer, new state) and may be
-    called again after a conflict: the last call's answer stands."""
+    called again after a conflict: the last call's answer stands. `alone_now`: the decision did
+    not get its turn at the store within the bound, and is made alone with the link as it stands.
+    A failure (None) makes the process local; a late reply (LATE) costs its decision only, until
+    LATE_LIMIT decisions in a row were late (SPEC.md section 19.5)."""
     stored, answer, tries = False, None, 0
     base: Optional[bytes] = None
     replied = False
@@ -118,10 +133,19 @@ def exchange(link: Link, caller_ms: int, decide: Decide) -> Generator[Io, Reply,
         return out
 
     def note(time_ms: int) -> None:
-        link.fleet_base, link.caller_base = time_ms, caller_ms
+        link.fleet_base, link.caller_base, link.late = time_ms, caller_ms, 0
+
+    def unanswered(reply: Reply) -> Any:
+        if reply == LATE:
+            link.late += 1
+            if link.late >= LATE_LIMIT:
+                link._fall_back(caller_ms)
+        else:
+            link._fall_back(caller_ms)
+        return alone()
 
     try:
-        if link.state == LOCAL and caller_ms < link.rejoin_at:
+        if alone_now or (link.state == LOCAL and caller_ms < link.rejoin_at):
             return alone()
         if link.state == JOINED:
             base = link.seen
@@ -129,9 +153,8 @@ def exchange(link: Link, caller_ms: int, decide: Decide) -> Generator[Io, Reply,
             if link.state == LOCAL:
                 link.rejoin_at = caller_ms + REJOIN_MS
             reply = yield None
-            if reply is None:
-                link._fall_back(caller_ms)
-                return alone()
+            if not isinstance(reply, tuple):
+                return unanswered(reply)
             note(reply[2])
             if not link._adopt(reply[1], caller_ms):
                 return alone()
@@ -146,9 +169,8 @@ def exchange(link: Link, caller_ms: int, decide: Decide) -> Generator[Io, Reply,
                 link.local, link.state, stored = state, JOINED, True
                 return answer
             reply = yield (base or b"", new)
-            if reply is None:
-                link._fall_back(caller_ms)
-                return alone()
+            if not isinstance(reply, tuple):
+                return unanswered(reply)
             note(reply[2])
             if reply[0]:
                 link.seen, link.local, link.state, link.error, stored = new, state, JOINED, None, True

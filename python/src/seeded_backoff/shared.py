@@ -2,9 +2,12 @@
 section 19). Each shared part wraps a local one of the same configuration (its state is the cold
 start) and one key: every decision is the local part's own (the C library's), made on the state
 the store holds at the store's TIME and written back by the library's compare-and-set script; a
-decision waits for the store at most 50 ms, all round trips included, and when the store is
-down, slow or holds another configuration's value it is made at once from this process's own
-copy, which asks the store again a second later (it then rejoins, with no burst).
+decision waits for the store at most 50 ms, all round trips included, and is then made at once
+from this process's own copy; one late reply costs that decision only, while a failure (a
+refused or lost connection), LATE_LIMIT late decisions in a row or another configuration's value
+make the process local: it decides alone and asks the store again a second later (it then
+rejoins, with no burst). One decision of a part goes to the store at a time per process; another
+waits its turn within the bound, else is made alone.
 
 `SharedSendRate`, `SharedBudget` and `SharedPacer` take a sync client (`valkey.Valkey`,
 `redis.Redis`) and answer as the local parts do, so `retry(send_rate=..., budget=...)` and
@@ -39,14 +42,14 @@ from typing import Any, Callable, Optional
 
 from ._check import show
 from ._store_io import Shared
-from ._store_link import MAX_TRIES, REJOIN_MS, STORE_BOUND_MS
+from ._store_link import LATE_LIMIT, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS
 from ._store_link import SCRIPT as CAS_SCRIPT
 from .budget import RetryBudget
 from .pacer import Pacer, PacerSlot
 from .send_rate import Pace, SendRate
 
 __all__ = ["SharedSendRate", "SharedBudget", "SharedPacer", "AsyncSharedSendRate", "AsyncSharedBudget",
-           "AsyncSharedPacer", "CAS_SCRIPT", "STORE_BOUND_MS", "REJOIN_MS", "MAX_TRIES"]
+           "AsyncSharedPacer", "CAS_SCRIPT", "STORE_BOUND_MS", "REJOIN_MS", "MAX_TRIES", "LATE_LIMIT"]
 
 Clock = Optional[Callable[[], int]]
 
