@@ -201,6 +201,21 @@ def test_clients_at_once_behave_as_one(server):
         assert cs[0].get("py-once-rate") == encoded("send_rate", one._c)
 
 
+def test_a_process_decisions_go_to_the_store_one_at_a_time(server):
+    # Threads of one process on one part take turns at the store: none conflicts with another.
+    (client,) = clients(server, 1)
+    budget = SharedBudget(client, "py-turns", budget_of({"kind": "aws_quota", "capacity": 50, "retry_cost": 5,
+                                                         "timeout_cost": 10, "no_retry_increment": 1}), bound_ms=5000)
+    allowed = []
+    threads = [threading.Thread(target=lambda: allowed.append(budget.try_acquire())) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert (sum(allowed), len(allowed)) == (10, 20)
+    assert (budget.stats["conflicts"], budget.stats["alone"]) == (0, 0)
+
+
 def test_asyncio_parts_replay_the_vectors(server):
     async def main():
         a, b = (valkey.asyncio.Valkey(port=server.port) for _ in range(2))
