@@ -5,7 +5,7 @@ import { budget } from '../pkg/budget-part.js';
 import { BUDGET_AT, BUDGET_ERRORS, BUDGET_MODES, BUDGET_OPTIONS, OP_RECORD_FAILURE, OP_RECORD_SUCCESS, OP_TRY_ACQUIRE } from '../pkg/tables.js';
 import { int, keys, milli, oneOf, U32_MAX } from './check.js';
 import { get } from './engine.js';
-import { putValue, STATE, valueOf, wordsOf } from './store-words.js';
+import { STATE, wordsOf } from './store-words.js';
 
 const KINDS = ['error', 'timeout'];
 
@@ -82,17 +82,3 @@ export class RetryBudget {
   }
 }
 
-/** The stored value of budget words `w` (SPEC.md §19.2). */
-export function encodeBudget(w) {
-  const p = get(budget);
-  p.u32.set(w, BUDGET_AT);
-  return valueOf(p, p.x.budgetEncode());
-}
-
-/** The words `bytes` hold under the configuration of words `w`, or 1 + the store error's index. */
-export function decodeBudget(w, bytes) {
-  const p = get(budget);
-  p.u32.set(w, BUDGET_AT);
-  const e = p.x.budgetDecode(putValue(p, bytes));
-  return e || p.u32.slice(BUDGET_AT, BUDGET_AT + 6);
-}

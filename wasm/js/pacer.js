@@ -8,7 +8,7 @@ import { BRAND, brandOf, VERSION } from './brand.js';
 import { clockMs as clock, fail, failRule, int, keys, U32_MAX } from './check.js';
 import { get, registry } from './engine.js';
 import { seedHalves } from './options.js';
-import { putValue, STATE, valueOf, wordsOf } from './store-words.js';
+import { STATE, wordsOf } from './store-words.js';
 
 const FIELDS = ['capacityPerS', 'reservePerMille', 'maxWaitS'];
 
@@ -88,23 +88,6 @@ export class Pacer {
     if (w) this.#w.set(w);
     return this.#w.slice();
   }
-}
-
-/** The stored value of pacer words `w` (SPEC.md §19.2). */
-export function encodePacer(w) {
-  const p = get(pacer);
-  p.u32.set(w, RUN_AT);
-  const n = p.x.pacerEncode();
-  if (!n) throw new Error('seeded-backoff: the pacer state is corrupt');
-  return valueOf(p, n);
-}
-
-/** The words `bytes` hold under the configuration of words `w`, or 1 + the store error's index. */
-export function decodePacer(w, bytes) {
-  const p = get(pacer);
-  p.u32.set(w, RUN_AT);
-  const e = p.x.pacerDecode(putValue(p, bytes));
-  return e || p.u32.slice(RUN_AT, RUN_AT + PACER_WORDS);
 }
 
 /**

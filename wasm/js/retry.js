@@ -114,16 +114,11 @@ async function loop(fnToRetry, s, idempotent) {
   // With a send rate (checked with the engine, before any attempt: a run with one starts with the
   // engine), start, wake and outcome are paced (SPEC §15.2); an outcome's Response tells it its
   // status, which the core reads. A shared budget or send rate (seeded-backoff/shared) makes each
-  // event a decision through its store (SPEC §19): a promise, each try from the run's words before it.
+  // event a decision through its store (SPEC §19): a promise, each try from the run's words `rw`
+  // as they were before it.
   const shared = registry.sharedEvent?.(budget, sendRate);
-  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, value, now = clock()) => {
-    if (!shared) return event(main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now, sendRate, value);
-    const before = rw.slice();
-    return shared(now, (b, r, t) => {
-      rw.set(before);
-      return event(main, pw, rw, b, ev, kind, hintKind, hintMs, timeout, t, r, value);
-    });
-  };
+  const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, value, now = clock()) => (shared ?? ((t, f) => f(budget, sendRate, t)))(
+    now, (b, r, t) => event(main, pw, rw, b, ev, kind, hintKind, hintMs, timeout, t, r, value), rw);
   // Sleeps through the actions after a failure, feeding the run the page's events, until it
   // answers an attempt. A give-up ends the call: with the last error `error` itself for a
   // permanent one, else a RetryError (without a cause when a send rate refused the first attempt).

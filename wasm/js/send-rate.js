@@ -13,7 +13,7 @@ import { BRAND, VERSION } from './brand.js';
 import { nowMs as clock } from './clock.js';
 import { get, registry } from './engine.js';
 import { asking } from './gate.js';
-import { putValue, STATE, valueOf, wordsOf } from './store-words.js';
+import { STATE, wordsOf } from './store-words.js';
 
 const KINDS = ['accepted', 'throttled', 'no_answer'];
 const CODES = [ANSWER_ACCEPTED, ANSWER_THROTTLED, ANSWER_NO_ANSWER];
@@ -121,23 +121,6 @@ export class SendRate {
     if (rate === U32_MAX) corrupt();
     return rate;
   }
-}
-
-/** The stored value of send-rate words `w` (SPEC.md §19.2). */
-export function encodeSendRate(w) {
-  const p = engine();
-  p.words.set(w);
-  const n = p.x.sendRateEncode();
-  if (!n) corrupt();
-  return valueOf(p, n);
-}
-
-/** The words `bytes` hold under the configuration of words `w`, or 1 + the store error's index. */
-export function decodeSendRate(w, bytes) {
-  const p = engine();
-  p.words.set(w);
-  const e = p.x.sendRateDecode(putValue(p, bytes));
-  return e || p.words.slice();
 }
 
 /** Asks `ask()` (a pace, or a promise of one) until it is no wait, sleeping each wait (setTimeout); `signal` aborts. */

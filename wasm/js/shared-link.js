@@ -4,11 +4,13 @@
 // nothing: `exchange` yields what to read or compare-and-set; the local part's own method makes
 // the decision on the words the link gives it; stored values are the core's encoding (the wasm
 // parts' encode and decode). The rejoin delay and the try limit are the core's (tables.js).
-import { STORE_MAX_TRIES, STORE_REJOIN_MS } from '../pkg/tables.js';
+import { STORE_LATE_LIMIT, STORE_MAX_TRIES, STORE_REJOIN_MS } from '../pkg/tables.js';
 
 export const JOINING = 'joining';
 export const JOINED = 'joined';
 export const LOCAL = 'local';
+/** No reply within the bound (a store or machine busy for a moment), told from a failure (null). */
+export const LATE = 'late';
 
 const same = (a, b) => a === b || (a != null && b != null && a.length === b.length && a.every((x, i) => x === b[i]));
 
@@ -29,6 +31,7 @@ export class Link {
     this.fleetBase = 0;
     this.callerBase = 0;
     this.error = 0;
+    this.late = 0; // decisions in a row past the bound (a reply resets it)
     this.stats = { decisions: 0, alone: 0, conflicts: 0 };
   }
 
@@ -65,12 +68,21 @@ export class Link {
 }
 
 /**
- * One decision: yields each I/O (null: read; [expected, new]: compare-and-set, expected null for
- * absent) and is given its reply ([set, value or null, timeMs], or null when the store failed or
- * passed the bound); returns `decide(words, fleetMs)`'s answer, `decide` returning [answer, new
- * words]. `decide` may be called again after a conflict: the last call's answer stands.
+ * Whether a decision at `callerMs` goes to the store: not while the process is local and its
+ * rejoin is not due (it then needs no turn at the store).
  */
-export function* exchange(link, callerMs, decide) {
+export const needsStore = (link, callerMs) => link.state !== LOCAL || callerMs >= link.rejoinAt;
+
+/**
+ * One decision: yields each I/O (null: read; [expected, new]: compare-and-set, expected null for
+ * absent) and is given its reply ([set, value or null, timeMs], null when the store failed, LATE
+ * when it did not answer within the bound); returns `decide(words, fleetMs)`'s answer, `decide` returning [answer, new
+ * words]. `decide` may be called again after a conflict: the last call's answer stands. `aloneNow`: the decision did not get its turn at the store within
+ * the bound, and is made alone with the link as it stands. A failure (null) makes the process
+ * local; a late reply (LATE) costs its decision only, until STORE_LATE_LIMIT decisions in a row
+ * were late (SPEC.md §19.5).
+ */
+export function* exchange(link, callerMs, decide, aloneNow = false) {
   let stored = false;
   let tries = 0;
   let base = null;
@@ -83,18 +95,20 @@ export function* exchange(link, callerMs, decide) {
   const note = (timeMs) => {
     link.fleetBase = timeMs;
     link.callerBase = Number(callerMs);
+    link.late = 0;
+  };
+  const unanswered = (reply) => {
+    if (reply !== LATE || ++link.late >= STORE_LATE_LIMIT) link.fallBack(callerMs);
+    return alone();
   };
   try {
-    if (link.state === LOCAL && callerMs < link.rejoinAt) return alone();
+    if (aloneNow || (link.state === LOCAL && callerMs < link.rejoinAt)) return alone();
     if (link.state === JOINED) {
       base = link.seen;
     } else {
       if (link.state === LOCAL) link.rejoinAt = Number(callerMs) + STORE_REJOIN_MS;
       const reply = yield null;
-      if (!reply) {
-        link.fallBack(callerMs);
-        return alone();
-      }
+      if (!Array.isArray(reply)) return unanswered(reply);
       note(reply[2]);
       if (!link.adopt(reply[1], callerMs)) return alone();
       link.state = JOINING;
@@ -113,10 +127,7 @@ export function* exchange(link, callerMs, decide) {
         return out;
       }
       const reply = yield [base, value];
-      if (!reply) {
-        link.fallBack(callerMs);
-        return alone();
-      }
+      if (!Array.isArray(reply)) return unanswered(reply);
       note(reply[2]);
       if (reply[0]) {
         Object.assign(link, { seen: value, local: words, state: JOINED, error: 0 });

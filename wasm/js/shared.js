@@ -3,30 +3,30 @@
 // part of the same configuration (its state is the cold start) and one key: every decision is the
 // local part's own, made on the words the store holds at the store's TIME and written back by the
 // core's compare-and-set script; a decision waits for the store at most 50 ms, all round trips
-// included, and when the store is down, slow or holds another configuration's value it is made at
-// once from this process's own copy, which asks the store again a second later (then rejoins,
-// with no burst). The methods that decide return promises; retry() and fetchWithBackoff() take a
+// included, and is then made at once from this process's own copy; one late reply costs that
+// decision only, while a failure, two late decisions in a row or another configuration's value
+// make the process local: it decides alone and asks the store again a second later (then rejoins,
+// with no burst). One decision of a part goes to the store at a time per process; another waits
+// its turn within the bound, else is made alone. The methods that decide return promises; retry() and fetchWithBackoff() take a
 // SharedSendRate as `sendRate` and a SharedBudget as `budget`, pace() a SharedPacer.
 import { STORE_BOUND_MS, STORE_ERRORS, STORE_SCRIPT } from '../pkg/tables.js';
 import { pacer as pacerPart } from '../pkg/pacer-part.js';
-import { RetryBudget, decodeBudget, encodeBudget } from './budget.js';
+import { RetryBudget } from './budget.js';
 import { bool, clockMs, fail, int, keys } from './check.js';
 import { nowMs } from './clock.js';
 import { get, registry } from './engine.js';
 import { SHARED } from './gate.js';
-import { Pacer, decodePacer, encodePacer } from './pacer.js';
-import { SendRate, decodeSendRate, encodeSendRate, turn } from './send-rate.js';
+import { Pacer } from './pacer.js';
+import { SendRate, turn } from './send-rate.js';
+import { decode, encode } from './store-codec.js';
 import { STATE } from './store-words.js';
-import { exchange, Link } from './shared-link.js';
+import { exchange, LATE, Link, needsStore } from './shared-link.js';
 
 /** The compare-and-set script every binding runs on a part's key (SPEC.md §19.4), the core's text. */
 export { STORE_BOUND_MS, STORE_SCRIPT as CAS_SCRIPT };
 
-const KINDS = {
-  RetryBudget: { Part: RetryBudget, encode: encodeBudget, decode: decodeBudget },
-  Pacer: { Part: Pacer, encode: encodePacer, decode: decodePacer },
-  SendRate: { Part: SendRate, encode: encodeSendRate, decode: decodeSendRate },
-};
+const codec = (Part, name) => ({ Part, encode: (w) => encode(name, w), decode: (w, bytes) => decode(name, w, bytes) });
+const KINDS = { RetryBudget: codec(RetryBudget, 'budget'), Pacer: codec(Pacer, 'pacer'), SendRate: codec(SendRate, 'send rate') };
 const make = (kind, w) => new kind.Part({ [STATE]: w });
 const EMPTY = new Uint8Array(0);
 // iovalkey sends a Buffer as bytes (a Uint8Array it would send as text).
@@ -43,17 +43,18 @@ function reply(r) {
   return [Number(set) === 1, value, Number(ms)];
 }
 
-/** The script for one step (null: read), or null once the deadline (performance.now()) passed. */
+/** The script's reply to one step (null: read): null when the store failed, LATE past the deadline (performance.now()). */
 async function call(s, step, deadline) {
   const left = deadline - performance.now();
-  if (left <= 0) return null;
+  if (left <= 0) return LATE;
   let timer;
   const sent = Promise.resolve()
     .then(() => s.client.evalBuffer(STORE_SCRIPT, 1, s.key, ...(step ? [bytes(step[0] ?? EMPTY), bytes(step[1])] : [])));
   // A reply after the bound is dropped: its decision was made alone.
   sent.catch(() => {});
   try {
-    return reply(await Promise.race([sent, new Promise((resolve) => (timer = setTimeout(resolve, left, null)))]));
+    const r = await Promise.race([sent, new Promise((resolve) => (timer = setTimeout(resolve, left, LATE)))]);
+    return r === LATE ? LATE : reply(r);
   } catch {
     return null;
   } finally {
@@ -61,13 +62,40 @@ async function call(s, step, deadline) {
   }
 }
 
+/**
+ * The process's turn at the store for part `s` (one decision at a time, so the process's own
+ * decisions never conflict with each other), by the deadline: a release function, or null when it
+ * did not come (the decision is then made alone).
+ */
+async function storeTurn(s, deadline) {
+  const before = s.tail;
+  let release;
+  const mine = new Promise((resolve) => (release = resolve));
+  s.tail = before.then(() => mine);
+  let timer;
+  const got = await Promise.race([before.then(() => true), new Promise((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - performance.now()), false);
+  })]);
+  clearTimeout(timer);
+  if (got) return release;
+  // Given up: the decisions queued after this one wait only for those before it.
+  before.then(release);
+  return null;
+}
+
 /** `decide(words, fleetMs)` → [answer, words] through the store (or alone), at the caller's `callerMs`. */
 async function decideWords(s, callerMs, decide) {
   const deadline = performance.now() + s.boundMs;
-  const gen = exchange(s.link, callerMs, decide);
-  let step = gen.next();
-  while (!step.done) step = gen.next(await call(s, step.value, deadline));
-  return step.value;
+  const needed = needsStore(s.link, callerMs);
+  const release = needed ? await storeTurn(s, deadline) : null;
+  try {
+    const gen = exchange(s.link, callerMs, decide, needed && !release);
+    let step = gen.next();
+    while (!step.done) step = gen.next(await call(s, step.value, deadline));
+    return step.value;
+  } finally {
+    release?.();
+  }
 }
 
 /** `method(part, fleetMs)` on a local part of the words the decision is made on. */
@@ -88,7 +116,7 @@ class Shared {
     if (typeof clock !== 'function') fail(TypeError, 'clock', 'a function returning ms', clock);
     bool('storeClock', storeClock);
     int('boundMs', boundMs, 1, 60000);
-    inner.set(this, { kind, client, key, clock, boundMs, link: new Link(kind, part[STATE](), storeClock) });
+    inner.set(this, { kind, client, key, clock, boundMs, link: new Link(kind, part[STATE](), storeClock), tail: Promise.resolve() });
   }
 
   /** A shared part: the engine never asks one directly (its methods answer promises). */
@@ -220,8 +248,8 @@ export class SharedPacer extends Shared {
 }
 
 // A run's events behind shared parts (retry(), fetchWithBackoff()): `f(budget, sendRate, now)`,
-// the engine's synchronous event, run on local parts of the words each decision is made on; the
-// run's words are restored by `f` itself before each try. With both shared, the budget's decision
+// the engine's synchronous event, run on local parts of the words each decision is made on; each
+// try starts from the run's words `rw` and the local parts' words as they were before the event. With both shared, the budget's decision
 // is made first (on the send rate as this process last saw it) and the send rate's tries replay
 // the event on the budget's words that decision was made on, writing no budget again. Registered
 // here, so that a run without shared parts loads none of this module.
@@ -233,10 +261,12 @@ registry.sharedEvent = (budget, sendRate) => {
   const localOf = (p, shared) => (shared || p === undefined || typeof p[STATE] !== 'function' ? null : p);
   const lb = localOf(budget, sb);
   const lr = localOf(sendRate, sr);
-  return async (nowMs, f) => {
+  return async (nowMs, f, rw) => {
     const saved = [lb, lr].filter(Boolean).map((p) => [p, p[STATE]()]);
+    const run = rw.slice();
     const fresh = (fn) => (...args) => {
       for (const [p, w] of saved) p[STATE](w);
+      rw.set(run);
       return fn(...args);
     };
     const at = sr ? sr.link.fleetMs(nowMs) : nowMs;

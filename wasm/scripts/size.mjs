@@ -143,7 +143,10 @@ const limits = [
   ['retry() call site, split', retryFirst, 14500],
   ['retry() call site, one file', row('retry() call site')[1], 18600],
   ['new Backoff() + nextDelay(), one file', row('new Backoff() + nextDelay()')[1], 12000],
-  ['whole package, split', row('whole package (every export, every part)')[2].first, 41000],
+  // The whole package was 40772 B before the local parts took a shared one's hooks (their words
+  // read and set, a run's events through a store: seeded-backoff/shared, whose own code and store
+  // part are outside this figure), 41121 B with them.
+  ['whole package, split', row('whole package (every export, every part)')[2].first, 41500],
   ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 23500],
 ];
 // (In the lab, a figure past its limit is printed, not failed: the gate fails it.)

@@ -120,6 +120,7 @@ pub extern "C" fn budget_op(op: u32, timeout: bool, retried: bool) -> u32 {
 
 /// The shared budget words' stored value (SPEC.md §19.2) to the shared bytes at
 /// [`crate::store::VALUE_AT`]; returns its length.
+#[cfg(feature = "store")]
 #[export_name = "budgetEncode"]
 pub extern "C" fn budget_encode() -> u32 {
     shared(|io| {
@@ -132,6 +133,7 @@ pub extern "C" fn budget_encode() -> u32 {
 /// The tokens of the `len` bytes at [`crate::store::VALUE_AT`], a stored value of the shared
 /// budget words' configuration, into those words. Returns 0, or 1 + the error's index in
 /// [`crate::errors::STORE`] (the words unchanged).
+#[cfg(feature = "store")]
 #[export_name = "budgetDecode"]
 pub extern "C" fn budget_decode(len: u32) -> u32 {
     shared(|io| match crate::store::take(io, &read(io), len) {

@@ -2,6 +2,7 @@
 //! tables are generated from the same lists (`examples/gen_js_tables.rs`), so an index means the same
 //! error on both sides.
 
+#[cfg(feature = "store")]
 use seeded_backoff::shared::StoreError;
 use seeded_backoff::{
     BudgetError, PacerError, ParseError, PolicyError, SendRateError, SnapshotError,
@@ -23,6 +24,7 @@ pub const PACER: [PacerError; PacerError::ALL.len()] = PacerError::ALL;
 pub const SEND_RATE: [SendRateError; SendRateError::ALL.len()] = SendRateError::ALL;
 
 /// Why a stored value is no state of a part (SPEC.md §19.2).
+#[cfg(feature = "store")]
 pub const STORE: [StoreError; StoreError::ALL.len()] = StoreError::ALL;
 
 /// Policy errors.

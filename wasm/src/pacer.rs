@@ -6,6 +6,7 @@
 //! words, `rate`, `max_wait_s`, `tail_count`, `capacity` ([`RawPacer`]'s fields in order).
 
 use seeded_backoff::bindings::RawPacer;
+#[cfg(feature = "store")]
 use seeded_backoff::shared::StoreError;
 use seeded_backoff::{Pacer, PacerError};
 
@@ -133,6 +134,7 @@ pub extern "C" fn pacer_pending(now_lo: u32, now_hi: u32) -> f64 {
 
 /// The shared pacer words' stored value (SPEC.md §19.2) to the shared bytes at
 /// [`crate::store::VALUE_AT`]; returns its length, or 0 for words no pacer has.
+#[cfg(feature = "store")]
 #[export_name = "pacerEncode"]
 pub extern "C" fn pacer_encode() -> u32 {
     shared(|io| match read(io) {
@@ -147,6 +149,7 @@ pub extern "C" fn pacer_encode() -> u32 {
 /// The state of the `len` bytes at [`crate::store::VALUE_AT`], a stored value of the shared
 /// pacer words' configuration, into those words. Returns 0, or 1 + the error's index in
 /// [`crate::errors::STORE`] (the words unchanged; `state` for words no pacer has).
+#[cfg(feature = "store")]
 #[export_name = "pacerDecode"]
 pub extern "C" fn pacer_decode(len: u32) -> u32 {
     shared(|io| {

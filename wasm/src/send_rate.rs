@@ -8,6 +8,7 @@
 //! writes them back: a state the core never reaches is refused, unchanged.
 
 use seeded_backoff::bindings::SEND_RATE_WORDS;
+#[cfg(feature = "store")]
 use seeded_backoff::shared::StoreError;
 use seeded_backoff::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
 
@@ -253,6 +254,7 @@ pub extern "C" fn run_event_paced(
 
 /// The shared send-rate words' stored value (SPEC.md §19.2) to the shared bytes at
 /// [`crate::store::VALUE_AT`]; returns its length, or 0 for words no send rate has.
+#[cfg(feature = "store")]
 #[export_name = "sendRateEncode"]
 pub extern "C" fn send_rate_encode() -> u32 {
     shared(|io| match read(io) {
@@ -267,6 +269,7 @@ pub extern "C" fn send_rate_encode() -> u32 {
 /// The state of the `len` bytes at [`crate::store::VALUE_AT`], a stored value of the shared
 /// send-rate words' configuration, into those words. Returns 0, or 1 + the error's index in
 /// [`crate::errors::STORE`] (the words unchanged; `state` for words no send rate has).
+#[cfg(feature = "store")]
 #[export_name = "sendRateDecode"]
 pub extern "C" fn send_rate_decode(len: u32) -> u32 {
     shared(|io| {

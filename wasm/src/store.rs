@@ -1,7 +1,8 @@
-//! A shared part's stored value (SPEC.md §19.2) in the shared bytes: the budget, pacer and
-//! send-rate parts encode and decode their words through the core's `SharedPart`, so the npm
-//! package keeps the core's bytes in a store and only does the I/O. The value sits at
-//! [`VALUE_AT`] in `Io::bytes`, after the send rate's words.
+//! A shared part's stored value (SPEC.md §19.2) in the shared bytes: the store part (the budget,
+//! pacer and send-rate modules with their `*Encode` and `*Decode` exports) encodes and decodes
+//! their words through the core's `SharedPart`, so the npm package keeps the core's bytes in a
+//! store and only does the I/O; the budget, pacer and send-rate parts themselves carry none of
+//! it. The value sits at [`VALUE_AT`] in `Io::bytes`, after the send rate's words.
 
 use seeded_backoff::shared::{SharedPart, StoreError};
 

@@ -129,3 +129,47 @@ test('retry() loses no call while the store dies and comes back', async () => {
     await server.close();
   }
 });
+
+test('one late reply costs its decision, two in a row make the process local until it rejoins', async () => {
+  // SPEC.md §19.5 (LATE_LIMIT = 2): a store answering past the bound, paused here by CLIENT PAUSE.
+  const server = await redisServer();
+  const client = new Valkey({ host: '127.0.0.1', port: server.port, ...OPTIONS });
+  const other = new Valkey({ host: '127.0.0.1', port: server.port });
+  client.on('error', () => {});
+  try {
+    let clock = 0;
+    const rate = new SharedSendRate(client, 'sb:send-rate:late', new api.SendRate(), { storeClock: false, clock: () => clock });
+    await ready(client);
+    await timed(rate.ask(0));
+    assert.equal(rate.linkState, 'joined');
+    await other.call('CLIENT', 'PAUSE', '400');
+    await timed(rate.ask(10));
+    assert.equal(rate.linkState, 'joined');
+    await timed(rate.ask(20));
+    assert.equal(rate.linkState, 'local');
+    assert.equal(rate.stats.alone, 2);
+    assert.equal(await other.ping(), 'PONG'); // answered once the pause is over
+    clock = 1100;
+    await timed(rate.ask(1100));
+    assert.equal(rate.linkState, 'joined');
+  } finally {
+    client.disconnect();
+    other.disconnect();
+    await server.close();
+  }
+});
+
+test("a process's own decisions go to the store one at a time: none conflicts with another", async () => {
+  const server = await redisServer();
+  const client = new Valkey({ host: '127.0.0.1', port: server.port, ...OPTIONS });
+  try {
+    await ready(client);
+    const budget = new SharedBudget(client, 'sb:budget:turns', new api.RetryBudget({ mode: 'aws_quota', capacity: 50 }), { boundMs: 5000 });
+    const allowed = await Promise.all(Array.from({ length: 20 }, () => budget.tryAcquire()));
+    assert.equal(allowed.filter(Boolean).length, 10);
+    assert.deepEqual([budget.stats.conflicts, budget.stats.alone], [0, 0]);
+  } finally {
+    client.disconnect();
+    await server.close();
+  }
+});
