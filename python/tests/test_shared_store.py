@@ -216,6 +216,20 @@ def test_a_process_decisions_go_to_the_store_one_at_a_time(server):
     assert (budget.stats["conflicts"], budget.stats["alone"]) == (0, 0)
 
 
+def test_bad_arguments_are_refused_by_name(server):
+    (client,) = clients(server, 1)
+    for args, message in (((object(), "k", SendRate()), "client must be"),
+                          ((client, "", SendRate()), "key must be"),
+                          ((client, "k", budget_of({"kind": "grpc", "max_tokens": 2, "token_ratio_milli": 1})),
+                           "send_rate must be a SendRate"),
+                          ((valkey.Valkey(port=server.port, decode_responses=True), "k", SendRate()),
+                           "decode_responses=False")):
+        with pytest.raises(TypeError, match=message):
+            SharedSendRate(*args)
+    with pytest.raises(ValueError, match="bound_ms"):
+        SharedSendRate(client, "k", SendRate(), bound_ms=0)
+
+
 def test_asyncio_parts_replay_the_vectors(server):
     async def main():
         a, b = (valkey.asyncio.Valkey(port=server.port) for _ in range(2))

@@ -207,6 +207,9 @@ class Shared:
             raise TypeError(f"key must be a non-empty str, got {show(key)}")
         if not callable(getattr(client, "register_script", None)):
             raise TypeError(f"client must be a valkey-py or redis-py client, got {show(client)}")
+        pool = getattr(client, "connection_pool", None)
+        if getattr(pool, "connection_kwargs", {}).get("decode_responses"):
+            raise TypeError("client must be made with decode_responses=False: a stored value is bytes")
         if clock is not None and not callable(clock):
             raise TypeError(f"clock must be a callable returning ms, got {show(clock)}")
         if not isinstance(store_clock, bool):
