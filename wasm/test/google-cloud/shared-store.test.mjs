@@ -110,6 +110,16 @@ test('the loops that ask a budget synchronously refuse a shared one by name', ()
   assert.throws(() => new api.Run(policy, { sendRate }), { name: 'TypeError', message: /^sendRate must be a SendRate/ });
 });
 
+test('bad arguments are refused by name', () => {
+  const c = clients[0];
+  assert.throws(() => new SharedSendRate({}, 'k', new api.SendRate()), { name: 'TypeError', message: /^client must be/ });
+  assert.throws(() => new SharedSendRate(c, '', new api.SendRate()), { name: 'TypeError', message: /^key must be/ });
+  assert.throws(() => new SharedSendRate(c, 'k', new api.Pacer({ capacityPerS: 1 })), { name: 'TypeError', message: /^sendRate must be a SendRate/ });
+  assert.throws(() => new SharedBudget(c, 'k', new api.SendRate()), { name: 'TypeError', message: /^budget must be a RetryBudget/ });
+  assert.throws(() => new SharedSendRate(c, 'k', new api.SendRate(), { boundMs: 0 }), { name: 'RangeError', message: /^boundMs must be/ });
+  assert.throws(() => new SharedSendRate(c, 'k', new api.SendRate(), { bound: 50 }), { name: 'TypeError' });
+});
+
 test('clients at once spend one budget, fill one schedule and count each answer once', async () => {
   // Four clients at once, each making its decisions one after another. A decision meeting
   // MAX_TRIES conflicts is made alone and may reach the store with that process's next one
