@@ -31,7 +31,8 @@ done
 # Debian packages. The C SDKs: gcc, pkg-config and cmake for the host example, the ARM toolchain
 # (binutils for the size report, newlib for the firmware), Debian's aarch64 Linux cross compiler
 # and its glibc (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross) for the aarch64 SDK. The wheels:
-# python3-venv for .venv, the same cross compiler for the aarch64 one.
+# python3-venv for .venv, the same cross compiler for the aarch64 one; redis-server for the shared
+# parts' tests (python/tests/test_shared_*.py), valkey-py coming with python/requirements-dev.txt.
 # Every gate test (all): headless Chromium for the browser tests, qemu for the Cortex-M and RISC-V
 # firmware, qemu-user-static for the aarch64 SDK's programs, valgrind and g++ for the C tests,
 # redis-server (protocol-compatible with Valkey) for the reconnect tests of the Valkey integrations
@@ -43,7 +44,7 @@ done
 apt_packages=()
 [ "$c" = 1 ] && apt_packages+=(gcc pkg-config cmake gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
-[ "$python" = 1 ] && apt_packages+=(python3 python3-venv gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+[ "$python" = 1 ] && apt_packages+=(python3 python3-venv gcc-aarch64-linux-gnu libc6-dev-arm64-cross redis-server)
 [ "$all" = 1 ] && apt_packages+=(chromium chromium-driver qemu-system-arm qemu-system-misc qemu-user-static valgrind g++ redis-server)
 [ "$lab" = 1 ] && apt_packages+=(debootstrap librsvg2-bin nginx time)
 missing=()

@@ -23,10 +23,10 @@ pub use encode::{
 };
 pub use exchange::{Exchange, Reply, Step};
 pub use link::{
-    FleetClock, LinkState, StoreLink, LATE_LIMIT, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS,
+    FleetClock, LinkState, StoreLink, CAS_SCRIPT, LATE_LIMIT, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS,
 };
 #[cfg(feature = "valkey")]
-pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats, CAS_SCRIPT};
+pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats};
 
 #[cfg(test)]
 mod tests;

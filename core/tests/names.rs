@@ -38,6 +38,7 @@ fn the_rust_column_of_the_names_table_is_the_crates() {
     let _ = (
         <seeded_backoff::send_rate::SendRate as seeded_backoff::shared::SharedPart>::encode,
         <seeded_backoff::send_rate::SendRate as seeded_backoff::shared::SharedPart>::decode,
+        seeded_backoff::shared::CAS_SCRIPT,
     );
     let _failure_kind = |o: Outcome| match o {
         Outcome::Retryable { failure_kind, .. } => failure_kind,
@@ -91,6 +92,10 @@ fn the_rust_column_of_the_names_table_is_the_crates() {
         (
             "a part's value in a store (§19.2)",
             vec!["shared::SharedPart::encode", "shared::SharedPart::decode"],
+        ),
+        (
+            "the compare-and-set script (§19.4)",
+            vec!["shared::CAS_SCRIPT"],
         ),
     ];
     let table = spec_table_column("18", "Rust");

@@ -443,6 +443,30 @@
 #define SB_SEND_RATE_VALUE_SIZE 176
 
 /**
+ * The longest a decision waits for the store, all round trips included, in ms, before the
+ * process decides from its own state (SPEC.md section 19.5).
+ */
+#define SB_STORE_BOUND_MS 50
+
+/**
+ * How long a process that fell back decides alone before it asks the store again, in ms
+ * (SPEC.md section 19.6).
+ */
+#define SB_STORE_REJOIN_MS 1000
+
+/**
+ * Compare-and-set attempts per decision before it is made from the process's own state (SPEC.md
+ * section 19.4).
+ */
+#define SB_STORE_MAX_TRIES 32
+
+/**
+ * Decisions in a row past the bound before the process decides alone until it rejoins (SPEC.md
+ * section 19.5): one late reply costs its decision only.
+ */
+#define SB_STORE_LATE_LIMIT 2
+
+/**
  * The major version of this header; `sb_version()` reports the library's.
  */
 #define SB_VERSION_MAJOR 0
@@ -2232,6 +2256,19 @@ sb_status sb_send_rate_encode(const struct sb_send_rate *s, uint8_t *out);
  * `s` is NULL or valid for reads and writes; `value` is NULL or valid for reads of `len` bytes.
  */
 sb_status sb_send_rate_decode(struct sb_send_rate *s, const uint8_t *value, uintptr_t len);
+
+/**
+ * The compare-and-set script (Lua, NUL-terminated) every binding runs on a part's key (SPEC.md
+ * section 19.4): with the expected value (empty for absent) and the new one it sets the key if
+ * it still holds the expected value; with no argument it reads. It answers `{1, nil, ms}` when
+ * it set the value and `{0, value or nil, ms}` otherwise, `ms` being the store's `TIME` in ms.
+ * The same text in every build, the `store` feature or not.
+ *
+ * ```c
+ * const char *script = sb_store_script(); // EVAL it on 1 key: with expected and new, or none
+ * ```
+ */
+const char *sb_store_script(void);
 
 /**
  * The library's version as a static string, e.g. "0.1.0". Compare with `SB_VERSION_*` to detect

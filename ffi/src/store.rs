@@ -168,3 +168,37 @@ pub unsafe extern "C" fn sb_send_rate_decode(
         )
     }
 }
+
+/// The longest a decision waits for the store, all round trips included, in ms, before the
+/// process decides from its own state (SPEC.md section 19.5).
+pub const SB_STORE_BOUND_MS: u32 = 50;
+/// How long a process that fell back decides alone before it asks the store again, in ms
+/// (SPEC.md section 19.6).
+pub const SB_STORE_REJOIN_MS: u32 = 1000;
+/// Compare-and-set attempts per decision before it is made from the process's own state (SPEC.md
+/// section 19.4).
+pub const SB_STORE_MAX_TRIES: u32 = 32;
+/// Decisions in a row past the bound before the process decides alone until it rejoins (SPEC.md
+/// section 19.5): one late reply costs its decision only.
+pub const SB_STORE_LATE_LIMIT: u32 = 2;
+
+const _: () = {
+    assert!(SB_STORE_BOUND_MS == seeded_backoff::shared::STORE_BOUND_MS);
+    assert!(SB_STORE_REJOIN_MS == seeded_backoff::shared::REJOIN_MS);
+    assert!(SB_STORE_MAX_TRIES == seeded_backoff::shared::MAX_TRIES);
+    assert!(SB_STORE_LATE_LIMIT == seeded_backoff::shared::LATE_LIMIT);
+};
+
+/// The compare-and-set script (Lua, NUL-terminated) every binding runs on a part's key (SPEC.md
+/// section 19.4): with the expected value (empty for absent) and the new one it sets the key if
+/// it still holds the expected value; with no argument it reads. It answers `{1, nil, ms}` when
+/// it set the value and `{0, value or nil, ms}` otherwise, `ms` being the store's `TIME` in ms.
+/// The same text in every build, the `store` feature or not.
+///
+/// ```c
+/// const char *script = sb_store_script(); // EVAL it on 1 key: with expected and new, or none
+/// ```
+#[no_mangle]
+pub extern "C" fn sb_store_script() -> *const core::ffi::c_char {
+    crate::cstr::c_str!(seeded_backoff::shared::CAS_SCRIPT)
+}

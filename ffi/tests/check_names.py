@@ -11,7 +11,7 @@ names = [name for names in column("18", "C").values() for name in names]
 
 
 def declared(name):
-    forms = (rf"^[\w ]*\b{name}\(",  # a function
+    forms = (rf"^[\w *]*\b{name}\(",  # a function (its return type a pointer too)
              rf"^}} {name};", rf"^typedef [^;]*\b{name};",  # a type
              rf"^#define {name}\b",  # a macro
              rf"^  \w+ {name};")  # a struct field

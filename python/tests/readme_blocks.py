@@ -15,7 +15,7 @@ from http_server import serve  # noqa: E402
 # A block of an integration's section needs that library and a server of its kind: the
 # integration's own tests run it as pasted (python/tests/integrations, test_adapter_*.py).
 INTEGRATIONS = ("seeded_backoff.google", "seeded_backoff.valkey", "seeded_backoff.tenacity",
-                "seeded_backoff.stamina")
+                "seeded_backoff.stamina", "seeded_backoff.shared")
 
 
 def blocks(path):

@@ -61,7 +61,7 @@ echo "(its newest glibc symbol: ${glibc#@})"
 
 step "every vector file replayed by the C tests (scripts/test.d/30-ffi.sh's sources), cross-built, under qemu-aarch64"
 srcs=(ffi/tests/c/test_ffi.c ffi/tests/c/test_names.c ffi/tests/c/test_rate_limit.c ffi/tests/c/test_pacer.c
-  ffi/tests/c/test_send_rate.c ffi/tests/c/replay.c)
+  ffi/tests/c/test_send_rate.c ffi/tests/c/test_store.c ffi/tests/c/replay.c)
 read -r -a libs_private <<<"$(sed -n 's/^Libs.private: *//p' "$sdk/lib/pkgconfig/seeded-backoff.pc")"
 # vectors_from DIR NAME: the C tests built with DIR's vector tables, as $out/NAME/NAME.
 vectors_from() {

@@ -4,8 +4,10 @@
 # wasm/test/google-cloud/package-lock.json) and real local servers on 127.0.0.1 at ephemeral ports:
 # a stand-in of the Memorystore v1 API (REST, and gRPC for the async Python client) and
 # redis-server (Debian's package), which the tests start, kill, restart and stop. Expected delays
-# come from the independent model (tests/model). Also runs the integration sections' snippets of
-# python/README.md and wasm/README.md as pasted. About a minute; each half is stopped at
+# come from the independent model (tests/model). Node's seeded-backoff/shared against redis-server
+# (wasm/test/google-cloud/shared-*.test.mjs) is here too: it reads in Node values the Python package
+# (.venv) wrote, and back. Also runs the integration sections' snippets of python/README.md and
+# wasm/README.md as pasted. About a minute; each half is stopped at
 # 5 minutes. Standalone: bash scripts/test.d/75-integrations.sh (after scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

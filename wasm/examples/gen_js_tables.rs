@@ -180,6 +180,27 @@ fn main() {
     ] {
         println!("export const {name} = {code};");
     }
+    // A shared part in a store (SPEC.md §19): the script every binding runs, byte for byte, the
+    // bound, rejoin delay, try limit and late limit, where a stored value sits in the shared bytes, and why a
+    // value is refused (names, then messages).
+    use seeded_backoff::shared::{CAS_SCRIPT, LATE_LIMIT, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS};
+    println!("export const STORE_SCRIPT = {};", s(CAS_SCRIPT));
+    println!("export const STORE_BOUND_MS = {STORE_BOUND_MS};");
+    println!("export const STORE_REJOIN_MS = {REJOIN_MS};");
+    println!("export const STORE_MAX_TRIES = {MAX_TRIES};");
+    println!("export const STORE_LATE_LIMIT = {LATE_LIMIT};");
+    println!(
+        "export const STORE_VALUE_AT = {};",
+        seeded_backoff_wasm::store::VALUE_AT
+    );
+    println!(
+        "export const STORE_ERRORS = {};",
+        list(errors::STORE.iter().map(|e| s(e.name())))
+    );
+    println!(
+        "export const STORE_MESSAGES = {};",
+        list(errors::STORE.iter().map(|e| s(e.message())))
+    );
     // Codes of the exports' number arguments.
     use seeded_backoff_wasm::io::hint;
     println!("export const HINT_NONE = {};", hint::NONE);

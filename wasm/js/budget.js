@@ -5,6 +5,7 @@ import { budget } from '../pkg/budget-part.js';
 import { BUDGET_AT, BUDGET_ERRORS, BUDGET_MODES, BUDGET_OPTIONS, OP_RECORD_FAILURE, OP_RECORD_SUCCESS, OP_TRY_ACQUIRE } from '../pkg/tables.js';
 import { int, keys, milli, oneOf, U32_MAX } from './check.js';
 import { get } from './engine.js';
+import { STATE, wordsOf } from './store-words.js';
 
 const KINDS = ['error', 'timeout'];
 
@@ -14,6 +15,11 @@ export class RetryBudget {
   #w; // kind, four config values and the tokens, in thousandths
 
   constructor(options = {}) {
+    const w = wordsOf(options);
+    if (w) {
+      this.#w = w;
+      return;
+    }
     keys('RetryBudget options', options, ['mode', ...BUDGET_OPTIONS.flat().map(([k]) => k)]);
     const mode = oneOf('mode', options.mode ?? BUDGET_MODES[0], BUDGET_MODES);
     const own = BUDGET_OPTIONS[mode];
@@ -73,4 +79,11 @@ export class RetryBudget {
   get tokens() {
     return this.#w[5] / 1000;
   }
+
+  /** For the shared budget: a copy of the words; with `w`, the words replaced first. */
+  [STATE](w) {
+    if (w) this.#w.set(w);
+    return this.#w.slice();
+  }
 }
+

@@ -12,7 +12,7 @@ import {
 } from '../pkg/tables.js';
 import { nowMs } from './clock.js';
 import { main } from '../pkg/main-part.js';
-import { load } from './engine.js';
+import { load, registry } from './engine.js';
 import { check, seedHalves } from './options.js';
 import { blocked, offline, onAbort, until } from './pause.js';
 import { responseHint } from './response-hint.js';
@@ -71,14 +71,18 @@ export async function drive(fnToRetry, s, idempotent, host = {}) {
       await ready;
       check(main, pw, s.values);
       rw = runWords(main, pw, ...(s.seed ?? seedHalves()), s.countPausedTime);
-      if (started) ask(EVENT_START, 0, 0, 0, 0, undefined, t0);
+      if (started) await ask(EVENT_START, 0, 0, 0, 0, undefined, t0);
     }
   };
   // With a send rate (checked with the engine, before any attempt: a run with one starts with the
   // engine), start, wake and outcome are paced (SPEC §15.2); an outcome tells it its answer
-  // (`told`: a Response, whose status the core reads, or [TOLD_*, arg]).
+  // (`told`: a Response, whose status the core reads, or [TOLD_*, arg]). A shared budget or send
+  // rate (seeded-backoff/shared) makes each event a decision through its store (SPEC §19): a
+  // promise, each try from the run's words `rw` as they were before it.
+  const shared = registry.sharedEvent?.(budget, sendRate);
   const ask = (ev, kind = 0, hintKind = 0, hintMs = 0, timeout = 0, told = undefined, now = clock()) =>
-    event(main, pw, rw, budget, ev, kind, hintKind, hintMs, timeout, now, sendRate, ...(Array.isArray(told) ? told : [told]));
+    (shared ?? ((t, f) => f(budget, sendRate, t)))(now, (b, r, t) =>
+      event(main, pw, rw, b, ev, kind, hintKind, hintMs, timeout, t, r, ...(Array.isArray(told) ? told : [told])), rw);
   const wait = (ms) => (host.sleep && Number.isFinite(ms) ? Promise.resolve(host.sleep(ms)).then(() => true) : until(ms, life, signal));
   // Sleeps through the actions after a failure, feeding the run the page's events, until it
   // answers an attempt. A give-up ends the call: with the last error `error` itself for a
@@ -92,7 +96,7 @@ export async function drive(fnToRetry, s, idempotent, host = {}) {
       if (k === ACTION_ATTEMPT) return a;
       const reason = blocked(life);
       if (k !== ACTION_PAUSED && reason >= 0) {
-        a = ask(EVENT_PAUSE, reason);
+        a = await ask(EVENT_PAUSE, reason);
         continue;
       }
       const r = await wait(k === ACTION_PAUSED ? (reason === PAUSE_OFFLINE ? maxMs : reason < 0 ? 0 : Infinity) : delayMs);
@@ -100,12 +104,12 @@ export async function drive(fnToRetry, s, idempotent, host = {}) {
       if (k === ACTION_PAUSED) life.force = r === true && reason === PAUSE_OFFLINE;
       else life.force = false;
       if (k === ACTION_PAUSED) {
-        if (blocked(life) < 0) a = ask(EVENT_RESUME);
+        if (blocked(life) < 0) a = await ask(EVENT_RESUME);
       } else if (r === true) {
-        a = ask(EVENT_WAKE);
+        a = await ask(EVENT_WAKE);
       } else {
         const again = blocked(life);
-        a = again >= 0 ? ask(EVENT_PAUSE, again) : ask(EVENT_RESUME);
+        a = await (again >= 0 ? ask(EVENT_PAUSE, again) : ask(EVENT_RESUME));
       }
     }
   };
@@ -114,7 +118,7 @@ export async function drive(fnToRetry, s, idempotent, host = {}) {
   // send rate is asked before the first attempt too.
   if (sendRate !== undefined || offline(life)) {
     await run(false);
-    attempt = (await sleep(offline(life) ? ask(EVENT_PAUSE, PAUSE_OFFLINE) : ask(EVENT_START)))[1];
+    attempt = (await sleep(await (offline(life) ? ask(EVENT_PAUSE, PAUSE_OFFLINE) : ask(EVENT_START))))[1];
   }
   for (;;) {
     signal?.throwIfAborted();
@@ -136,7 +140,9 @@ export async function drive(fnToRetry, s, idempotent, host = {}) {
         timer = setTimeout(() => ac.abort((late = new DOMException(`attempt timed out after ${attemptTimeoutMs} ms`, 'TimeoutError'))), attemptTimeoutMs);
       }
       value = await race(fnToRetry({ attempt, signal: ac ? ac.signal : signal }), ac ? ac.signal : signal);
-      told = host.told ? host.told(value) : value;
+      // Only a Response tells the send rate its status: another value (a number an fn returned)
+      // is no answer code.
+      told = host.told ? host.told(value) : isResponse(value) ? value : undefined;
     } catch (thrown) {
       signal?.throwIfAborted();
       error = thrown;
@@ -162,7 +168,7 @@ export async function drive(fnToRetry, s, idempotent, host = {}) {
       }
     }
     await run(true);
-    let a = ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, told);
+    let a = await ask(EVENT_OUTCOME, outcome, hint[0], hint[1], late ? 1 : 0, told);
     if (a[0] === ACTION_DONE) return value;
     if (a[0] === ACTION_RETRY) {
       // Frees the connection of a response that will not be read.

@@ -26,5 +26,11 @@ export function asking(budget, f) {
   }
 }
 
-/** Whether `v` can serve as a budget: a RetryBudget, or an object with its methods. */
-export const isBudget = (v) => ['tryAcquire', 'recordFailure', 'recordSuccess'].every((m) => typeof v?.[m] === 'function');
+/** What a shared part (seeded-backoff/shared) answers `true` under: its methods answer promises. */
+export const SHARED = /* @__PURE__ */ Symbol.for('seeded-backoff shared part');
+
+/** Whether `v` is a shared part: only retry() and fetchWithBackoff() take one as their budget. */
+export const isShared = (v) => v?.[SHARED] === true;
+
+/** Whether `v` can serve as a budget the engine asks: a RetryBudget, or an object with its (synchronous) methods. */
+export const isBudget = (v) => !isShared(v) && ['tryAcquire', 'recordFailure', 'recordSuccess'].every((m) => typeof v?.[m] === 'function');

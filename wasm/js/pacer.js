@@ -6,8 +6,9 @@ import { pacer } from '../pkg/pacer-part.js';
 import { ACTION_AT, LENS_AT, PACER_ERRORS, PACER_HEADER_NAMES, PACER_WORDS, RUN_AT } from '../pkg/tables.js';
 import { BRAND, brandOf, VERSION } from './brand.js';
 import { clockMs as clock, fail, failRule, int, keys, U32_MAX } from './check.js';
-import { get } from './engine.js';
+import { get, registry } from './engine.js';
 import { seedHalves } from './options.js';
+import { STATE, wordsOf } from './store-words.js';
 
 const FIELDS = ['capacityPerS', 'reservePerMille', 'maxWaitS'];
 
@@ -15,6 +16,11 @@ export class Pacer {
   #w; // latest_ms, tail_s, reserve_s (lo, hi), the generator's four words, rate, max_wait_s, tail_count, capacity
 
   constructor(options = {}) {
+    const w = wordsOf(options);
+    if (w) {
+      this.#w = w;
+      return;
+    }
     keys('Pacer options', options, [...FIELDS, 'seed']);
     const { capacityPerS, reservePerMille = 0, maxWaitS = 60, seed } = options;
     if (capacityPerS === undefined) throw new TypeError('Pacer needs capacityPerS');
@@ -76,10 +82,20 @@ export class Pacer {
     for (const name of PACER_HEADER_NAMES) res.setHeader(name, slot.headers[name]);
     return slot;
   }
+
+  /** For the shared pacer: a copy of the words; with `w`, the words replaced first. */
+  [STATE](w) {
+    if (w) this.#w.set(w);
+    return this.#w.slice();
+  }
 }
 
-/** `pacer.pace(res)`: the paced headers on a 429 or 503 response (a Pacer of either module format: brand.js). */
+/**
+ * `pacer.pace(res)`: the paced headers on a 429 or 503 response (a Pacer of either module format:
+ * brand.js). A SharedPacer (seeded-backoff/shared) answers a promise of the slot.
+ */
 export const pace = (res, pacer, nowMs) => {
+  if (registry.sharedPacer?.(pacer)) return pacer.pace(res, nowMs);
   if (!(pacer instanceof Pacer) && !brandOf(pacer, 'Pacer', 'pacer')) fail(TypeError, 'pacer', 'a Pacer', pacer);
   return pacer.pace(res, nowMs);
 };

@@ -13,6 +13,7 @@ import { BRAND, VERSION } from './brand.js';
 import { nowMs as clock } from './clock.js';
 import { get, registry } from './engine.js';
 import { asking } from './gate.js';
+import { STATE, wordsOf } from './store-words.js';
 
 const KINDS = ['accepted', 'throttled', 'no_answer'];
 const CODES = [ANSWER_ACCEPTED, ANSWER_THROTTLED, ANSWER_NO_ANSWER];
@@ -51,6 +52,11 @@ export class SendRate {
   }
 
   constructor(options = {}) {
+    const w = wordsOf(options);
+    if (w) {
+      this.#w = w;
+      return;
+    }
     keys('SendRate options', options, [...SEND_RATE_FIELDS, 'failFast']);
     const v = SEND_RATE_FIELDS.map((f, i) => (options[f] === undefined ? SEND_RATE_DEFAULTS[i] : options[f]));
     v.forEach((x, i) => int(SEND_RATE_FIELDS[i], x, 0, U32_MAX, SEND_RATE_ERRORS[i]));
@@ -100,22 +106,13 @@ export class SendRate {
 
   /** Waits (setTimeout, on the package's clock, nowMs()) until an attempt may go: `{ kind: 'send' }`, or with failFast the first refusal at once. */
   async waitTurn({ signal } = {}) {
-    for (;;) {
-      signal?.throwIfAborted();
-      const pace = this.ask();
-      if (pace.kind !== 'wait') return pace;
-      await new Promise((resolve, reject) => {
-        const done = () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        };
-        const timer = setTimeout(() => {
-          signal?.removeEventListener('abort', done);
-          resolve();
-        }, pace.ms);
-        signal?.addEventListener('abort', done, { once: true });
-      });
-    }
+    return turn(() => this.ask(), signal);
+  }
+
+  /** For the shared send rate: a copy of the words; with `w`, the words replaced first. */
+  [STATE](w) {
+    if (w) this.#w.set(w);
+    return this.#w.slice();
   }
 
   /** The learnt rate in thousandths of a request per second; 0 while off (no throttle yet). */
@@ -123,5 +120,25 @@ export class SendRate {
     const rate = this.#call(({ x }) => x.sendRateRate());
     if (rate === U32_MAX) corrupt();
     return rate;
+  }
+}
+
+/** Asks `ask()` (a pace, or a promise of one) until it is no wait, sleeping each wait (setTimeout); `signal` aborts. */
+export async function turn(ask, signal) {
+  for (;;) {
+    signal?.throwIfAborted();
+    const pace = await ask();
+    if (pace.kind !== 'wait') return pace;
+    await new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }, pace.ms);
+      signal?.addEventListener('abort', done, { once: true });
+    });
   }
 }

@@ -3,7 +3,7 @@
 // which the engine makes.
 import { OPTIONS } from '../pkg/tables.js';
 import { bool, fail, fn, int, keys, oneOf } from './check.js';
-import { isBudget } from './gate.js';
+import { isBudget, isShared } from './gate.js';
 import { main } from '../pkg/main-part.js';
 import { check, optionWords, seedHalves } from './options.js';
 import { watch } from './pause.js';
@@ -20,7 +20,7 @@ export function settings(options, name) {
   const { policy, seed, signal, shouldRetry, onRetry, budget, attemptTimeoutMs, countPausedTime = false, sendRate } = options;
   for (const k of ['shouldRetry', 'onRetry']) if (options[k] !== undefined) fn(k, options[k]);
   if (signal !== undefined && typeof signal?.throwIfAborted !== 'function') fail(TypeError, 'signal', 'an AbortSignal', signal);
-  if (budget !== undefined && !isBudget(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
+  if (budget !== undefined && !isBudget(budget) && !isShared(budget)) fail(TypeError, 'budget', 'a RetryBudget (or an object with its methods)', budget);
   if (attemptTimeoutMs !== undefined) int('attemptTimeoutMs', attemptTimeoutMs, 1, 2147483647);
   bool('countPausedTime', countPausedTime);
   const life = watch(

@@ -1,5 +1,5 @@
-// npm run build: the Rust core and bindings -> seven engine parts (main, date, snapshot, budget,
-// fleet, pacer, send_rate; one cargo build each, wasm-release profile, no std) -> a check that no allocator or
+// npm run build: the Rust core and bindings -> eight engine parts (main, date, snapshot, budget,
+// fleet, pacer, send_rate, store; one cargo build each, wasm-release profile, no std) -> a check that no allocator or
 // formatting code is linked -> wasm-opt -Oz (npm binaryen) -> for each part, in pkg/:
 //   <part>-part.js  the module's bytes inlined (hex), compiled on first use (js/engine.js)
 //   <part>.asm.js   the same module compiled to JS by wasm2js, for pages whose Content-Security-Policy
@@ -25,7 +25,7 @@ const root = join(wasmDir, '..');
 const pkg = join(wasmDir, 'pkg');
 const dist = join(wasmDir, 'dist');
 const bin = (name) => join(wasmDir, 'node_modules', '.bin', name);
-export const PARTS = ['main', 'date', 'snapshot', 'budget', 'fleet', 'pacer', 'send_rate'];
+export const PARTS = ['main', 'date', 'snapshot', 'budget', 'fleet', 'pacer', 'send_rate', 'store'];
 /** The package's entry points (package.json "exports"): subpath -> module in js/. */
 export const ENTRIES = {
   index: 'index.js',
@@ -37,6 +37,7 @@ export const ENTRIES = {
   pacer: 'pacer.js',
   'send-rate': 'send-rate.js',
   outbox: 'outbox/index.js',
+  shared: 'shared.js',
   csp: 'csp.js',
   'csp-full': 'csp-full.js',
 };

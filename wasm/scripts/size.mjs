@@ -148,8 +148,10 @@ const limits = [
   ['retry() call site, split', retryFirst, 14700],
   ['retry() call site, one file', row('retry() call site')[1], 18800],
   ['new Backoff() + nextDelay(), one file', row('new Backoff() + nextDelay()')[1], 12000],
-  // A budget's refusal that names the values given: 40937 -> 41082 B.
-  ['whole package, split', row('whole package (every export, every part)')[2].first, 41200],
+  // A budget's refusal that names the values given (40937 -> 41082 B), and the local parts' hooks
+  // for a shared one (their words read and set, a run's events through a store:
+  // seeded-backoff/shared, whose own code and store part are outside this figure).
+  ['whole package, split', row('whole package (every export, every part)')[2].first, 41700],
   ['Outbox, split', row('Outbox (seeded-backoff/outbox)')[2].first, 23500],
 ];
 // (In the lab, a figure past its limit is printed, not failed: the gate fails it.)

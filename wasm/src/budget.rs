@@ -120,3 +120,30 @@ pub extern "C" fn budget_op(op: u32, timeout: bool, retried: bool) -> u32 {
         answer
     })
 }
+
+/// The shared budget words' stored value (SPEC.md §19.2) to the shared bytes at
+/// [`crate::store::VALUE_AT`]; returns its length.
+#[cfg(feature = "store")]
+#[export_name = "budgetEncode"]
+pub extern "C" fn budget_encode() -> u32 {
+    shared(|io| {
+        let budget = read(io);
+        crate::store::put(io, &budget);
+        seeded_backoff::shared::BUDGET_VALUE_SIZE as u32
+    })
+}
+
+/// The tokens of the `len` bytes at [`crate::store::VALUE_AT`], a stored value of the shared
+/// budget words' configuration, into those words. Returns 0, or 1 + the error's index in
+/// [`crate::errors::STORE`] (the words unchanged).
+#[cfg(feature = "store")]
+#[export_name = "budgetDecode"]
+pub extern "C" fn budget_decode(len: u32) -> u32 {
+    shared(|io| match crate::store::take(io, &read(io), len) {
+        Ok(budget) => {
+            io.budget[5] = budget.tokens_milli();
+            0
+        }
+        Err(code) => code,
+    })
+}

@@ -2,6 +2,8 @@
 //! tables are generated from the same lists (`examples/gen_js_tables.rs`), so an index means the same
 //! error on both sides.
 
+#[cfg(feature = "store")]
+use seeded_backoff::shared::StoreError;
 use seeded_backoff::{
     budget::BudgetError, http::ParseError, pacer::PacerError, policy::PolicyError,
     send_rate::SendRateError, snapshot::SnapshotError,
@@ -21,6 +23,10 @@ pub const PACER: [PacerError; PacerError::ALL.len()] = PacerError::ALL;
 
 /// Send-rate configuration errors, in the order the core checks the fields.
 pub const SEND_RATE: [SendRateError; SendRateError::ALL.len()] = SendRateError::ALL;
+
+/// Why a stored value is no state of a part (SPEC.md §19.2).
+#[cfg(feature = "store")]
+pub const STORE: [StoreError; StoreError::ALL.len()] = StoreError::ALL;
 
 /// Policy errors.
 pub const POLICY: [PolicyError; PolicyError::ALL.len()] = PolicyError::ALL;

@@ -6,12 +6,13 @@
 //! allocated, nothing is formatted, nothing is kept for JS to free: a `Backoff`'s 32-byte state and
 //! a budget's words live in JS objects.
 //!
-//! The package is seven wasm modules, one per feature of this crate, each inlined in a JS module so
+//! The package is eight wasm modules, one per feature of this crate, each inlined in a JS module so
 //! that a program carries only what it imports (and a JS build of each, by binaryen's wasm2js, for
 //! pages whose Content-Security-Policy refuses WebAssembly). Exports are plain `extern "C"`
 //! functions of numbers: [`step`] (policies, steps, classes, delta-seconds `Retry-After`), [`date`]
 //! (HTTP-dates and the rate-limit headers), [`snapshot`], [`budget`], [`fleet`], [`pacer`] (a
-//! server's schedule of returns) and [`send_rate`] (an adaptive send rate); [`startup`] (the
+//! server's schedule of returns), [`send_rate`] (an adaptive send rate) and [`store`] (their
+//! values in a store shared by a fleet, SPEC.md §19); [`startup`] (the
 //! core's startup delay) is the fleet part's. Errors cross as an index into
 //! the core's list of them ([`errors`]); the JS layer holds the names and messages, generated from
 //! the same lists by `examples/gen_js_tables.rs`.
@@ -56,3 +57,5 @@ pub mod snapshot;
 pub mod startup;
 #[cfg(feature = "main")]
 pub mod step;
+#[cfg(feature = "store")]
+pub mod store;

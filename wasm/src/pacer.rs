@@ -6,6 +6,8 @@
 //! words, `rate`, `max_wait_s`, `tail_count`, `capacity` ([`RawPacer`]'s fields in order).
 
 use seeded_backoff::bindings::RawPacer;
+#[cfg(feature = "store")]
+use seeded_backoff::shared::StoreError;
 use seeded_backoff::pacer::{Pacer, PacerError};
 
 use crate::rt::{io as shared, Io};
@@ -127,5 +129,39 @@ pub extern "C" fn pacer_pending(now_lo: u32, now_hi: u32) -> f64 {
     shared(|io| match read(io) {
         Some(pacer) => pacer.pending(u64_of(now_lo, now_hi)) as f64,
         None => -1.0,
+    })
+}
+
+/// The shared pacer words' stored value (SPEC.md §19.2) to the shared bytes at
+/// [`crate::store::VALUE_AT`]; returns its length, or 0 for words no pacer has.
+#[cfg(feature = "store")]
+#[export_name = "pacerEncode"]
+pub extern "C" fn pacer_encode() -> u32 {
+    shared(|io| match read(io) {
+        Some(pacer) => {
+            crate::store::put(io, &pacer);
+            seeded_backoff::shared::PACER_VALUE_SIZE as u32
+        }
+        None => 0,
+    })
+}
+
+/// The state of the `len` bytes at [`crate::store::VALUE_AT`], a stored value of the shared
+/// pacer words' configuration, into those words. Returns 0, or 1 + the error's index in
+/// [`crate::errors::STORE`] (the words unchanged; `state` for words no pacer has).
+#[cfg(feature = "store")]
+#[export_name = "pacerDecode"]
+pub extern "C" fn pacer_decode(len: u32) -> u32 {
+    shared(|io| {
+        let Some(pacer) = read(io) else {
+            return 1 + crate::errors::index(&crate::errors::STORE, &StoreError::State);
+        };
+        match crate::store::take(io, &pacer, len) {
+            Ok(stored) => {
+                write(io, &stored);
+                0
+            }
+            Err(code) => code,
+        }
     })
 }

@@ -8,6 +8,8 @@
 //! writes them back: a state the core never reaches is refused, unchanged.
 
 use seeded_backoff::bindings::SEND_RATE_WORDS;
+#[cfg(feature = "store")]
+use seeded_backoff::shared::StoreError;
 use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
 
 use crate::rt::{io as shared, Io};
@@ -247,5 +249,39 @@ pub extern "C" fn run_event_paced(
             write(io, &cell.get());
         }
         r
+    })
+}
+
+/// The shared send-rate words' stored value (SPEC.md §19.2) to the shared bytes at
+/// [`crate::store::VALUE_AT`]; returns its length, or 0 for words no send rate has.
+#[cfg(feature = "store")]
+#[export_name = "sendRateEncode"]
+pub extern "C" fn send_rate_encode() -> u32 {
+    shared(|io| match read(io) {
+        Some(rate) => {
+            crate::store::put(io, &rate);
+            seeded_backoff::shared::SEND_RATE_VALUE_SIZE as u32
+        }
+        None => 0,
+    })
+}
+
+/// The state of the `len` bytes at [`crate::store::VALUE_AT`], a stored value of the shared
+/// send-rate words' configuration, into those words. Returns 0, or 1 + the error's index in
+/// [`crate::errors::STORE`] (the words unchanged; `state` for words no send rate has).
+#[cfg(feature = "store")]
+#[export_name = "sendRateDecode"]
+pub extern "C" fn send_rate_decode(len: u32) -> u32 {
+    shared(|io| {
+        let Some(rate) = read(io) else {
+            return 1 + crate::errors::index(&crate::errors::STORE, &StoreError::State);
+        };
+        match crate::store::take(io, &rate, len) {
+            Ok(stored) => {
+                write(io, &stored);
+                0
+            }
+            Err(code) => code,
+        }
     })
 }

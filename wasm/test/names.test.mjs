@@ -1,12 +1,15 @@
 // The JavaScript column of SPEC.md §18's table of public names is the package's: each name is an
-// export of one of its entry points (by import and by require), a type its declarations export (a
-// type has no value at run time), or (the failure kind) a field its types declare for an outcome.
-// And the main entry is the narrow one its README's first examples use.
+// export of one of its entry points (by import and by require), or of seeded-backoff/shared
+// (§19's parts, an ES module), a type its declarations export (a type has no value at run time),
+// or (the failure kind) a field its types declare for an outcome. And the main entry is the
+// narrow one its README's first examples use.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import * as main from 'seeded-backoff';
+// The fleet's shared parts (SPEC.md §19) are the seeded-backoff/shared entry's (an ES module).
+import * as shared from 'seeded-backoff/shared';
 import { cjs, esm } from './api.mjs';
 
 const read = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
@@ -29,6 +32,8 @@ test('every name of SPEC.md §18 is an export of the package (or a field of its 
       if (!new RegExp(`\\b${name}\\??:`).test(types)) missing.push(`${name} (a field of the declarations)`);
     } else if (new RegExp(`^export (interface|type) ${name}\\b`, 'm').test(types)) {
       // A type only: nothing to find at run time.
+    } else if (name in shared) {
+      // An export of seeded-backoff/shared.
     } else {
       for (const [how, api] of [['import', esm], ['require', cjs]]) {
         if (!(name in api)) missing.push(`${name} (${how})`);

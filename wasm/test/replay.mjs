@@ -158,7 +158,7 @@ function budget(api, file) {
 }
 
 /** A vector budget object as a RetryBudget. */
-function budgetOf(api, cfg) {
+export function budgetOf(api, cfg) {
   return cfg.kind === 'grpc'
     ? new api.RetryBudget({ mode: 'grpc', maxTokens: cfg.max_tokens, tokenRatio: cfg.token_ratio_milli / 1000 })
     : new api.RetryBudget({

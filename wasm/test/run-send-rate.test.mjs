@@ -118,3 +118,10 @@ test('a run mixes paced and plain events (SPEC §15.2): an event given { sendRat
   assert.throws(() => run.outcome('success', 1, undefined, { sendRate: {} }), { name: 'TypeError', message: /^sendRate must be a SendRate/ });
   assert.equal(run.phase, 'attempting');
 });
+
+test('behind a send rate, retry() resolves with what fn returned, a number too (no answer code)', async () => {
+  const sendRate = new esm.SendRate();
+  assert.equal(await esm.retry(() => 5, { sendRate }), 5);
+  assert.equal(await esm.retry(() => 404, { sendRate }), 404);
+  assert.equal(sendRate.rateMilli, 0);
+});

@@ -7,6 +7,7 @@
 // codes) are checked against the core's tables by the package's tests.
 
 import type { SendRate, SendRateAnswer } from './send-rate.js';
+import type { SharedBudget, SharedSendRate } from './shared.js';
 
 /** A named starting point; options given next to it override its fields. */
 export type Preset = 'google' | 'google_64s' | 'aws_standard' | 'grpc' | 'mobile';
@@ -257,8 +258,8 @@ export interface RetryHooks {
    * first), `delayMs` the wait before the next, `error` the thrown error or the retryable Response.
    */
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
-  /** A shared retry budget. */
-  budget?: BudgetLike;
+  /** A shared retry budget; a SharedBudget (seeded-backoff/shared) shares it with a fleet. */
+  budget?: BudgetLike | SharedBudget;
   /**
    * Ends one attempt after this many ms, 1..=2147483647: its `signal` aborts with a
    * `TimeoutError` DOMException and `retry()` stops waiting for it; it counts as a retryable
@@ -308,7 +309,7 @@ export interface RetryHooks {
    * const items = await Promise.all(ids.map((id) => fetchWithBackoff(`/api/items/${id}`, {}, { sendRate })));
    * ```
    */
-  sendRate?: SendRate;
+  sendRate?: SendRate | SharedSendRate;
 }
 
 /**

@@ -2,6 +2,7 @@
 // come back, so that a crowd of clients returns no faster than the server can serve (the pacer
 // wasm part).
 import type { Seed } from './index.js';
+import type { SharedPacer } from './shared.js';
 
 /** A {@link Pacer}'s configuration (SPEC.md §16.1). */
 export interface PacerOptions {
@@ -80,3 +81,5 @@ export interface PacedResponse {
 
 /** `pacer.pace(res, nowMs)`. */
 export function pace(res: PacedResponse, pacer: Pacer, nowMs?: number | bigint): PacerSlot | undefined;
+/** `pacer.pace(res, nowMs)` for a SharedPacer (seeded-backoff/shared): a promise. */
+export function pace(res: PacedResponse, pacer: SharedPacer, nowMs?: number | bigint): Promise<PacerSlot | undefined>;

@@ -19,6 +19,21 @@ pub const LATE_LIMIT: u32 = 2;
 /// and the time bound stops a decision first when a store is slow.
 pub const MAX_TRIES: u32 = 32;
 
+/// The one script a shared part runs (SPEC.md §19.4), the same bytes in every binding (the C ABI's
+/// `sb_store_script`, the npm package's tables), on one key and with two arguments, the value
+/// expected (empty for "absent") and the new value, or with none to read: it compares and sets,
+/// and decides nothing. It answers `{1, nil, ms}` when it set the value and
+/// `{0, value or nil, ms}` otherwise, `ms` being the store's `TIME` in milliseconds.
+pub const CAS_SCRIPT: &str = r"local v = redis.call('GET', KEYS[1])
+local t = redis.call('TIME')
+local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if #ARGV == 2 and (v or '') == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2])
+  return {1, false, ms}
+end
+return {0, v or false, ms}
+";
+
 /// Which clock a decision reads (SPEC.md §19.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FleetClock {

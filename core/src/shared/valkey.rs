@@ -17,24 +17,10 @@ use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 use std::vec::Vec;
 
-use super::{Exchange, FleetClock, Reply, SharedPart, Step, StoreLink, STORE_BOUND_MS};
+use super::{Exchange, FleetClock, Reply, SharedPart, Step, StoreLink, CAS_SCRIPT, STORE_BOUND_MS};
 
 mod parts;
 pub use parts::{SharedBudget, SharedPacer, SharedSendRate};
-
-/// The one script a shared part runs (SPEC.md §19.4), on one key and with two arguments, the
-/// value expected (empty for "absent") and the new value, or with none to read: it compares and
-/// sets, and decides nothing. It answers `{1, nil, ms}` when it set the value and
-/// `{0, value or nil, ms}` otherwise, `ms` being the store's `TIME` in milliseconds.
-pub const CAS_SCRIPT: &str = r"local v = redis.call('GET', KEYS[1])
-local t = redis.call('TIME')
-local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if #ARGV == 2 and (v or '') == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2])
-  return {1, false, ms}
-end
-return {0, v or false, ms}
-";
 
 /// The spread of the wait after a conflict, per conflict of the decision: about a round trip
 /// to a store on the same network.

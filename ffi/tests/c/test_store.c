@@ -110,7 +110,24 @@ static void test_send_rate_value(void) {
     printf("store: a send rate's value as written by hand, decoded, and refused by name\n");
 }
 
+/* The script of SPEC.md section 19.4, typed here from the SPEC: the library's is the same text. */
+static void test_script(void) {
+    static const char spec[] =
+        "local v = redis.call('GET', KEYS[1])\n"
+        "local t = redis.call('TIME')\n"
+        "local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+        "if #ARGV == 2 and (v or '') == ARGV[1] then\n"
+        "  redis.call('SET', KEYS[1], ARGV[2])\n"
+        "  return {1, false, ms}\n"
+        "end\n"
+        "return {0, v or false, ms}\n";
+    CHECK(strcmp(sb_store_script(), spec) == 0);
+    CHECK(SB_STORE_BOUND_MS == 50 && SB_STORE_REJOIN_MS == 1000 && SB_STORE_MAX_TRIES == 32 && SB_STORE_LATE_LIMIT == 2);
+    printf("store: the compare-and-set script is SPEC.md's, byte for byte\n");
+}
+
 void test_store(void) {
+    test_script();
     test_budget_value();
     test_pacer_value();
     test_send_rate_value();

@@ -6,7 +6,7 @@ and the report of each outcome with its answer (the loops' own rule: `answer_of`
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator, Optional, Type
+from typing import Any, Iterator, Optional, Type, Union
 
 from ._call import Call, Clock, answer_of, checked_rate
 from ._check import show
@@ -16,13 +16,14 @@ from ._policy import Policy
 from ._run import Action, Run
 from ._seeds import CallSeeds
 from .send_rate import SendRate
+from .shared import SharedSendRate
 
 
 class Seeds:
     """The runs of successive calls, behind `send_rate` when given. Thread-safe: calls on several
     threads take distinct seeds."""
 
-    def __init__(self, policy: Policy, seed: Optional[int], send_rate: Optional[SendRate] = None) -> None:
+    def __init__(self, policy: Policy, seed: Optional[int], send_rate: Optional[Union[SendRate, SharedSendRate]] = None) -> None:
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a Policy, got {show(policy)} ({type(policy).__name__})")
         self.policy = policy

@@ -10,6 +10,8 @@ from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_code
 from ._errors import CoreError, SnapshotError
 from ._policy import Policy
+from ._store_io import run_event
+from .shared import SharedBudget
 
 __all__ = ["Backoff", "SNAPSHOT_SIZE"]
 
@@ -76,7 +78,7 @@ class Backoff:
         return status_name(lib.sb_backoff_next(probe, ffi.new("uint32_t *")))
 
     def next_delay(self, *, retry_after_ms: Optional[int] = None, elapsed_ms: Optional[int] = None,
-                   do_not_retry: bool = False, budget: Optional[RetryBudget] = None,
+                   do_not_retry: bool = False, budget: Optional[Union[RetryBudget, SharedBudget]] = None,
                    failure_kind: str = "error", rate_limit_ms: Optional[int] = None) -> Optional[int]:
         """The delay in ms before the next retry, or None to give up (then `give_up_reason` says
         why, and every later call answers None until reset()). Any combination of inputs:
@@ -109,19 +111,15 @@ class Backoff:
             c_input.rate_limit_ms = integer("rate_limit_ms", rate_limit_ms, 0, U32_MAX)
             flags |= lib.SB_INPUT_RATE_LIMIT
         c_input.failure_kind = failure_code("failure_kind", failure_kind)
-        c_budget = ffi.NULL
         if budget is not None:
-            if not isinstance(budget, RetryBudget):
+            if not isinstance(budget, (RetryBudget, SharedBudget)):
                 raise TypeError(f"budget must be a RetryBudget, got {show(budget)} ({type(budget).__name__})")
             flags |= lib.SB_INPUT_BUDGET
-            c_budget = budget._c
         c_input.flags = flags
         delay = ffi.new("uint32_t *")
-        if budget is None:
-            status = lib.sb_backoff_next_with(self._c, c_input, c_budget, delay)
-        else:
-            with budget._lock:
-                status = lib.sb_backoff_next_with(self._c, c_input, c_budget, delay)
+        # A local budget under its lock; a shared one (seeded_backoff.shared) as one of its decisions.
+        status = run_event(self._c, None, budget, None,
+                           lambda c_budget, _rate, _now: int(lib.sb_backoff_next_with(self._c, c_input, c_budget, delay)))
         if status == lib.SB_RETRY:
             return int(delay[0])
         if status == lib.SB_ERR_TWO_HINTS:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type
+from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type, Union
 
 from ._check import show
 from ._ffi import U64_MAX, ffi, lib
@@ -22,6 +22,7 @@ from ._errors import CoreError, RetryError
 from ._events import RetryEvent
 from ._run import Action, Run
 from .send_rate import ANSWERS, SendRate
+from .shared import SharedBudget, SharedSendRate
 
 Clock = Callable[[], float]
 # What the loop knows of a response, for the send rate: ('accepted' | 'throttled', hint_ms).
@@ -53,9 +54,9 @@ def answer_of(status: Optional[int], hint: Optional[Dict[str, Any]]) -> Answer:
 _ANSWER_NAMES = {code: name for name, code in ANSWERS.items()}
 
 
-def checked_rate(send_rate: Any) -> Optional[SendRate]:
+def checked_rate(send_rate: Any) -> Optional[Union[SendRate, SharedSendRate]]:
     """`send_rate` when it is a SendRate or None; anything else is a TypeError naming it."""
-    if send_rate is not None and not isinstance(send_rate, SendRate):
+    if send_rate is not None and not isinstance(send_rate, (SendRate, SharedSendRate)):
         raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
     return send_rate
 
@@ -67,7 +68,7 @@ class Call:
 
     __slots__ = ("run", "action", "_clock", "_origin", "_rate", "_last")
 
-    def __init__(self, run: Run, clock: Clock = time.monotonic, send_rate: Optional[SendRate] = None) -> None:
+    def __init__(self, run: Run, clock: Clock = time.monotonic, send_rate: Optional[Union[SendRate, SharedSendRate]] = None) -> None:
         checked_rate(send_rate)
         self.run = run
         self._clock = clock
@@ -126,7 +127,7 @@ class Call:
         return now if self.action.kind == "attempt" else None
 
     def failed(self, hint: Optional[Dict[str, Any]], now_ms: Optional[int] = None, *,
-               budget: Optional[RetryBudget] = None, failure_kind: str = "error", answer: Answer = None,
+               budget: Optional[Union[RetryBudget, SharedBudget]] = None, failure_kind: str = "error", answer: Answer = None,
                error: Any = None) -> Action:
         """The attempt in flight failed: worth a retry, with `hint` (`Run.outcome`'s hint keywords,
         {} for none), or not worth one (None). `answer` is the send rate's (`answer_of`), None
@@ -145,7 +146,7 @@ class Call:
                                            **self._told(answer))
         return self.action
 
-    def succeeded(self, now_ms: Optional[int] = None, *, budget: Optional[RetryBudget] = None,
+    def succeeded(self, now_ms: Optional[int] = None, *, budget: Optional[Union[RetryBudget, SharedBudget]] = None,
                   answer: Answer = None) -> Action:
         """The attempt in flight succeeded: the budget's success is recorded by the run's rules,
         the send rate told `answer` (None: the outcome's own, 'accepted')."""
@@ -154,7 +155,7 @@ class Call:
             self.action = self.run.outcome("success", now, budget=budget, **self._told(answer))
         return self.action
 
-    def next_delay(self, hint: Dict[str, Any], error: Any, *, budget: Optional[RetryBudget] = None,
+    def next_delay(self, hint: Dict[str, Any], error: Any, *, budget: Optional[Union[RetryBudget, SharedBudget]] = None,
                    failure_kind: str = "error", on_retry: Optional[Callable[[RetryEvent], Any]] = None,
                    give_up: Type[RetryError] = RetryError, answer: Answer = None) -> int:
         """The attempt in flight failed with `error` (raised or returned), worth a retry with

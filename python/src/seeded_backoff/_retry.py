@@ -29,6 +29,7 @@ from .http import is_retryable_http
 from ._policy import Policy, PolicyOptions
 from ._run import Run
 from .send_rate import SendRate
+from .shared import SharedBudget, SharedSendRate
 from ._transport import failure_of
 
 R = TypeVar("R")
@@ -101,11 +102,11 @@ class _Options:
     seeds: CallSeeds
     retry_on: Optional[Exceptions]
     retry_if_result: Optional[Callable[[Any], bool]]
-    budget: Optional[RetryBudget]
+    budget: Optional[Union[RetryBudget, SharedBudget]]
     sleep: Optional[Callable[[float], Any]]
     clock: Clock
     on_retry: Optional[Callable[[RetryEvent], Any]]
-    send_rate: Optional[SendRate]
+    send_rate: Optional[Union[SendRate, SharedSendRate]]
 
 
 def _callable(name: str, value: Any, required: bool = False) -> Any:
@@ -123,16 +124,16 @@ def retry(fn: Callable[P, R], /) -> Callable[P, R]: ...
 @overload
 def retry(fn: None = None, /, *, policy: Optional[Policy] = None, seed: Optional[int] = None,
           retry_on: RetryOn = None, retry_if_result: Optional[Callable[[Any], bool]] = None,
-          budget: Optional[RetryBudget] = None, sleep: Optional[Callable[[float], Any]] = None,
+          budget: Optional[Union[RetryBudget, SharedBudget]] = None, sleep: Optional[Callable[[float], Any]] = None,
           clock: Clock = time.monotonic, on_retry: Optional[Callable[[RetryEvent], Any]] = None,
-          send_rate: Optional[SendRate] = None, **policy_options: Unpack[PolicyOptions]) -> _Decorator: ...
+          send_rate: Optional[Union[SendRate, SharedSendRate]] = None, **policy_options: Unpack[PolicyOptions]) -> _Decorator: ...
 
 
 def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy] = None,
           seed: Optional[int] = None, retry_on: RetryOn = None,
-          retry_if_result: Optional[Callable[[Any], bool]] = None, budget: Optional[RetryBudget] = None,
+          retry_if_result: Optional[Callable[[Any], bool]] = None, budget: Optional[Union[RetryBudget, SharedBudget]] = None,
           sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
-          on_retry: Optional[Callable[[RetryEvent], Any]] = None, send_rate: Optional[SendRate] = None,
+          on_retry: Optional[Callable[[RetryEvent], Any]] = None, send_rate: Optional[Union[SendRate, SharedSendRate]] = None,
           **policy_options: Any) -> Any:
     """Retries `fn` by `policy` (or a Policy built from `policy_options`, e.g. `preset='aws_standard',
     max_retries=5`; default: Google's). The decorated function keeps its signature (for type
@@ -185,7 +186,7 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
     o.seeds = CallSeeds(o.seed)
     o.retry_on = exceptions("retry_on", retry_on)
     o.retry_if_result = _callable("retry_if_result", retry_if_result)
-    if budget is not None and not isinstance(budget, RetryBudget):
+    if budget is not None and not isinstance(budget, (RetryBudget, SharedBudget)):
         raise TypeError(f"budget must be a RetryBudget, got {show(budget)}")
     o.budget = budget
     o.sleep = _callable("sleep", sleep)

@@ -7,7 +7,6 @@ refund, the give-up). A loop of your own can use it the same way.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any, NamedTuple, Optional, Union
 
 from ._check import integer, one_of, show, u64
@@ -16,6 +15,8 @@ from .budget import RetryBudget, failure_code
 from ._errors import CoreError, SnapshotError
 from ._policy import Policy
 from .send_rate import ANSWERS, SendRate
+from ._store_io import run_event
+from .shared import SharedBudget as _SharedBudget, SharedSendRate as _SharedSendRate
 
 __all__ = ["Run", "Action", "RUN_SNAPSHOT_SIZE"]
 
@@ -33,8 +34,9 @@ _RUN_ERRORS = {lib.SB_ERR_RUN_START, lib.SB_ERR_RUN_OUTCOME, lib.SB_ERR_RUN_WAKE
                lib.SB_ERR_RUN_NO_CLOCK}
 
 
-def _rate(send_rate: Any) -> SendRate:
-    if not isinstance(send_rate, SendRate):
+def _rate(send_rate: Any) -> Any:
+    # A local SendRate or a shared one over a sync client (seeded_backoff.shared).
+    if not isinstance(send_rate, (SendRate, _SharedSendRate)):
         raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
     return send_rate
 
@@ -115,27 +117,26 @@ class Run:
         # A pointer to the reading, NULL for none: every u64 is a reading (SPEC.md section 15).
         return ffi.NULL if now_ms is None else ffi.new("uint64_t *", integer("now_ms", now_ms, 0, U64_MAX))
 
-    def start(self, now_ms: Optional[int] = None, *, send_rate: Optional[SendRate] = None) -> Action:
+    def start(self, now_ms: Optional[int] = None, *, send_rate: Optional[Union[SendRate, _SharedSendRate]] = None) -> Action:
         """Begins the run: attempt 1. With a `send_rate` (shared, never held by the run: SPEC.md
         section 15.2) the attempt goes only when it lets it: a 'wait' (no retry, no attempt;
         sleep it, then `wake` with the rate again), or a 'give_up' of reason 'throttled'
         (fail-fast) or 'deadline'. A paced event needs a clock reading."""
         return self._gated(lib.sb_run_start, lib.sb_run_start_paced, now_ms, send_rate)
 
-    def _gated(self, plain: Any, paced: Any, now_ms: Optional[int], send_rate: Optional[SendRate]) -> Action:
+    def _gated(self, plain: Any, paced: Any, now_ms: Optional[int], send_rate: Optional[Union[SendRate, _SharedSendRate]]) -> Action:
         """`start` or `wake`: `plain`, or `paced` behind the send rate, under its lock."""
         out = ffi.new("sb_action *")
         now = self._now(now_ms)
         if send_rate is None:
             return self._answer(plain(self._c, now, out), out[0])
-        rate = _rate(send_rate)
-        with rate._lock:
-            status = paced(self._c, now, rate._c, out)
+        status = run_event(self._c, now_ms, None, _rate(send_rate),
+                           lambda _b, c_rate, at: int(paced(self._c, self._now(at), c_rate, out)))
         return self._answer(status, out[0])
 
     def outcome(self, outcome: str, now_ms: Optional[int] = None, *, retry_after_ms: Optional[int] = None,
                 rate_limit_ms: Optional[int] = None, do_not_retry: bool = False, failure_kind: str = "error",
-                budget: Optional[RetryBudget] = None, send_rate: Optional[SendRate] = None,
+                budget: Optional[Union[RetryBudget, _SharedBudget]] = None, send_rate: Optional[Union[SendRate, _SharedSendRate]] = None,
                 answer: Union[str, int, None] = None, answer_hint_ms: int = 0) -> Action:
         """How the attempt in flight ended: 'success', 'retryable' (with at most one server hint
         and the `failure_kind`, 'error' or 'timeout'), 'permanent' or 'offline'. `budget` is
@@ -167,7 +168,7 @@ class Run:
             o.hint_ms = integer("hint_ms", hints[0][1], 0, U32_MAX)
         now = self._now(now_ms)
         out = ffi.new("sb_action *")
-        if budget is not None and not isinstance(budget, RetryBudget):
+        if budget is not None and not isinstance(budget, (RetryBudget, _SharedBudget)):
             raise TypeError(f"budget must be a RetryBudget, got {show(budget)} ({type(budget).__name__})")
         if send_rate is None and answer is not None:
             raise TypeError("answer is told to a send rate: give send_rate too")
@@ -182,19 +183,15 @@ class Run:
             one_of("answer", answer, tuple(ANSWERS))  # a bool is no status: refused here
             kind = ANSWERS[str(answer)]
         rate = None if send_rate is None else _rate(send_rate)
-        with contextlib.ExitStack() as locks:
-            c_budget = ffi.NULL
-            if budget is not None:
-                locks.enter_context(budget._lock)
-                c_budget = budget._c
-            if rate is None:
-                status = lib.sb_run_outcome(self._c, o, now, c_budget, out)
-            else:
-                locks.enter_context(rate._lock)
-                status = lib.sb_run_outcome_paced(self._c, o, kind, hint, now, c_budget, rate._c, out)
+        if rate is None:
+            status = run_event(self._c, now_ms, budget, None,
+                               lambda c_budget, _r, at: int(lib.sb_run_outcome(self._c, o, self._now(at), c_budget, out)))
+        else:
+            status = run_event(self._c, now_ms, budget, rate, lambda c_budget, c_rate, at: int(
+                lib.sb_run_outcome_paced(self._c, o, kind, hint, self._now(at), c_budget, c_rate, out)))
         return self._answer(status, out[0])
 
-    def wake(self, now_ms: Optional[int] = None, *, send_rate: Optional[SendRate] = None) -> Action:
+    def wake(self, now_ms: Optional[int] = None, *, send_rate: Optional[Union[SendRate, _SharedSendRate]] = None) -> Action:
         """The sleep of a 'retry' or 'wait' has ended: the next attempt (behind `send_rate` as in
         `start`)."""
         return self._gated(lib.sb_run_wake, lib.sb_run_wake_paced, now_ms, send_rate)

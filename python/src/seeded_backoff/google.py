@@ -43,7 +43,7 @@ import functools
 import inspect
 import math
 import time
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, cast
 
 from google.api_core import exceptions as api_exceptions
 from google.api_core import retry as retries
@@ -58,6 +58,7 @@ from .http import classify_grpc, classify_http
 from ._policy import Policy
 from ._run import Run
 from .send_rate import SendRate
+from .shared import SharedSendRate
 from ._transport import failure_of, is_transport_error
 from ._seeds import CallSeeds
 
@@ -195,7 +196,7 @@ class _Seeded:
     sleep: Callable[[float], Any]
     clock: Clock
     retry_on: Tuple[Type[BaseException], ...]
-    send_rate: Optional[SendRate]
+    send_rate: Optional[Union[SendRate, SharedSendRate]]
     _user_predicate: Optional[Callable[[Exception], bool]]
     _default_sleep: Callable[[float], Any]
 
@@ -203,7 +204,7 @@ class _Seeded:
                  deadline: Optional[float] = None, budget: Optional[RetryBudget] = None,
                  on_retry: Optional[Callable[[RetryEvent], Any]] = None,
                  sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
-                 retry_on: Tuple[Type[BaseException], ...] = (), send_rate: Optional[SendRate] = None) -> None:
+                 retry_on: Tuple[Type[BaseException], ...] = (), send_rate: Optional[Union[SendRate, SharedSendRate]] = None) -> None:
         self.send_rate = checked_rate(send_rate)
         base = self._options(policy, seed, deadline, budget, on_retry, sleep, clock, retry_on)
         # google-api-core's Retry or AsyncRetry, next in the subclass's order.

@@ -59,7 +59,7 @@ import inspect
 import secrets
 import sys
 import time
-from typing import Any, Callable, Dict, Iterator, Optional, Type, TypeVar, cast
+from typing import Any, Callable, Dict, Iterator, Optional, Type, TypeVar, Union, cast
 
 from ._adapt import Seeds, report, turns
 from ._call import Call
@@ -67,6 +67,7 @@ from ._check import integer, show
 from ._events import RetryEvent
 from ._policy import Policy
 from .send_rate import SendRate
+from .shared import SharedSendRate
 from ._transport import is_transport_error
 
 __all__ = ["ReconnectBackoff", "paced_retry"]
@@ -93,7 +94,7 @@ class ReconnectBackoff:
 
     def __init__(self, policy: Optional[Policy] = None, *, seed: Optional[int] = None,
                  on_retry: Optional[Callable[[RetryEvent], Any]] = None,
-                 send_rate: Optional[SendRate] = None) -> None:
+                 send_rate: Optional[Union[SendRate, SharedSendRate]] = None) -> None:
         if policy is None:
             policy = Policy("google")
         if on_retry is not None and not callable(on_retry):
@@ -115,7 +116,7 @@ class ReconnectBackoff:
         return self._seeds.policy
 
     @property
-    def send_rate(self) -> Optional[SendRate]:
+    def send_rate(self) -> Optional[Union[SendRate, SharedSendRate]]:
         return self._seeds.send_rate
 
     def reset(self) -> None:

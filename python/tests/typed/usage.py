@@ -12,6 +12,7 @@ import httpx
 import requests
 import stamina
 import tenacity
+import valkey
 import valkey.retry
 from google.cloud.memorystore_v1 import MemorystoreAsyncClient, MemorystoreClient
 from google.cloud.memorystore_v1.types import Instance
@@ -21,6 +22,7 @@ from seeded_backoff import Policy, RetryError, RetryEvent, retry
 from seeded_backoff.budget import RetryBudget
 from seeded_backoff.pacer import Pacer, PacerError
 from seeded_backoff.send_rate import SendRate
+from seeded_backoff.shared import AsyncSharedPacer, SharedBudget, SharedPacer, SharedSendRate
 from seeded_backoff.google import AsyncRetry, Retry
 from seeded_backoff.stamina import backoff_hook
 from seeded_backoff.tenacity import seeded
@@ -142,3 +144,25 @@ def refused(error: PacerError) -> None:
 
 
 pacer.assign(now_ms=1.5)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+# A fleet's parts in Valkey: retry() takes them as local ones; their answers are the local parts'.
+store = valkey.Valkey()
+fleet_rate = SharedSendRate(store, "sb:send-rate:api", SendRate())
+fleet_budget = SharedBudget(store, "sb:budget:api", RetryBudget.aws_default())
+fleet_pacer = SharedPacer(store, "sb:pacer:api", Pacer(100))
+
+
+@retry(send_rate=fleet_rate, budget=fleet_budget)
+def fleet_call() -> int:
+    return 1
+
+
+reveal_type(fleet_call())  # revealed: int
+reveal_type(fleet_rate.ask().kind)  # revealed: str
+reveal_type(fleet_budget.try_acquire())  # revealed: bool
+reveal_type(fleet_pacer.assign())  # revealed: PacerSlot
+reveal_type(fleet_rate.link_state)  # revealed: str
+
+
+async def fleet_pending() -> None:
+    reveal_type(await AsyncSharedPacer(store, "sb:pacer:api", Pacer(100)).pending())  # revealed: int

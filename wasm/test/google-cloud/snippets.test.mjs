@@ -62,3 +62,13 @@ test('the Valkey snippet', async () => {
     await server.close();
   }
 });
+
+test('the fleet snippet (seeded-backoff/shared)', async () => {
+  const server = await redisServer();
+  try {
+    const out = await run(snippet('A fleet through Valkey'), { VALKEY_PORT: String(server.port) });
+    assert.equal(out, 'ok joined');
+  } finally {
+    await server.close();
+  }
+});

@@ -232,3 +232,14 @@ void [paceNow.kind === 'refuse' ? paceNow.ms : 0, waited, learntRate];
 sendRate.answer('refused');
 // @ts-expect-error failFast is a boolean
 new SendRate({ failFast: 1 });
+
+// seeded-backoff/shared: the fleet's parts over a client with evalBuffer, taken by retry() and pace().
+import { SharedBudget, SharedPacer, SharedSendRate, CAS_SCRIPT } from 'seeded-backoff/shared';
+declare const storeClient: { evalBuffer(script: string, numKeys: number, ...args: (string | Uint8Array)[]): Promise<unknown> };
+const fleetRate = new SharedSendRate(storeClient, 'sb:send-rate:api', new SendRate(), { boundMs: 50 });
+const fleetBudget = new SharedBudget(storeClient, 'sb:budget:api', new RetryBudget({ mode: 'aws_quota' }));
+const fleetPacer = new SharedPacer(storeClient, 'sb:pacer:api', new Pacer({ capacityPerS: 100 }));
+export const fleetCall: Promise<string> = retry(async () => 'ok', { sendRate: fleetRate, budget: fleetBudget });
+export const fleetPace: Promise<{ retryAfterS: number } | undefined> = pace({ statusCode: 429, setHeader: () => undefined }, fleetPacer);
+export const fleetScript: string = CAS_SCRIPT;
+export const fleetState: 'joining' | 'joined' | 'local' = fleetRate.linkState;
