@@ -6,9 +6,9 @@
 //! words, `rate`, `max_wait_s`, `tail_count`, `capacity` ([`RawPacer`]'s fields in order).
 
 use seeded_backoff::bindings::RawPacer;
+use seeded_backoff::pacer::{Pacer, PacerError};
 #[cfg(feature = "store")]
 use seeded_backoff::shared::StoreError;
-use seeded_backoff::pacer::{Pacer, PacerError};
 
 use crate::rt::{io as shared, Io};
 

@@ -8,9 +8,9 @@
 //! writes them back: a state the core never reaches is refused, unchanged.
 
 use seeded_backoff::bindings::SEND_RATE_WORDS;
+use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
 #[cfg(feature = "store")]
 use seeded_backoff::shared::StoreError;
-use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
 
 use crate::rt::{io as shared, Io};
 
