@@ -11,8 +11,11 @@
 //! nginx needs). Env: PORT, SECONDS (a mode's length), MODE=change (the one mode /rs-change: the
 //! default send rate for SECONDS while the script changes nginx's rate), MODE=fleet (one process
 //! of lab/fleet-quota.sh's fleet: WORKERS tasks on PATH for SECONDS, sharing the default send rate
-//! kept in the Valkey at STORE, or an own one where STORE is empty). Prints the rate the send rate
-//! learnt.
+//! kept in the Valkey at STORE, or an own one where STORE is empty; lab/fleet-quota-mixed.sh adds
+//! KEY, the stored rate's key, START_AT, the Unix time in ms to begin at, so that every process of
+//! the fleet begins together, and FIXED_MILLI, a rate pinned by min = max), MODE=prime (one
+//! throttle told to the shared rate at STORE, KEY, FIXED_MILLI: the rate, off until a throttle,
+//! set to the pinned one before the fleet begins). Prints the rate the send rate learnt.
 
 use std::io;
 use std::sync::Arc;
@@ -21,7 +24,7 @@ use std::time::Duration;
 use seeded_backoff::shared::{SharedSendRate, Store};
 use seeded_backoff::{
     run::SendGate,
-    send_rate::{AtomicSendRate, NotSent, SendRateConfig},
+    send_rate::{Answer, AtomicSendRate, NotSent, SendRateConfig},
     CallSeeds, Policy, Retry, Verdict,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -187,8 +190,46 @@ async fn mode<G: SendGate + Send + Sync + 'static>(
     }
 }
 
+/// The fleet's send rate: the defaults, or with FIXED_MILLI a rate pinned at it (min = max), which
+/// a throttle sets and no throttle or probe moves: a fixed shared limiter's.
+fn fleet_config(fixed: &str) -> SendRateConfig {
+    match fixed.parse() {
+        Ok(milli) => SendRateConfig {
+            min_rate_milli: milli,
+            max_rate_milli: milli,
+            ..SendRateConfig::DEFAULT
+        },
+        Err(_) => SendRateConfig::DEFAULT,
+    }
+}
+
+/// Sleeps until the Unix time START_AT (ms), if given: the fleet's processes begin together.
+async fn wait_for_start(start_at: &str) {
+    let Ok(at) = start_at.parse::<u64>() else {
+        return;
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    tokio::time::sleep(Duration::from_millis(at.saturating_sub(now))).await;
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    if std::env::var("MODE").as_deref() == Ok("prime") {
+        let env = |name: &str| std::env::var(name).unwrap_or_default();
+        let store = Store::open(&env("STORE")).expect("a redis:// URL");
+        let config = fleet_config(&env("FIXED_MILLI"));
+        let rate = SharedSendRate::new(&store, env("KEY"), config).expect("a valid rate");
+        rate.on_answer(0, Answer::Throttled { hint_ms: 0 });
+        println!(
+            "primed {} at {} link {:?}",
+            env("KEY"),
+            rate.load().rate_milli(),
+            rate.link_state()
+        );
+        return;
+    }
     let port: u16 = std::env::var("PORT")
         .ok()
         .and_then(|p| p.parse().ok())
@@ -214,7 +255,10 @@ async fn main() {
         let env = |name: &str| std::env::var(name).unwrap_or_default();
         let workers = env("WORKERS").parse().expect("WORKERS");
         let path: &'static str = env("PATH_NAME").leak();
-        let config = SendRateConfig::DEFAULT;
+        let config = fleet_config(&env("FIXED_MILLI"));
+        let key = Some(env("KEY")).filter(|k| !k.is_empty());
+        let key = key.unwrap_or_else(|| "sb:lab:fleet-quota".into());
+        wait_for_start(&env("START_AT")).await;
         match env("STORE").as_str() {
             "" => {
                 let rate = Arc::new(AtomicSendRate::new(config).expect("the defaults"));
@@ -223,7 +267,7 @@ async fn main() {
             }
             url => {
                 let store = Store::open(url).expect("a redis:// URL");
-                let rate = SharedSendRate::new(&store, "sb:lab:fleet-quota", config);
+                let rate = SharedSendRate::new(&store, key, config);
                 let rate = Arc::new(rate.expect("the defaults"));
                 mode(port, seconds, path, workers, Some(Arc::clone(&rate))).await;
                 let stats = rate.stats();
