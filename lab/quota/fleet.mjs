@@ -1,0 +1,42 @@
+// One Node process of lab/fleet-quota-mixed.sh's fleet: WORKERS concurrent loops of
+// fetchWithBackoff on PATH_NAME from START_AT (Unix ms) for SECONDS, behind one send rate: the
+// process's own SendRate where STORE_PORT is empty, else a SharedSendRate on KEY of the
+// redis-server at STORE_PORT (iovalkey, from wasm/test/google-cloud's locked dependencies), the
+// same key the fleet's Rust and Python processes share. FIXED_MILLI pins the rate (min = max), as
+// the Rust client's fleet_config does. Prints the rate it learnt and, shared, its decisions.
+import { createRequire } from 'node:module';
+
+const { PORT, PATH_NAME, STORE_PORT, KEY, PACKAGE, FIXED_MILLI } = process.env;
+const WORKERS = Number(process.env.WORKERS);
+const SECONDS = Number(process.env.SECONDS);
+const START_AT = Number(process.env.START_AT ?? Date.now());
+const { fetchWithBackoff, SendRate } = await import(`${PACKAGE}/index.js`);
+const options = FIXED_MILLI ? { minRateMilli: Number(FIXED_MILLI), maxRateMilli: Number(FIXED_MILLI) } : {};
+let sendRate = new SendRate(options);
+let store;
+if (STORE_PORT) {
+  const { SharedSendRate } = await import(`${PACKAGE}/shared.js`);
+  const Valkey = createRequire(new URL('../../wasm/test/google-cloud/package.json', import.meta.url))('iovalkey');
+  // As wasm/README.md says: a command fails at once while the store is away.
+  store = new Valkey({ port: Number(STORE_PORT), host: '127.0.0.1', enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  await new Promise((resolve) => store.once('ready', resolve));
+  sendRate = new SharedSendRate(store, KEY, sendRate);
+}
+
+await new Promise((r) => setTimeout(r, Math.max(0, START_AT - Date.now())));
+const end = performance.now() + SECONDS * 1000;
+const url = `http://127.0.0.1:${PORT}${PATH_NAME}`;
+// The Node loop of lab/quota/quota.mjs: many retries within 30 s, so a request is retried
+// rather than dropped; the send rate paces every attempt.
+const retryOptions = { sendRate, maxRetries: 100, maxElapsedMs: 30_000, initialMs: 10, maxBackoffMs: 100, jitter: 'full' };
+async function worker() {
+  while (performance.now() < end) {
+    const res = await fetchWithBackoff(url, {}, retryOptions).catch((e) => e.cause);
+    await res?.arrayBuffer?.();
+  }
+}
+await Promise.all(Array.from({ length: WORKERS }, worker));
+const stats = store ? ` decisions ${sendRate.stats.decisions} alone ${sendRate.stats.alone} conflicts ${sendRate.stats.conflicts} link ${sendRate.linkState}` : '';
+console.log(`learnt ${PATH_NAME} ${sendRate.rateMilli}${stats}`);
+store?.disconnect();
+process.exit(0);
