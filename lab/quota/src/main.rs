@@ -18,6 +18,7 @@
 //! set to the pinned one before the fleet begins). Prints the rate the send rate learnt.
 
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,6 +34,10 @@ use tokio::sync::Mutex;
 use tokio::time::Instant;
 
 const WORKERS: usize = 50;
+
+/// Requests the send rate refused to let go within the policy's time (lab/fleet-quota-mixed.sh
+/// prints them).
+static NOT_SENT: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Debug)]
 enum Error {
@@ -174,12 +179,19 @@ async fn mode<G: SendGate + Send + Sync + 'static>(
                                 .await
                         }
                     };
-                    // A request that ran out of retries on 429s is counted in nginx's log; any
-                    // other end is the client's fault, and says so.
-                    if let Err(e) = served {
-                        if !matches!(e.cause, Error::Status(_)) {
-                            eprintln!("{path}: {}", e.cause);
+                    // A request that ran out of retries on 429s is counted in nginx's log. One
+                    // the send rate would not let go within the policy's 30 s (a rate cut to a
+                    // few a minute) is counted here, and its task pauses 100 ms before the next,
+                    // as a caller whose request was refused at once does, rather than asking
+                    // again in a loop that holds a core. Any other end is the client's fault,
+                    // and says so.
+                    match served.map_err(|e| e.cause) {
+                        Ok(_) | Err(Error::Status(_)) => {}
+                        Err(Error::NotSent(_)) => {
+                            NOT_SENT.fetch_add(1, Ordering::Relaxed);
+                            tokio::time::sleep(Duration::from_millis(100)).await;
                         }
+                        Err(e) => eprintln!("{path}: {e}"),
                     }
                 }
             })
@@ -263,7 +275,8 @@ async fn main() {
             "" => {
                 let rate = Arc::new(AtomicSendRate::new(config).expect("the defaults"));
                 mode(port, seconds, path, workers, Some(Arc::clone(&rate))).await;
-                println!("learnt {path} {}", rate.rate_milli());
+                let not_sent = NOT_SENT.load(Ordering::Relaxed);
+                println!("learnt {path} {} not-sent {not_sent}", rate.rate_milli());
             }
             url => {
                 let store = Store::open(url).expect("a redis:// URL");
@@ -272,8 +285,9 @@ async fn main() {
                 mode(port, seconds, path, workers, Some(Arc::clone(&rate))).await;
                 let stats = rate.stats();
                 println!(
-                    "learnt {path} {} decisions {} alone {} conflicts {} late {} failed {} link {:?} {:?}",
+                    "learnt {path} {} not-sent {} decisions {} alone {} conflicts {} late {} failed {} link {:?} {:?}",
                     rate.load().rate_milli(),
+                    NOT_SENT.load(Ordering::Relaxed),
                     stats.decisions,
                     stats.alone,
                     stats.conflicts,
