@@ -31,6 +31,10 @@ def pct(x):
     return f"{100 * x:.1f} %"
 
 
+def alone_share(sums):
+    return "-" if not sums else f"{sums[1]} of {sums[0]} ({pct(sums[1] / max(1, sums[0]))})"
+
+
 def back(ms):
     return "never" if ms is None else f"{ms / 1000:.1f} s"
 
@@ -50,18 +54,22 @@ def main(log, rate, burst, seconds, changes_path, learnt_path):
             starts[path] = float(new)
         else:
             changes.setdefault(path, []).append((float(at), int(new)))
-    learnt = {}
+    learnt, alone = {}, {}
     for line in open(learnt_path, encoding="utf-8"):
         m = re.match(r"learnt (/[\w-]+)\?(\w+) (\d+) not-sent (\d+)", line.strip())
         if m:
             learnt.setdefault((m.group(1), m.group(2)), []).append((int(m.group(3)) / 1000, int(m.group(4))))
+            d = re.search(r"decisions (\d+) alone (\d+)", line)
+            if d:
+                sums = alone.setdefault(m.group(1), [0, 0])
+                sums[0], sums[1] = sums[0] + int(d.group(1)), sums[1] + int(d.group(2))
     print(f"nginx limit_req rate={rate}r/s burst={burst} nodelay, halved at a third of each {seconds} s mode "
           f"and restored at two thirds")
     print()
     print("| mode | attempts | served | refused | served per binding (rs/node/py) | goodput / quota "
           "| refused after the first second | back within 5 % of the halved quota | of the restored quota "
-          "| rates learnt at the end (rs/node/py, min..max /s) | requests not sent (the rate's wait past 30 s) |")
-    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|")
+          "| rates learnt at the end (rs/node/py, min..max /s) | requests not sent (the rate's wait past 30 s) | shared decisions made alone (the store late or the link local) |")
+    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|")
     verdicts, missing = [], []
     for path, label in MODES:
         if path not in starts or len(changes.get(path, [])) != 2 or not rows.get(path):
@@ -88,7 +96,8 @@ def main(log, rate, burst, seconds, changes_path, learnt_path):
                          else "-" for k in ("rs", "node", "py"))
         not_sent = sum(n for k in ("rs", "node", "py") for _, n in learnt.get((path, k), []))
         print(f"| {label} | {len(mine)} | {served} | {refused} | {per} | {pct(good)} | {pct(late)} "
-              f"| {back(backs[0])} | {back(backs[1])} | {rates} | {not_sent} |")
+              f"| {back(backs[0])} | {back(backs[1])} | {rates} | {not_sent} "
+              f"| {alone_share(alone.get(path))} |")
         met = lambda ok: "met" if ok else "missed"  # noqa: E731
         verdicts.append(f"goal: {met(good >= 0.98)}: {label}: goodput {pct(good)} of the quota (goal >= 98 %)")
         verdicts.append(f"goal: {met(late <= 0.01)}: {label}: refused {pct(late)} of the attempts after the first "
