@@ -8,7 +8,7 @@ from typing import Any, Iterator, Optional, Union
 from ._check import boolean, integer, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_code
-from ._errors import CoreError, SnapshotError
+from ._errors import CoreError, restored
 from ._policy import Policy
 from ._store_io import run_event
 from .shared import SharedBudget
@@ -152,13 +152,7 @@ class Backoff:
         where the snapshot left off. Raises SnapshotError (with `.code`) for damaged bytes, another
         policy's snapshot or another format."""
         policy = _policy(policy)
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"data must be bytes, got {show(data)} ({type(data).__name__})")
-        data = bytes(data)
-        c = ffi.new("sb_backoff *")
-        status = lib.sb_backoff_restore(c, ffi.new("sb_policy *", policy._c), data, len(data))
-        if status != lib.SB_OK:
-            raise SnapshotError(status, f", got {len(data)} bytes")
+        c = restored("sb_backoff *", lib.sb_backoff_restore, policy._c, data)
         self: Backoff = object.__new__(cls)
         self._c, self._policy, self._seed = c, policy, None
         return self

@@ -3,7 +3,8 @@ tests/vectors) and the core's message; they are ValueErrors, since the value was
 
 from typing import Any, Optional
 
-from ._ffi import message, status_name
+from ._check import show
+from ._ffi import ffi, lib, message, status_name
 
 __all__ = ["CoreError", "PolicyError", "RetryAfterError", "RateLimitError", "SnapshotError", "BudgetError",
            "PacerError", "RetryError"]
@@ -41,6 +42,22 @@ class RateLimitError(CoreError):
 
 class SnapshotError(CoreError):
     """Snapshot bytes that are damaged, of another policy, or of another format version."""
+
+
+def restored(c_type: str, restore: Any, policy_c: Any, data: Any) -> Any:
+    """A new C state (`c_type`, e.g. "sb_run *") rebuilt by `restore` (the C ABI's
+    `sb_*_restore`) from snapshot bytes `data` under the policy `policy_c`: TypeError for data that
+    is not bytes, SnapshotError (with `.code`) for bytes the core refuses."""
+    from ._check import show
+
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"data must be bytes, got {show(data)} ({type(data).__name__})")
+    data = bytes(data)
+    c = ffi.new(c_type)
+    status = restore(c, ffi.new("sb_policy *", policy_c), data, len(data))
+    if status != lib.SB_OK:
+        raise SnapshotError(status, f", got {len(data)} bytes")
+    return c
 
 
 class BudgetError(CoreError):

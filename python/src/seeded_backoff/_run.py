@@ -12,7 +12,7 @@ from typing import Any, NamedTuple, Optional, Union
 from ._check import integer, one_of, show, u64
 from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_code
-from ._errors import CoreError, SnapshotError
+from ._errors import CoreError, restored
 from ._policy import Policy
 from .send_rate import ANSWERS, SendRate
 from ._store_io import run_event
@@ -231,13 +231,7 @@ class Run:
         non-bytes argument."""
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a Policy, got {show(policy)} ({type(policy).__name__})")
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"data must be bytes, got {show(data)} ({type(data).__name__})")
-        data = bytes(data)
-        c = ffi.new("sb_run *")
-        status = lib.sb_run_restore(c, ffi.new("sb_policy *", policy._c), data, len(data))
-        if status != lib.SB_OK:
-            raise SnapshotError(status, f", got {len(data)} bytes")
+        c = restored("sb_run *", lib.sb_run_restore, policy._c, data)
         self: Run = object.__new__(cls)
         self._c, self._policy = c, policy
         return self
