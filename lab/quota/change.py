@@ -22,16 +22,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 from send_rate_quota import BIN_MS, settle_ms  # noqa: E402
-from table import COLD_FACTOR, GOODPUT_POINTS, WORKERS, pct, report  # noqa: E402
+from table import COLD_FACTOR, GOODPUT_POINTS, WORKERS, back, pct, report  # noqa: E402
 
 PATHS = [("/change", "Node: one npm SendRate"),
          ("/py-change", "Python asyncio: one SendRate, retry(send_rate=)"),
          ("/rs-change", "Rust tokio: one AtomicSendRate, Retry::send_rate")]
 BACK_GOAL_MS = 10_000
-
-
-def back(ms):
-    return "never" if ms is None else f"{ms / 1000:.1f} s"
 
 
 def main(log, rate, burst, seconds, changes_path, learnt_path, out):

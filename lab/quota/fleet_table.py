@@ -20,6 +20,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 from send_rate_quota import BIN_MS, settle_ms  # noqa: E402
+sys.path.insert(0, HERE)
+from table import back, pct  # noqa: E402
 
 MODES = [("/mixed-own", "each process its own send rate (today's)"),
          ("/mixed-shared", "one SharedSendRate in redis-server (adaptive)"),
@@ -27,16 +29,8 @@ MODES = [("/mixed-own", "each process its own send rate (today's)"),
 BACK_GOAL_MS = 3_000
 
 
-def pct(x):
-    return f"{100 * x:.1f} %"
-
-
 def alone_share(sums):
     return "-" if not sums else f"{sums[1]} of {sums[0]} ({pct(sums[1] / max(1, sums[0]))})"
-
-
-def back(ms):
-    return "never" if ms is None else f"{ms / 1000:.1f} s"
 
 
 def main(log, rate, burst, seconds, changes_path, learnt_path):

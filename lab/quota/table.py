@@ -53,6 +53,11 @@ def pct(x):
     return f"{100 * x:.1f} %"
 
 
+def back(ms):
+    """A settling time (ms, or None for never) as the tables print it."""
+    return "never" if ms is None else f"{ms / 1000:.1f} s"
+
+
 def checked(failures):
     """`failures`, or none (printed as not checked) on a machine loaded beyond its cores, unless a
     mode is missing from the log."""
