@@ -30,8 +30,8 @@ cd "$(dirname "$0")/.."
 
 . lab/lib/nginx.sh
 nginx_found "the mixed fleet quota run" || exit 1
-server=${REDIS_SERVER:-/usr/bin/redis-server}
-[ -x "$server" ] || { echo "fleet-quota-mixed: no redis-server at $server"; exit 1; }
+. lab/lib/redis.sh
+redis_found fleet-quota-mixed || exit 1
 
 set -e
 if [ -z "${VENV:-}" ]; then
@@ -56,13 +56,10 @@ startup=${STARTUP_S:-8}
 workers=${WORKERS:-3}
 counts=("${RUST_PROCS:-17}" "${NODE_PROCS:-17}" "${PY_PROCS:-16}")
 nginx_serve quota "$rate" 429 "      limit_req zone=quota burst=$burst nodelay;"
-rport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$server" --port "$rport" --bind 127.0.0.1 --save '' --appendonly no >/dev/null 2>&1 &
-rpid=$!
 pids=()
 trap 'set +e; kill "${pids[@]}" $rpid 2>/dev/null; nginx_stop' EXIT
 trap 'exit 143' TERM INT
-for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$rport) 2>/dev/null && break; sleep 0.05; done
+redis_start
 echo "-- redis-server on 127.0.0.1:$rport; ${counts[0]} Rust + ${counts[1]} Node + ${counts[2]} Python processes x $workers workers; load $(cut -d' ' -f1 /proc/loadavg)"
 
 until_epoch() { python3 -c "import sys, time; time.sleep(max(0, float(sys.argv[1]) - time.time()))" "$1"; }

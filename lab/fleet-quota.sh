@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 
 . lab/lib/nginx.sh
 nginx_found "the fleet quota run" || exit 1
-server=${REDIS_SERVER:-/usr/bin/redis-server}
-[ -x "$server" ] || { echo "fleet-quota: no redis-server at $server"; exit 1; }
+. lab/lib/redis.sh
+redis_found fleet-quota || exit 1
 
 set -e
 cargo build -q --release -p seeded-backoff-quota-client
@@ -24,11 +24,8 @@ seconds=${SECONDS_PER_MODE:-15}
 processes=${PROCESSES:-5}
 workers=${WORKERS:-10}
 nginx_serve quota "$rate" 429 "      limit_req zone=quota burst=$burst nodelay;"
-rport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$server" --port "$rport" --bind 127.0.0.1 --save '' --appendonly no >/dev/null &
-rpid=$!
 trap 'kill $rpid 2>/dev/null; nginx_stop' EXIT
-for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$rport) 2>/dev/null && break; sleep 0.05; done
+redis_start
 echo "-- redis-server on 127.0.0.1:$rport; $processes processes x $workers tasks; load $(cut -d' ' -f1 /proc/loadavg)"
 
 for run in "/fleet-own|" "/fleet-shared|redis://127.0.0.1:$rport/"; do
