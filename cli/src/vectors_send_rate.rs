@@ -293,6 +293,32 @@ pub fn file() -> Value {
             ],
         ),
         case(
+            "waiting callers form a line one interval apart, at most a second past the slot",
+            d,
+            &[
+                learnt.as_slice(),
+                &[Ask(1000); 8],
+                &[Ask(1256), Ask(1256), Ask(1300)],
+            ]
+            .concat(),
+        ),
+        case(
+            "a line behind a server's hint",
+            d,
+            &[
+                learnt.as_slice(),
+                &[
+                    Thr(1100, 300),
+                    Ask(1100),
+                    Ask(1100),
+                    Ask(1100),
+                    Ask(1400),
+                    Ask(1400),
+                ],
+            ]
+            .concat(),
+        ),
+        case(
             "fail fast refuses and reserves nothing",
             SendRateConfig {
                 fail_fast: true,

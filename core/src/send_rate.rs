@@ -35,7 +35,8 @@ pub enum Pace {
     /// Send the attempt now.
     Send,
     /// Wait this long, then ask again: nothing is reserved, so a rate cut while waiting applies
-    /// to the waiting attempt too (reserved slots would go out at the old rate).
+    /// to the waiting attempt too (reserved slots would go out at the old rate). Callers told to
+    /// wait at once are told times one interval apart (a line), so they come back one by one.
     Wait {
         /// Milliseconds to wait.
         ms: u32,
@@ -97,6 +98,16 @@ impl Answer {
     }
 }
 
+/// How far past the time the rate lets the next attempt go a waiting caller may be told to come
+/// back, in ms: the line's end is kept only this far ahead, so the times of callers that gave up
+/// leave the rate idle for at most this long (SPEC.md §17.4 step 5).
+pub const LINE_MS: u64 = 1000;
+
+/// Whole ms from `now_us` to `then_us`, rounded up, at most u32's maximum.
+fn ms_until(now_us: u64, then_us: u64) -> u32 {
+    u32::try_from(then_us.saturating_sub(now_us).div_ceil(1000)).unwrap_or(u32::MAX)
+}
+
 /// An adaptive send rate for one thread (SPEC.md §17): ask [`before_attempt`](Self::before_attempt)
 /// before every attempt and report each answer with [`on_answer`](Self::on_answer). Clock readings
 /// are milliseconds on any monotonic clock; one earlier than a previous reading counts as that one.
@@ -113,6 +124,7 @@ impl Answer {
 /// assert_eq!(rate.before_attempt(1000), Pace::Send);
 /// assert_eq!(rate.before_attempt(1000), Pace::Send); // the default burst of 2
 /// assert_eq!(rate.before_attempt(1000), Pace::Wait { ms: 11 }); // 1/98 s later: ask again then
+/// assert_eq!(rate.before_attempt(1000), Pace::Wait { ms: 21 }); // the next caller in line
 /// assert_eq!(rate.before_attempt(1011), Pace::Send);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,6 +137,9 @@ pub struct SendRate {
     /// Until when a server's hint holds every attempt, in µs: apart from `next_us`, so the burst
     /// tolerance never lets an attempt go inside a hint.
     hold_us: u64,
+    /// The end of the line of waiting callers, in µs: the time the latest one was told to come
+    /// back, plus one interval (SPEC.md §17.4 step 5).
+    line_us: u64,
     last_probe_ms: u64,
     step_permille: u32,
     last_decrease_ms: u64,
@@ -142,6 +157,7 @@ impl SendRate {
                 rate_milli: 0,
                 next_us: 0,
                 hold_us: 0,
+                line_us: 0,
                 last_probe_ms: 0,
                 step_permille: config.probe_first_permille,
                 last_decrease_ms: 0,
@@ -170,10 +186,10 @@ impl SendRate {
         let now = self.tick(now_ms);
         self.probe(now);
         let now_us = now.saturating_mul(1000);
-        let wait_us = if now_us < self.hold_us {
-            self.hold_us.saturating_sub(now_us)
+        let interval = self.interval_us();
+        let due_us = if now_us < self.hold_us {
+            self.hold_us
         } else {
-            let interval = self.interval_us();
             let tolerance = interval.saturating_mul(u64::from(self.config.burst.saturating_sub(1)));
             let allowed_us = self.next_us.saturating_sub(tolerance);
             if now_us >= allowed_us {
@@ -181,13 +197,22 @@ impl SendRate {
                 self.window.add_sent();
                 return Pace::Send;
             }
-            allowed_us.saturating_sub(now_us)
+            allowed_us
         };
-        let ms = u32::try_from(wait_us.div_ceil(1000)).unwrap_or(u32::MAX);
         if self.config.fail_fast {
-            Pace::Refuse { ms }
-        } else {
-            Pace::Wait { ms }
+            return Pace::Refuse {
+                ms: ms_until(now_us, due_us),
+            };
+        }
+        // The line: each waiting caller gets its own time, one interval after the one before,
+        // so callers come back one by one rather than together (SPEC.md §17.4 step 5).
+        let back_us = self
+            .line_us
+            .max(due_us)
+            .min(due_us.saturating_add(LINE_MS * 1000));
+        self.line_us = back_us.saturating_add(interval);
+        Pace::Wait {
+            ms: ms_until(now_us, back_us),
         }
     }
 

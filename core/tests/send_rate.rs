@@ -128,12 +128,24 @@ fn shared_rate_lets_one_of_many_threads_send_per_slot() {
             .collect()
     });
     assert_eq!(paces.iter().filter(|p| **p == Pace::Send).count(), 1);
-    // 1/98 s = 10 204 µs (floored) after the one send, rounded up to ms.
-    let waits = paces
+    // The waiting callers form a line (SPEC.md §17.4 step 5): the k-th is told to come back
+    // k intervals of 1/98 s = 10 204 µs (floored) after the slot at 1 010 204 µs, at most
+    // 1 000 ms past it, each rounded up to ms from 1 000 000 µs.
+    let mut waits: Vec<u32> = paces
         .iter()
-        .filter(|p| **p == Pace::Wait { ms: 11 })
-        .count();
-    assert_eq!(waits, threads * per - 1);
+        .filter_map(|p| match p {
+            Pace::Wait { ms } => Some(*ms),
+            _ => None,
+        })
+        .collect();
+    waits.sort_unstable();
+    let line: Vec<u32> = (0..threads * per - 1)
+        .map(|k| {
+            let back = (1_010_204 + 10_204 * k as u64).min(2_010_204);
+            (back - 1_000_000).div_ceil(1000) as u32
+        })
+        .collect();
+    assert_eq!(waits, line);
     for _ in 0..threads * per {
         let _ = plain.before_attempt(1000);
     }

@@ -9,7 +9,7 @@ mod store_support;
 use std::time::{Duration, Instant};
 
 use seeded_backoff::shared::{
-    LinkState, SharedBudget, SharedSendRate, Store, REJOIN_MS, STORE_BOUND_MS,
+    LinkState, SharedBudget, SharedSendRate, Store, REJOIN_MS, SEND_RATE_VALUE_SIZE, STORE_BOUND_MS,
 };
 use seeded_backoff::{
     budget::RetryGate,
@@ -102,7 +102,10 @@ fn a_send_rate_paces_alone_while_the_store_is_down_and_rejoins_after() {
     assert!(sends <= elapsed / 5 + 2, "{sends} sends in {elapsed} ms");
     assert!(sends >= elapsed / 5 / 10, "{sends} sends in {elapsed} ms");
     // The rejoining process published its own state to the empty store.
-    assert_eq!(server.command(&["STRLEN", "rate"]), "176");
+    assert_eq!(
+        server.command(&["STRLEN", "rate"]),
+        SEND_RATE_VALUE_SIZE.to_string()
+    );
     let stats = rate.stats();
     assert!(
         stats.alone > 0 && stats.alone < stats.decisions,

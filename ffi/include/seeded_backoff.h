@@ -440,7 +440,7 @@
 /**
  * The length of a send rate's stored value in bytes.
  */
-#define SB_SEND_RATE_VALUE_SIZE 176
+#define SB_SEND_RATE_VALUE_SIZE 184
 
 /**
  * The longest a decision waits for the store, all round trips included, in ms, before the

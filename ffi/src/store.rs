@@ -17,7 +17,7 @@ pub const SB_BUDGET_VALUE_SIZE: usize = 12;
 /// The length of a pacer's stored value in bytes.
 pub const SB_PACER_VALUE_SIZE: usize = 64;
 /// The length of a send rate's stored value in bytes.
-pub const SB_SEND_RATE_VALUE_SIZE: usize = 176;
+pub const SB_SEND_RATE_VALUE_SIZE: usize = 184;
 
 const _: () = {
     assert!(SB_BUDGET_VALUE_SIZE == BUDGET_VALUE_SIZE);

@@ -68,6 +68,7 @@ class SendRate:
         self.rate = 0
         self.next_us = 0
         self.hold_us = 0
+        self.line_us = 0  # §17.4 step 5: the end of the line of waiting callers
         self.last_probe = 0
         self.step = cfg["probe_first_permille"]
         self.last_decrease = None
@@ -94,18 +95,23 @@ class SendRate:
         now = self.tick(now)
         self.probe(now)
         now_us = min(U64, now * 1000)
+        interval = 0 if self.rate == 0 else 10**9 // self.rate
         if now_us < self.hold_us:  # step 2: the server's hint, before the burst
-            wait = self.hold_us - now_us
+            due = self.hold_us
         else:
-            interval = 0 if self.rate == 0 else 10**9 // self.rate
             allowed = max(0, self.next_us - interval * (self.c["burst"] - 1))
             if now_us >= allowed:
                 self.next_us = min(U64, max(self.next_us, now_us) + interval)
                 self.w.add(self.w.sent)
                 return {"pace": "send"}
-            wait = allowed - now_us
-        ms = min(U32, -(-wait // 1000))
-        return {"pace": "refuse" if self.c["fail_fast"] else "wait", "ms": ms}
+            due = allowed
+        if self.c["fail_fast"]:
+            return {"pace": "refuse", "ms": min(U32, -(-(due - now_us) // 1000))}
+        # Step 5: the line. Each waiting caller comes back one interval after the one before,
+        # at most LINE_MS past the time the rate lets the next go.
+        back = min(max(self.line_us, due), min(U64, due + 1_000_000))
+        self.line_us = min(U64, back + interval)
+        return {"pace": "wait", "ms": min(U32, -(-(back - now_us) // 1000))}
 
     def answer(self, kind, now, hint_ms=0, sent=None):
         """§17.5 `answer(now, a, sent)`: `sent` None counts as sent at the (stepped) `now`."""

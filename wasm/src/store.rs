@@ -9,7 +9,7 @@ use seeded_backoff::shared::{SharedPart, StoreError};
 use crate::rt::Io;
 
 /// Where a stored value starts in `Io::bytes`: past the send rate's words, with room for the
-/// largest value (a send rate's, 176 bytes).
+/// largest value (a send rate's, 184 bytes).
 pub const VALUE_AT: usize = 1024;
 
 /// `part`'s stored value at [`VALUE_AT`].

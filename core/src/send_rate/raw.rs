@@ -4,8 +4,8 @@
 use super::{SendRate, SendRateConfig, Window};
 
 /// Words the state takes: rate, next, last probe, step, last decrease, decreased, now, epoch,
-/// first, started, five sent and five accepted counts, hold.
-pub const SEND_RATE_WORDS: usize = 21;
+/// first, started, five sent and five accepted counts, hold, the end of the line.
+pub const SEND_RATE_WORDS: usize = 22;
 
 impl SendRate {
     /// The state as words (the configuration apart), for [`SendRate::from_words`].
@@ -36,6 +36,7 @@ impl SendRate {
             *to = u64::from(c);
         }
         w[20] = self.hold_us;
+        w[21] = self.line_us;
         w
     }
 
@@ -87,6 +88,7 @@ pub(super) fn from_words_unchecked(config: SendRateConfig, w: &[u64; SEND_RATE_W
         rate_milli: narrow(w[0]),
         next_us: w[1],
         hold_us: w[20],
+        line_us: w[21],
         last_probe_ms: w[2],
         step_permille: narrow(w[3]),
         last_decrease_ms: w[4],
