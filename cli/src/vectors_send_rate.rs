@@ -293,7 +293,7 @@ pub fn file() -> Value {
             ],
         ),
         case(
-            "waiting callers form a line one interval apart, at most a second past the slot",
+            "waiting callers form a line one interval apart; a line a second long starts again",
             d,
             &[
                 learnt.as_slice(),

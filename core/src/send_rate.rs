@@ -99,8 +99,9 @@ impl Answer {
 }
 
 /// How far past the time the rate lets the next attempt go a waiting caller may be told to come
-/// back, in ms: the line's end is kept only this far ahead, so the times of callers that gave up
-/// leave the rate idle for at most this long (SPEC.md §17.4 step 5).
+/// back, in ms: a line that reaches further starts again at that time, so the places of callers
+/// that gave up or came back early leave the rate idle for at most this long (SPEC.md §17.4
+/// step 5).
 pub const LINE_MS: u64 = 1000;
 
 /// Whole ms from `now_us` to `then_us`, rounded up, at most u32's maximum.
@@ -205,11 +206,14 @@ impl SendRate {
             };
         }
         // The line: each waiting caller gets its own time, one interval after the one before,
-        // so callers come back one by one rather than together (SPEC.md §17.4 step 5).
-        let back_us = self
-            .line_us
-            .max(due_us)
-            .min(due_us.saturating_add(LINE_MS * 1000));
+        // so callers come back one by one rather than together (SPEC.md §17.4 step 5). A line
+        // behind `due` is empty; one more than LINE_MS past it restarts at `due` (its places are
+        // mostly callers that came back and left), so the spacing is never lost to a clamp.
+        let back_us = if (due_us..=due_us.saturating_add(LINE_MS * 1000)).contains(&self.line_us) {
+            self.line_us
+        } else {
+            due_us
+        };
         self.line_us = back_us.saturating_add(interval);
         Pace::Wait {
             ms: ms_until(now_us, back_us),

@@ -94,8 +94,8 @@ fn every_send_rate_vector_replays_in_both_forms() {
     assert!(checks > 1000, "only {checks} checks");
 }
 
-/// Many threads asking at once at one clock reading: exactly one is told to send, every other is
-/// told the same wait, and the state matches one thread's after the same asks.
+/// Many threads asking at once at one clock reading: exactly one is told to send, the others
+/// their places in one line, and the state matches one thread's after the same asks.
 #[test]
 fn shared_rate_lets_one_of_many_threads_send_per_slot() {
     let c = SendRateConfig {
@@ -129,8 +129,9 @@ fn shared_rate_lets_one_of_many_threads_send_per_slot() {
     });
     assert_eq!(paces.iter().filter(|p| **p == Pace::Send).count(), 1);
     // The waiting callers form a line (SPEC.md §17.4 step 5): the k-th is told to come back
-    // k intervals of 1/98 s = 10 204 µs (floored) after the slot at 1 010 204 µs, at most
-    // 1 000 ms past it, each rounded up to ms from 1 000 000 µs.
+    // k intervals of 1/98 s = 10 204 µs (floored) after the slot at 1 010 204 µs; 98 intervals
+    // reach 999 992 µs past it, so the 100th place starts the line again at the slot: place
+    // k mod 99, each rounded up to ms from 1 000 000 µs.
     let mut waits: Vec<u32> = paces
         .iter()
         .filter_map(|p| match p {
@@ -139,12 +140,13 @@ fn shared_rate_lets_one_of_many_threads_send_per_slot() {
         })
         .collect();
     waits.sort_unstable();
-    let line: Vec<u32> = (0..threads * per - 1)
+    let mut line: Vec<u32> = (0..threads * per - 1)
         .map(|k| {
-            let back = (1_010_204 + 10_204 * k as u64).min(2_010_204);
+            let back = 1_010_204 + 10_204 * (k as u64 % 99);
             (back - 1_000_000).div_ceil(1000) as u32
         })
         .collect();
+    line.sort_unstable();
     assert_eq!(waits, line);
     for _ in 0..threads * per {
         let _ = plain.before_attempt(1000);

@@ -1240,7 +1240,7 @@ typedef struct sb_send_rate {
   /**
    * The state's words (SPEC.md section 17.1).
    */
-  uint64_t state[21];
+  uint64_t state[22];
 } sb_send_rate;
 
 #ifdef __cplusplus

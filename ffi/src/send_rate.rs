@@ -75,10 +75,10 @@ pub struct sb_send_rate {
     /// The parameters, as given to `sb_send_rate_init` (`fail_fast` as 0 or 1).
     pub config: sb_send_rate_config,
     /// The state's words (SPEC.md section 17.1).
-    pub state: [u64; 21],
+    pub state: [u64; 22],
 }
 
-const _: () = assert!(SEND_RATE_WORDS == 21);
+const _: () = assert!(SEND_RATE_WORDS == 22);
 
 impl sb_send_rate {
     // By reference, against the convention for `Copy` types: a paced run checks the send rate

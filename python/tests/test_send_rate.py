@@ -40,31 +40,36 @@ def test_negative_is_a_value_error_naming_the_field():
 
 
 def test_a_bad_answer_changes_nothing():
-    rate = SendRate()
+    rate, twin = SendRate(), SendRate()
     rate.answer(0, "throttled", hint_ms=1000)
-    before = (rate.rate_milli, rate.ask(0))
+    twin.answer(0, "throttled", hint_ms=1000)
     with pytest.raises(ValueError, match="kind"):
         rate.answer(5, "throttle")
     with pytest.raises(TypeError, match="kind"):
         rate.answer(5, 1)
     with pytest.raises(ValueError, match="hint_ms"):
         rate.answer(5, "throttled", hint_ms=-1)
-    assert (rate.rate_milli, rate.ask(0)) == before
+    # An ask moves the line's end (SPEC.md section 17.4 step 5): compared with a twin given the
+    # good answer alone, asked the same.
+    assert [(rate.rate_milli, rate.ask(0)) for _ in range(2)] == [(twin.rate_milli, twin.ask(0)) for _ in range(2)]
 
 
 def test_the_hint_holds_every_ask_whatever_the_burst():
     # 10 accepted in the first second (10/s), then a throttle with a 5 s hint at 1000: the rate is
-    # 9.8/s, and with burst 10 no ask before 6000 goes; at 6000 ten go, the eleventh waits
-    # ceil(10^9/9800 µs) = 103 ms.
+    # 9.8/s (an interval of 10^9 // 9800 = 102 040 µs), and with burst 10 no ask before 6000 goes.
+    # The asks that wait form a line (SPEC.md section 17.4 step 5): the first is told the hint's
+    # end, 6 000 000 µs; the second the next place, 6 102 040 (ceil 1020.04 ms from 5082).
     rate = SendRate(burst=10)
     for t in range(0, 1000, 100):
         rate.answer(t, "accepted")
     rate.answer(1000, "throttled", hint_ms=5000)
     assert rate.rate_milli == 9800
     assert rate.ask(1000) == Pace("wait", 5000)
-    assert rate.ask(5082) == Pace("wait", 918)
+    assert rate.ask(5082) == Pace("wait", 1021)
+    # At 6000 ten go; the eleventh's slot is one interval past the tenth's allowance
+    # (6 102 040 µs), and the line's next place is 6 204 080: 205 ms.
     assert [rate.ask(6000).kind for _ in range(10)] == ["send"] * 10
-    assert rate.ask(6000) == Pace("wait", 103)
+    assert rate.ask(6000) == Pace("wait", 205)
 
 
 def test_threads_share_one_rate_and_lose_no_send():
@@ -90,7 +95,11 @@ def test_threads_share_one_rate_and_lose_no_send():
         th.join()
     assert len(paces) == 400
     assert sum(p.kind == "send" for p in paces) == 1
-    assert all(p == Pace("wait", 11) for p in paces if p.kind != "send")
+    # The 399 that wait form a line (SPEC.md section 17.4 step 5): places one interval (10 204 µs)
+    # apart from the slot at 1 010 204 µs; 98 intervals reach 999 992 µs past it, so every 99th
+    # starts the line again.
+    waits = sorted(p.ms for p in paces if p.kind != "send")
+    assert waits == sorted(-(-(10_204 + 10_204 * (k % 99)) // 1000) for k in range(399))
 
 
 def test_asyncio_tasks_take_turns_on_a_virtual_clock():

@@ -107,9 +107,9 @@ class SendRate:
             due = allowed
         if self.c["fail_fast"]:
             return {"pace": "refuse", "ms": min(U32, -(-(due - now_us) // 1000))}
-        # Step 5: the line. Each waiting caller comes back one interval after the one before,
-        # at most LINE_MS past the time the rate lets the next go.
-        back = min(max(self.line_us, due), min(U64, due + 1_000_000))
+        # Step 5: the line. Each waiting caller comes back one interval after the one before;
+        # a line behind due, or more than LINE_MS past it, starts again at due.
+        back = self.line_us if due <= self.line_us <= min(U64, due + 1_000_000) else due
         self.line_us = min(U64, back + interval)
         return {"pace": "wait", "ms": min(U32, -(-(back - now_us) // 1000))}
 

@@ -30,13 +30,14 @@ for (const [how, api] of [['import', esm], ['require', cjs], ['seeded-backoff/se
     const s = learnt(api);
     // span = min(1000 − 1000 + 1000, 1000 − 0) = 1000 ms; 100 accepted -> 100 000; less 20 ‰.
     assert.equal(s.rateMilli, 98_000);
-    // interval = 10^9 ÷ 98 000 = 10 204 µs: one send, then ⌈10 204 ÷ 1000⌉ = 11 ms to wait.
-    assert.deepEqual([s.ask(1000), s.ask(1000), s.ask(1010)], [{ kind: 'send', ms: 0 }, { kind: 'wait', ms: 11 }, { kind: 'wait', ms: 1 }]);
+    // interval = 10^9 ÷ 98 000 = 10 204 µs: one send, then ⌈10 204 ÷ 1000⌉ = 11 ms to wait; a
+    // caller asking at 1010 is second in line (§17.4 step 5), told 1 020 408 µs: 11 ms again.
+    assert.deepEqual([s.ask(1000), s.ask(1000), s.ask(1010)], [{ kind: 'send', ms: 0 }, { kind: 'wait', ms: 11 }, { kind: 'wait', ms: 11 }]);
     assert.deepEqual(s.ask(1011), { kind: 'send', ms: 0 });
-    // A bigint clock and a fraction of a ms read as the same ms.
-    // next = max(1 010 204, 1 011 000) + 10 204 µs: 11 ms again.
-    assert.deepEqual(s.ask(1011n), { kind: 'wait', ms: 11 });
-    assert.deepEqual(s.ask(1011.9), { kind: 'wait', ms: 11 });
+    // A bigint clock and a fraction of a ms read as the same ms: next = max(1 010 204, 1 011 000)
+    // + 10 204 µs, and the line ends at 1 030 612 µs: 20 ms, then one interval more, 30.
+    assert.deepEqual(s.ask(1011n), { kind: 'wait', ms: 20 });
+    assert.deepEqual(s.ask(1011.9), { kind: 'wait', ms: 30 });
     // The default burst of 2: allowed = next − interval, so two go at 1000 ms, then 11 ms again.
     const d = learnt(api, { burst: undefined });
     assert.deepEqual([d.ask(1000), d.ask(1000), d.ask(1000)], [{ kind: 'send', ms: 0 }, { kind: 'send', ms: 0 }, { kind: 'wait', ms: 11 }]);
@@ -46,6 +47,8 @@ for (const [how, api] of [['import', esm], ['require', cjs], ['seeded-backoff/se
     const r = new api.SendRate({ burst: 10 });
     r.answer('throttled', 1000, 10);
     assert.deepEqual(r.ask(10), { kind: 'wait', ms: 1000 });
+    // The throttle set the rate to its minimum, 1 milli: the first caller's place in line ends
+    // 1000 s past the hint, over a second, so the line starts again at the hint's end (§17.4).
     assert.deepEqual(r.ask(1009), { kind: 'wait', ms: 1 });
     const f = learnt(api, { failFast: true });
     assert.deepEqual([f.ask(1000), f.ask(1000)], [{ kind: 'send', ms: 0 }, { kind: 'refuse', ms: 11 }]);
