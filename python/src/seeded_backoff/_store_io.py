@@ -7,14 +7,16 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import inspect
 import threading
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Generator, NamedTuple, Optional, TypeVar
 
 from ._ffi import ffi
 from ._store_link import LATE, SCRIPT, Decide, Link, Reply, exchange, needs_store
 
-__all__ = ["Shared", "SyncIo", "AsyncIo", "decide_sync", "decide_async", "run_event"]
+__all__ = ["Shared", "SyncIo", "AsyncIo", "decide_sync", "decide_async", "run_event", "run_event_async", "Event",
+           "drive", "drive_async", "sync_part", "async_parts"]
 
 # A sync client's calls run here, so that a caller waits at most the bound whatever the client's
 # own timeouts are (a call that outlives the bound finishes or fails in the background; its
@@ -130,7 +132,9 @@ async def decide_async(link: Link, lock: threading.Lock, turn: asyncio.Lock, io:
             with lock:
                 step = next(gen)
             while True:
-                reply = await io.call(step, deadline)
+                # An awaitable is a decision nested in this one (`run_event_async`), made outside
+                # this link's lock; anything else is this key's I/O.
+                reply = await (step if inspect.isawaitable(step) else io.call(step, deadline))
                 with lock:
                     step = gen.send(reply)
         except StopIteration as done:
@@ -140,51 +144,156 @@ async def decide_async(link: Link, lock: threading.Lock, turn: asyncio.Lock, io:
             turn.release()
 
 
-def run_event(run_c: Any, now_ms: Optional[int], budget: Any, rate: Any,
-              fn: Callable[[Any, Any, Optional[int]], int]) -> int:
-    """`fn(c_budget, c_rate, now_ms)`, a C run event, with each part local (under its lock) or
-    shared (the event is that part's decision, made again on a conflict). Each try starts from
-    the run's and the local parts' state before the event. With a shared send rate the event
-    reads the fleet's clock. With both shared, the budget's decision is made once, within the
-    send rate's first try; a try after a conflict on the rate's key replays the event on the
-    budget's state that decision was made on, and writes no budget again."""
-    local = [c for c in (run_c, getattr(budget, "_c", None), getattr(rate, "_c", None)) if c is not None]
-    saved: "list[tuple[Any, bytes]]" = []
-    made: "dict[str, bytes]" = {}
+def sync_part(name: str, part: Any) -> None:
+    """Refuses an asyncio shared part (its methods are coroutines) given to a sync loop."""
+    if isinstance(part, Shared) and part._asynchronous:
+        kind = type(part).__name__
+        raise TypeError(f"{name} is an {kind}, over an asyncio client: a sync loop takes a "
+                        f"{kind[len('Async'):]} (over a sync client); an asyncio loop (an async def under retry()) "
+                        "takes this one")
 
-    def with_budget(c_rate: Any, rate_state: Optional[bytes], now: Optional[int]) -> int:
-        def last(c_budget: Any) -> int:
-            for c, state in saved:
-                ffi.memmove(c, state, len(state))
+
+def async_parts(budget: Any, rate: Any) -> None:
+    """Refuses a sync shared send rate beside an asyncio shared budget: the budget's decision is
+    made within the send rate's, which a sync client's cannot await."""
+    if isinstance(rate, Shared) and not rate._asynchronous and isinstance(budget, Shared) and budget._asynchronous:
+        raise TypeError(f"send_rate is a {type(rate).__name__} and budget an {type(budget).__name__}: "
+                        "give both shared parts over clients of one kind (AsyncSharedSendRate with AsyncSharedBudget)")
+
+
+class _Tries:
+    """One C run event `fn(c_budget, c_rate, now_ms)` across its tries: each shared part it touches
+    makes it as one of its decisions (made again on a conflict). Each try starts from the run's and
+    the local parts' state before the event: the previous try's change is undone, unless another
+    task moved the local part since (an asyncio event, whose locks are held only within a try: that
+    move, and the earlier try in it, stand). With both parts shared, the budget's decision is made
+    once, within the send rate's first try; a try after a conflict on the rate's key replays the
+    event on the budget's state that decision was made on, and writes no budget again."""
+
+    def __init__(self, run_c: Any, budget: Any, rate: Any, fn: Callable[[Any, Any, Optional[int]], int],
+                 lock_each_try: bool) -> None:
+        self.fn, self.budget = fn, budget
+        parts = [p for p in (budget, rate) if p is not None and not isinstance(p, Shared)]
+        self.local = [c for c in (run_c, *(p._c for p in parts)) if c is not None]
+        self.locks = [p._lock for p in parts] if lock_each_try else []
+        self.last: "dict[int, tuple[bytes, bytes]]" = {}
+        self.made: Optional[bytes] = None
+        self.trying = b""
+
+    def once(self, c_budget: Any, c_rate: Any, rate_state: Optional[bytes], now: Optional[int]) -> int:
+        with contextlib.ExitStack() as stack:
+            for lock in self.locks:
+                stack.enter_context(lock)
+            before = []
+            for i, c in enumerate(self.local):
+                state = bytes(ffi.buffer(c))
+                if i in self.last and state == self.last[i][1]:
+                    ffi.memmove(c, self.last[i][0], len(state))
+                    state = self.last[i][0]
+                before.append(state)
             if rate_state is not None:
                 ffi.memmove(c_rate, rate_state, len(rate_state))
-            return fn(c_budget, c_rate, now)
+            status = self.fn(c_budget, c_rate, now)
+            self.last = {i: (before[i], bytes(ffi.buffer(c))) for i, c in enumerate(self.local)}
+            return status
 
+    def with_budget(self, c_rate: Any, rate_state: Optional[bytes], now: Optional[int]) -> Any:
+        """A try on the send rate's state `c_rate`: its status, or an awaitable of it when the
+        budget's asyncio decision is made in it."""
+        budget = self.budget
         if budget is None:
-            return last(ffi.NULL)
+            return self.once(ffi.NULL, c_rate, rate_state, now)
         if not isinstance(budget, Shared):
-            return last(budget._c)
-        if "budget" in made:
-            return last(budget._link.kind.struct(made["budget"]))
+            return self.once(budget._c, c_rate, rate_state, now)
+        if self.made is not None:
+            return self.once(budget._link.kind.struct(self.made), c_rate, rate_state, now)
 
         def decide(c: Any, _now: Optional[int]) -> int:
-            made["trying"] = bytes(ffi.buffer(c))
-            return last(c)
-        status = int(budget._event(None, decide))
-        made["budget"] = made["trying"]
-        return status
+            self.trying = bytes(ffi.buffer(c))
+            return self.once(c, c_rate, rate_state, now)
 
+        if not budget._asynchronous:
+            status = int(budget._event(None, decide))
+            self.made = self.trying
+            return status
+
+        async def nested() -> int:
+            status = int(await budget._aevent(None, decide))
+            self.made = self.trying
+            return status
+        return nested()
+
+
+def run_event(run_c: Any, now_ms: Optional[int], budget: Any, rate: Any,
+              fn: Callable[[Any, Any, Optional[int]], int]) -> int:
+    """`fn(c_budget, c_rate, now_ms)`, a C run event, with each part local (under its lock, held
+    for the whole event) or shared over a sync client (`_Tries`). With a shared send rate the
+    event reads the fleet's clock."""
+    sync_part("budget", budget)
+    sync_part("send_rate", rate)
+    tries = _Tries(run_c, budget, rate, fn, lock_each_try=False)
     with contextlib.ExitStack() as locks:
         for part in (budget, rate):
             if part is not None and not isinstance(part, Shared):
                 locks.enter_context(part._lock)
-        # Taken under the local parts' locks: the state every try starts from.
-        saved.extend((c, bytes(ffi.buffer(c))) for c in local)
         if rate is None:
-            return with_budget(ffi.NULL, None, now_ms)
+            return int(tries.with_budget(ffi.NULL, None, now_ms))
         if isinstance(rate, Shared):
-            return int(rate._event(now_ms, lambda c, now: with_budget(c, bytes(ffi.buffer(c)), now)))
-        return with_budget(rate._c, None, now_ms)
+            return int(rate._event(now_ms, lambda c, now: tries.with_budget(c, bytes(ffi.buffer(c)), now)))
+        return int(tries.with_budget(rate._c, None, now_ms))
+
+
+async def run_event_async(run_c: Any, now_ms: Optional[int], budget: Any, rate: Any,
+                          fn: Callable[[Any, Any, Optional[int]], int]) -> int:
+    """`run_event` for an asyncio loop: an asyncio shared part's decisions are awaited, by the same
+    rule (`_Tries`); a local part's lock is held within each try only (never across an await).
+    Without an asyncio part it is `run_event` (a sync shared part holds the loop at most the bound
+    per decision, as it does outside a retry loop)."""
+    if not any(isinstance(p, Shared) and p._asynchronous for p in (budget, rate)):
+        return run_event(run_c, now_ms, budget, rate, fn)
+    async_parts(budget, rate)
+    tries = _Tries(run_c, budget, rate, fn, lock_each_try=True)
+    if isinstance(rate, Shared):
+        return int(await rate._aevent(now_ms, lambda c, now: tries.with_budget(c, bytes(ffi.buffer(c)), now)))
+    # Only the budget is an asyncio part: its decision is the event.
+    status = tries.with_budget(ffi.NULL if rate is None else rate._c, None, now_ms)
+    return int(await status)
+
+
+class Event(NamedTuple):
+    """A C run event a loop's step asks for: `run_event`'s arguments."""
+
+    run_c: Any
+    now_ms: Optional[int]
+    budget: Any
+    rate: Any
+    fn: Callable[[Any, Any, Optional[int]], int]
+
+
+T = TypeVar("T")
+# A step of a loop written once for sync and asyncio loops: it yields the events it needs made and
+# is sent each one's status.
+Steps = Generator[Event, int, T]
+
+
+def drive(steps: "Steps[T]") -> T:
+    """Runs `steps` in a sync loop: each event by `run_event`."""
+    try:
+        event = next(steps)
+        while True:
+            event = steps.send(run_event(*event))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+async def drive_async(steps: "Steps[T]") -> T:
+    """Runs `steps` in an asyncio loop: each event by `run_event_async`."""
+    try:
+        event = next(steps)
+        while True:
+            event = steps.send(await run_event_async(*event))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
 
 
 def _monotonic_ms() -> int:
@@ -196,6 +305,7 @@ class Shared:
     its state as the cold start), the link to `key`, and the client's I/O."""
 
     _ctype = ""
+    _asynchronous = False
 
     def __init__(self, client: Any, key: str, part: Any, clock: Optional[Callable[[], int]],
                  store_clock: bool, bound_ms: Optional[int], asynchronous: bool) -> None:
@@ -246,18 +356,35 @@ class Shared:
                            self._op(method))
 
     async def _adecide(self, now_ms: Optional[int], method: Callable[[Any, int], Any]) -> Any:
+        return await self._adecide_op(now_ms, self._op(method))
+
+    async def _adecide_op(self, now_ms: Optional[int], decide: Decide) -> Any:
         if self._turn is None:
             # Made in the event loop that first decides (asyncio.Lock binds to it).
             self._turn = asyncio.Lock()
         return await decide_async(self._link, self._lock, self._turn, self._io, self._bound_s,
-                                  self._caller(now_ms), self._op(method))
+                                  self._caller(now_ms), decide)
+
+    def _event_op(self, now_ms: Optional[int], fn: Callable[[Any, Optional[int]], Any]) -> Decide:
+        """A C run event touching this part as one of its decisions (`run_event`), on a struct of
+        its own (an asyncio event's try may await a nested decision meanwhile); an event given no
+        reading is given none (the run refuses a paced one), the link reading the part's clock."""
+        kind = self._link.kind
+
+        def decide(state: bytes, now: int) -> Generator[Any, Any, "tuple[Any, bytes]"]:
+            c = kind.struct(state)
+            status = fn(c, None if now_ms is None else now)
+            if inspect.isawaitable(status):
+                status = yield status
+            return status, bytes(ffi.buffer(c))
+        return decide
 
     def _event(self, now_ms: Optional[int], fn: Callable[[Any, Optional[int]], int]) -> int:
-        """A C run event touching this part, as one of its decisions (`run_event`); an event given
-        no reading is given none (the run refuses a paced one), the link reading the part's clock."""
-        if isinstance(self._io, AsyncIo):
-            raise TypeError(f"{type(self).__name__} is asynchronous: a retry loop takes the part over a sync client")
-        return int(self._decide(now_ms, lambda part, now: fn(part._c, None if now_ms is None else now)))
+        return int(decide_sync(self._link, self._lock, self._turn, self._io, self._bound_s, self._caller(now_ms),
+                               self._event_op(now_ms, fn)))
+
+    async def _aevent(self, now_ms: Optional[int], fn: Callable[[Any, Optional[int]], Any]) -> int:
+        return int(await self._adecide_op(now_ms, self._event_op(now_ms, fn)))
 
     def _view(self, read: Callable[[Any], Any]) -> Any:
         """`read(part)` on this process's copy of the state."""
