@@ -14,7 +14,7 @@ import valkey
 import valkey.asyncio
 
 from seeded_backoff import Backoff, Policy, RetryError, Run, retry
-from seeded_backoff._ffi import ffi, lib
+from seeded_backoff._ffi import lib
 from seeded_backoff.budget import RetryBudget
 from seeded_backoff.send_rate import SendRate
 from seeded_backoff.shared import AsyncSharedBudget, AsyncSharedSendRate, SharedBudget, SharedSendRate

@@ -10,7 +10,7 @@ from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_code
 from ._errors import CoreError, restored
 from ._policy import Policy
-from ._store_io import run_event
+from ._store_event import run_event
 from .shared import AsyncSharedBudget, SharedBudget
 
 __all__ = ["Backoff", "SNAPSHOT_SIZE"]

@@ -20,7 +20,7 @@ from ._ffi import U64_MAX, ffi, lib
 from ._errors import CoreError, RetryError
 from ._events import RetryEvent
 from ._run import Action, Run
-from ._store_io import Steps, drive, drive_async, sync_part
+from ._store_event import Steps, drive, drive_async, sync_part
 from .send_rate import ANSWERS, SendRate
 from .shared import AnyBudget, AnySendRate, AsyncSharedSendRate, SharedSendRate
 

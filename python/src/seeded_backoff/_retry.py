@@ -29,9 +29,8 @@ from .http import is_retryable_http
 from ._policy import Policy, PolicyOptions
 from ._run import Run
 from ._errors import RetryError
-from .send_rate import SendRate
 from .shared import AnyBudget, AnySendRate, AsyncSharedBudget, SharedBudget
-from ._store_io import Steps, async_parts, drive, drive_async, sync_part
+from ._store_event import Steps, async_parts, drive, drive_async, sync_part
 from ._transport import failure_of
 
 R = TypeVar("R")

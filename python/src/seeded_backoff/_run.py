@@ -15,7 +15,7 @@ from .budget import RetryBudget, failure_code
 from ._errors import CoreError, restored
 from ._policy import Policy
 from .send_rate import ANSWERS, SendRate
-from ._store_io import Event, Steps, drive
+from ._store_event import Event, Steps, drive
 from .shared import AsyncSharedBudget as _AsyncSharedBudget, AsyncSharedSendRate as _AsyncSharedSendRate
 from .shared import SharedBudget as _SharedBudget, SharedSendRate as _SharedSendRate
 
