@@ -8,6 +8,10 @@ import Valkey from 'iovalkey';
 import { importEntry } from './package-entry.mjs';
 
 const [port, prefix, now, answer] = process.argv.slice(2);
+if (!['accepted', 'throttled'].includes(answer)) {
+  console.error('usage: node shared_turn.mjs PORT PREFIX NOW accepted|throttled');
+  process.exit(2);
+}
 const { SendRate } = await importEntry('./send-rate');
 const { RetryBudget } = await importEntry('./budget');
 const { Pacer } = await importEntry('./pacer');
