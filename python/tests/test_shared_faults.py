@@ -157,16 +157,18 @@ def test_retry_loses_no_call_while_the_store_dies_and_comes_back():
 
 
 def test_the_readme_fleet_runs_as_pasted():
-    # python/README.md's fleet block, its store on this test's redis-server.
+    # python/README.md's fleet blocks (sync, then asyncio), their store on this test's redis-server.
     import subprocess
     readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
     text = open(readme, encoding="utf-8").read()
-    block = next(b for b in (part.split("```", 1)[0] for part in text.split("```python\n")[1:])
-                 if "seeded_backoff.shared" in b)
+    blocks = [b for b in (part.split("```", 1)[0] for part in text.split("```python\n")[1:])
+              if "seeded_backoff.shared" in b]
+    assert len(blocks) == 2
     with redis_server() as server:
-        program = block.replace("port=6379", f"port={server.port}")
-        out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
-    assert (out.returncode, out.stdout) == (0, "ok joined\n"), out.stderr
+        for block in blocks:
+            program = block.replace("port=6379", f"port={server.port}")
+            out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+            assert (out.returncode, out.stdout) == (0, "ok joined\n"), out.stderr
 
 
 def test_one_late_reply_costs_its_decision_two_in_a_row_make_the_process_local():

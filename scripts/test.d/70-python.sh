@@ -2,8 +2,9 @@
 # The Python package (python/): maturin builds the wheel from the ffi
 # cdylib into a temporary directory; installed into .venv, pytest runs python/tests (every vector
 # file, bad input for every argument, retry() against a real HTTP server on 127.0.0.1 with requests
-# and httpx) and the doctests; mypy --strict on the installed package and mypy and pyright on a typed
-# program using it (python/tests/typed); and `pip install ./python` in a fresh venv runs python/README.md's
+# and httpx; Python, Node and the Rust example core/examples/shared_turn.rs taking turns on one
+# fleet's keys in a redis-server) and the doctests; mypy --strict on the installed package and mypy
+# and pyright on a typed program using it (python/tests/typed); and `pip install ./python` in a fresh venv runs python/README.md's
 # examples and README.md's Python quick start, whose printed delays must be the independent model's.
 # Standalone: bash scripts/test.d/70-python.sh (after scripts/setup.sh made .venv).
 set -euo pipefail
@@ -27,6 +28,11 @@ case $(basename "$wheel") in
   "seeded_backoff-$cargo_version-"*) echo "$(basename "$wheel"): version $cargo_version, as Cargo.toml" ;;
   *) fail "the wheel's version is not Cargo.toml's $cargo_version: $(basename "$wheel")" ;;
 esac
+
+step "the Rust process of python/tests/test_shared_turns.py: cargo build --example shared_turn"
+# Built here, outside pytest's time limit; the test's own build then finds it done.
+cargo build -q --release -p seeded-backoff --features valkey --example shared_turn ||
+  fail "core/examples/shared_turn.rs did not build"
 
 step "pytest python/tests and the doctests, the wheel installed in .venv"
 # python/tests/integrations (real client libraries and servers) is scripts/test.d/75-integrations.sh's.

@@ -10,8 +10,8 @@ from ._ffi import U32_MAX, U64_MAX, ffi, lib, message, status_name
 from .budget import RetryBudget, failure_code
 from ._errors import CoreError, restored
 from ._policy import Policy
-from ._store_io import run_event
-from .shared import SharedBudget
+from ._store_event import run_event
+from .shared import AsyncSharedBudget, SharedBudget
 
 __all__ = ["Backoff", "SNAPSHOT_SIZE"]
 
@@ -112,7 +112,7 @@ class Backoff:
             flags |= lib.SB_INPUT_RATE_LIMIT
         c_input.failure_kind = failure_code("failure_kind", failure_kind)
         if budget is not None:
-            if not isinstance(budget, (RetryBudget, SharedBudget)):
+            if not isinstance(budget, (RetryBudget, SharedBudget, AsyncSharedBudget)):
                 raise TypeError(f"budget must be a RetryBudget, got {show(budget)} ({type(budget).__name__})")
             flags |= lib.SB_INPUT_BUDGET
         c_input.flags = flags

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type, Union
+from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type, Union, cast
 
 from ._check import show
 from ._ffi import U64_MAX, ffi, lib
-from .budget import RetryBudget
 from ._errors import CoreError, RetryError
 from ._events import RetryEvent
 from ._run import Action, Run
+from ._store_event import Steps, drive, drive_async, sync_part
 from .send_rate import ANSWERS, SendRate
-from .shared import SharedBudget, SharedSendRate
+from .shared import AnyBudget, AnySendRate, AsyncSharedSendRate, SharedSendRate
 
 Clock = Callable[[], float]
 # What the loop knows of a response, for the send rate: ('accepted' | 'throttled', hint_ms).
@@ -54,22 +54,38 @@ def answer_of(status: Optional[int], hint: Optional[Dict[str, Any]]) -> Answer:
 _ANSWER_NAMES = {code: name for name, code in ANSWERS.items()}
 
 
-def checked_rate(send_rate: Any) -> Optional[Union[SendRate, SharedSendRate]]:
-    """`send_rate` when it is a SendRate or None; anything else is a TypeError naming it."""
-    if send_rate is not None and not isinstance(send_rate, (SendRate, SharedSendRate)):
+def any_rate(send_rate: Any) -> Optional[AnySendRate]:
+    """`send_rate` when it is a SendRate, a shared one or None; anything else is a TypeError
+    naming it."""
+    if send_rate is not None and not isinstance(send_rate, (SendRate, SharedSendRate, AsyncSharedSendRate)):
         raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
     return send_rate
+
+
+def checked_rate(send_rate: Any) -> Optional[Union[SendRate, SharedSendRate]]:
+    """`any_rate` for a sync loop: one over an asyncio client is a TypeError naming it."""
+    sync_part("send_rate", any_rate(send_rate))
+    return cast(Optional[Union[SendRate, SharedSendRate]], send_rate)
 
 
 class Call:
     """The run of one call, begun now by `clock` (monotonic seconds). `action` is the run's last
     answer: 'attempt', then after each failure 'retry' or 'give_up', after a success 'done'; behind
-    a `send_rate`, also 'wait' (or 'give_up') before an attempt: see `turn`."""
+    a `send_rate`, also 'wait' (or 'give_up') before an attempt: see `turn`.
+
+    Each event is written once as steps (`Steps`): the sync methods make them with `drive`, an
+    asyncio loop with `drive_async` (`astart`, `awoke`, `afailed`, `asucceeded`, `anext_delay`),
+    which awaits the decisions of shared parts over an asyncio client. `start=False` leaves the
+    run unbegun for `astart`."""
 
     __slots__ = ("run", "action", "_clock", "_origin", "_rate", "_last")
 
-    def __init__(self, run: Run, clock: Clock = time.monotonic, send_rate: Optional[Union[SendRate, SharedSendRate]] = None) -> None:
-        checked_rate(send_rate)
+    def __init__(self, run: Run, clock: Clock = time.monotonic, send_rate: Optional[AnySendRate] = None,
+                 start: bool = True) -> None:
+        if start:
+            checked_rate(send_rate)
+        else:  # an asyncio loop's call (`astart`): it awaits a part over an asyncio client
+            any_rate(send_rate)
         self.run = run
         self._clock = clock
         self._rate = send_rate
@@ -77,7 +93,15 @@ class Call:
         # One send rate serves many calls, so their readings share one scale: the clock's own ms
         # (time.monotonic's, as the SendRate's default clock), not ms since this call began.
         self._origin = 0.0 if send_rate is not None else self._read()
-        self.action: Action = run.start(0 if send_rate is None else self.now_ms(), send_rate=send_rate)
+        self.action: Action = drive(self._start()) if start else Action("attempt")
+
+    def _start(self) -> "Steps[Action]":
+        self.action = yield from self.run._start(0 if self._rate is None else self.now_ms(), self._rate)
+        return self.action
+
+    async def astart(self) -> Action:
+        """Begins the run of a Call made with start=False, in an asyncio loop."""
+        return await drive_async(self._start())
 
     def _read(self) -> float:
         now = self._clock()
@@ -97,7 +121,14 @@ class Call:
     def woke(self, now_ms: Optional[int] = None) -> None:
         """The sleep of a retry or a wait has ended: the next attempt begins, or behind the send
         rate a 'wait' or a 'give_up' (`turn`)."""
-        self.action = self.run.wake(self.now_ms() if now_ms is None else now_ms, send_rate=self._rate)
+        drive(self._woke(now_ms))
+
+    async def awoke(self, now_ms: Optional[int] = None) -> None:
+        """`woke` in an asyncio loop."""
+        await drive_async(self._woke(now_ms))
+
+    def _woke(self, now_ms: Optional[int]) -> "Steps[None]":
+        self.action = yield from self.run._wake(self.now_ms() if now_ms is None else now_ms, self._rate)
 
     def turn(self, give_up: Type[RetryError] = RetryError) -> Optional[int]:
         """Before an attempt: None when it may go, else the ms the send rate says to wait (sleep
@@ -118,52 +149,83 @@ class Call:
             return {"send_rate": self._rate}
         return {"send_rate": self._rate, "answer": answer[0], "answer_hint_ms": answer[1]}
 
-    def _in_flight(self, now_ms: Optional[int]) -> Optional[int]:
+    def _in_flight(self, now_ms: Optional[int]) -> "Steps[Optional[int]]":
         """The clock reading for an outcome, after the wake a loop that does not sleep itself (an
         adapter: the library sleeps) did not report; None once the run has finished."""
         now = self.now_ms() if now_ms is None else now_ms
         if self.action.kind == "retry":
-            self.woke(now)
+            yield from self._woke(now)
         return now if self.action.kind == "attempt" else None
 
+    def _outcome(self, outcome: str, now: int, budget: Optional[AnyBudget], answer: Answer,
+                 **hint: Any) -> "Steps[Action]":
+        self.action = yield from self.run._outcome(outcome, now, budget=budget, **hint, **self._told(answer))
+        return self.action
+
     def failed(self, hint: Optional[Dict[str, Any]], now_ms: Optional[int] = None, *,
-               budget: Optional[Union[RetryBudget, SharedBudget]] = None, failure_kind: str = "error", answer: Answer = None,
+               budget: Optional[AnyBudget] = None, failure_kind: str = "error", answer: Answer = None,
                error: Any = None) -> Action:
         """The attempt in flight failed: worth a retry, with `hint` (`Run.outcome`'s hint keywords,
         {} for none), or not worth one (None). `answer` is the send rate's (`answer_of`), None
         for the outcome's own; `error` (what the attempt raised or returned, when given) is the
         cause of a give-up before the next attempt (`turn`). Returns the run's 'retry' or
         'give_up' (once given up, the same answer again)."""
+        return drive(self._failed(hint, now_ms, budget, failure_kind, answer, error))
+
+    async def afailed(self, hint: Optional[Dict[str, Any]], now_ms: Optional[int] = None, *,
+                      budget: Optional[AnyBudget] = None, failure_kind: str = "error", answer: Answer = None,
+                      error: Any = None) -> Action:
+        """`failed` in an asyncio loop."""
+        return await drive_async(self._failed(hint, now_ms, budget, failure_kind, answer, error))
+
+    def _failed(self, hint: Optional[Dict[str, Any]], now_ms: Optional[int], budget: Optional[AnyBudget],
+                failure_kind: str, answer: Answer, error: Any) -> "Steps[Action]":
         if error is not None:
             self._last = error
-        now = self._in_flight(now_ms)
+        now = yield from self._in_flight(now_ms)
         if now is None:
             return self.action
         if hint is None:
-            self.action = self.run.outcome("permanent", now, **self._told(answer))
-        else:
-            self.action = self.run.outcome("retryable", now, budget=budget, failure_kind=failure_kind, **hint,
-                                           **self._told(answer))
-        return self.action
+            return (yield from self._outcome("permanent", now, None, answer))
+        return (yield from self._outcome("retryable", now, budget, answer, failure_kind=failure_kind, **hint))
 
-    def succeeded(self, now_ms: Optional[int] = None, *, budget: Optional[Union[RetryBudget, SharedBudget]] = None,
+    def succeeded(self, now_ms: Optional[int] = None, *, budget: Optional[AnyBudget] = None,
                   answer: Answer = None) -> Action:
         """The attempt in flight succeeded: the budget's success is recorded by the run's rules,
         the send rate told `answer` (None: the outcome's own, 'accepted')."""
-        now = self._in_flight(now_ms)
+        return drive(self._succeeded(now_ms, budget, answer))
+
+    async def asucceeded(self, now_ms: Optional[int] = None, *, budget: Optional[AnyBudget] = None,
+                         answer: Answer = None) -> Action:
+        """`succeeded` in an asyncio loop."""
+        return await drive_async(self._succeeded(now_ms, budget, answer))
+
+    def _succeeded(self, now_ms: Optional[int], budget: Optional[AnyBudget], answer: Answer) -> "Steps[Action]":
+        now = yield from self._in_flight(now_ms)
         if now is not None:
-            self.action = self.run.outcome("success", now, budget=budget, **self._told(answer))
+            yield from self._outcome("success", now, budget, answer)
         return self.action
 
-    def next_delay(self, hint: Dict[str, Any], error: Any, *, budget: Optional[Union[RetryBudget, SharedBudget]] = None,
+    def next_delay(self, hint: Dict[str, Any], error: Any, *, budget: Optional[AnyBudget] = None,
                    failure_kind: str = "error", on_retry: Optional[Callable[[RetryEvent], Any]] = None,
                    give_up: Type[RetryError] = RetryError, answer: Answer = None) -> int:
         """The attempt in flight failed with `error` (raised or returned), worth a retry with
         `hint`: the delay in ms before the next attempt, after telling `on_retry` of it (SPEC.md
         section 14's event); when the run gives up, raises `give_up(attempts, reason, error)`,
         from `error` when it is an exception."""
+        return drive(self._next_delay(hint, error, budget, failure_kind, on_retry, give_up, answer))
+
+    async def anext_delay(self, hint: Dict[str, Any], error: Any, *, budget: Optional[AnyBudget] = None,
+                          failure_kind: str = "error", on_retry: Optional[Callable[[RetryEvent], Any]] = None,
+                          give_up: Type[RetryError] = RetryError, answer: Answer = None) -> int:
+        """`next_delay` in an asyncio loop."""
+        return await drive_async(self._next_delay(hint, error, budget, failure_kind, on_retry, give_up, answer))
+
+    def _next_delay(self, hint: Dict[str, Any], error: Any, budget: Optional[AnyBudget], failure_kind: str,
+                    on_retry: Optional[Callable[[RetryEvent], Any]], give_up: Type[RetryError],
+                    answer: Answer) -> "Steps[int]":
         self._last = error
-        action = self.failed(hint, budget=budget, failure_kind=failure_kind, answer=answer)
+        action = yield from self._failed(hint, None, budget, failure_kind, answer, None)
         if action.kind != "retry" or action.delay_ms is None:
             _stop(give_up, action, error)
         if on_retry is not None:

@@ -20,7 +20,7 @@ import time
 from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, cast,
                     overload)
 
-from ._call import Answer, Call, Clock, answer_of, checked_rate
+from ._call import Answer, Call, Clock, answer_of, any_rate
 from ._check import show, u64
 from ._outcome import Exceptions, exceptions, hint_of, response_of, should_retry, status_of
 from .budget import RetryBudget
@@ -28,8 +28,9 @@ from ._events import RetryEvent
 from .http import is_retryable_http
 from ._policy import Policy, PolicyOptions
 from ._run import Run
-from .send_rate import SendRate
-from .shared import SharedBudget, SharedSendRate
+from ._errors import RetryError
+from .shared import AnyBudget, AnySendRate, AsyncSharedBudget, SharedBudget
+from ._store_event import Steps, async_parts, drive, drive_async, sync_part
 from ._transport import failure_of
 
 R = TypeVar("R")
@@ -53,45 +54,42 @@ class _Attempts:
     """One call's retry loop, shared by the sync and async wrappers: a shell over the core's Run
     (SPEC.md section 15) that classifies each outcome and reads its hint."""
 
-    def __init__(self, options: "_Options") -> None:
+    def __init__(self, options: "_Options", start: bool = True) -> None:
         self.o = options
-        self.call = Call(Run(options.policy, options.seeds.next_seed()), options.clock, options.send_rate)
+        self.call = Call(Run(options.policy, options.seeds.next_seed()), options.clock, options.send_rate, start)
 
-    def returned(self, result: Any) -> Optional[int]:
+    def returned(self, result: Any) -> "Steps[Optional[int]]":
         """The delay in ms before retrying the returned `result`, None when it is final (a
-        success, recorded); raises RetryError when the run gives up."""
+        success, recorded); raises RetryError when the run gives up. Steps (`drive`)."""
         status = status_of(result)
         if status is not None and is_retryable_http(status):
             hint = hint_of(result, False)
-            return self._delay(result, hint, answer_of(status, hint))
+            return (yield from self._delay(result, hint, answer_of(status, hint)))
         if self.o.retry_if_result is not None and self.o.retry_if_result(result):
-            return self._delay(result, {}, answer_of(status, {}))
-        self.call.succeeded(budget=self.o.budget, answer=answer_of(status, {}))
+            return (yield from self._delay(result, {}, answer_of(status, {})))
+        yield from self.call._succeeded(None, self.o.budget, answer_of(status, {}))
         return None
 
-    def raised(self, error: BaseException) -> Optional[int]:
+    def raised(self, error: BaseException) -> "Steps[Optional[int]]":
         """The delay in ms before retrying after `error`, None when it is not worth a retry (the
-        caller re-raises it); raises RetryError when the run gives up."""
+        caller re-raises it); raises RetryError when the run gives up. Steps (`drive`)."""
         status = status_of(response_of(error, True))
         if not should_retry(error, True, self.o.retry_on):
             if self.o.send_rate is not None:
                 # Not retried, but the answer still tells the send rate what the server took.
-                self.call.failed(None, answer=answer_of(status, {}))
+                yield from self.call._failed(None, None, None, "error", answer_of(status, {}), None)
             return None
         hint = hint_of(error, True)
-        return self._delay(error, hint, answer_of(status, hint))
+        return (yield from self._delay(error, hint, answer_of(status, hint)))
 
-    def _delay(self, last: Any, hint: Dict[str, Any], answer: Answer) -> int:
-        return self.call.next_delay(hint, last, budget=self.o.budget, failure_kind=failure_of(last),
-                                    on_retry=self.o.on_retry, answer=answer)
+    def _delay(self, last: Any, hint: Dict[str, Any], answer: Answer) -> "Steps[int]":
+        return (yield from self.call._next_delay(hint, last, self.o.budget, failure_of(last), self.o.on_retry,
+                                                 RetryError, answer))
 
     def turn(self) -> Optional[int]:
         """None when the attempt may go, else the send rate's wait in ms; raises RetryError when
         the run gave up before the attempt."""
         return self.call.turn()
-
-    def woke(self) -> None:
-        self.call.woke()
 
 
 class _Options:
@@ -102,11 +100,11 @@ class _Options:
     seeds: CallSeeds
     retry_on: Optional[Exceptions]
     retry_if_result: Optional[Callable[[Any], bool]]
-    budget: Optional[Union[RetryBudget, SharedBudget]]
+    budget: Optional[AnyBudget]
     sleep: Optional[Callable[[float], Any]]
     clock: Clock
     on_retry: Optional[Callable[[RetryEvent], Any]]
-    send_rate: Optional[Union[SendRate, SharedSendRate]]
+    send_rate: Optional[AnySendRate]
 
 
 def _callable(name: str, value: Any, required: bool = False) -> Any:
@@ -124,16 +122,16 @@ def retry(fn: Callable[P, R], /) -> Callable[P, R]: ...
 @overload
 def retry(fn: None = None, /, *, policy: Optional[Policy] = None, seed: Optional[int] = None,
           retry_on: RetryOn = None, retry_if_result: Optional[Callable[[Any], bool]] = None,
-          budget: Optional[Union[RetryBudget, SharedBudget]] = None, sleep: Optional[Callable[[float], Any]] = None,
+          budget: Optional[AnyBudget] = None, sleep: Optional[Callable[[float], Any]] = None,
           clock: Clock = time.monotonic, on_retry: Optional[Callable[[RetryEvent], Any]] = None,
-          send_rate: Optional[Union[SendRate, SharedSendRate]] = None, **policy_options: Unpack[PolicyOptions]) -> _Decorator: ...
+          send_rate: Optional[AnySendRate] = None, **policy_options: Unpack[PolicyOptions]) -> _Decorator: ...
 
 
 def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy] = None,
           seed: Optional[int] = None, retry_on: RetryOn = None,
-          retry_if_result: Optional[Callable[[Any], bool]] = None, budget: Optional[Union[RetryBudget, SharedBudget]] = None,
+          retry_if_result: Optional[Callable[[Any], bool]] = None, budget: Optional[AnyBudget] = None,
           sleep: Optional[Callable[[float], Any]] = None, clock: Clock = time.monotonic,
-          on_retry: Optional[Callable[[RetryEvent], Any]] = None, send_rate: Optional[Union[SendRate, SharedSendRate]] = None,
+          on_retry: Optional[Callable[[RetryEvent], Any]] = None, send_rate: Optional[AnySendRate] = None,
           **policy_options: Any) -> Any:
     """Retries `fn` by `policy` (or a Policy built from `policy_options`, e.g. `preset='aws_standard',
     max_retries=5`; default: Google's). The decorated function keeps its signature (for type
@@ -160,6 +158,10 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
       the run asks it before every attempt, the first included, sleeps the wait it tells, and
       answers it each response (a 429, or a 503 with a hint, is a throttle). With it, `clock` must
       read the SendRate's clock (time.monotonic, the default, does).
+    - A fleet shares both through a store (`seeded_backoff.shared`): a plain function takes a
+      SharedBudget and a SharedSendRate (over a sync client), an `async def` those or an
+      AsyncSharedBudget and an AsyncSharedSendRate (over an asyncio client), whose decisions it
+      awaits; an asyncio part given for a plain function is a TypeError naming it.
 
     Giving up raises RetryError (`attempts`, `reason`, `cause`), raised from the last exception
     (reason 'throttled', no cause, when a fail-fast send rate refused the first attempt).
@@ -186,13 +188,14 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
     o.seeds = CallSeeds(o.seed)
     o.retry_on = exceptions("retry_on", retry_on)
     o.retry_if_result = _callable("retry_if_result", retry_if_result)
-    if budget is not None and not isinstance(budget, (RetryBudget, SharedBudget)):
+    if budget is not None and not isinstance(budget, (RetryBudget, SharedBudget, AsyncSharedBudget)):
         raise TypeError(f"budget must be a RetryBudget, got {show(budget)}")
     o.budget = budget
     o.sleep = _callable("sleep", sleep)
     o.clock = _callable("clock", clock, required=True)
     o.on_retry = _callable("on_retry", on_retry)
-    o.send_rate = checked_rate(send_rate)
+    o.send_rate = any_rate(send_rate)
+    async_parts(o.budget, o.send_rate)
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         _callable("the decorated function", f, required=True)
@@ -203,6 +206,9 @@ def retry(fn: Optional[Callable[..., Any]] = None, /, *, policy: Optional[Policy
                             "runs none of its body; decorate a function that consumes it")
         if inspect.iscoroutinefunction(f):
             return _async_wrapper(f, o)
+        # A shared part over an asyncio client decides in coroutines: only an async def awaits them.
+        sync_part("budget", o.budget)
+        sync_part("send_rate", o.send_rate)
         return _sync_wrapper(f, o)
 
     return decorate if fn is None else decorate(fn)
@@ -229,20 +235,20 @@ def _sync_wrapper(f: Callable[..., Any], o: _Options) -> Callable[..., Any]:
             wait = run.turn()
             if wait is not None:
                 sleep(wait / 1000)
-                run.woke()
+                run.call.woke()
                 continue
             try:
                 result = f(*args, **kwargs)
             except BaseException as e:
-                delay = run.raised(e)
+                delay = drive(run.raised(e))
                 if delay is None:
                     raise
             else:
-                delay = run.returned(result)
+                delay = drive(run.returned(result))
                 if delay is None:
                     return result
             sleep(delay / 1000)
-            run.woke()
+            run.call.woke()
 
     return wrapper
 
@@ -252,25 +258,27 @@ def _async_wrapper(f: Callable[..., Awaitable[Any]], o: _Options) -> Callable[..
 
     @functools.wraps(f)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        run = _Attempts(o)
+        # The run's events are awaited: a shared part over an asyncio client decides in them.
+        run = _Attempts(o, start=False)
+        await run.call.astart()
         while True:
             wait = run.turn()
             if wait is not None:
                 await _slept(sleep, wait)
-                run.woke()
+                await run.call.awoke()
                 continue
             try:
                 result = await f(*args, **kwargs)
             except BaseException as e:
-                delay = run.raised(e)
+                delay = await drive_async(run.raised(e))
                 if delay is None:
                     raise
             else:
-                delay = run.returned(result)
+                delay = await drive_async(run.returned(result))
                 if delay is None:
                     return result
             await _slept(sleep, delay)
-            run.woke()
+            await run.call.awoke()
 
     return cast(Callable[..., Any], wrapper)
 

@@ -15,7 +15,8 @@ from .budget import RetryBudget, failure_code
 from ._errors import CoreError, restored
 from ._policy import Policy
 from .send_rate import ANSWERS, SendRate
-from ._store_io import run_event
+from ._store_event import Event, Steps, drive
+from .shared import AsyncSharedBudget as _AsyncSharedBudget, AsyncSharedSendRate as _AsyncSharedSendRate
 from .shared import SharedBudget as _SharedBudget, SharedSendRate as _SharedSendRate
 
 __all__ = ["Run", "Action", "RUN_SNAPSHOT_SIZE"]
@@ -35,8 +36,9 @@ _RUN_ERRORS = {lib.SB_ERR_RUN_START, lib.SB_ERR_RUN_OUTCOME, lib.SB_ERR_RUN_WAKE
 
 
 def _rate(send_rate: Any) -> Any:
-    # A local SendRate or a shared one over a sync client (seeded_backoff.shared).
-    if not isinstance(send_rate, (SendRate, _SharedSendRate)):
+    # A local SendRate or a shared one (seeded_backoff.shared); one over an asyncio client is
+    # refused by name when a sync event is given it (`drive`).
+    if not isinstance(send_rate, (SendRate, _SharedSendRate, _AsyncSharedSendRate)):
         raise TypeError(f"send_rate must be a SendRate, got {show(send_rate)} ({type(send_rate).__name__})")
     return send_rate
 
@@ -122,16 +124,19 @@ class Run:
         section 15.2) the attempt goes only when it lets it: a 'wait' (no retry, no attempt;
         sleep it, then `wake` with the rate again), or a 'give_up' of reason 'throttled'
         (fail-fast) or 'deadline'. A paced event needs a clock reading."""
+        return drive(self._start(now_ms, send_rate))
+
+    def _start(self, now_ms: Optional[int], send_rate: Any) -> "Steps[Action]":
         return self._gated(lib.sb_run_start, lib.sb_run_start_paced, now_ms, send_rate)
 
-    def _gated(self, plain: Any, paced: Any, now_ms: Optional[int], send_rate: Optional[Union[SendRate, _SharedSendRate]]) -> Action:
-        """`start` or `wake`: `plain`, or `paced` behind the send rate, under its lock."""
+    def _gated(self, plain: Any, paced: Any, now_ms: Optional[int], send_rate: Any) -> "Steps[Action]":
+        """`start` or `wake`: `plain`, or `paced` behind the send rate (an event: `drive`)."""
         out = ffi.new("sb_action *")
         now = self._now(now_ms)
         if send_rate is None:
             return self._answer(plain(self._c, now, out), out[0])
-        status = run_event(self._c, now_ms, None, _rate(send_rate),
-                           lambda _b, c_rate, at: int(paced(self._c, self._now(at), c_rate, out)))
+        status = yield Event(self._c, now_ms, None, _rate(send_rate),
+                             lambda _b, c_rate, at: int(paced(self._c, self._now(at), c_rate, out)))
         return self._answer(status, out[0])
 
     def outcome(self, outcome: str, now_ms: Optional[int] = None, *, retry_after_ms: Optional[int] = None,
@@ -151,6 +156,15 @@ class Run:
         >>> run.outcome("retryable", now_ms=10, retry_after_ms=200, send_rate=rate, answer=429)
         Action(kind='retry', attempt=1, delay_ms=200, reason=None)
         """
+        return drive(self._outcome(outcome, now_ms, retry_after_ms=retry_after_ms, rate_limit_ms=rate_limit_ms,
+                                   do_not_retry=do_not_retry, failure_kind=failure_kind, budget=budget,
+                                   send_rate=send_rate, answer=answer, answer_hint_ms=answer_hint_ms))
+
+    def _outcome(self, outcome: str, now_ms: Optional[int] = None, *, retry_after_ms: Optional[int] = None,
+                 rate_limit_ms: Optional[int] = None, do_not_retry: bool = False, failure_kind: str = "error",
+                 budget: Any = None, send_rate: Any = None, answer: Union[str, int, None] = None,
+                 answer_hint_ms: int = 0) -> "Steps[Action]":
+        """`outcome`'s steps: its checks, then its event."""
         one_of("outcome", outcome, tuple(_OUTCOMES))
         o = ffi.new("sb_outcome *")
         o.kind = _OUTCOMES[outcome]
@@ -168,7 +182,7 @@ class Run:
             o.hint_ms = integer("hint_ms", hints[0][1], 0, U32_MAX)
         now = self._now(now_ms)
         out = ffi.new("sb_action *")
-        if budget is not None and not isinstance(budget, (RetryBudget, _SharedBudget)):
+        if budget is not None and not isinstance(budget, (RetryBudget, _SharedBudget, _AsyncSharedBudget)):
             raise TypeError(f"budget must be a RetryBudget, got {show(budget)} ({type(budget).__name__})")
         if send_rate is None and answer is not None:
             raise TypeError("answer is told to a send rate: give send_rate too")
@@ -184,16 +198,19 @@ class Run:
             kind = ANSWERS[str(answer)]
         rate = None if send_rate is None else _rate(send_rate)
         if rate is None:
-            status = run_event(self._c, now_ms, budget, None,
-                               lambda c_budget, _r, at: int(lib.sb_run_outcome(self._c, o, self._now(at), c_budget, out)))
+            status = yield Event(self._c, now_ms, budget, None, lambda c_budget, _r, at: int(
+                lib.sb_run_outcome(self._c, o, self._now(at), c_budget, out)))
         else:
-            status = run_event(self._c, now_ms, budget, rate, lambda c_budget, c_rate, at: int(
+            status = yield Event(self._c, now_ms, budget, rate, lambda c_budget, c_rate, at: int(
                 lib.sb_run_outcome_paced(self._c, o, kind, hint, self._now(at), c_budget, c_rate, out)))
         return self._answer(status, out[0])
 
     def wake(self, now_ms: Optional[int] = None, *, send_rate: Optional[Union[SendRate, _SharedSendRate]] = None) -> Action:
         """The sleep of a 'retry' or 'wait' has ended: the next attempt (behind `send_rate` as in
         `start`)."""
+        return drive(self._wake(now_ms, send_rate))
+
+    def _wake(self, now_ms: Optional[int], send_rate: Any) -> "Steps[Action]":
         return self._gated(lib.sb_run_wake, lib.sb_run_wake_paced, now_ms, send_rate)
 
     def pause(self, reason: str, now_ms: Optional[int] = None) -> Action:

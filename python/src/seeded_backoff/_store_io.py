@@ -1,20 +1,20 @@
 """The I/O of a shared part (SPEC.md section 19): the script over a valkey-py (or redis-py)
-client, sync or asyncio, every decision bounded by STORE_BOUND_MS all round trips included, and
-the C run's events made as decisions of the shared parts they touch."""
+client, sync or asyncio, every decision bounded by STORE_BOUND_MS all round trips included
+(`_store_event` makes the C run's events decisions of the shared parts they touch)."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
+import inspect
 import threading
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Generator, Optional
 
 from ._ffi import ffi
 from ._store_link import LATE, SCRIPT, Decide, Link, Reply, exchange, needs_store
 
-__all__ = ["Shared", "SyncIo", "AsyncIo", "decide_sync", "decide_async", "run_event"]
+__all__ = ["Shared", "SyncIo", "AsyncIo", "decide_sync", "decide_async"]
 
 # A sync client's calls run here, so that a caller waits at most the bound whatever the client's
 # own timeouts are (a call that outlives the bound finishes or fails in the background; its
@@ -130,7 +130,9 @@ async def decide_async(link: Link, lock: threading.Lock, turn: asyncio.Lock, io:
             with lock:
                 step = next(gen)
             while True:
-                reply = await io.call(step, deadline)
+                # An awaitable is a decision nested in this one (`run_event_async`), made outside
+                # this link's lock; anything else is this key's I/O.
+                reply = await (step if inspect.isawaitable(step) else io.call(step, deadline))
                 with lock:
                     step = gen.send(reply)
         except StopIteration as done:
@@ -138,53 +140,6 @@ async def decide_async(link: Link, lock: threading.Lock, turn: asyncio.Lock, io:
     finally:
         if got:
             turn.release()
-
-
-def run_event(run_c: Any, now_ms: Optional[int], budget: Any, rate: Any,
-              fn: Callable[[Any, Any, Optional[int]], int]) -> int:
-    """`fn(c_budget, c_rate, now_ms)`, a C run event, with each part local (under its lock) or
-    shared (the event is that part's decision, made again on a conflict). Each try starts from
-    the run's and the local parts' state before the event. With a shared send rate the event
-    reads the fleet's clock. With both shared, the budget's decision is made once, within the
-    send rate's first try; a try after a conflict on the rate's key replays the event on the
-    budget's state that decision was made on, and writes no budget again."""
-    local = [c for c in (run_c, getattr(budget, "_c", None), getattr(rate, "_c", None)) if c is not None]
-    saved: "list[tuple[Any, bytes]]" = []
-    made: "dict[str, bytes]" = {}
-
-    def with_budget(c_rate: Any, rate_state: Optional[bytes], now: Optional[int]) -> int:
-        def last(c_budget: Any) -> int:
-            for c, state in saved:
-                ffi.memmove(c, state, len(state))
-            if rate_state is not None:
-                ffi.memmove(c_rate, rate_state, len(rate_state))
-            return fn(c_budget, c_rate, now)
-
-        if budget is None:
-            return last(ffi.NULL)
-        if not isinstance(budget, Shared):
-            return last(budget._c)
-        if "budget" in made:
-            return last(budget._link.kind.struct(made["budget"]))
-
-        def decide(c: Any, _now: Optional[int]) -> int:
-            made["trying"] = bytes(ffi.buffer(c))
-            return last(c)
-        status = int(budget._event(None, decide))
-        made["budget"] = made["trying"]
-        return status
-
-    with contextlib.ExitStack() as locks:
-        for part in (budget, rate):
-            if part is not None and not isinstance(part, Shared):
-                locks.enter_context(part._lock)
-        # Taken under the local parts' locks: the state every try starts from.
-        saved.extend((c, bytes(ffi.buffer(c))) for c in local)
-        if rate is None:
-            return with_budget(ffi.NULL, None, now_ms)
-        if isinstance(rate, Shared):
-            return int(rate._event(now_ms, lambda c, now: with_budget(c, bytes(ffi.buffer(c)), now)))
-        return with_budget(rate._c, None, now_ms)
 
 
 def _monotonic_ms() -> int:
@@ -196,6 +151,7 @@ class Shared:
     its state as the cold start), the link to `key`, and the client's I/O."""
 
     _ctype = ""
+    _asynchronous = False
 
     def __init__(self, client: Any, key: str, part: Any, clock: Optional[Callable[[], int]],
                  store_clock: bool, bound_ms: Optional[int], asynchronous: bool) -> None:
@@ -246,18 +202,35 @@ class Shared:
                            self._op(method))
 
     async def _adecide(self, now_ms: Optional[int], method: Callable[[Any, int], Any]) -> Any:
+        return await self._adecide_op(now_ms, self._op(method))
+
+    async def _adecide_op(self, now_ms: Optional[int], decide: Decide) -> Any:
         if self._turn is None:
             # Made in the event loop that first decides (asyncio.Lock binds to it).
             self._turn = asyncio.Lock()
         return await decide_async(self._link, self._lock, self._turn, self._io, self._bound_s,
-                                  self._caller(now_ms), self._op(method))
+                                  self._caller(now_ms), decide)
+
+    def _event_op(self, now_ms: Optional[int], fn: Callable[[Any, Optional[int]], Any]) -> Decide:
+        """A C run event touching this part as one of its decisions (`run_event`), on a struct of
+        its own (an asyncio event's try may await a nested decision meanwhile); an event given no
+        reading is given none (the run refuses a paced one), the link reading the part's clock."""
+        kind = self._link.kind
+
+        def decide(state: bytes, now: int) -> Generator[Any, Any, "tuple[Any, bytes]"]:
+            c = kind.struct(state)
+            status = fn(c, None if now_ms is None else now)
+            if inspect.isawaitable(status):
+                status = yield status
+            return status, bytes(ffi.buffer(c))
+        return decide
 
     def _event(self, now_ms: Optional[int], fn: Callable[[Any, Optional[int]], int]) -> int:
-        """A C run event touching this part, as one of its decisions (`run_event`); an event given
-        no reading is given none (the run refuses a paced one), the link reading the part's clock."""
-        if isinstance(self._io, AsyncIo):
-            raise TypeError(f"{type(self).__name__} is asynchronous: a retry loop takes the part over a sync client")
-        return int(self._decide(now_ms, lambda part, now: fn(part._c, None if now_ms is None else now)))
+        return int(decide_sync(self._link, self._lock, self._turn, self._io, self._bound_s, self._caller(now_ms),
+                               self._event_op(now_ms, fn)))
+
+    async def _aevent(self, now_ms: Optional[int], fn: Callable[[Any, Optional[int]], Any]) -> int:
+        return int(await self._adecide_op(now_ms, self._event_op(now_ms, fn)))
 
     def _view(self, read: Callable[[Any], Any]) -> Any:
         """`read(part)` on this process's copy of the state."""

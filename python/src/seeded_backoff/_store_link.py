@@ -7,6 +7,7 @@ on the state the link gives it; the stored values are the core's encoding (`sb_*
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Generator, Optional, Tuple, Union
 
 from ._ffi import ffi, lib, text
@@ -107,7 +108,16 @@ class Link:
         return True
 
 
-Decide = Callable[[bytes, int], Tuple[Any, bytes]]
+# A decision on a state at a fleet time: (answer, new state), or a generator that returns them
+# after yielding the awaitables it needs (an asyncio event's nested decision on another part's key:
+# `run_event_async`), which the async driver awaits and sends back.
+Decide = Callable[[bytes, int], Any]
+
+
+def _made(result: Any) -> Generator[Any, Any, Tuple[Any, bytes]]:
+    """The (answer, state) of a decision, awaiting through the driver what it yields."""
+    made: Tuple[Any, bytes] = (yield from result) if inspect.isgenerator(result) else result
+    return made
 
 
 def needs_store(link: Link, caller_ms: int) -> bool:
@@ -116,10 +126,11 @@ def needs_store(link: Link, caller_ms: int) -> bool:
     return link.state != LOCAL or caller_ms >= link.rejoin_at
 
 
-def exchange(link: Link, caller_ms: int, decide: Decide, alone_now: bool = False) -> Generator[Io, Reply, Any]:
+def exchange(link: Link, caller_ms: int, decide: Decide, alone_now: bool = False) -> Generator[Any, Any, Any]:
     """One decision: yields each I/O (None: read; (expected, new): compare-and-set, expected b""
-    for absent) and is sent its reply; returns `decide(state, fleet_ms)`'s answer, the decision
-    made on the state the store gave, or alone. `decide` returns (answer, new state) and may be
+    for absent) and is sent its reply, and each awaitable a `decide` yields (sent its result);
+    returns `decide(state, fleet_ms)`'s answer, the decision made on the state the store gave, or
+    alone. `decide` returns (answer, new state) and may be
     called again after a conflict: the last call's answer stands. `alone_now`: the decision did
     not get its turn at the store within the bound, and is made alone with the link as it stands.
     A failure (None) makes the process local; a late reply (LATE) costs its decision only, until
@@ -128,25 +139,25 @@ def exchange(link: Link, caller_ms: int, decide: Decide, alone_now: bool = False
     base: Optional[bytes] = None
     replied = False
 
-    def alone() -> Any:
-        out, link.local = decide(link.local, link.fleet_ms(caller_ms))
+    def alone() -> Generator[Any, Any, Any]:
+        out, link.local = yield from _made(decide(link.local, link.fleet_ms(caller_ms)))
         return out
 
     def note(time_ms: int) -> None:
         link.fleet_base, link.caller_base, link.late = time_ms, caller_ms, 0
 
-    def unanswered(reply: Reply) -> Any:
+    def unanswered(reply: Reply) -> Generator[Any, Any, Any]:
         if reply == LATE:
             link.late += 1
             if link.late >= LATE_LIMIT:
                 link._fall_back(caller_ms)
         else:
             link._fall_back(caller_ms)
-        return alone()
+        return (yield from alone())
 
     try:
         if alone_now or (link.state == LOCAL and caller_ms < link.rejoin_at):
-            return alone()
+            return (yield from alone())
         if link.state == JOINED:
             base = link.seen
         else:
@@ -154,15 +165,15 @@ def exchange(link: Link, caller_ms: int, decide: Decide, alone_now: bool = False
                 link.rejoin_at = caller_ms + REJOIN_MS
             reply = yield None
             if not isinstance(reply, tuple):
-                return unanswered(reply)
+                return (yield from unanswered(reply))
             note(reply[2])
             if not link._adopt(reply[1], caller_ms):
-                return alone()
+                return (yield from alone())
             link.state = JOINING
             base, replied = reply[1], True
             link.seen = base
         while True:
-            answer, state = decide(link.local, link.fleet_ms(caller_ms))
+            answer, state = yield from _made(decide(link.local, link.fleet_ms(caller_ms)))
             new = link.kind.encode(state)
             if replied and base == new:
                 # A decision that changed nothing on the value the store just gave writes nothing.
@@ -170,18 +181,18 @@ def exchange(link: Link, caller_ms: int, decide: Decide, alone_now: bool = False
                 return answer
             reply = yield (base or b"", new)
             if not isinstance(reply, tuple):
-                return unanswered(reply)
+                return (yield from unanswered(reply))
             note(reply[2])
             if reply[0]:
                 link.seen, link.local, link.state, link.error, stored = new, state, JOINED, None, True
                 return answer
             tries += 1
             if not link._adopt(reply[1], caller_ms):
-                return alone()
+                return (yield from alone())
             base, replied = reply[1], True
             link.seen = base
             if tries >= MAX_TRIES:
-                return alone()
+                return (yield from alone())
     finally:
         link.decisions += 1
         link.alone += 0 if stored else 1

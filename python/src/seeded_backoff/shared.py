@@ -13,9 +13,10 @@ waits its turn within the bound, else is made alone.
 `redis.Redis`) and answer as the local parts do, so `retry(send_rate=..., budget=...)` and
 `Run`'s events take them as they take local ones. `AsyncSharedSendRate`, `AsyncSharedBudget` and
 `AsyncSharedPacer` take an asyncio client (`valkey.asyncio.Valkey`) and their methods are
-coroutines (a retry loop, whose run asks its parts in the middle of a C call, takes the sync
-ones; under asyncio a sync part holds the event loop at most the bound per decision). Make the
-client with `decode_responses=False` (the default): stored values are bytes.
+coroutines: `retry` around an `async def` awaits their decisions within its run's events (a plain
+function refuses them by name; an `async def` also takes the sync ones, which hold the event loop
+at most the bound per decision). Make the client with `decode_responses=False` (the default):
+stored values are bytes.
 
     import valkey
     from seeded_backoff import retry
@@ -38,7 +39,7 @@ virtual clock, or a clock the fleet already shares) instead of the store's TIME.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from ._check import show
 from ._store_io import Shared
@@ -52,6 +53,10 @@ __all__ = ["SharedSendRate", "SharedBudget", "SharedPacer", "AsyncSharedSendRate
            "AsyncSharedPacer", "CAS_SCRIPT", "STORE_BOUND_MS", "REJOIN_MS", "MAX_TRIES", "LATE_LIMIT"]
 
 Clock = Optional[Callable[[], int]]
+# What a retry loop's `send_rate` and `budget` take: local or shared parts (an asyncio shared one
+# under an asyncio loop only).
+AnySendRate = Union[SendRate, "SharedSendRate", "AsyncSharedSendRate"]
+AnyBudget = Union[RetryBudget, "SharedBudget", "AsyncSharedBudget"]
 
 
 def _part(name: str, value: Any, cls: type) -> Any:

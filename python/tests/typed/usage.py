@@ -13,6 +13,7 @@ import requests
 import stamina
 import tenacity
 import valkey
+import valkey.asyncio
 import valkey.retry
 from google.cloud.memorystore_v1 import MemorystoreAsyncClient, MemorystoreClient
 from google.cloud.memorystore_v1.types import Instance
@@ -22,7 +23,8 @@ from seeded_backoff import Policy, RetryError, RetryEvent, retry
 from seeded_backoff.budget import RetryBudget
 from seeded_backoff.pacer import Pacer, PacerError
 from seeded_backoff.send_rate import SendRate
-from seeded_backoff.shared import AsyncSharedPacer, SharedBudget, SharedPacer, SharedSendRate
+from seeded_backoff.shared import (AsyncSharedBudget, AsyncSharedPacer, AsyncSharedSendRate, SharedBudget, SharedPacer,
+                                   SharedSendRate)
 from seeded_backoff.google import AsyncRetry, Retry
 from seeded_backoff.stamina import backoff_hook
 from seeded_backoff.tenacity import seeded
@@ -166,3 +168,17 @@ reveal_type(fleet_rate.link_state)  # revealed: str
 
 async def fleet_pending() -> None:
     reveal_type(await AsyncSharedPacer(store, "sb:pacer:api", Pacer(100)).pending())  # revealed: int
+
+
+# Under asyncio, retry() around an async def takes the parts over an asyncio client.
+async_store = valkey.asyncio.Valkey()
+
+
+@retry(send_rate=AsyncSharedSendRate(async_store, "sb:send-rate:api", SendRate()),
+       budget=AsyncSharedBudget(async_store, "sb:budget:api", RetryBudget.aws_default()))
+async def fleet_call_async() -> int:
+    return 1
+
+
+async def fleet_async() -> None:
+    reveal_type(await fleet_call_async())  # revealed: int
