@@ -65,7 +65,7 @@ echo "-- redis-server on 127.0.0.1:$rport; ${counts[0]} Rust + ${counts[1]} Node
 until_epoch() { python3 -c "import sys, time; time.sleep(max(0, float(sys.argv[1]) - time.time()))" "$1"; }
 : >"$dir/changes"
 : >"$dir/learnt"
-for mode in own shared fixed; do
+for mode in ${MODES:-own shared fixed}; do
   path=/mixed-$mode key=sb:lab:mixed-$mode store='' fixed=''
   [ "$mode" = own ] || store=$rport
   [ "$mode" = fixed ] && fixed=$((rate * 1000))

@@ -9,7 +9,8 @@ mod store_support;
 use std::time::{Duration, Instant};
 
 use seeded_backoff::shared::{
-    LinkState, SharedBudget, SharedSendRate, Store, REJOIN_MS, SEND_RATE_VALUE_SIZE, STORE_BOUND_MS,
+    LinkState, SharedBudget, SharedSendRate, Store, LATE_LIMIT, REJOIN_MS, SEND_RATE_VALUE_SIZE,
+    STORE_BOUND_MS,
 };
 use seeded_backoff::{
     budget::RetryGate,
@@ -159,7 +160,7 @@ fn a_budget_spends_from_its_own_copy_while_the_store_is_down_and_publishes_it_on
 }
 
 #[test]
-fn one_late_reply_costs_one_decision_and_a_second_makes_the_process_local() {
+fn a_late_reply_costs_its_decision_and_late_limit_in_a_row_make_the_process_local() {
     let server = Server::start();
     // The default bound, 50 ms: the server is made slow on purpose.
     let store = Store::open(&server.url()).unwrap();
@@ -170,7 +171,7 @@ fn one_late_reply_costs_one_decision_and_a_second_makes_the_process_local() {
         budget.link_state() == LinkState::Joined
     });
     // The server sleeps 1 s (DEBUG SLEEP blocks it): every reply in that time is late, and the
-    // two decisions below take at most the bound each.
+    // LATE_LIMIT decisions below take at most the bound each.
     let port = server.port.to_string();
     let sleeper = std::thread::spawn(move || {
         std::process::Command::new("/usr/bin/redis-cli")
@@ -192,12 +193,18 @@ fn one_late_reply_costs_one_decision_and_a_second_makes_the_process_local() {
         assert!(Instant::now() < until, "no reply was late");
         acquire();
     }
-    // One late decision: made alone, the process still joined.
-    assert_eq!(budget.link_state(), LinkState::Joined);
-    assert_eq!(budget.stats().alone, 1);
-    // A second in a row (the server still asleep): local.
+    // Late decisions short of LATE_LIMIT in a row: each made alone, the process still joined.
+    for late in 1..LATE_LIMIT {
+        if late > 1 {
+            acquire();
+        }
+        assert_eq!(budget.stats().late, u64::from(late));
+        assert_eq!(budget.link_state(), LinkState::Joined);
+        assert_eq!(budget.stats().alone, u64::from(late));
+    }
+    // The LATE_LIMIT-th in a row (the server still asleep): local.
     acquire();
-    assert_eq!(budget.stats().late, 2);
+    assert_eq!(budget.stats().late, u64::from(LATE_LIMIT));
     assert_eq!(budget.link_state(), LinkState::Local);
     assert_eq!(budget.stats().failed, 0);
     sleeper.join().unwrap();

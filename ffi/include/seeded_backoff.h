@@ -452,7 +452,7 @@
  * How long a process that fell back decides alone before it asks the store again, in ms
  * (SPEC.md section 19.6).
  */
-#define SB_STORE_REJOIN_MS 1000
+#define SB_STORE_REJOIN_MS 200
 
 /**
  * Compare-and-set attempts per decision before it is made from the process's own state (SPEC.md
@@ -464,7 +464,7 @@
  * Decisions in a row past the bound before the process decides alone until it rejoins (SPEC.md
  * section 19.5): one late reply costs its decision only.
  */
-#define SB_STORE_LATE_LIMIT 2
+#define SB_STORE_LATE_LIMIT 3
 
 /**
  * The major version of this header; `sb_version()` reports the library's.

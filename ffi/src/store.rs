@@ -174,13 +174,13 @@ pub unsafe extern "C" fn sb_send_rate_decode(
 pub const SB_STORE_BOUND_MS: u32 = 50;
 /// How long a process that fell back decides alone before it asks the store again, in ms
 /// (SPEC.md section 19.6).
-pub const SB_STORE_REJOIN_MS: u32 = 1000;
+pub const SB_STORE_REJOIN_MS: u32 = 200;
 /// Compare-and-set attempts per decision before it is made from the process's own state (SPEC.md
 /// section 19.4).
 pub const SB_STORE_MAX_TRIES: u32 = 32;
 /// Decisions in a row past the bound before the process decides alone until it rejoins (SPEC.md
 /// section 19.5): one late reply costs its decision only.
-pub const SB_STORE_LATE_LIMIT: u32 = 2;
+pub const SB_STORE_LATE_LIMIT: u32 = 3;
 
 const _: () = {
     assert!(SB_STORE_BOUND_MS == seeded_backoff::shared::STORE_BOUND_MS);

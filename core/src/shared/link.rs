@@ -7,12 +7,14 @@ use super::encode::{SharedPart, StoreError};
 /// The longest a decision may wait for the store, all round trips included, before the process
 /// decides from its own state (SPEC.md §19.5).
 pub const STORE_BOUND_MS: u32 = 50;
-/// How long a process that fell back decides alone before it asks the store again (§19.6).
-pub const REJOIN_MS: u32 = 1000;
+/// How long a process that fell back decides alone before it asks the store again (§19.6): a
+/// store that is down answers an ask at once (a refused connection), so asking every 200 ms costs
+/// little, and a process that fell through a moment's storm is back in step soon.
+pub const REJOIN_MS: u32 = 200;
 /// Decisions in a row that pass the bound before the process decides alone for [`REJOIN_MS`]:
-/// one late reply (a store or a machine busy for a moment) costs that decision only; a second in
-/// a row says the store is not answering (§19.5).
-pub const LATE_LIMIT: u32 = 2;
+/// one or two late replies (a store or a machine busy for a moment, 50 processes starting
+/// together) cost those decisions only; a third in a row says the store is not answering (§19.5).
+pub const LATE_LIMIT: u32 = 3;
 /// Compare-and-set attempts per decision; after as many conflicts the decision is made from the
 /// process's own state (§19.4). Each conflict brings the current value, so a try fails only if
 /// another process wrote within its one round trip: 32 covers dozens of processes on one key,
