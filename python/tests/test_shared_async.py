@@ -127,7 +127,7 @@ def test_a_shared_send_rate_decides_through_the_store():
         assert rate.stats == {"decisions": 6 + len(attempts) + len(sleeps), "alone": 0, "conflicts": 0}
         value = await client.get("sb:rate:async-decisions")
         assert value == rate.stored_value()
-        assert (value[:4], len(value)) == (b"sb\x01\x03", 176)
+        assert (value[:4], len(value)) == (b"sb\x01\x03", lib.SB_SEND_RATE_VALUE_SIZE)
         local = SendRate(min_rate_milli=1000)
         assert lib.sb_send_rate_decode(local._c, value, len(value)) == lib.SB_OK
         assert local.rate_milli == rate.rate_milli > 0
