@@ -263,6 +263,22 @@ impl SendRate {
         }
     }
 
+    /// This state (a fleet's) with the attempts sent and answers accepted that `alone` counted
+    /// beyond `since` added to its window (SPEC.md §19.6): its clock first moved to `alone`'s
+    /// latest reading, so the newest of them are kept. Nothing else of `alone` is taken: the
+    /// fleet's rate and schedule stand.
+    pub(crate) fn with_counts_beyond(&self, since: &SendRate, alone: &SendRate) -> SendRate {
+        let mut merged = *self;
+        if alone.window.started {
+            merged.tick(alone.now_ms);
+            // Counts from before the fleet's first reading (a key made after the process began)
+            // spread over the time since the process's.
+            merged.window.first_ms = merged.window.first_ms.min(alone.window.first_ms);
+            merged.window.add_beyond(&since.window, &alone.window);
+        }
+        merged
+    }
+
     fn tick(&mut self, now_ms: u64) -> u64 {
         self.now_ms = self.now_ms.max(now_ms);
         self.window.roll(self.now_ms);

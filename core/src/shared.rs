@@ -29,4 +29,6 @@ pub use link::{
 pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats};
 
 #[cfg(test)]
+mod alone_tests;
+#[cfg(test)]
 mod tests;

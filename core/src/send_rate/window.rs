@@ -92,6 +92,45 @@ impl Window {
         u32::try_from(rate).unwrap_or(u32::MAX)
     }
 
+    /// Whether bucket `epoch` is one this window keeps.
+    fn keeps(&self, epoch: u64) -> bool {
+        self.started && epoch <= self.epoch && self.epoch - epoch < BUCKETS as u64
+    }
+
+    /// This window's count of bucket `epoch` in `counts`, 0 if the bucket is not kept.
+    fn count(&self, counts: &[u32; BUCKETS], epoch: u64) -> u32 {
+        match self.keeps(epoch) {
+            true => counts.get(self.slot(epoch)).copied().unwrap_or(0),
+            false => 0,
+        }
+    }
+
+    /// Adds the counts `alone` has beyond `since` (the same window earlier), bucket by bucket,
+    /// to the buckets this window keeps; the caller first rolls this window to `alone`'s epoch.
+    pub(crate) fn add_beyond(&mut self, since: &Window, alone: &Window) {
+        for back in 0..BUCKETS as u64 {
+            let Some(epoch) = alone.epoch.checked_sub(back) else {
+                break;
+            };
+            if !self.keeps(epoch) {
+                continue;
+            }
+            let beyond = |counts: fn(&Window) -> &[u32; BUCKETS]| {
+                alone
+                    .count(counts(alone), epoch)
+                    .saturating_sub(since.count(counts(since), epoch))
+            };
+            let (sent, accepted) = (beyond(|w| &w.sent), beyond(|w| &w.accepted));
+            let slot = self.slot(epoch);
+            if let Some(c) = self.sent.get_mut(slot) {
+                *c = c.saturating_add(sent);
+            }
+            if let Some(c) = self.accepted.get_mut(slot) {
+                *c = c.saturating_add(accepted);
+            }
+        }
+    }
+
     /// Accepted answers per second over the window, in thousandths.
     pub(crate) fn accepted_rate(&self, now_ms: u64) -> u32 {
         self.rate(&self.accepted, now_ms)

@@ -71,6 +71,14 @@ pub trait SharedPart: Clone {
     /// The state `bytes` hold, under this part's configuration (`self` gives it; its own state is
     /// not read).
     fn decode(&self, bytes: &[u8]) -> Result<Self, StoreError>;
+    /// This state (the fleet's, as read) with what `alone` counted beyond `since` added: the
+    /// decisions a process made alone from `since` on, carried into the fleet's state when it is
+    /// back in step (SPEC.md §19.6). A part whose decisions do not add up (a pacer's slots) keeps
+    /// the fleet's state.
+    fn with_alone(&self, since: &Self, alone: &Self) -> Self {
+        let _ = (since, alone);
+        self.clone()
+    }
 }
 
 /// Writes little-endian words into a byte array, never past its end.
@@ -197,6 +205,17 @@ impl SharedPart for RetryBudget {
         })
     }
 
+    fn with_alone(&self, since: &Self, alone: &Self) -> Self {
+        // Tokens spent alone are spent from the fleet's bucket, tokens earned alone earned into
+        // it, within the bucket.
+        let delta = i64::from(alone.tokens_milli()) - i64::from(since.tokens_milli());
+        let tokens =
+            (i64::from(self.tokens_milli()) + delta).clamp(0, i64::from(self.config().max_milli()));
+        let merged = self.clone();
+        let _ = merged.set_tokens_milli(u32::try_from(tokens).unwrap_or(0));
+        merged
+    }
+
     fn decode(&self, bytes: &[u8]) -> Result<Self, StoreError> {
         let tokens = body(bytes, KIND_BUDGET, self.fingerprint(), BUDGET_VALUE_SIZE)?.u32();
         let budget = RetryBudget::new(self.config());
@@ -268,6 +287,10 @@ impl SharedPart for SendRate {
             c.max_hold_ms,
             u32::from(c.fail_fast),
         ])
+    }
+
+    fn with_alone(&self, since: &Self, alone: &Self) -> Self {
+        self.with_counts_beyond(since, alone)
     }
 
     fn encode(&self) -> Self::Value {
