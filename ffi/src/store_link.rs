@@ -1,0 +1,509 @@
+//! A shared part's link to its key (SPEC.md sections 19.3 to 19.6) in caller-owned memory: the
+//! core's `StoreLink` and one decision's `Exchange` kept as plain integers between calls, so a
+//! binding over the C ABI (Python's) performs the store's I/O and the part's decision and leaves
+//! every rule (when to read, compare-and-set, retry, fall back, rejoin, the fleet's clock) to
+//! the core. The exported functions are in `store_exchange.rs`.
+
+use seeded_backoff::budget::RetryBudget;
+use seeded_backoff::pacer::Pacer;
+use seeded_backoff::send_rate::SendRate;
+use seeded_backoff::shared::{
+    Exchange, FleetClock, LinkState, Phase, RawExchange, RawLink, SharedPart, Step, StoreError,
+    StoreLink,
+};
+
+use crate::budget::sb_budget;
+use crate::pacer::sb_pacer;
+use crate::send_rate::sb_send_rate;
+use crate::status::sb_status;
+use crate::store::{SB_BUDGET_VALUE_SIZE, SB_PACER_VALUE_SIZE, SB_SEND_RATE_VALUE_SIZE};
+
+/// The longest stored value of any kind, in bytes: the room `sb_store_link` and
+/// `sb_store_exchange` keep for one.
+pub const SB_STORE_VALUE_MAX: usize = SB_SEND_RATE_VALUE_SIZE;
+
+const _: () = {
+    assert!(SB_STORE_VALUE_MAX >= SB_BUDGET_VALUE_SIZE);
+    assert!(SB_STORE_VALUE_MAX >= SB_PACER_VALUE_SIZE);
+};
+
+/// `sb_store_link_init` kind: a retry budget (`sb_store_part.budget`), SPEC.md section 19.2's kind 1.
+pub const SB_STORE_BUDGET: u32 = 1;
+/// `sb_store_link_init` kind: a pacer (`sb_store_part.pacer`).
+pub const SB_STORE_PACER: u32 = 2;
+/// `sb_store_link_init` kind: a send rate (`sb_store_part.send_rate`).
+pub const SB_STORE_SEND_RATE: u32 = 3;
+
+/// `sb_store_link_init` clock: decisions read the store's `TIME`, the caller's readings moved
+/// onto it by the offset seen at the latest reply (SPEC.md section 19.3).
+pub const SB_STORE_CLOCK_STORE: u32 = 0;
+/// `sb_store_link_init` clock: decisions read the caller's readings as given (a test's virtual
+/// clock, or one the whole fleet shares).
+pub const SB_STORE_CLOCK_CALLER: u32 = 1;
+
+/// `sb_store_link_state`: not in step with the store; the next decision reads it.
+pub const SB_STORE_JOINING: u32 = 0;
+/// `sb_store_link_state`: deciding through the store.
+pub const SB_STORE_JOINED: u32 = 1;
+/// `sb_store_link_state`: deciding alone until the link asks the store again.
+pub const SB_STORE_LOCAL: u32 = 2;
+
+/// `sb_store_step.action`: run the script with no argument (a read), then `sb_store_replied`
+/// with `SB_STORE_REPLY_VALUE`.
+pub const SB_STORE_READ: u32 = 0;
+/// `sb_store_step.action`: apply the part's operation to `sb_store_exchange.part` in place at
+/// `now_ms` (its answer kept; a later decide of the same exchange replaces it), then
+/// `sb_store_decided`.
+pub const SB_STORE_DECIDE: u32 = 1;
+/// `sb_store_step.action`: run the script with `expected` (`expected_len` 0: empty, for absent)
+/// and `value`, then `sb_store_replied` with `SB_STORE_REPLY_SET` or `SB_STORE_REPLY_CONFLICT`.
+pub const SB_STORE_COMPARE_AND_SET: u32 = 2;
+/// `sb_store_step.action`: the last decision's answer stands (`stored`: the store holds it).
+pub const SB_STORE_DONE: u32 = 3;
+
+/// `sb_store_replied` reply: the answer to a read (its value or none, and the store's time).
+pub const SB_STORE_REPLY_VALUE: u32 = 0;
+/// `sb_store_replied` reply: the compare-and-set set the value (the script answered 1).
+pub const SB_STORE_REPLY_SET: u32 = 1;
+/// `sb_store_replied` reply: the compare-and-set found another value (the script answered 0).
+pub const SB_STORE_REPLY_CONFLICT: u32 = 2;
+
+/// One part of the kind its link names: only that member is read and written.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_store_part {
+    /// `SB_STORE_BUDGET`'s part.
+    pub budget: sb_budget,
+    /// `SB_STORE_PACER`'s part.
+    pub pacer: sb_pacer,
+    /// `SB_STORE_SEND_RATE`'s part.
+    pub send_rate: sb_send_rate,
+}
+
+/// What a link's decisions cost so far (`sb_store_link_stats`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_store_stats {
+    /// Decisions made.
+    pub decisions: u64,
+    /// Of those, decisions made from the process's own state (the store failed, was slow, held a
+    /// value of another configuration, or conflicted `SB_STORE_MAX_TRIES` times).
+    pub alone: u64,
+    /// Conflicts met, each one decision made again.
+    pub conflicts: u64,
+}
+
+/// One part's link to its key (SPEC.md section 19): the process's own state, the value last
+/// seen, where it stands with the store, its clock and counts. Set it up with
+/// `sb_store_link_init` and treat the fields as private: every call validates them and returns
+/// `SB_ERR_STORE_LINK` if they were corrupted. Not thread-safe: the caller holds its own lock
+/// around each call that takes it (never across a round trip).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_store_link {
+    /// The cold start: the part as given to `sb_store_link_init`.
+    pub fresh: sb_store_part,
+    /// The process's own state: the fleet's as last seen, with the decisions made alone since.
+    pub local: sb_store_part,
+    /// The value last seen in the store, `seen_len` bytes (0: none).
+    pub seen: [u8; SB_STORE_VALUE_MAX],
+    /// The caller's reading at which a local link asks the store again.
+    pub rejoin_at_ms: u64,
+    /// The store's time at the latest reply.
+    pub fleet_base_ms: u64,
+    /// The caller's reading at the latest reply.
+    pub caller_base_ms: u64,
+    /// The decisions' counts.
+    pub stats: sb_store_stats,
+    /// `SB_STORE_BUDGET`, `SB_STORE_PACER` or `SB_STORE_SEND_RATE`.
+    pub kind: u32,
+    /// `SB_STORE_JOINING`, `SB_STORE_JOINED` or `SB_STORE_LOCAL`.
+    pub state: u32,
+    /// `SB_STORE_CLOCK_STORE` or `SB_STORE_CLOCK_CALLER`.
+    pub clock: u32,
+    /// Decisions in a row that passed the bound.
+    pub late: u32,
+    /// Why the last value read could not be used (an `SB_ERR_STORE_*` code), else 0.
+    pub error: u32,
+    /// The length of `seen`: 0 or the kind's value size.
+    pub seen_len: u32,
+}
+
+/// One decision's exchange with the store, begun by `sb_store_begin` or `sb_store_begin_alone`
+/// (which set every field) and driven through the steps they and the calls after them answer.
+/// Several exchanges may run at once over one link. `part` holds the state a `SB_STORE_DECIDE`
+/// step asks to decide on; `expected` and `value` the bytes of a `SB_STORE_COMPARE_AND_SET`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_store_exchange {
+    /// The state to decide on (its link's kind's member), decided in place.
+    pub part: sb_store_part,
+    /// The value the decision was made on, `expected_len` bytes (0: absent).
+    pub expected: [u8; SB_STORE_VALUE_MAX],
+    /// The value after the decision, `value_len` bytes.
+    pub value: [u8; SB_STORE_VALUE_MAX],
+    /// The caller's reading the decision began at.
+    pub caller_ms: u64,
+    /// Its link's kind.
+    pub kind: u32,
+    /// What the exchange waits for.
+    pub phase: u32,
+    /// Conflicts met.
+    pub tries: u32,
+    /// 1: `expected` came with a reply of this exchange.
+    pub replied: u32,
+    /// The length of `expected`: 0 or the kind's value size.
+    pub expected_len: u32,
+    /// The length of `value`: 0 or the kind's value size.
+    pub value_len: u32,
+}
+
+/// What the caller does next for one decision.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct sb_store_step {
+    /// `SB_STORE_READ`, `SB_STORE_DECIDE`, `SB_STORE_COMPARE_AND_SET` or `SB_STORE_DONE`.
+    pub action: u32,
+    /// `SB_STORE_DONE`: 1 if the store holds the decision, 0 if it was made alone.
+    pub stored: u32,
+    /// `SB_STORE_DECIDE`: the fleet clock's reading to decide at, in ms.
+    pub now_ms: u64,
+}
+
+/// A part kind the link holds: its member of `sb_store_part`.
+pub(crate) trait LinkPart: SharedPart {
+    const CODE: u32;
+    fn read(part: &sb_store_part) -> Result<Self, sb_status>;
+    /// `part`'s member holding `state`, the rest of it (its configuration) from `fresh`.
+    fn write(part: &mut sb_store_part, fresh: &sb_store_part, state: &Self);
+}
+
+impl LinkPart for RetryBudget {
+    const CODE: u32 = SB_STORE_BUDGET;
+    fn read(part: &sb_store_part) -> Result<Self, sb_status> {
+        part.budget.to_core()
+    }
+    fn write(part: &mut sb_store_part, fresh: &sb_store_part, state: &Self) {
+        part.budget = fresh.budget.with_tokens(state);
+    }
+}
+
+impl LinkPart for Pacer {
+    const CODE: u32 = SB_STORE_PACER;
+    fn read(part: &sb_store_part) -> Result<Self, sb_status> {
+        part.pacer.to_core()
+    }
+    fn write(part: &mut sb_store_part, _: &sb_store_part, state: &Self) {
+        part.pacer = sb_pacer::new(state);
+    }
+}
+
+impl LinkPart for SendRate {
+    const CODE: u32 = SB_STORE_SEND_RATE;
+    fn read(part: &sb_store_part) -> Result<Self, sb_status> {
+        part.send_rate.to_core()
+    }
+    fn write(part: &mut sb_store_part, fresh: &sb_store_part, state: &Self) {
+        part.send_rate = fresh.send_rate.with_state(state);
+    }
+}
+
+const BAD: sb_status = sb_status::SB_ERR_STORE_LINK;
+
+const PHASES: [Phase; 6] = [
+    Phase::Start,
+    Phase::Reading,
+    Phase::DecideStored,
+    Phase::Writing,
+    Phase::DecideAlone,
+    Phase::Done,
+];
+/// The link states by their `SB_STORE_*` code.
+const STATES: [LinkState; 3] = [LinkState::Joining, LinkState::Joined, LinkState::Local];
+const _: () = assert!(
+    SB_STORE_JOINING == 0 && SB_STORE_JOINED == 1 && SB_STORE_LOCAL == 2 && STATES.len() == 3
+);
+const ERRORS: [StoreError; 4] = [
+    StoreError::Format,
+    StoreError::Kind,
+    StoreError::Config,
+    StoreError::State,
+];
+
+/// The stored value `bytes[..len]` of `P`'s size, `None` for a length of 0.
+fn value_of<P: SharedPart>(
+    fresh: &P,
+    bytes: &[u8],
+    len: u32,
+) -> Result<Option<P::Value>, sb_status> {
+    if len == 0 {
+        return Ok(None);
+    }
+    let mut out = fresh.encode();
+    let size = out.as_ref().len();
+    let from = bytes
+        .get(..size)
+        .filter(|_| len as usize == size)
+        .ok_or(BAD)?;
+    out.as_mut().copy_from_slice(from);
+    Ok(Some(out))
+}
+
+/// Writes `value` into `to` and answers its length (0 for none).
+fn put_value(to: &mut [u8], value: Option<&[u8]>) -> u32 {
+    let Some(value) = value else { return 0 };
+    for (t, f) in to.iter_mut().zip(value) {
+        *t = *f;
+    }
+    value.len() as u32
+}
+
+/// The core link `c` holds, checked.
+fn link_of<P: LinkPart>(c: &sb_store_link) -> Result<StoreLink<P>, sb_status> {
+    let fresh = P::read(&c.fresh).map_err(|_| BAD)?;
+    let error = match c.error {
+        0 => None,
+        code => Some(
+            *ERRORS
+                .iter()
+                .find(|e| sb_status::from(**e) as i32 as u32 == code)
+                .ok_or(BAD)?,
+        ),
+    };
+    Ok(StoreLink::from_raw(RawLink {
+        local: P::read(&c.local).map_err(|_| BAD)?,
+        seen: value_of(&fresh, &c.seen, c.seen_len)?,
+        state: *STATES.get(c.state as usize).ok_or(BAD)?,
+        rejoin_at: c.rejoin_at_ms,
+        late: c.late,
+        clock: match c.clock {
+            SB_STORE_CLOCK_STORE => FleetClock::Store,
+            SB_STORE_CLOCK_CALLER => FleetClock::Caller,
+            _ => return Err(BAD),
+        },
+        fleet_base: c.fleet_base_ms,
+        caller_base: c.caller_base_ms,
+        error,
+        fresh,
+    }))
+}
+
+/// `c` holding the core link `link` (its kind, configuration and counts kept).
+fn put_link<P: LinkPart>(c: &mut sb_store_link, link: &StoreLink<P>) {
+    let raw = link.to_raw();
+    let fresh = c.fresh;
+    P::write(&mut c.local, &fresh, &raw.local);
+    c.seen_len = put_value(&mut c.seen, raw.seen.as_ref().map(AsRef::as_ref));
+    c.state = STATES.iter().position(|s| *s == raw.state).unwrap_or(0) as u32;
+    c.rejoin_at_ms = raw.rejoin_at;
+    c.late = raw.late;
+    c.fleet_base_ms = raw.fleet_base;
+    c.caller_base_ms = raw.caller_base;
+    c.error = raw.error.map_or(0, |e| sb_status::from(e) as i32 as u32);
+}
+
+/// The core exchange `c` holds, checked against its link `link`.
+fn exchange_of<P: LinkPart>(
+    c: &sb_store_exchange,
+    link: &StoreLink<P>,
+) -> Result<Exchange<P>, sb_status> {
+    if c.kind != P::CODE {
+        return Err(BAD);
+    }
+    let phase = *PHASES.get(c.phase as usize).ok_or(BAD)?;
+    let fresh = &link.to_raw().fresh;
+    Ok(Exchange::from_raw(RawExchange {
+        phase,
+        caller_ms: c.caller_ms,
+        tries: c.tries,
+        base: value_of(fresh, &c.expected, c.expected_len)?,
+        base_replied: c.replied != 0,
+        // The state a compare-and-set waits on is the one decided in `part`.
+        decided: match phase {
+            Phase::Writing => Some(P::read(&c.part).map_err(|_| BAD)?),
+            _ => None,
+        },
+    }))
+}
+
+/// `c` holding the core exchange `ex` and the step it answered, and the step for the caller.
+fn put_exchange<P: LinkPart>(
+    c: &mut sb_store_exchange,
+    link: &sb_store_link,
+    ex: &Exchange<P>,
+    step: &Step<P>,
+) -> sb_store_step {
+    let raw = ex.to_raw();
+    c.kind = P::CODE;
+    c.phase = PHASES.iter().position(|p| *p == raw.phase).unwrap_or(0) as u32;
+    c.caller_ms = raw.caller_ms;
+    c.tries = raw.tries;
+    c.replied = u32::from(raw.base_replied);
+    c.expected_len = put_value(&mut c.expected, raw.base.as_ref().map(AsRef::as_ref));
+    if let Some(decided) = &raw.decided {
+        P::write(&mut c.part, &link.fresh, decided);
+    }
+    match step {
+        Step::Read => sb_store_step {
+            action: SB_STORE_READ,
+            ..sb_store_step::default()
+        },
+        Step::Decide { state, now_ms } => {
+            P::write(&mut c.part, &link.fresh, state);
+            sb_store_step {
+                action: SB_STORE_DECIDE,
+                stored: 0,
+                now_ms: *now_ms,
+            }
+        }
+        Step::CompareAndSet { expected, new } => {
+            c.expected_len = put_value(&mut c.expected, expected.as_ref().map(AsRef::as_ref));
+            c.value_len = put_value(&mut c.value, Some(new.as_ref()));
+            sb_store_step {
+                action: SB_STORE_COMPARE_AND_SET,
+                ..sb_store_step::default()
+            }
+        }
+        Step::Done { stored } => sb_store_step {
+            action: SB_STORE_DONE,
+            stored: u32::from(*stored),
+            now_ms: 0,
+        },
+    }
+}
+
+/// One call on an exchange: what the caller reports.
+#[derive(Clone, Copy)]
+pub(crate) enum Op<'a> {
+    Begin(u64),
+    BeginAlone(u64),
+    Decided,
+    Replied {
+        reply: u32,
+        value: Option<&'a [u8]>,
+        time_ms: u64,
+    },
+    Failed,
+    TimedOut,
+}
+
+/// Runs `op` on the link and exchange of kind `P`, both updated in place on success.
+fn run<P: LinkPart>(
+    c_link: &mut sb_store_link,
+    c_ex: &mut sb_store_exchange,
+    op: Op<'_>,
+) -> Result<sb_store_step, sb_status> {
+    use seeded_backoff::shared::Reply;
+    let mut link = link_of::<P>(c_link)?;
+    let (mut ex, was_done) = match op {
+        Op::Begin(_) | Op::BeginAlone(_) => (Exchange::default(), false),
+        _ => {
+            let ex = exchange_of(c_ex, &link)?;
+            let done = ex.to_raw().phase == Phase::Done;
+            (ex, done)
+        }
+    };
+    let step = match op {
+        Op::Begin(now) => ex.begin(&mut link, now),
+        Op::BeginAlone(now) => ex.begin_alone(&mut link, now),
+        Op::Decided => {
+            let state = P::read(&c_ex.part)?;
+            ex.decided(&mut link, state)
+        }
+        Op::Replied {
+            reply,
+            value,
+            time_ms,
+        } => {
+            let reply = match reply {
+                SB_STORE_REPLY_VALUE => Reply::Value { value, time_ms },
+                SB_STORE_REPLY_SET => Reply::Set { time_ms },
+                SB_STORE_REPLY_CONFLICT => Reply::Conflict { value, time_ms },
+                _ => return Err(sb_status::SB_ERR_STORE_REPLY),
+            };
+            ex.replied(&mut link, reply)
+        }
+        Op::Failed => ex.failed(&mut link),
+        Op::TimedOut => ex.timed_out(&mut link),
+    };
+    put_link(c_link, &link);
+    if let (Step::Done { stored }, false) = (&step, was_done) {
+        let stats = &mut c_link.stats;
+        stats.decisions = stats.decisions.saturating_add(1);
+        stats.alone = stats.alone.saturating_add(u64::from(!stored));
+        stats.conflicts = stats.conflicts.saturating_add(u64::from(ex.conflicts()));
+    }
+    Ok(put_exchange(c_ex, c_link, &ex, &step))
+}
+
+/// Runs `op` on a link and exchange of the link's kind.
+pub(crate) fn dispatch(
+    link: &mut sb_store_link,
+    ex: &mut sb_store_exchange,
+    op: Op<'_>,
+) -> Result<sb_store_step, sb_status> {
+    match link.kind {
+        SB_STORE_BUDGET => run::<RetryBudget>(link, ex, op),
+        SB_STORE_PACER => run::<Pacer>(link, ex, op),
+        SB_STORE_SEND_RATE => run::<SendRate>(link, ex, op),
+        _ => Err(BAD),
+    }
+}
+
+/// A new link of kind `P` with `fresh` as its cold start.
+fn new_link<P: LinkPart>(fresh: &sb_store_part, clock: u32) -> Result<sb_store_link, sb_status> {
+    P::read(fresh)?;
+    let c = sb_store_link {
+        fresh: *fresh,
+        local: *fresh,
+        seen: [0; SB_STORE_VALUE_MAX],
+        rejoin_at_ms: 0,
+        fleet_base_ms: 0,
+        caller_base_ms: 0,
+        stats: sb_store_stats::default(),
+        kind: P::CODE,
+        state: SB_STORE_JOINING,
+        clock,
+        late: 0,
+        error: 0,
+        seen_len: 0,
+    };
+    link_of::<P>(&c)?;
+    Ok(c)
+}
+
+/// `sb_store_link_init`'s link: `kind`'s member of `fresh` as its cold start, reading `clock`.
+pub(crate) fn init(
+    kind: u32,
+    fresh: &sb_store_part,
+    clock: u32,
+) -> Result<sb_store_link, sb_status> {
+    if clock > SB_STORE_CLOCK_CALLER {
+        return Err(sb_status::SB_ERR_STORE_CLOCK);
+    }
+    match kind {
+        SB_STORE_BUDGET => new_link::<RetryBudget>(fresh, clock),
+        SB_STORE_PACER => new_link::<Pacer>(fresh, clock),
+        SB_STORE_SEND_RATE => new_link::<SendRate>(fresh, clock),
+        _ => Err(sb_status::SB_ERR_STORE_PART_KIND),
+    }
+}
+
+/// The link `c`, checked: its state, its own part and whether a decision needs the store.
+pub(crate) fn check(c: &sb_store_link, caller_ms: u64) -> Result<(u32, bool), sb_status> {
+    fn of<P: LinkPart>(c: &sb_store_link, caller_ms: u64) -> Result<(u32, bool), sb_status> {
+        let link = link_of::<P>(c)?;
+        Ok((c.state, Exchange::needs_store(&link, caller_ms)))
+    }
+    match c.kind {
+        SB_STORE_BUDGET => of::<RetryBudget>(c, caller_ms),
+        SB_STORE_PACER => of::<Pacer>(c, caller_ms),
+        SB_STORE_SEND_RATE => of::<SendRate>(c, caller_ms),
+        _ => Err(BAD),
+    }
+}
