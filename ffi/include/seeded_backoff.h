@@ -2664,17 +2664,20 @@ sb_status sb_store_timed_out(struct sb_store_link *link,
                              struct sb_store_step *step);
 
 /**
- * Writes where the link stands (`SB_STORE_JOINING`, `SB_STORE_JOINED` or `SB_STORE_LOCAL`) to
- * `*state`, and whether a decision at `caller_ms` goes to the store to `*needs_store` (not while
- * the link is local and its rejoin is not due: such a decision needs no turn at the store).
+ * Writes where the link stands at the caller's reading `caller_ms`: its state
+ * (`SB_STORE_JOINING`, `SB_STORE_JOINED` or `SB_STORE_LOCAL`) to `*state`, whether a decision
+ * then goes to the store to `*needs_store` (not while the link is local and its rejoin is not
+ * due: such a decision needs no turn at the store), and the reading on the fleet's clock
+ * (SPEC.md section 19.3, as a send time is moved) to `*fleet_ms`.
  *
  * # Safety
- * `link` is NULL or readable; `state` and `needs_store` are NULL or valid for writes.
+ * `link` is NULL or readable; `state`, `needs_store` and `fleet_ms` are NULL or valid for writes.
  */
 sb_status sb_store_link_state(const struct sb_store_link *link,
                               uint64_t caller_ms,
                               uint32_t *state,
-                              bool *needs_store);
+                              bool *needs_store,
+                              uint64_t *fleet_ms);
 
 /**
  * Writes the process's own state (the fleet's as last seen, with the decisions made alone

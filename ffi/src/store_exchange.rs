@@ -234,30 +234,34 @@ pub unsafe extern "C" fn sb_store_timed_out(
     unsafe { drive(link, ex, step, false, Op::TimedOut) }
 }
 
-/// Writes where the link stands (`SB_STORE_JOINING`, `SB_STORE_JOINED` or `SB_STORE_LOCAL`) to
-/// `*state`, and whether a decision at `caller_ms` goes to the store to `*needs_store` (not while
-/// the link is local and its rejoin is not due: such a decision needs no turn at the store).
+/// Writes where the link stands at the caller's reading `caller_ms`: its state
+/// (`SB_STORE_JOINING`, `SB_STORE_JOINED` or `SB_STORE_LOCAL`) to `*state`, whether a decision
+/// then goes to the store to `*needs_store` (not while the link is local and its rejoin is not
+/// due: such a decision needs no turn at the store), and the reading on the fleet's clock
+/// (SPEC.md section 19.3, as a send time is moved) to `*fleet_ms`.
 ///
 /// # Safety
-/// `link` is NULL or readable; `state` and `needs_store` are NULL or valid for writes.
+/// `link` is NULL or readable; `state`, `needs_store` and `fleet_ms` are NULL or valid for writes.
 #[no_mangle]
 pub unsafe extern "C" fn sb_store_link_state(
     link: *const sb_store_link,
     caller_ms: u64,
     state: *mut u32,
     needs_store: *mut bool,
+    fleet_ms: *mut u64,
 ) -> sb_status {
     require_feature!("store");
     ptr::status((|| {
-        if state.is_null() || needs_store.is_null() {
+        if state.is_null() || needs_store.is_null() || fleet_ms.is_null() {
             return Err(sb_status::SB_ERR_NULL);
         }
         // SAFETY: forwarded from this function's contract.
-        let (s, needs) = check(unsafe { ptr::borrow(link) }?, caller_ms)?;
-        // SAFETY: as above; both checked non-NULL.
+        let at = check(unsafe { ptr::borrow(link) }?, caller_ms)?;
+        // SAFETY: as above; all three checked non-NULL.
         unsafe {
-            ptr::write(state, s)?;
-            ptr::write(needs_store, needs)?;
+            ptr::write(state, at.state)?;
+            ptr::write(needs_store, at.needs_store)?;
+            ptr::write(fleet_ms, at.fleet_ms)?;
         }
         Ok(sb_status::SB_OK)
     })())

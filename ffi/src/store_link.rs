@@ -246,11 +246,12 @@ fn value_of<P: SharedPart>(
     }
     let mut out = fresh.encode();
     let size = out.as_ref().len();
-    let from = bytes
-        .get(..size)
-        .filter(|_| len as usize == size)
-        .ok_or(BAD)?;
-    out.as_mut().copy_from_slice(from);
+    if len as usize != size || bytes.len() < size {
+        return Err(BAD);
+    }
+    for (to, from) in out.as_mut().iter_mut().zip(bytes) {
+        *to = *from;
+    }
     Ok(Some(out))
 }
 
@@ -494,11 +495,22 @@ pub(crate) fn init(
     }
 }
 
-/// The link `c`, checked: its state, its own part and whether a decision needs the store.
-pub(crate) fn check(c: &sb_store_link, caller_ms: u64) -> Result<(u32, bool), sb_status> {
-    fn of<P: LinkPart>(c: &sb_store_link, caller_ms: u64) -> Result<(u32, bool), sb_status> {
+/// Where a link stands at a caller's reading (`sb_store_link_state`).
+pub(crate) struct At {
+    pub(crate) state: u32,
+    pub(crate) needs_store: bool,
+    pub(crate) fleet_ms: u64,
+}
+
+/// The link `c`, checked, at the caller's reading `caller_ms`.
+pub(crate) fn check(c: &sb_store_link, caller_ms: u64) -> Result<At, sb_status> {
+    fn of<P: LinkPart>(c: &sb_store_link, caller_ms: u64) -> Result<At, sb_status> {
         let link = link_of::<P>(c)?;
-        Ok((c.state, Exchange::needs_store(&link, caller_ms)))
+        Ok(At {
+            state: c.state,
+            needs_store: Exchange::needs_store(&link, caller_ms),
+            fleet_ms: link.fleet_ms(caller_ms),
+        })
     }
     match c.kind {
         SB_STORE_BUDGET => of::<RetryBudget>(c, caller_ms),

@@ -142,9 +142,11 @@ static uint32_t local_tokens(const sb_store_link *link, sb_store_stats *stats) {
     return tokens;
 }
 
+static uint64_t fleet_ms;
+
 static uint32_t link_state(const sb_store_link *link, uint64_t at, bool *needs) {
     uint32_t state = 99;
-    CHECK_RC(sb_store_link_state(link, at, &state, needs), SB_OK);
+    CHECK_RC(sb_store_link_state(link, at, &state, needs, &fleet_ms), SB_OK);
     return state;
 }
 
@@ -185,7 +187,7 @@ static void test_link_budget(void) {
     CHECK(ex.value_len == SB_BUDGET_VALUE_SIZE && memcmp(ex.value, want, sizeof want) == 0);
     CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_SET, NULL, 0, false, 5001, &step), SB_OK);
     CHECK(step.action == SB_STORE_DONE && step.stored == 1);
-    CHECK(link_state(&link, 100, &needs) == SB_STORE_JOINED && needs);
+    CHECK(link_state(&link, 100, &needs) == SB_STORE_JOINED && needs && fleet_ms == 100);
 
     /* Joined: decided at once on the value last seen; another process wrote 480000 meanwhile,
      * so the conflict's value is decided on again and expected. */
@@ -288,6 +290,7 @@ static void test_link_clock(void) {
     /* A decision that did not get its turn at the store is made alone, the link as it stands. */
     CHECK_RC(sb_store_begin_alone(&link, &ex, 2000, &step), SB_OK);
     CHECK(step.action == SB_STORE_DECIDE && step.now_ms == 6993);
+    CHECK(link_state(&link, 2000, &needs) == SB_STORE_LOCAL && needs && fleet_ms == 6993);
     printf("store: a link decides on the store's clock; two late replies make it local\n");
 }
 
