@@ -20,11 +20,101 @@ use crate::rt::{io as shared, Io};
 use crate::store::VALUE_AT;
 
 /// A part the link holds, read from and written to its kind's words in `Io`.
-pub trait Area: SharedPart {
+pub trait Area: Sized {
     /// The part the kind's words hold, if they are one.
     fn load(io: &Io) -> Option<Self>;
     /// Writes the part's state to the kind's words (its configuration stays).
     fn save(&self, io: &mut Io);
+}
+
+/// A part of any of the three kinds: the link's machine is built once for it, not once per kind
+/// (each would add its own copy of the core's link to the part).
+#[derive(Clone)]
+pub enum AnyPart {
+    /// A retry budget.
+    Budget(RetryBudget),
+    /// A pacer.
+    Pacer(Pacer),
+    /// A send rate.
+    SendRate(SendRate),
+}
+
+/// A stored value of any kind: its bytes, at most [`ROOM`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnyValue {
+    bytes: [u8; ROOM],
+    len: usize,
+}
+
+impl AsRef<[u8]> for AnyValue {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or(&self.bytes)
+    }
+}
+
+impl AsMut<[u8]> for AnyValue {
+    fn as_mut(&mut self) -> &mut [u8] {
+        let len = self.len.min(ROOM);
+        self.bytes.get_mut(..len).unwrap_or(&mut [])
+    }
+}
+
+fn any(value: impl AsRef<[u8]>) -> AnyValue {
+    let mut out = AnyValue {
+        bytes: [0; ROOM],
+        len: value.as_ref().len(),
+    };
+    for (to, b) in out.bytes.iter_mut().zip(value.as_ref()) {
+        *to = *b;
+    }
+    out
+}
+
+impl SharedPart for AnyPart {
+    // Each variant's value carries its own kind; the link's machine reads none.
+    const KIND: u8 = 0;
+    type Value = AnyValue;
+    fn fingerprint(&self) -> u32 {
+        match self {
+            AnyPart::Budget(p) => p.fingerprint(),
+            AnyPart::Pacer(p) => p.fingerprint(),
+            AnyPart::SendRate(p) => p.fingerprint(),
+        }
+    }
+    fn encode(&self) -> AnyValue {
+        match self {
+            AnyPart::Budget(p) => any(p.encode()),
+            AnyPart::Pacer(p) => any(p.encode()),
+            AnyPart::SendRate(p) => any(p.encode()),
+        }
+    }
+    fn decode(&self, bytes: &[u8]) -> Result<Self, seeded_backoff::shared::StoreError> {
+        Ok(match self {
+            AnyPart::Budget(p) => AnyPart::Budget(p.decode(bytes)?),
+            AnyPart::Pacer(p) => AnyPart::Pacer(p.decode(bytes)?),
+            AnyPart::SendRate(p) => AnyPart::SendRate(p.decode(bytes)?),
+        })
+    }
+}
+
+impl AnyPart {
+    /// The part of `kind` (SPEC.md §19.2's kind byte) the kind's words hold.
+    fn load(io: &Io, kind: u32) -> Option<Self> {
+        match u8::try_from(kind) {
+            Ok(KIND_BUDGET) => RetryBudget::load(io).map(AnyPart::Budget),
+            Ok(KIND_PACER) => Pacer::load(io).map(AnyPart::Pacer),
+            Ok(KIND_SEND_RATE) => SendRate::load(io).map(AnyPart::SendRate),
+            _ => None,
+        }
+    }
+
+    fn save(&self, io: &mut Io) {
+        match self {
+            AnyPart::Budget(p) => p.save(io),
+            AnyPart::Pacer(p) => p.save(io),
+            AnyPart::SendRate(p) => p.save(io),
+        }
+    }
 }
 
 const fn max(a: usize, b: usize) -> usize {
@@ -151,12 +241,12 @@ fn set_wide(io: &mut Io, at: usize, v: u64) {
 }
 
 /// The state of the value of `len` bytes at `at` under `config`'s configuration.
-fn state_at<P: Area>(io: &Io, config: &P, at: usize, len: usize) -> Option<P> {
+fn state_at(io: &Io, config: &AnyPart, at: usize, len: usize) -> Option<AnyPart> {
     config.decode(io.bytes.get(at..at.checked_add(len)?)?).ok()
 }
 
 /// The value of `len` bytes at `at` (none for 0), as `config`'s kind's array.
-fn value_at<P: Area>(io: &Io, config: &P, at: usize, len: u32) -> Option<Option<P::Value>> {
+fn value_at(io: &Io, config: &AnyPart, at: usize, len: u32) -> Option<Option<AnyValue>> {
     if len == 0 {
         return Some(None);
     }
@@ -182,7 +272,7 @@ fn put_value(io: &mut Io, at: usize, value: Option<&[u8]>) -> u32 {
     value.len() as u32
 }
 
-fn load_link<P: Area>(io: &Io, config: &P) -> Option<StoreLink<P>> {
+fn load_link(io: &Io, config: &AnyPart) -> Option<StoreLink<AnyPart>> {
     let size = config.encode().as_ref().len();
     let h = |i: usize| word(io, LINK_AT + 4 * i);
     let error = match h(3) {
@@ -205,7 +295,7 @@ fn load_link<P: Area>(io: &Io, config: &P) -> Option<StoreLink<P>> {
     }))
 }
 
-fn save_link<P: Area>(io: &mut Io, link: &StoreLink<P>) {
+fn save_link(io: &mut Io, link: &StoreLink<AnyPart>) {
     let raw = link.to_raw();
     let state = STATES.iter().position(|s| *s == raw.state).unwrap_or(0);
     set_word(io, LINK_AT, state as u32);
@@ -224,15 +314,11 @@ fn save_link<P: Area>(io: &mut Io, link: &StoreLink<P>) {
     set_wide(io, LINK_AT + 20, raw.rejoin_at);
     set_wide(io, LINK_AT + 28, raw.fleet_base);
     set_wide(io, LINK_AT + 36, raw.caller_base);
-    put_value(io, LINK_AT + LINK_HEAD, Some(raw.fresh.encode().as_ref()));
-    put_value(
-        io,
-        LINK_AT + LINK_HEAD + ROOM,
-        Some(raw.local.encode().as_ref()),
-    );
+    let local = raw.local.encode();
+    put_value(io, LINK_AT + LINK_HEAD + ROOM, Some(local.as_ref()));
 }
 
-fn load_exchange<P: Area>(io: &Io, config: &P) -> Option<Exchange<P>> {
+fn load_exchange(io: &Io, config: &AnyPart) -> Option<Exchange<AnyPart>> {
     let h = |i: usize| word(io, EXCHANGE_AT + 4 * i);
     let size = config.encode().as_ref().len();
     let decided = match h(4) {
@@ -254,7 +340,7 @@ fn load_exchange<P: Area>(io: &Io, config: &P) -> Option<Exchange<P>> {
     }))
 }
 
-fn save_exchange<P: Area>(io: &mut Io, ex: &Exchange<P>) {
+fn save_exchange(io: &mut Io, ex: &Exchange<AnyPart>) {
     let raw = ex.to_raw();
     let phase = PHASES.iter().position(|p| *p == raw.phase).unwrap_or(0);
     set_word(io, EXCHANGE_AT, phase as u32);
@@ -266,7 +352,7 @@ fn save_exchange<P: Area>(io: &mut Io, ex: &Exchange<P>) {
         raw.base.as_ref().map(AsRef::as_ref),
     );
     set_word(io, EXCHANGE_AT + 12, base);
-    let decided = raw.decided.as_ref().map(|d| d.encode());
+    let decided = raw.decided.as_ref().map(SharedPart::encode);
     put_value(
         io,
         EXCHANGE_AT + EXCHANGE_HEAD + ROOM,
@@ -276,7 +362,7 @@ fn save_exchange<P: Area>(io: &mut Io, ex: &Exchange<P>) {
     set_wide(io, EXCHANGE_AT + 20, raw.caller_ms);
 }
 
-fn put_step<P: Area>(io: &mut Io, step: Step<P>, tries: u32) {
+fn put_step(io: &mut Io, step: Step<AnyPart>, tries: u32) {
     io.action = match step {
         Step::Read => [step::READ, 0, 0, 0],
         Step::Decide { state, now_ms } => {
@@ -292,12 +378,13 @@ fn put_step<P: Area>(io: &mut Io, step: Step<P>, tries: u32) {
     };
 }
 
-fn run<P: Area>(io: &mut Io, op: u32, at: u64, arg: u32, len: u32) -> Option<()> {
-    let config = P::load(io)?;
+fn run(io: &mut Io, kind: u32, op: u32, at: u64, arg: u32, len: u32) -> Option<()> {
+    let config = AnyPart::load(io, kind)?;
     if op == op::INIT {
         let clock = [FleetClock::Store, FleetClock::Caller]
             .get(arg as usize)
             .copied()?;
+        put_value(io, LINK_AT + LINK_HEAD, Some(config.encode().as_ref()));
         save_link(io, &StoreLink::new(config, clock));
         return Some(());
     }
@@ -360,12 +447,7 @@ fn run<P: Area>(io: &mut Io, op: u32, at: u64, arg: u32, len: u32) -> Option<()>
 pub extern "C" fn store_link(kind: u32, op: u32, lo: u32, hi: u32, arg: u32, len: u32) -> u32 {
     let at = u64::from(lo) | u64::from(hi) << 32;
     shared(|io| {
-        let done = match u8::try_from(kind) {
-            Ok(KIND_BUDGET) => run::<RetryBudget>(io, op, at, arg, len),
-            Ok(KIND_PACER) => run::<Pacer>(io, op, at, arg, len),
-            Ok(KIND_SEND_RATE) => run::<SendRate>(io, op, at, arg, len),
-            _ => None,
-        };
+        let done = run(io, kind, op, at, arg, len);
         u32::from(done.is_none())
     })
 }
