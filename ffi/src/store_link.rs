@@ -215,16 +215,9 @@ impl LinkPart for SendRate {
 
 const BAD: sb_status = sb_status::SB_ERR_STORE_LINK;
 
-const PHASES: [Phase; 6] = [
-    Phase::Start,
-    Phase::Reading,
-    Phase::DecideStored,
-    Phase::Writing,
-    Phase::DecideAlone,
-    Phase::Done,
-];
+const PHASES: [Phase; 6] = Phase::ALL;
 /// The link states by their `SB_STORE_*` code.
-const STATES: [LinkState; 3] = [LinkState::Joining, LinkState::Joined, LinkState::Local];
+const STATES: [LinkState; 3] = LinkState::ALL;
 const _: () = assert!(
     SB_STORE_JOINING == 0 && SB_STORE_JOINED == 1 && SB_STORE_LOCAL == 2 && STATES.len() == 3
 );

@@ -205,15 +205,8 @@ pub mod step {
 }
 
 /// The link states by their code.
-pub const STATES: [LinkState; 3] = [LinkState::Joining, LinkState::Joined, LinkState::Local];
-const PHASES: [Phase; 6] = [
-    Phase::Start,
-    Phase::Reading,
-    Phase::DecideStored,
-    Phase::Writing,
-    Phase::DecideAlone,
-    Phase::Done,
-];
+pub const STATES: [LinkState; 3] = LinkState::ALL;
+const PHASES: [Phase; 6] = Phase::ALL;
 
 fn word(io: &Io, at: usize) -> u32 {
     let mut b = [0u8; 4];

@@ -78,6 +78,19 @@ pub enum Phase {
     Done,
 }
 
+impl Phase {
+    /// Every phase, in order: a binding that keeps an exchange as numbers keeps a phase as its
+    /// index here.
+    pub const ALL: [Phase; 6] = [
+        Phase::Start,
+        Phase::Reading,
+        Phase::DecideStored,
+        Phase::Writing,
+        Phase::DecideAlone,
+        Phase::Done,
+    ];
+}
+
 /// An [`Exchange`]'s fields, for a binding that keeps the exchange in memory of its own (the C
 /// ABI's caller-owned `sb_store_exchange`) and gives it back to the core at each step.
 #[derive(Clone, Debug, PartialEq)]

@@ -57,6 +57,12 @@ pub enum LinkState {
     Local,
 }
 
+impl LinkState {
+    /// Every state, in order: a binding that keeps a link as numbers keeps its state as its
+    /// index here.
+    pub const ALL: [LinkState; 3] = [LinkState::Joining, LinkState::Joined, LinkState::Local];
+}
+
 /// One part's link to its key: the process's own state (the fleet's state last seen, with the
 /// decisions made alone since), the value last seen, and where it stands (SPEC.md §19).
 #[derive(Clone, Debug)]
