@@ -30,4 +30,6 @@ pub use link::{
 pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats};
 
 #[cfg(test)]
+mod raw_tests;
+#[cfg(test)]
 mod tests;
