@@ -288,8 +288,8 @@ fn link_of<P: LinkPart>(c: &sb_store_link) -> Result<StoreLink<P>, sb_status> {
 }
 
 /// `c` holding the core link `link` (its kind, configuration and counts kept).
-fn put_link<P: LinkPart>(c: &mut sb_store_link, link: &StoreLink<P>) {
-    let raw = link.to_raw();
+fn put_link<P: LinkPart>(c: &mut sb_store_link, link: StoreLink<P>) {
+    let raw = link.into_raw();
     let fresh = c.fresh;
     P::write(&mut c.local, &fresh, &raw.local);
     c.seen_len = put_value(&mut c.seen, raw.seen.as_ref().map(AsRef::as_ref));
@@ -310,12 +310,11 @@ fn exchange_of<P: LinkPart>(
         return Err(BAD);
     }
     let phase = *PHASES.get(c.phase as usize).ok_or(BAD)?;
-    let fresh = &link.to_raw().fresh;
     Ok(Exchange::from_raw(RawExchange {
         phase,
         caller_ms: c.caller_ms,
         tries: c.tries,
-        base: value_of(fresh, &c.expected, c.expected_len)?,
+        base: value_of(link.local(), &c.expected, c.expected_len)?,
         base_replied: c.replied != 0,
         // The state a compare-and-set waits on is the one decided in `part`.
         decided: match phase {
@@ -329,10 +328,10 @@ fn exchange_of<P: LinkPart>(
 fn put_exchange<P: LinkPart>(
     c: &mut sb_store_exchange,
     link: &sb_store_link,
-    ex: &Exchange<P>,
+    ex: Exchange<P>,
     step: &Step<P>,
 ) -> sb_store_step {
-    let raw = ex.to_raw();
+    let raw = ex.into_raw();
     c.kind = P::CODE;
     c.phase = PHASES.iter().position(|p| *p == raw.phase).unwrap_or(0) as u32;
     c.caller_ms = raw.caller_ms;
@@ -397,9 +396,8 @@ fn run<P: LinkPart>(
     let (mut ex, was_done) = match op {
         Op::Begin(_) | Op::BeginAlone(_) => (Exchange::default(), false),
         _ => {
-            let ex = exchange_of(c_ex, &link)?;
-            let done = ex.to_raw().phase == Phase::Done;
-            (ex, done)
+            let done = PHASES.get(c_ex.phase as usize) == Some(&Phase::Done);
+            (exchange_of(c_ex, &link)?, done)
         }
     };
     let step = match op {
@@ -425,14 +423,14 @@ fn run<P: LinkPart>(
         Op::Failed => ex.failed(&mut link),
         Op::TimedOut => ex.timed_out(&mut link),
     };
-    put_link(c_link, &link);
+    put_link(c_link, link);
     if let (Step::Done { stored }, false) = (&step, was_done) {
         let stats = &mut c_link.stats;
         stats.decisions = stats.decisions.saturating_add(1);
         stats.alone = stats.alone.saturating_add(u64::from(!stored));
         stats.conflicts = stats.conflicts.saturating_add(u64::from(ex.conflicts()));
     }
-    Ok(put_exchange(c_ex, c_link, &ex, &step))
+    Ok(put_exchange(c_ex, c_link, ex, &step))
 }
 
 /// Runs `op` on a link and exchange of the link's kind.

@@ -288,8 +288,8 @@ fn load_link(io: &Io, config: &AnyPart) -> Option<StoreLink<AnyPart>> {
     }))
 }
 
-fn save_link(io: &mut Io, link: &StoreLink<AnyPart>) {
-    let raw = link.to_raw();
+fn save_link(io: &mut Io, link: StoreLink<AnyPart>) {
+    let raw = link.into_raw();
     let state = STATES.iter().position(|s| *s == raw.state).unwrap_or(0);
     set_word(io, LINK_AT, state as u32);
     set_word(io, LINK_AT + 4, u32::from(raw.clock == FleetClock::Caller));
@@ -333,8 +333,8 @@ fn load_exchange(io: &Io, config: &AnyPart) -> Option<Exchange<AnyPart>> {
     }))
 }
 
-fn save_exchange(io: &mut Io, ex: &Exchange<AnyPart>) {
-    let raw = ex.to_raw();
+fn save_exchange(io: &mut Io, ex: Exchange<AnyPart>) {
+    let raw = ex.into_raw();
     let phase = PHASES.iter().position(|p| *p == raw.phase).unwrap_or(0);
     set_word(io, EXCHANGE_AT, phase as u32);
     set_word(io, EXCHANGE_AT + 4, raw.tries);
@@ -378,7 +378,7 @@ fn run(io: &mut Io, kind: u32, op: u32, at: u64, arg: u32, len: u32) -> Option<(
             .get(arg as usize)
             .copied()?;
         put_value(io, LINK_AT + LINK_HEAD, Some(config.encode().as_ref()));
-        save_link(io, &StoreLink::new(config, clock));
+        save_link(io, StoreLink::new(config, clock));
         return Some(());
     }
     let mut link = load_link(io, &config)?;
@@ -427,9 +427,10 @@ fn run(io: &mut Io, kind: u32, op: u32, at: u64, arg: u32, len: u32) -> Option<(
         op::TIMED_OUT => ex.timed_out(&mut link),
         _ => return None,
     };
-    save_link(io, &link);
-    save_exchange(io, &ex);
-    put_step(io, step, ex.conflicts());
+    let tries = ex.conflicts();
+    save_link(io, link);
+    save_exchange(io, ex);
+    put_step(io, step, tries);
     Some(())
 }
 

@@ -153,18 +153,18 @@ impl<P: SharedPart> Default for Exchange<P> {
 
 impl<P: SharedPart> Exchange<P> {
     /// The exchange's fields, as [`Exchange::from_raw`] takes them back.
-    pub fn to_raw(&self) -> RawExchange<P> {
+    pub fn into_raw(self) -> RawExchange<P> {
         RawExchange {
             phase: self.phase,
             caller_ms: self.caller_ms,
             tries: self.tries,
             base: self.base,
             base_replied: self.base_replied,
-            decided: self.decided.clone(),
+            decided: self.decided,
         }
     }
 
-    /// The exchange whose fields `raw` holds (as [`Exchange::to_raw`] gave them).
+    /// The exchange whose fields `raw` holds (as [`Exchange::into_raw`] gave them).
     pub fn from_raw(raw: RawExchange<P>) -> Self {
         Exchange {
             phase: raw.phase,

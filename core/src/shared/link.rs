@@ -125,10 +125,10 @@ impl<P: SharedPart> StoreLink<P> {
     }
 
     /// The link's fields, as [`StoreLink::from_raw`] takes them back.
-    pub fn to_raw(&self) -> RawLink<P> {
+    pub fn into_raw(self) -> RawLink<P> {
         RawLink {
-            fresh: self.fresh.clone(),
-            local: self.local.clone(),
+            fresh: self.fresh,
+            local: self.local,
             seen: self.seen,
             state: self.state,
             rejoin_at: self.rejoin_at,
@@ -140,7 +140,7 @@ impl<P: SharedPart> StoreLink<P> {
         }
     }
 
-    /// The link whose fields `raw` holds (as [`StoreLink::to_raw`] gave them).
+    /// The link whose fields `raw` holds (as [`StoreLink::into_raw`] gave them).
     pub fn from_raw(raw: RawLink<P>) -> Self {
         StoreLink {
             fresh: raw.fresh,

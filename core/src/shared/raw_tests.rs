@@ -24,8 +24,8 @@ fn a_link_and_an_exchange_kept_raw_between_steps_decide_as_kept_whole() {
             let mut step = ex.begin(&mut link, now);
             loop {
                 if raw {
-                    link = StoreLink::from_raw(link.to_raw());
-                    ex = Exchange::from_raw(ex.to_raw());
+                    link = StoreLink::from_raw(link.into_raw());
+                    ex = Exchange::from_raw(ex.into_raw());
                 }
                 step = match step {
                     Step::Done { stored } => {
