@@ -324,15 +324,16 @@ impl<P: SharedPart> Exchange<P> {
     }
 
     fn stored(&mut self, link: &StoreLink<P>) -> Step<P> {
-        self.phase = Phase::DecideStored;
-        Step::Decide {
-            state: link.local.clone(),
-            now_ms: link.fleet_ms(self.caller_ms),
-        }
+        self.decide(link, Phase::DecideStored)
     }
 
     fn alone(&mut self, link: &StoreLink<P>) -> Step<P> {
-        self.phase = Phase::DecideAlone;
+        self.decide(link, Phase::DecideAlone)
+    }
+
+    /// A decision on the process's own state, to be stored or made alone (`phase`).
+    fn decide(&mut self, link: &StoreLink<P>, phase: Phase) -> Step<P> {
+        self.phase = phase;
         Step::Decide {
             state: link.local.clone(),
             now_ms: link.fleet_ms(self.caller_ms),
