@@ -73,6 +73,7 @@ mod status;
 mod store;
 mod store_exchange;
 mod store_link;
+mod store_steps;
 mod version;
 
 pub use backoff::{

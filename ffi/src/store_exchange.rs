@@ -5,9 +5,10 @@
 use crate::ptr;
 use crate::status::{require_feature, sb_status};
 use crate::store_link::{
-    check, dispatch, init, sb_store_exchange, sb_store_link, sb_store_part, sb_store_stats,
-    sb_store_step, Op, SB_STORE_VALUE_MAX,
+    sb_store_exchange, sb_store_link, sb_store_part, sb_store_stats, sb_store_step,
+    SB_STORE_VALUE_MAX,
 };
+use crate::store_steps::{check, dispatch, init, Op};
 
 /// Runs `op` on `*link` and `*ex` (`ex` read unless `fresh_ex`), and writes the step to `*step`;
 /// nothing is written unless every pointer is non-NULL and the call succeeds.

@@ -60,4 +60,6 @@ pub mod step;
 #[cfg(feature = "store")]
 pub mod store;
 #[cfg(feature = "store")]
+pub mod store_any;
+#[cfg(feature = "store")]
 pub mod store_link;
