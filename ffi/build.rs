@@ -38,10 +38,12 @@ fn target_dir(out: &Path) -> Option<&Path> {
 }
 
 /// The header without what cffi cannot read: the include guard and #include lines, the C++-only
-/// blocks (`#ifdef __cplusplus` .. `#endif`). `#define NAME <integer>` lines stay; any other
+/// blocks (`#ifdef __cplusplus` .. `#endif`). `#define NAME <integer>` lines stay, and
+/// `#define NAME OTHER` (a constant named after one defined above) gets OTHER's integer; any other
 /// #define is an error, since its constant would vanish from the Python package.
 fn cffi_declarations(text: &str) -> String {
     let mut out: Vec<String> = Vec::new();
+    let mut integers: Vec<(String, String)> = Vec::new();
     let mut skipping = false;
     for line in text.lines() {
         let trimmed = line.trim();
@@ -60,11 +62,19 @@ fn cffi_declarations(text: &str) -> String {
                 // cbindgen writes u64::MAX as the C macro; cffi reads only integer literals.
                 out.push(format!("#define {} {}", words[1], u64::MAX));
             } else if words[0] == "#define" && words.len() > 2 {
-                assert!(
-                    words.len() == 3 && integer(words[2]),
-                    "not an integer literal, cffi would drop it: {trimmed}"
-                );
-                out.push(line.to_owned());
+                let value = integers
+                    .iter()
+                    .find(|(name, _)| words.len() == 3 && name == words[2])
+                    .map(|(_, value)| value.clone());
+                let value = value.unwrap_or_else(|| {
+                    assert!(
+                        words.len() == 3 && integer(words[2]),
+                        "not an integer literal, cffi would drop it: {trimmed}"
+                    );
+                    words[2].to_owned()
+                });
+                out.push(format!("#define {} {}", words[1], value));
+                integers.push((words[1].to_owned(), value));
             }
         } else {
             out.push(line.to_owned());

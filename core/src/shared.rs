@@ -21,14 +21,17 @@ pub use encode::{
     SharedPart, StoreError, BUDGET_VALUE_SIZE, KIND_BUDGET, KIND_PACER, KIND_SEND_RATE,
     PACER_VALUE_SIZE, SEND_RATE_VALUE_SIZE, STORE_HEADER_SIZE, STORE_TAG, STORE_VERSION,
 };
-pub use exchange::{Exchange, Reply, Step};
+pub use exchange::{Exchange, Phase, RawExchange, Reply, Step};
 pub use link::{
-    FleetClock, LinkState, StoreLink, CAS_SCRIPT, LATE_LIMIT, MAX_TRIES, REJOIN_MS, STORE_BOUND_MS,
+    FleetClock, LinkState, RawLink, StoreLink, CAS_SCRIPT, LATE_LIMIT, MAX_TRIES, REJOIN_MS,
+    STORE_BOUND_MS,
 };
 #[cfg(feature = "valkey")]
 pub use valkey::{SharedBudget, SharedPacer, SharedSendRate, Store, StoreStats};
 
 #[cfg(test)]
 mod alone_tests;
+#[cfg(test)]
+mod raw_tests;
 #[cfg(test)]
 mod tests;

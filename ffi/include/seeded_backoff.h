@@ -467,6 +467,93 @@
 #define SB_STORE_LATE_LIMIT 3
 
 /**
+ * The longest stored value of any kind, in bytes: the room `sb_store_link` and
+ * `sb_store_exchange` keep for one.
+ */
+#define SB_STORE_VALUE_MAX SB_SEND_RATE_VALUE_SIZE
+
+/**
+ * `sb_store_link_init` kind: a retry budget (`sb_store_part.budget`), SPEC.md section 19.2's kind 1.
+ */
+#define SB_STORE_BUDGET 1
+
+/**
+ * `sb_store_link_init` kind: a pacer (`sb_store_part.pacer`).
+ */
+#define SB_STORE_PACER 2
+
+/**
+ * `sb_store_link_init` kind: a send rate (`sb_store_part.send_rate`).
+ */
+#define SB_STORE_SEND_RATE 3
+
+/**
+ * `sb_store_link_init` clock: decisions read the store's `TIME`, the caller's readings moved
+ * onto it by the offset seen at the latest reply (SPEC.md section 19.3).
+ */
+#define SB_STORE_CLOCK_STORE 0
+
+/**
+ * `sb_store_link_init` clock: decisions read the caller's readings as given (a test's virtual
+ * clock, or one the whole fleet shares).
+ */
+#define SB_STORE_CLOCK_CALLER 1
+
+/**
+ * `sb_store_link_state`: not in step with the store; the next decision reads it.
+ */
+#define SB_STORE_JOINING 0
+
+/**
+ * `sb_store_link_state`: deciding through the store.
+ */
+#define SB_STORE_JOINED 1
+
+/**
+ * `sb_store_link_state`: deciding alone until the link asks the store again.
+ */
+#define SB_STORE_LOCAL 2
+
+/**
+ * `sb_store_step.action`: run the script with no argument (a read), then `sb_store_replied`
+ * with `SB_STORE_REPLY_VALUE`.
+ */
+#define SB_STORE_READ 0
+
+/**
+ * `sb_store_step.action`: apply the part's operation to `sb_store_exchange.part` in place at
+ * `now_ms` (its answer kept; a later decide of the same exchange replaces it), then
+ * `sb_store_decided`.
+ */
+#define SB_STORE_DECIDE 1
+
+/**
+ * `sb_store_step.action`: run the script with `expected` (`expected_len` 0: empty, for absent)
+ * and `value`, then `sb_store_replied` with `SB_STORE_REPLY_SET` or `SB_STORE_REPLY_CONFLICT`.
+ */
+#define SB_STORE_COMPARE_AND_SET 2
+
+/**
+ * `sb_store_step.action`: the last decision's answer stands (`stored`: the store holds it).
+ */
+#define SB_STORE_DONE 3
+
+/**
+ * `sb_store_replied` reply: the answer to a read (its value or none, and the store's time).
+ */
+#define SB_STORE_REPLY_VALUE 0
+
+/**
+ * `sb_store_replied` reply: the compare-and-set set the value (the script answered 1).
+ */
+#define SB_STORE_REPLY_SET 1
+
+/**
+ * `sb_store_replied` reply: the compare-and-set found another value (the script answered 0).
+ */
+#define SB_STORE_REPLY_CONFLICT 2
+
+/**
  * The major version of this header; `sb_version()` reports the library's.
  */
 #define SB_VERSION_MAJOR 0
@@ -713,6 +800,23 @@ enum sb_status
    * Stored value: words no state of this configuration reaches.
    */
   SB_ERR_STORE_STATE = 154,
+  /**
+   * Store link: an `sb_store_link` or `sb_store_exchange` that `sb_store_link_init` and
+   * `sb_store_begin` did not set up, of another kind than its link, or corrupted.
+   */
+  SB_ERR_STORE_LINK = 155,
+  /**
+   * Store link: a kind other than `SB_STORE_BUDGET`, `SB_STORE_PACER` or `SB_STORE_SEND_RATE`.
+   */
+  SB_ERR_STORE_PART_KIND = 156,
+  /**
+   * Store link: a clock other than `SB_STORE_CLOCK_STORE` or `SB_STORE_CLOCK_CALLER`.
+   */
+  SB_ERR_STORE_CLOCK = 157,
+  /**
+   * Store link: a reply other than the `SB_STORE_REPLY_*` codes.
+   */
+  SB_ERR_STORE_REPLY = 158,
   /**
    * Run: `sb_run_start` after the run has started.
    */
@@ -1242,6 +1346,172 @@ typedef struct sb_send_rate {
    */
   uint64_t state[22];
 } sb_send_rate;
+
+/**
+ * One part of the kind its link names: only that member is read and written.
+ */
+typedef struct sb_store_part {
+  /**
+   * `SB_STORE_BUDGET`'s part.
+   */
+  struct sb_budget budget;
+  /**
+   * `SB_STORE_PACER`'s part.
+   */
+  struct sb_pacer pacer;
+  /**
+   * `SB_STORE_SEND_RATE`'s part.
+   */
+  struct sb_send_rate send_rate;
+} sb_store_part;
+
+/**
+ * What a link's decisions cost so far (`sb_store_link_stats`).
+ */
+typedef struct sb_store_stats {
+  /**
+   * Decisions made.
+   */
+  uint64_t decisions;
+  /**
+   * Of those, decisions made from the process's own state (the store failed, was slow, held a
+   * value of another configuration, or conflicted `SB_STORE_MAX_TRIES` times).
+   */
+  uint64_t alone;
+  /**
+   * Conflicts met, each one decision made again.
+   */
+  uint64_t conflicts;
+} sb_store_stats;
+
+/**
+ * One part's link to its key (SPEC.md section 19): the process's own state, the value last
+ * seen, where it stands with the store, its clock and counts. Set it up with
+ * `sb_store_link_init` and treat the fields as private: every call validates them and returns
+ * `SB_ERR_STORE_LINK` if they were corrupted. Not thread-safe: the caller holds its own lock
+ * around each call that takes it (never across a round trip).
+ */
+typedef struct sb_store_link {
+  /**
+   * The cold start: the part as given to `sb_store_link_init`.
+   */
+  struct sb_store_part fresh;
+  /**
+   * The process's own state: the fleet's as last seen, with the decisions made alone since.
+   */
+  struct sb_store_part local;
+  /**
+   * The value last seen in the store, `seen_len` bytes (0: none).
+   */
+  uint8_t seen[SB_STORE_VALUE_MAX];
+  /**
+   * The caller's reading at which a local link asks the store again.
+   */
+  uint64_t rejoin_at_ms;
+  /**
+   * The store's time at the latest reply.
+   */
+  uint64_t fleet_base_ms;
+  /**
+   * The caller's reading at the latest reply.
+   */
+  uint64_t caller_base_ms;
+  /**
+   * The decisions' counts.
+   */
+  struct sb_store_stats stats;
+  /**
+   * `SB_STORE_BUDGET`, `SB_STORE_PACER` or `SB_STORE_SEND_RATE`.
+   */
+  uint32_t kind;
+  /**
+   * `SB_STORE_JOINING`, `SB_STORE_JOINED` or `SB_STORE_LOCAL`.
+   */
+  uint32_t state;
+  /**
+   * `SB_STORE_CLOCK_STORE` or `SB_STORE_CLOCK_CALLER`.
+   */
+  uint32_t clock;
+  /**
+   * Decisions in a row that passed the bound.
+   */
+  uint32_t late;
+  /**
+   * Why the last value read could not be used (an `SB_ERR_STORE_*` code), else 0.
+   */
+  uint32_t error;
+  /**
+   * The length of `seen`: 0 or the kind's value size.
+   */
+  uint32_t seen_len;
+} sb_store_link;
+
+/**
+ * One decision's exchange with the store, begun by `sb_store_begin` or `sb_store_begin_alone`
+ * (which set every field) and driven through the steps they and the calls after them answer.
+ * Several exchanges may run at once over one link. `part` holds the state a `SB_STORE_DECIDE`
+ * step asks to decide on; `expected` and `value` the bytes of a `SB_STORE_COMPARE_AND_SET`.
+ */
+typedef struct sb_store_exchange {
+  /**
+   * The state to decide on (its link's kind's member), decided in place.
+   */
+  struct sb_store_part part;
+  /**
+   * The value the decision was made on, `expected_len` bytes (0: absent).
+   */
+  uint8_t expected[SB_STORE_VALUE_MAX];
+  /**
+   * The value after the decision, `value_len` bytes.
+   */
+  uint8_t value[SB_STORE_VALUE_MAX];
+  /**
+   * The caller's reading the decision began at.
+   */
+  uint64_t caller_ms;
+  /**
+   * Its link's kind.
+   */
+  uint32_t kind;
+  /**
+   * What the exchange waits for.
+   */
+  uint32_t phase;
+  /**
+   * Conflicts met.
+   */
+  uint32_t tries;
+  /**
+   * 1: `expected` came with a reply of this exchange.
+   */
+  uint32_t replied;
+  /**
+   * The length of `expected`: 0 or the kind's value size.
+   */
+  uint32_t expected_len;
+  /**
+   * The length of `value`: 0 or the kind's value size.
+   */
+  uint32_t value_len;
+} sb_store_exchange;
+
+/**
+ * What the caller does next for one decision.
+ */
+typedef struct sb_store_step {
+  /**
+   * `SB_STORE_READ`, `SB_STORE_DECIDE`, `SB_STORE_COMPARE_AND_SET` or `SB_STORE_DONE`.
+   */
+  uint32_t action;
+  /**
+   * `SB_STORE_DONE`: 1 if the store holds the decision, 0 if it was made alone.
+   */
+  uint32_t stored;
+  /**
+   * `SB_STORE_DECIDE`: the fleet clock's reading to decide at, in ms.
+   */
+  uint64_t now_ms;
+} sb_store_step;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2269,6 +2539,156 @@ sb_status sb_send_rate_decode(struct sb_send_rate *s, const uint8_t *value, uint
  * ```
  */
 const char *sb_store_script(void);
+
+/**
+ * Sets up `*link` for a part of `kind` (`SB_STORE_BUDGET`, `SB_STORE_PACER` or
+ * `SB_STORE_SEND_RATE`) whose cold start is that member of `*fresh` (a full budget, an empty
+ * pacer, a send rate that is off: SPEC.md section 19.4), its decisions reading `clock`
+ * (`SB_STORE_CLOCK_STORE` or `SB_STORE_CLOCK_CALLER`). The link starts joining: its first
+ * decision reads the store. `SB_ERR_STORE_PART_KIND`, `SB_ERR_STORE_CLOCK`, or
+ * `SB_ERR_BAD_STATE` for a part no init function made. Every `sb_store_*` function returns
+ * `SB_ERR_UNSUPPORTED` in a build without the `store` feature.
+ *
+ * ```c
+ * sb_store_part fresh = {0};
+ * sb_store_link link;
+ * sb_send_rate_init(&fresh.send_rate, &config);
+ * sb_store_link_init(&link, SB_STORE_SEND_RATE, &fresh, SB_STORE_CLOCK_STORE);
+ * ```
+ *
+ * # Safety
+ * `link` is NULL or valid for writes of an `sb_store_link`; `fresh` is NULL or readable.
+ */
+sb_status sb_store_link_init(struct sb_store_link *link,
+                             uint32_t kind,
+                             const struct sb_store_part *fresh,
+                             uint32_t clock);
+
+/**
+ * Begins a decision at the caller's clock reading `caller_ms` (ms, any origin): sets every field
+ * of `*ex` and writes the first step to `*step` (`SB_STORE_READ` when the link is joining or its
+ * rejoin is due, else `SB_STORE_DECIDE`). Then perform each step and report it until
+ * `SB_STORE_DONE`, giving up on the store at the bound (`sb_store_timed_out`):
+ *
+ * ```c
+ * sb_store_begin(&link, &ex, now_ms, &step);
+ * while (step.action != SB_STORE_DONE) {
+ *     if (step.action == SB_STORE_DECIDE) {
+ *         answer = sb_send_rate_ask(&ex.part.send_rate, step.now_ms, &wait_ms);
+ *         sb_store_decided(&link, &ex, &step);
+ *     } else if (eval_script(key, &step, &ex, &set, value, &len, &present, &time_ms) != 0) {
+ *         sb_store_failed(&link, &ex, &step);  // or sb_store_timed_out past the bound
+ *     } else {
+ *         uint32_t reply = step.action == SB_STORE_READ ? SB_STORE_REPLY_VALUE
+ *                          : set ? SB_STORE_REPLY_SET : SB_STORE_REPLY_CONFLICT;
+ *         sb_store_replied(&link, &ex, reply, value, len, present, time_ms, &step);
+ *     }
+ * }
+ * ```
+ *
+ * # Safety
+ * `link` is NULL or valid for reads and writes; `ex` and `step` are NULL or valid for writes.
+ */
+sb_status sb_store_begin(struct sb_store_link *link,
+                         struct sb_store_exchange *ex,
+                         uint64_t caller_ms,
+                         struct sb_store_step *step);
+
+/**
+ * Begins a decision made from the process's own state at once, the link left as it stands: for
+ * a decision that did not get its turn at the store within the bound (one decision per part and
+ * process goes to the store at a time). The step is `SB_STORE_DECIDE`.
+ *
+ * # Safety
+ * As `sb_store_begin`.
+ */
+sb_status sb_store_begin_alone(struct sb_store_link *link,
+                               struct sb_store_exchange *ex,
+                               uint64_t caller_ms,
+                               struct sb_store_step *step);
+
+/**
+ * Reports that the part's operation was applied to `ex->part` (as `SB_STORE_DECIDE` asked), and
+ * writes the next step: `SB_STORE_COMPARE_AND_SET` with `ex->expected` and `ex->value`, or
+ * `SB_STORE_DONE`. `SB_ERR_BAD_STATE` if `ex->part` was corrupted.
+ *
+ * # Safety
+ * `link`, `ex` and `step` are NULL or valid for reads and writes (`ex` begun).
+ */
+sb_status sb_store_decided(struct sb_store_link *link,
+                           struct sb_store_exchange *ex,
+                           struct sb_store_step *step);
+
+/**
+ * Reports the script's answer to the last `SB_STORE_READ` (`SB_STORE_REPLY_VALUE`) or
+ * `SB_STORE_COMPARE_AND_SET` (`SB_STORE_REPLY_SET` or `SB_STORE_REPLY_CONFLICT`): the value
+ * (`len` bytes at `value`, read only when `present`; `present` false: the key is absent) and
+ * the store's time in ms. Writes the next step. A reply that answers no question of the
+ * exchange makes the decision alone, as a failure does. `SB_ERR_STORE_REPLY` for another code.
+ *
+ * # Safety
+ * `link`, `ex` and `step` are NULL or valid for reads and writes (`ex` begun); with `present`,
+ * `value` is NULL or valid for reads of `len` bytes.
+ */
+sb_status sb_store_replied(struct sb_store_link *link,
+                           struct sb_store_exchange *ex,
+                           uint32_t reply,
+                           const uint8_t *value,
+                           uintptr_t len,
+                           bool present,
+                           uint64_t time_ms,
+                           struct sb_store_step *step);
+
+/**
+ * Reports that the store failed (an error, a lost connection): the decision is made at once
+ * from the process's own state (`SB_STORE_DECIDE`), and the link decides alone until it rejoins
+ * `SB_STORE_REJOIN_MS` later (SPEC.md section 19.5).
+ *
+ * # Safety
+ * `link`, `ex` and `step` are NULL or valid for reads and writes (`ex` begun).
+ */
+sb_status sb_store_failed(struct sb_store_link *link,
+                          struct sb_store_exchange *ex,
+                          struct sb_store_step *step);
+
+/**
+ * Reports that the store did not answer within `SB_STORE_BOUND_MS`: the decision is made at
+ * once from the process's own state; after `SB_STORE_LATE_LIMIT` such decisions in a row the
+ * link decides alone until it rejoins, as after a failure.
+ *
+ * # Safety
+ * `link`, `ex` and `step` are NULL or valid for reads and writes (`ex` begun).
+ */
+sb_status sb_store_timed_out(struct sb_store_link *link,
+                             struct sb_store_exchange *ex,
+                             struct sb_store_step *step);
+
+/**
+ * Writes where the link stands at the caller's reading `caller_ms`: its state
+ * (`SB_STORE_JOINING`, `SB_STORE_JOINED` or `SB_STORE_LOCAL`) to `*state`, whether a decision
+ * then goes to the store to `*needs_store` (not while the link is local and its rejoin is not
+ * due: such a decision needs no turn at the store), and the reading on the fleet's clock
+ * (SPEC.md section 19.3, as a send time is moved) to `*fleet_ms`.
+ *
+ * # Safety
+ * `link` is NULL or readable; `state`, `needs_store` and `fleet_ms` are NULL or valid for writes.
+ */
+sb_status sb_store_link_state(const struct sb_store_link *link,
+                              uint64_t caller_ms,
+                              uint32_t *state,
+                              bool *needs_store,
+                              uint64_t *fleet_ms);
+
+/**
+ * Writes the process's own state (the fleet's as last seen, with the decisions made alone
+ * since) to the link's kind's member of `*part`, and the link's counts to `*stats`.
+ *
+ * # Safety
+ * `link` is NULL or readable; `part` and `stats` are NULL or valid for reads and writes.
+ */
+sb_status sb_store_link_local(const struct sb_store_link *link,
+                              struct sb_store_part *part,
+                              struct sb_store_stats *stats);
 
 /**
  * The library's version as a static string, e.g. "0.1.0". Compare with `SB_VERSION_*` to detect

@@ -71,6 +71,9 @@ mod send_rate;
 mod snapshot;
 mod status;
 mod store;
+mod store_exchange;
+mod store_link;
+mod store_steps;
 mod version;
 
 pub use backoff::{
@@ -136,4 +139,15 @@ pub use send_rate::{
 };
 pub use snapshot::{sb_backoff_restore, sb_backoff_snapshot, SB_SNAPSHOT_SIZE};
 pub use status::{sb_status, sb_strerror};
+pub use store_exchange::{
+    sb_store_begin, sb_store_begin_alone, sb_store_decided, sb_store_failed, sb_store_link_init,
+    sb_store_link_local, sb_store_link_state, sb_store_replied, sb_store_timed_out,
+};
+pub use store_link::{
+    sb_store_exchange, sb_store_link, sb_store_part, sb_store_stats, sb_store_step,
+    SB_STORE_BUDGET, SB_STORE_CLOCK_CALLER, SB_STORE_CLOCK_STORE, SB_STORE_COMPARE_AND_SET,
+    SB_STORE_DECIDE, SB_STORE_DONE, SB_STORE_JOINED, SB_STORE_JOINING, SB_STORE_LOCAL,
+    SB_STORE_PACER, SB_STORE_READ, SB_STORE_REPLY_CONFLICT, SB_STORE_REPLY_SET,
+    SB_STORE_REPLY_VALUE, SB_STORE_SEND_RATE, SB_STORE_VALUE_MAX,
+};
 pub use version::{sb_version, SB_VERSION_MAJOR, SB_VERSION_MINOR, SB_VERSION_PATCH};

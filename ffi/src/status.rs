@@ -244,6 +244,17 @@ statuses! {
         /// Stored value: words no state of this configuration reaches.
         SB_ERR_STORE_STATE = 154 if State => core;
     }
+    _ {
+        /// Store link: an `sb_store_link` or `sb_store_exchange` that `sb_store_link_init` and
+        /// `sb_store_begin` did not set up, of another kind than its link, or corrupted.
+        SB_ERR_STORE_LINK = 155 => "the sb_store_link or sb_store_exchange was not set up by sb_store_link_init and sb_store_begin, is of another kind, or has been corrupted";
+        /// Store link: a kind other than `SB_STORE_BUDGET`, `SB_STORE_PACER` or `SB_STORE_SEND_RATE`.
+        SB_ERR_STORE_PART_KIND = 156 => "kind must be SB_STORE_BUDGET (1), SB_STORE_PACER (2) or SB_STORE_SEND_RATE (3)";
+        /// Store link: a clock other than `SB_STORE_CLOCK_STORE` or `SB_STORE_CLOCK_CALLER`.
+        SB_ERR_STORE_CLOCK = 157 => "clock must be SB_STORE_CLOCK_STORE (0) or SB_STORE_CLOCK_CALLER (1)";
+        /// Store link: a reply other than the `SB_STORE_REPLY_*` codes.
+        SB_ERR_STORE_REPLY = 158 => "reply must be an SB_STORE_REPLY_* code in 0..=2";
+    }
     RunError {
         /// Run: `sb_run_start` after the run has started.
         SB_ERR_RUN_START = 180 if Start => core;
@@ -328,7 +339,7 @@ const fn in_build(code: u8) -> bool {
         130..=139 | 170 => cfg!(any(feature = "retry-after", feature = "hints")),
         140..=144 => cfg!(feature = "budget"),
         150 => cfg!(feature = "fleet"),
-        151..=154 => cfg!(feature = "store"),
+        151..=158 => cfg!(feature = "store"),
         160..=162 => cfg!(feature = "bindings"),
         175..=177 => cfg!(feature = "pacer"),
         179..=188 => cfg!(feature = "run"),

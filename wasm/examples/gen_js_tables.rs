@@ -193,6 +193,54 @@ fn main() {
         "export const STORE_VALUE_AT = {};",
         seeded_backoff_wasm::store::VALUE_AT
     );
+    // The link's records and codes (`seeded_backoff_wasm::store_link`).
+    {
+        use seeded_backoff::shared::{KIND_BUDGET, KIND_PACER, KIND_SEND_RATE};
+        use seeded_backoff_wasm::store_link::{
+            op, reply, step, EXCHANGE_AT, EXCHANGE_SIZE, LINK_AT, LINK_SIZE, ROOM, STATES,
+        };
+        for (name, code) in [
+            ("STORE_VALUE_ROOM", ROOM),
+            ("STORE_LINK_AT", LINK_AT),
+            ("STORE_LINK_SIZE", LINK_SIZE),
+            ("STORE_EXCHANGE_AT", EXCHANGE_AT),
+            ("STORE_EXCHANGE_SIZE", EXCHANGE_SIZE),
+        ] {
+            println!("export const {name} = {code};");
+        }
+        for (name, code) in [
+            ("STORE_KIND_BUDGET", u32::from(KIND_BUDGET)),
+            ("STORE_KIND_PACER", u32::from(KIND_PACER)),
+            ("STORE_KIND_SEND_RATE", u32::from(KIND_SEND_RATE)),
+            ("LINK_INIT", op::INIT),
+            ("LINK_BEGIN", op::BEGIN),
+            ("LINK_BEGIN_ALONE", op::BEGIN_ALONE),
+            ("LINK_DECIDED", op::DECIDED),
+            ("LINK_REPLIED", op::REPLIED),
+            ("LINK_FAILED", op::FAILED),
+            ("LINK_TIMED_OUT", op::TIMED_OUT),
+            ("LINK_AT_READING", op::AT),
+            ("LINK_LOCAL", op::LOCAL),
+            ("LINK_REPLY_VALUE", reply::VALUE),
+            ("LINK_REPLY_SET", reply::SET),
+            ("LINK_REPLY_CONFLICT", reply::CONFLICT),
+            ("LINK_READ", step::READ),
+            ("LINK_DECIDE", step::DECIDE),
+            ("LINK_COMPARE_AND_SET", step::COMPARE_AND_SET),
+            ("LINK_DONE", step::DONE),
+        ] {
+            println!("export const {name} = {code};");
+        }
+        let names = STATES.map(|st| match st {
+            seeded_backoff::shared::LinkState::Joining => "joining",
+            seeded_backoff::shared::LinkState::Joined => "joined",
+            seeded_backoff::shared::LinkState::Local => "local",
+        });
+        println!(
+            "export const LINK_STATES = {};",
+            list(names.iter().map(|n| s(n)))
+        );
+    }
     println!(
         "export const STORE_ERRORS = {};",
         list(errors::STORE.iter().map(|e| s(e.name())))

@@ -25,7 +25,7 @@ import { exchange, LATE, Link, needsStore } from './shared-link.js';
 /** The compare-and-set script every binding runs on a part's key (SPEC.md §19.4), the core's text. */
 export { STORE_BOUND_MS, STORE_SCRIPT as CAS_SCRIPT };
 
-const codec = (Part, name) => ({ Part, encode: (w) => encode(name, w), decode: (w, bytes) => decode(name, w, bytes) });
+const codec = (Part, name) => ({ Part, name, encode: (w) => encode(name, w), decode: (w, bytes) => decode(name, w, bytes) });
 const KINDS = { RetryBudget: codec(RetryBudget, 'budget'), Pacer: codec(Pacer, 'pacer'), SendRate: codec(SendRate, 'send rate') };
 const make = (kind, w) => new kind.Part({ [STATE]: w });
 const EMPTY = new Uint8Array(0);

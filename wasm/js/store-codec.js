@@ -9,7 +9,7 @@ const corrupt = (what) => {
 };
 
 /** The store part, with a word view of its shared bytes (where a send rate's words go). */
-function part() {
+export function part() {
   const p = get(store);
   p.rateWords ??= new Uint32Array(p.u8.buffer, p.u8.byteOffset, SEND_RATE_AREA);
   return p;
@@ -31,6 +31,13 @@ const KINDS = {
   pacer: { at: (p) => [p.u32, RUN_AT, PACER_WORDS], encode: 'pacerEncode', decode: 'pacerDecode' },
   'send rate': { at: (p) => [p.rateWords, 0, SEND_RATE_AREA], encode: 'sendRateEncode', decode: 'sendRateDecode' },
 };
+
+/** `kind`'s words `w` into the part's words of that kind: a copy in, `read()` a copy out. */
+export function area(p, kind, w) {
+  const [view, at, n] = KINDS[kind].at(p);
+  if (w) view.set(w, at);
+  return () => view.slice(at, at + n);
+}
 
 /** The stored value of `kind`'s words `w`. */
 export function encode(kind, w) {

@@ -147,3 +147,13 @@ pub extern "C" fn budget_decode(len: u32) -> u32 {
         Err(code) => code,
     })
 }
+
+#[cfg(feature = "store")]
+impl crate::store_link::Area for RetryBudget {
+    fn load(io: &Io) -> Option<Self> {
+        Some(read(io))
+    }
+    fn save(&self, io: &mut Io) {
+        io.budget[5] = self.tokens_milli();
+    }
+}

@@ -59,3 +59,7 @@ pub mod startup;
 pub mod step;
 #[cfg(feature = "store")]
 pub mod store;
+#[cfg(feature = "store")]
+pub mod store_any;
+#[cfg(feature = "store")]
+pub mod store_link;

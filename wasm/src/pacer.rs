@@ -165,3 +165,13 @@ pub extern "C" fn pacer_decode(len: u32) -> u32 {
         }
     })
 }
+
+#[cfg(feature = "store")]
+impl crate::store_link::Area for Pacer {
+    fn load(io: &Io) -> Option<Self> {
+        read(io)
+    }
+    fn save(&self, io: &mut Io) {
+        write(io, self);
+    }
+}

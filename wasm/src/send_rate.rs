@@ -285,3 +285,13 @@ pub extern "C" fn send_rate_decode(len: u32) -> u32 {
         }
     })
 }
+
+#[cfg(feature = "store")]
+impl crate::store_link::Area for SendRate {
+    fn load(io: &Io) -> Option<Self> {
+        read(io)
+    }
+    fn save(&self, io: &mut Io) {
+        write(io, self);
+    }
+}

@@ -61,14 +61,52 @@ pub enum Reply<'a> {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
+/// Where an [`Exchange`] stands: what it waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Not begun.
     Start,
+    /// Waits for the reply to a read.
     Reading,
+    /// Waits for a decision to store.
     DecideStored,
+    /// Waits for the reply to a compare-and-set.
     Writing,
+    /// Waits for a decision made alone.
     DecideAlone,
+    /// Done.
     Done,
+}
+
+impl Phase {
+    /// Every phase, in order: a binding that keeps an exchange as numbers keeps a phase as its
+    /// index here.
+    pub const ALL: [Phase; 6] = [
+        Phase::Start,
+        Phase::Reading,
+        Phase::DecideStored,
+        Phase::Writing,
+        Phase::DecideAlone,
+        Phase::Done,
+    ];
+}
+
+/// An [`Exchange`]'s fields, for a binding that keeps the exchange in memory of its own (the C
+/// ABI's caller-owned `sb_store_exchange`) and gives it back to the core at each step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawExchange<P: SharedPart> {
+    /// What the exchange waits for.
+    pub phase: Phase,
+    /// The caller's reading the decision began at.
+    pub caller_ms: u64,
+    /// The conflicts met.
+    pub tries: u32,
+    /// The value the decision is made on (`None`: absent).
+    pub base: Option<P::Value>,
+    /// `base` came with a reply of this exchange (a read or a conflict).
+    pub base_replied: bool,
+    /// The state decided, until its compare-and-set is answered.
+    pub decided: Option<P>,
 }
 
 /// One decision's exchange with the store: begin it, then feed back what each [`Step`] asks until
@@ -114,6 +152,30 @@ impl<P: SharedPart> Default for Exchange<P> {
 }
 
 impl<P: SharedPart> Exchange<P> {
+    /// The exchange's fields, as [`Exchange::from_raw`] takes them back.
+    pub fn into_raw(self) -> RawExchange<P> {
+        RawExchange {
+            phase: self.phase,
+            caller_ms: self.caller_ms,
+            tries: self.tries,
+            base: self.base,
+            base_replied: self.base_replied,
+            decided: self.decided,
+        }
+    }
+
+    /// The exchange whose fields `raw` holds (as [`Exchange::into_raw`] gave them).
+    pub fn from_raw(raw: RawExchange<P>) -> Self {
+        Exchange {
+            phase: raw.phase,
+            caller_ms: raw.caller_ms,
+            tries: raw.tries,
+            base: raw.base,
+            base_replied: raw.base_replied,
+            decided: raw.decided,
+        }
+    }
+
     /// Starts a decision at the caller's clock reading `caller_ms`.
     pub fn begin(&mut self, link: &mut StoreLink<P>, caller_ms: u64) -> Step<P> {
         *self = Exchange {
@@ -262,15 +324,16 @@ impl<P: SharedPart> Exchange<P> {
     }
 
     fn stored(&mut self, link: &StoreLink<P>) -> Step<P> {
-        self.phase = Phase::DecideStored;
-        Step::Decide {
-            state: link.local.clone(),
-            now_ms: link.fleet_ms(self.caller_ms),
-        }
+        self.decide(link, Phase::DecideStored)
     }
 
     fn alone(&mut self, link: &StoreLink<P>) -> Step<P> {
-        self.phase = Phase::DecideAlone;
+        self.decide(link, Phase::DecideAlone)
+    }
+
+    /// A decision on the process's own state, to be stored or made alone (`phase`).
+    fn decide(&mut self, link: &StoreLink<P>, phase: Phase) -> Step<P> {
+        self.phase = phase;
         Step::Decide {
             state: link.local.clone(),
             now_ms: link.fleet_ms(self.caller_ms),

@@ -59,6 +59,12 @@ pub enum LinkState {
     Local,
 }
 
+impl LinkState {
+    /// Every state, in order: a binding that keeps a link as numbers keeps its state as its
+    /// index here.
+    pub const ALL: [LinkState; 3] = [LinkState::Joining, LinkState::Joined, LinkState::Local];
+}
+
 /// One part's link to its key: the process's own state (the fleet's state last seen, with the
 /// decisions made alone since), the value last seen, and where it stands (SPEC.md §19).
 #[derive(Clone, Debug)]
@@ -76,6 +82,32 @@ pub struct StoreLink<P: SharedPart> {
     pub(super) error: Option<StoreError>,
 }
 
+/// A [`StoreLink`]'s fields, for a binding that keeps the link in memory of its own (the C ABI's
+/// caller-owned `sb_store_link`) and gives it back to the core at each step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawLink<P: SharedPart> {
+    /// The cold start: a full budget, an empty pacer, a send rate that is off.
+    pub fresh: P,
+    /// The process's own state.
+    pub local: P,
+    /// The value last seen in the store.
+    pub seen: Option<P::Value>,
+    /// Where the link stands.
+    pub state: LinkState,
+    /// The caller's reading at which a local link asks the store again.
+    pub rejoin_at: u64,
+    /// Decisions in a row that passed the bound.
+    pub late: u32,
+    /// The clock decisions read.
+    pub clock: FleetClock,
+    /// The store's time at the latest reply.
+    pub fleet_base: u64,
+    /// The caller's reading at the latest reply.
+    pub caller_base: u64,
+    /// Why the last value read could not be used, if it could not.
+    pub error: Option<StoreError>,
+}
+
 impl<P: SharedPart> StoreLink<P> {
     /// A link for a part that starts as `fresh` (its cold start: a full budget, an empty pacer,
     /// a send rate that is off), reading `clock`.
@@ -91,6 +123,38 @@ impl<P: SharedPart> StoreLink<P> {
             fleet_base: 0,
             caller_base: 0,
             error: None,
+        }
+    }
+
+    /// The link's fields, as [`StoreLink::from_raw`] takes them back.
+    pub fn into_raw(self) -> RawLink<P> {
+        RawLink {
+            fresh: self.fresh,
+            local: self.local,
+            seen: self.seen,
+            state: self.state,
+            rejoin_at: self.rejoin_at,
+            late: self.late,
+            clock: self.clock,
+            fleet_base: self.fleet_base,
+            caller_base: self.caller_base,
+            error: self.error,
+        }
+    }
+
+    /// The link whose fields `raw` holds (as [`StoreLink::into_raw`] gave them).
+    pub fn from_raw(raw: RawLink<P>) -> Self {
+        StoreLink {
+            fresh: raw.fresh,
+            local: raw.local,
+            seen: raw.seen,
+            state: raw.state,
+            rejoin_at: raw.rejoin_at,
+            late: raw.late,
+            clock: raw.clock,
+            fleet_base: raw.fleet_base,
+            caller_base: raw.caller_base,
+            error: raw.error,
         }
     }
 

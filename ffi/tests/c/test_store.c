@@ -126,9 +126,179 @@ static void test_script(void) {
     printf("store: the compare-and-set script is SPEC.md's, byte for byte\n");
 }
 
+/* A budget's stored value with `tokens` (AWS defaults: CRC-32 0xfea37312, as above). */
+static void budget_value(uint8_t *out, uint32_t tokens) {
+    static const uint8_t tag[4] = {'s', 'b', 1, 1};
+    memcpy(out, tag, sizeof tag);
+    le32(out + 4, 0xfea37312u);
+    le32(out + 8, tokens);
+}
+
+static uint32_t local_tokens(const sb_store_link *link, sb_store_stats *stats) {
+    sb_store_part part = {0};
+    uint32_t tokens = 0;
+    CHECK_RC(sb_store_link_local(link, &part, stats), SB_OK);
+    CHECK_RC(sb_budget_tokens_milli(&part.budget, &tokens), SB_OK);
+    return tokens;
+}
+
+static uint64_t fleet_ms;
+
+static uint32_t link_state(const sb_store_link *link, uint64_t at, bool *needs) {
+    uint32_t state = 99;
+    CHECK_RC(sb_store_link_state(link, at, &state, needs, &fleet_ms), SB_OK);
+    return state;
+}
+
+/* One retry's decision on the state the step gives: the budget's own method. */
+static void acquire(sb_store_link *link, sb_store_exchange *ex, sb_store_step *step) {
+    bool allowed = false;
+    CHECK(step->action == SB_STORE_DECIDE);
+    CHECK_RC(sb_budget_try_acquire(&ex->part.budget, SB_FAILURE_ERROR, &allowed), SB_OK);
+    CHECK(allowed);
+    CHECK_RC(sb_store_decided(link, ex, step), SB_OK);
+}
+
+/* The link of SPEC.md sections 19.3 to 19.6 through the C ABI, a budget on the caller's clock:
+ * a join publishing the cold start, a conflict decided again on the store's value, a failure
+ * deciding alone until the rejoin 1000 ms later adopts the fleet's value. Each retry costs 5000
+ * thousandths of the AWS budget's 500000. */
+static void test_link_budget(void) {
+    sb_store_part fresh = {0};
+    sb_store_link link, before;
+    sb_store_exchange ex;
+    sb_store_step step;
+    sb_store_stats stats;
+    uint8_t want[SB_BUDGET_VALUE_SIZE], theirs[SB_BUDGET_VALUE_SIZE];
+    bool needs = false;
+    CHECK_RC(sb_budget_init_aws_default(&fresh.budget), SB_OK);
+    CHECK_RC(sb_store_link_init(&link, SB_STORE_BUDGET, &fresh, SB_STORE_CLOCK_CALLER), SB_OK);
+    CHECK(link_state(&link, 0, &needs) == SB_STORE_JOINING && needs);
+
+    /* Joining: read; the key is absent, so the process's own state is decided on and published
+     * expecting absent. */
+    CHECK_RC(sb_store_begin(&link, &ex, 100, &step), SB_OK);
+    CHECK(step.action == SB_STORE_READ);
+    CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_VALUE, NULL, 0, false, 5000, &step), SB_OK);
+    CHECK(step.now_ms == 100); /* the caller's clock, as given */
+    acquire(&link, &ex, &step);
+    budget_value(want, 495000u);
+    CHECK(step.action == SB_STORE_COMPARE_AND_SET && ex.expected_len == 0);
+    CHECK(ex.value_len == SB_BUDGET_VALUE_SIZE && memcmp(ex.value, want, sizeof want) == 0);
+    CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_SET, NULL, 0, false, 5001, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DONE && step.stored == 1);
+    CHECK(link_state(&link, 100, &needs) == SB_STORE_JOINED && needs && fleet_ms == 100);
+
+    /* Joined: decided at once on the value last seen; another process wrote 480000 meanwhile,
+     * so the conflict's value is decided on again and expected. */
+    CHECK_RC(sb_store_begin(&link, &ex, 200, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DECIDE && step.now_ms == 200);
+    acquire(&link, &ex, &step);
+    CHECK(step.action == SB_STORE_COMPARE_AND_SET && ex.expected_len == SB_BUDGET_VALUE_SIZE);
+    CHECK(memcmp(ex.expected, want, sizeof want) == 0);
+    budget_value(want, 490000u);
+    CHECK(memcmp(ex.value, want, sizeof want) == 0);
+    budget_value(theirs, 480000u);
+    CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_CONFLICT, theirs, sizeof theirs, true, 6000, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DECIDE);
+    acquire(&link, &ex, &step);
+    budget_value(want, 475000u);
+    CHECK(memcmp(ex.expected, theirs, sizeof theirs) == 0 && memcmp(ex.value, want, sizeof want) == 0);
+    CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_SET, NULL, 0, false, 6001, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DONE && step.stored == 1);
+    CHECK(local_tokens(&link, &stats) == 475000u);
+    CHECK(stats.decisions == 2 && stats.alone == 0 && stats.conflicts == 1);
+
+    /* A failure: this decision is made alone, and so is every one until 1000 ms later. */
+    CHECK_RC(sb_store_begin(&link, &ex, 300, &step), SB_OK);
+    acquire(&link, &ex, &step);
+    CHECK(step.action == SB_STORE_COMPARE_AND_SET);
+    CHECK_RC(sb_store_failed(&link, &ex, &step), SB_OK);
+    acquire(&link, &ex, &step);
+    CHECK(step.action == SB_STORE_DONE && step.stored == 0);
+    CHECK(link_state(&link, 1299, &needs) == SB_STORE_LOCAL && !needs);
+    CHECK_RC(sb_store_begin(&link, &ex, 500, &step), SB_OK);
+    acquire(&link, &ex, &step);
+    CHECK(step.action == SB_STORE_DONE && step.stored == 0);
+    CHECK(local_tokens(&link, &stats) == 465000u);
+    CHECK(stats.decisions == 4 && stats.alone == 2 && stats.conflicts == 1);
+
+    /* The rejoin reads; the fleet's value wins over the decisions made alone. A decision that
+     * changes nothing on the value just read writes nothing. */
+    CHECK(link_state(&link, 1300, &needs) == SB_STORE_LOCAL && needs);
+    CHECK_RC(sb_store_begin(&link, &ex, 1300, &step), SB_OK);
+    CHECK(step.action == SB_STORE_READ);
+    CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_VALUE, want, sizeof want, true, 7000, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DECIDE);
+    CHECK_RC(sb_store_decided(&link, &ex, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DONE && step.stored == 1);
+    CHECK(local_tokens(&link, &stats) == 475000u && link_state(&link, 1300, &needs) == SB_STORE_JOINED);
+    CHECK(stats.decisions == 5 && stats.alone == 2 && stats.conflicts == 1);
+
+    /* Refused by name, the link and exchange unchanged. */
+    before = link;
+    CHECK_RC(sb_store_replied(&link, &ex, 7, NULL, 0, false, 0, &step), SB_ERR_STORE_REPLY);
+    CHECK(memcmp(&link, &before, sizeof link) == 0);
+    CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_VALUE, NULL, 1, true, 0, &step), SB_ERR_NULL);
+    CHECK_RC(sb_store_begin(&link, NULL, 0, &step), SB_ERR_NULL);
+    link.state = 3;
+    CHECK_RC(sb_store_begin(&link, &ex, 0, &step), SB_ERR_STORE_LINK);
+    link = before;
+    ex.kind = SB_STORE_PACER;
+    CHECK_RC(sb_store_failed(&link, &ex, &step), SB_ERR_STORE_LINK);
+    CHECK(memcmp(&link, &before, sizeof link) == 0);
+    CHECK_RC(sb_store_link_init(&link, 4, &fresh, SB_STORE_CLOCK_CALLER), SB_ERR_STORE_PART_KIND);
+    CHECK_RC(sb_store_link_init(&link, SB_STORE_BUDGET, &fresh, 2), SB_ERR_STORE_CLOCK);
+    CHECK_RC(sb_store_link_init(&link, SB_STORE_PACER, &fresh, SB_STORE_CLOCK_CALLER), SB_ERR_BAD_STATE);
+    CHECK(strstr(sb_strerror(SB_ERR_STORE_CLOCK), "clock") != NULL);
+    CHECK(strstr(sb_strerror(SB_ERR_STORE_PART_KIND), "kind") != NULL);
+    printf("store: a link joins, decides again on a conflict, falls back and rejoins\n");
+}
+
+/* The store's clock (SPEC.md section 19.3): a decision on a reply is made at the reply's time;
+ * the next one at the caller's reading moved by the offset seen then. A late reply costs its
+ * decision only; a second in a row makes the link local. */
+static void test_link_clock(void) {
+    sb_store_part fresh = {0};
+    sb_store_link link;
+    sb_store_exchange ex;
+    sb_store_step step;
+    sb_store_stats stats;
+    bool needs = false;
+    CHECK_RC(sb_budget_init_aws_default(&fresh.budget), SB_OK);
+    CHECK_RC(sb_store_link_init(&link, SB_STORE_BUDGET, &fresh, SB_STORE_CLOCK_STORE), SB_OK);
+    CHECK_RC(sb_store_begin(&link, &ex, 10, &step), SB_OK);
+    CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_VALUE, NULL, 0, false, 5000, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DECIDE && step.now_ms == 5000);
+    acquire(&link, &ex, &step);
+    CHECK_RC(sb_store_replied(&link, &ex, SB_STORE_REPLY_SET, NULL, 0, false, 5003, &step), SB_OK);
+    CHECK_RC(sb_store_begin(&link, &ex, 20, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DECIDE && step.now_ms == 5013);
+    acquire(&link, &ex, &step);
+    CHECK_RC(sb_store_timed_out(&link, &ex, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DECIDE && step.now_ms == 5013);
+    acquire(&link, &ex, &step);
+    CHECK(step.action == SB_STORE_DONE && step.stored == 0);
+    CHECK(link_state(&link, 30, &needs) == SB_STORE_JOINED);
+    CHECK_RC(sb_store_begin(&link, &ex, 30, &step), SB_OK);
+    acquire(&link, &ex, &step);
+    CHECK_RC(sb_store_timed_out(&link, &ex, &step), SB_OK);
+    acquire(&link, &ex, &step);
+    CHECK(link_state(&link, 1029, &needs) == SB_STORE_LOCAL && !needs);
+    CHECK(local_tokens(&link, &stats) == 485000u);
+    CHECK(stats.decisions == 3 && stats.alone == 2 && stats.conflicts == 0);
+    /* A decision that did not get its turn at the store is made alone, the link as it stands. */
+    CHECK_RC(sb_store_begin_alone(&link, &ex, 2000, &step), SB_OK);
+    CHECK(step.action == SB_STORE_DECIDE && step.now_ms == 6993);
+    CHECK(link_state(&link, 2000, &needs) == SB_STORE_LOCAL && needs && fleet_ms == 6993);
+    printf("store: a link decides on the store's clock; two late replies make it local\n");
+}
+
 void test_store(void) {
     test_script();
     test_budget_value();
     test_pacer_value();
     test_send_rate_value();
+    test_link_budget();
+    test_link_clock();
 }

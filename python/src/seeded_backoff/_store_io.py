@@ -12,7 +12,8 @@ import time
 from typing import Any, Callable, Generator, Optional
 
 from ._ffi import ffi
-from ._store_link import LATE, SCRIPT, Decide, Link, Reply, exchange, needs_store
+from ._ffi import U64_MAX
+from ._store_link import LATE, SCRIPT, Decide, Link, Reply, exchange
 
 __all__ = ["Shared", "SyncIo", "AsyncIo", "decide_sync", "decide_async"]
 
@@ -36,7 +37,7 @@ def _reply(answer: Any) -> Reply:
     with decode_responses=True gives str values: no stored value of this library)."""
     try:
         set_, value, ms = answer
-        if value is not None and not isinstance(value, bytes):
+        if (value is not None and not isinstance(value, bytes)) or not 0 <= int(ms) <= U64_MAX:
             return None
         return bool(int(set_)), value, int(ms)
     except (TypeError, ValueError):
@@ -94,7 +95,7 @@ def decide_sync(link: Link, lock: threading.Lock, turn: threading.Lock, io: Sync
     between round trips."""
     deadline = time.monotonic() + bound_s
     with lock:
-        needed = needs_store(link, caller_ms)
+        needed = link.needs_store(caller_ms)
     got = needed and turn.acquire(timeout=max(0.0, deadline - time.monotonic()))
     try:
         gen = exchange(link, caller_ms, decide, alone_now=needed and not got)
@@ -117,7 +118,7 @@ async def decide_async(link: Link, lock: threading.Lock, turn: asyncio.Lock, io:
     """One decision through an asyncio client, one of the process's at the store at a time."""
     deadline = time.monotonic() + bound_s
     with lock:
-        needed = needs_store(link, caller_ms)
+        needed = link.needs_store(caller_ms)
     got = False
     if needed:
         try:
@@ -156,7 +157,6 @@ class Shared:
     def __init__(self, client: Any, key: str, part: Any, clock: Optional[Callable[[], int]],
                  store_clock: bool, bound_ms: Optional[int], asynchronous: bool) -> None:
         from ._check import integer, show
-        from ._ffi import lib
         from ._store_link import STORE_BOUND_MS, Kind
 
         if not isinstance(key, str) or not key:
@@ -170,11 +170,8 @@ class Shared:
             raise TypeError(f"clock must be a callable returning ms, got {show(clock)}")
         if not isinstance(store_clock, bool):
             raise TypeError(f"store_clock must be True or False, got {show(store_clock)}")
-        name = self._ctype[len("sb_"):]
-        kind = Kind(self._ctype, getattr(lib, f"SB_{name.upper()}_VALUE_SIZE"),
-                    getattr(lib, f"sb_{name}_encode"), getattr(lib, f"sb_{name}_decode"))
         self._scratch = _clone(part)
-        self._link = Link(kind, bytes(ffi.buffer(part._c)), store_clock)
+        self._link = Link(Kind(self._ctype), part._c, store_clock)
         self._lock = threading.Lock()
         # The process's turn at the store: one decision of this part at a time.
         self._turn: Any = None if asynchronous else threading.Lock()
@@ -235,7 +232,8 @@ class Shared:
     def _view(self, read: Callable[[Any], Any]) -> Any:
         """`read(part)` on this process's copy of the state."""
         with self._lock:
-            ffi.memmove(self._scratch._c, self._link.local, len(self._link.local))
+            local = self._link.local
+            ffi.memmove(self._scratch._c, local, len(local))
             return read(self._scratch)
 
     @property
@@ -247,8 +245,7 @@ class Shared:
     def stats(self) -> "dict[str, int]":
         """The decisions made so far, those made alone (the store failed, was slow, or held a value
         of another configuration) and the conflicts met."""
-        link = self._link
-        return {"decisions": link.decisions, "alone": link.alone, "conflicts": link.conflicts}
+        return self._link.stats
 
     def stored_value(self) -> bytes:
         """This process's copy of the state in the store's encoding (SPEC.md section 19.2)."""
