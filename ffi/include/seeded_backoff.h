@@ -1401,6 +1401,12 @@ typedef struct sb_store_link {
    */
   struct sb_store_part local;
   /**
+   * The fleet's state the decisions made alone since are counted from, if `has_since` is 1
+   * (SPEC.md section 19.6: they are carried into the fleet's state when the process is back in
+   * step).
+   */
+  struct sb_store_part since;
+  /**
    * The value last seen in the store, `seen_len` bytes (0: none).
    */
   uint8_t seen[SB_STORE_VALUE_MAX];
@@ -1444,6 +1450,10 @@ typedef struct sb_store_link {
    * The length of `seen`: 0 or the kind's value size.
    */
   uint32_t seen_len;
+  /**
+   * 1 if `since` holds a state, else 0.
+   */
+  uint32_t has_since;
 } sb_store_link;
 
 /**

@@ -100,6 +100,10 @@ pub struct sb_store_link {
     pub fresh: sb_store_part,
     /// The process's own state: the fleet's as last seen, with the decisions made alone since.
     pub local: sb_store_part,
+    /// The fleet's state the decisions made alone since are counted from, if `has_since` is 1
+    /// (SPEC.md section 19.6: they are carried into the fleet's state when the process is back in
+    /// step).
+    pub since: sb_store_part,
     /// The value last seen in the store, `seen_len` bytes (0: none).
     pub seen: [u8; SB_STORE_VALUE_MAX],
     /// The caller's reading at which a local link asks the store again.
@@ -122,6 +126,8 @@ pub struct sb_store_link {
     pub error: u32,
     /// The length of `seen`: 0 or the kind's value size.
     pub seen_len: u32,
+    /// 1 if `since` holds a state, else 0.
+    pub has_since: u32,
 }
 
 /// One decision's exchange with the store, begun by `sb_store_begin` or `sb_store_begin_alone`

@@ -118,6 +118,11 @@ fn link_of<P: LinkPart>(c: &sb_store_link) -> Result<StoreLink<P>, sb_status> {
     Ok(StoreLink::from_raw(RawLink {
         local: P::read(&c.local).map_err(|_| BAD)?,
         seen: value_of(&fresh, &c.seen, c.seen_len)?,
+        since: match c.has_since {
+            0 => None,
+            1 => Some(P::read(&c.since).map_err(|_| BAD)?),
+            _ => return Err(BAD),
+        },
         state: *STATES.get(c.state as usize).ok_or(BAD)?,
         rejoin_at: c.rejoin_at_ms,
         late: c.late,
@@ -138,6 +143,11 @@ fn put_link<P: LinkPart>(c: &mut sb_store_link, link: StoreLink<P>) {
     let raw = link.into_raw();
     let fresh = c.fresh;
     P::write(&mut c.local, &fresh, &raw.local);
+    c.has_since = u32::from(raw.since.is_some());
+    c.since = fresh;
+    if let Some(since) = &raw.since {
+        P::write(&mut c.since, &fresh, since);
+    }
     c.seen_len = put_value(&mut c.seen, raw.seen.as_ref().map(AsRef::as_ref));
     c.state = STATES.iter().position(|s| *s == raw.state).unwrap_or(0) as u32;
     c.rejoin_at_ms = raw.rejoin_at;
@@ -299,6 +309,7 @@ fn new_link<P: LinkPart>(fresh: &sb_store_part, clock: u32) -> Result<sb_store_l
     let c = sb_store_link {
         fresh: *fresh,
         local: *fresh,
+        since: *fresh,
         seen: [0; SB_STORE_VALUE_MAX],
         rejoin_at_ms: 0,
         fleet_base_ms: 0,
@@ -310,6 +321,7 @@ fn new_link<P: LinkPart>(fresh: &sb_store_part, clock: u32) -> Result<sb_store_l
         late: 0,
         error: 0,
         seen_len: 0,
+        has_since: 0,
     };
     link_of::<P>(&c)?;
     Ok(c)

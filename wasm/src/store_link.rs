@@ -33,11 +33,13 @@ pub const ROOM: usize = max(
     * 4;
 /// The link record's words before its values: `state`, `clock`, `late`, `error` (0, or 1 + the
 /// error's index in [`crate::errors::STORE`]), the length of the value seen (0: none), then
-/// `rejoin_at`, `fleet_base` and `caller_base` as (low, high) halves.
-const LINK_HEAD: usize = 4 * 11;
+/// `rejoin_at`, `fleet_base` and `caller_base` as (low, high) halves, then the length of the
+/// value of the state decisions made alone are counted from (0: none).
+const LINK_HEAD: usize = 4 * 12;
 /// The link record's bytes: its words, then the cold start's value, the process's own state's
-/// value, and the value last seen, [`ROOM`] bytes each.
-pub const LINK_SIZE: usize = LINK_HEAD + 3 * ROOM;
+/// value, the value last seen, and the state decisions made alone are counted from, [`ROOM`]
+/// bytes each.
+pub const LINK_SIZE: usize = LINK_HEAD + 4 * ROOM;
 /// The exchange record's words before its values: `phase`, `tries`, `replied` (0 or 1), the
 /// length of the base value (0: absent), 1 if a decided state follows, then `caller_ms` as
 /// (low, high) halves.
@@ -175,6 +177,15 @@ fn load_link(io: &Io, config: &AnyPart) -> Option<StoreLink<AnyPart>> {
         fresh: state_at(io, config, LINK_AT + LINK_HEAD, size)?,
         local: state_at(io, config, LINK_AT + LINK_HEAD + ROOM, size)?,
         seen: value_at(io, config, LINK_AT + LINK_HEAD + 2 * ROOM, h(4))?,
+        since: match h(11) {
+            0 => None,
+            len => Some(state_at(
+                io,
+                config,
+                LINK_AT + LINK_HEAD + 3 * ROOM,
+                len as usize,
+            )?),
+        },
         state: *STATES.get(h(0) as usize)?,
         clock: [FleetClock::Store, FleetClock::Caller]
             .get(h(1) as usize)
@@ -208,6 +219,13 @@ fn save_link(io: &mut Io, link: StoreLink<AnyPart>) {
     set_wide(io, LINK_AT + 36, raw.caller_base);
     let local = raw.local.encode();
     put_value(io, LINK_AT + LINK_HEAD + ROOM, Some(local.as_ref()));
+    let since = raw.since.as_ref().map(SharedPart::encode);
+    let since = put_value(
+        io,
+        LINK_AT + LINK_HEAD + 3 * ROOM,
+        since.as_ref().map(AsRef::as_ref),
+    );
+    set_word(io, LINK_AT + 44, since);
 }
 
 fn load_exchange(io: &Io, config: &AnyPart) -> Option<Exchange<AnyPart>> {

@@ -235,6 +235,7 @@ impl<P: SharedPart> Exchange<P> {
                 // needs no write.
                 if self.base_replied && self.base == Some(new) {
                     link.local = state;
+                    link.since = None;
                     link.state = LinkState::Joined;
                     self.phase = Phase::Done;
                     return Step::Done { stored: true };
@@ -247,6 +248,7 @@ impl<P: SharedPart> Exchange<P> {
                 }
             }
             Phase::DecideAlone => {
+                link.going_alone();
                 link.local = state;
                 self.phase = Phase::Done;
                 Step::Done { stored: false }
@@ -274,6 +276,8 @@ impl<P: SharedPart> Exchange<P> {
                 if let Some(state) = self.decided.take() {
                     link.seen = Some(state.encode());
                     link.local = state;
+                    // The decisions made alone went to the store with it.
+                    link.since = None;
                 }
                 link.state = LinkState::Joined;
                 link.error = None;

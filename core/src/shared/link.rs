@@ -72,6 +72,10 @@ pub struct StoreLink<P: SharedPart> {
     pub(super) fresh: P,
     pub(super) local: P,
     pub(super) seen: Option<P::Value>,
+    /// The fleet's state the decisions made alone since are counted from (none: no decision
+    /// made alone is missing from the store), so they are carried into the fleet's state when
+    /// the process is back in step (SPEC.md §19.6).
+    pub(super) since: Option<P>,
     pub(super) state: LinkState,
     pub(super) rejoin_at: u64,
     /// Decisions in a row that passed the bound.
@@ -92,6 +96,9 @@ pub struct RawLink<P: SharedPart> {
     pub local: P,
     /// The value last seen in the store.
     pub seen: Option<P::Value>,
+    /// The fleet's state the decisions made alone since are counted from; none when every
+    /// decision is in the store.
+    pub since: Option<P>,
     /// Where the link stands.
     pub state: LinkState,
     /// The caller's reading at which a local link asks the store again.
@@ -116,6 +123,7 @@ impl<P: SharedPart> StoreLink<P> {
             local: fresh.clone(),
             fresh,
             seen: None,
+            since: None,
             state: LinkState::Joining,
             rejoin_at: 0,
             late: 0,
@@ -132,6 +140,7 @@ impl<P: SharedPart> StoreLink<P> {
             fresh: self.fresh,
             local: self.local,
             seen: self.seen,
+            since: self.since,
             state: self.state,
             rejoin_at: self.rejoin_at,
             late: self.late,
@@ -148,6 +157,7 @@ impl<P: SharedPart> StoreLink<P> {
             fresh: raw.fresh,
             local: raw.local,
             seen: raw.seen,
+            since: raw.since,
             state: raw.state,
             rejoin_at: raw.rejoin_at,
             late: raw.late,
@@ -195,24 +205,44 @@ impl<P: SharedPart> StoreLink<P> {
         self.rejoin_at = caller_ms.saturating_add(u64::from(REJOIN_MS));
     }
 
-    /// Takes a stored value as the fleet's state; `false` (and the link falls back) if this
+    /// Takes a stored value as the fleet's state, with what this process decided alone since
+    /// it was last in step carried in (SPEC.md §19.6); `false` (and the link falls back) if this
     /// process cannot use it.
     pub(super) fn adopt(&mut self, value: Option<&[u8]>, caller_ms: u64) -> bool {
-        match value {
+        let fleet = match value {
             // A key that vanished under a joined process (a failover, a flush) is a cold start; a
             // process that joins or rejoins finds none and publishes its own state.
-            None if self.state == LinkState::Joined => self.local = self.fresh.clone(),
-            None => {}
+            None if self.state == LinkState::Joined => self.fresh.clone(),
+            None => {
+                self.error = None;
+                return true;
+            }
             Some(bytes) => match self.local.decode(bytes) {
-                Ok(state) => self.local = state,
+                Ok(state) => state,
                 Err(e) => {
                     self.error = Some(e);
                     self.fall_back(caller_ms);
                     return false;
                 }
             },
+        };
+        self.local = match &self.since {
+            Some(since) => fleet.with_alone(since, &self.local),
+            None => fleet.clone(),
+        };
+        // What was decided alone is now counted from this state.
+        if self.since.is_some() {
+            self.since = Some(fleet);
         }
         self.error = None;
         true
+    }
+
+    /// Notes a decision about to be made alone on the process's own state: the state the
+    /// decisions made alone are counted from, unless one already is.
+    pub(super) fn going_alone(&mut self) {
+        if self.since.is_none() {
+            self.since = Some(self.local.clone());
+        }
     }
 }

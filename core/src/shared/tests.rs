@@ -215,10 +215,14 @@ fn a_store_that_is_down_leaves_the_process_deciding_alone_until_it_rejoins() {
     // Before REJOIN_MS the store is not asked even though it is back.
     assert!(!store.run(&mut link, 10 + u64::from(REJOIN_MS) - 1, fail).1);
     assert_eq!(link.local().tokens_milli(), 7_000);
-    // At REJOIN_MS it reads the store and adopts the fleet's state (9 tokens, not its own 7).
+    // At REJOIN_MS it reads the store and adopts the fleet's state (9 tokens) with the 2 it
+    // spent alone carried in (SPEC.md §19.6), then decides this failure: 6, stored.
     store.run(&mut link, 10 + u64::from(REJOIN_MS), fail);
     assert_eq!(link.state(), LinkState::Joined);
-    assert_eq!(link.local().tokens_milli(), 8_000);
+    assert_eq!(link.local().tokens_milli(), 6_000);
+    let stored = RetryBudget::grpc(10, 1000).unwrap();
+    let stored = stored.decode(store.value.as_deref().unwrap()).unwrap();
+    assert_eq!(stored.tokens_milli(), 6_000);
 }
 
 #[test]
