@@ -1423,6 +1423,10 @@ typedef struct sb_store_link {
    */
   uint64_t caller_base_ms;
   /**
+   * 1 if `since` holds a state, else 0 (a 64-bit word, so the struct has no padding).
+   */
+  uint64_t has_since;
+  /**
    * The decisions' counts.
    */
   struct sb_store_stats stats;
@@ -1450,10 +1454,6 @@ typedef struct sb_store_link {
    * The length of `seen`: 0 or the kind's value size.
    */
   uint32_t seen_len;
-  /**
-   * 1 if `since` holds a state, else 0.
-   */
-  uint32_t has_since;
 } sb_store_link;
 
 /**

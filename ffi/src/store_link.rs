@@ -112,6 +112,8 @@ pub struct sb_store_link {
     pub fleet_base_ms: u64,
     /// The caller's reading at the latest reply.
     pub caller_base_ms: u64,
+    /// 1 if `since` holds a state, else 0 (a 64-bit word, so the struct has no padding).
+    pub has_since: u64,
     /// The decisions' counts.
     pub stats: sb_store_stats,
     /// `SB_STORE_BUDGET`, `SB_STORE_PACER` or `SB_STORE_SEND_RATE`.
@@ -126,8 +128,6 @@ pub struct sb_store_link {
     pub error: u32,
     /// The length of `seen`: 0 or the kind's value size.
     pub seen_len: u32,
-    /// 1 if `since` holds a state, else 0.
-    pub has_since: u32,
 }
 
 /// One decision's exchange with the store, begun by `sb_store_begin` or `sb_store_begin_alone`

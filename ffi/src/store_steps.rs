@@ -143,7 +143,7 @@ fn put_link<P: LinkPart>(c: &mut sb_store_link, link: StoreLink<P>) {
     let raw = link.into_raw();
     let fresh = c.fresh;
     P::write(&mut c.local, &fresh, &raw.local);
-    c.has_since = u32::from(raw.since.is_some());
+    c.has_since = u64::from(raw.since.is_some());
     c.since = fresh;
     if let Some(since) = &raw.since {
         P::write(&mut c.since, &fresh, since);
@@ -314,6 +314,7 @@ fn new_link<P: LinkPart>(fresh: &sb_store_part, clock: u32) -> Result<sb_store_l
         rejoin_at_ms: 0,
         fleet_base_ms: 0,
         caller_base_ms: 0,
+        has_since: 0,
         stats: sb_store_stats::default(),
         kind: P::CODE,
         state: SB_STORE_JOINING,
@@ -321,7 +322,6 @@ fn new_link<P: LinkPart>(fresh: &sb_store_part, clock: u32) -> Result<sb_store_l
         late: 0,
         error: 0,
         seen_len: 0,
-        has_since: 0,
     };
     link_of::<P>(&c)?;
     Ok(c)
