@@ -66,10 +66,11 @@ def test_a_killed_store_leaves_each_decision_to_the_process_then_it_rejoins():
         assert rate.link_state == budget.link_state == "local"
         assert rate.stats["alone"] >= 30 and budget.stats["alone"] >= 30
         server.start()
-        # Still local until a second after the fall on the process's clock.
-        sends += [step(t) for t in range(600, 1200, 10)]
+        # Still local until REJOIN_MS (200 ms) after its last ask of the dead store, at 500, on
+        # the process's clock.
+        sends += [step(t) for t in range(600, 700, 10)]
         assert rate.link_state == "local"
-        sends += [step(t) for t in range(1300, 1500, 10)]
+        sends += [step(t) for t in range(700, 900, 10)]
         assert rate.link_state == budget.link_state == "joined"
         # The empty store got the process's own state: nothing reset.
         assert client.get("sb:send-rate:faults") == value_of(ref)
