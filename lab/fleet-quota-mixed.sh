@@ -55,6 +55,7 @@ seconds=${SECONDS_PER_MODE:-30}
 startup=${STARTUP_S:-8}
 workers=${WORKERS:-3}
 counts=("${RUST_PROCS:-17}" "${NODE_PROCS:-17}" "${PY_PROCS:-16}")
+total=$((counts[0] + counts[1] + counts[2]))
 nginx_serve quota "$rate" 429 "      limit_req zone=quota burst=$burst nodelay;"
 pids=()
 trap 'set +e; kill "${pids[@]}" $rpid 2>/dev/null; nginx_stop' EXIT
@@ -75,18 +76,25 @@ for mode in ${MODES:-own shared fixed}; do
   echo "-- $path: begins at $start (Unix ms)"
   pids=()
   env=(PORT=$port SECONDS=$seconds WORKERS=$workers START_AT=$start KEY=$key FIXED_MILLI=$fixed BOUND_MS=${BOUND_MS:-})
+  # STAGGER_MS spreads the processes' first requests over that many ms, the bindings interleaved
+  # (the n-th process at start + (7n mod N) / N of it); 0, the default, starts them together.
+  n=0
+  begins() { n=$((n + 1)); at_env="START_AT=$((start + (7 * n % total) * ${STAGGER_MS:-0} / total))"; }
   for _ in $(seq "${counts[0]}"); do
-    env "${env[@]}" MODE=fleet PATH_NAME="$path?rs" STORE="${store:+redis://127.0.0.1:$store/}" \
+    begins
+    env "${env[@]}" "$at_env" MODE=fleet PATH_NAME="$path?rs" STORE="${store:+redis://127.0.0.1:$store/}" \
       timeout $((seconds + startup + 45)) "$client" >>"$dir/learnt" &
     pids+=($!)
   done
   for _ in $(seq "${counts[1]}"); do
-    env "${env[@]}" PATH_NAME="$path?node" STORE_PORT=$store PACKAGE="$PWD/wasm/dist" \
+    begins
+    env "${env[@]}" "$at_env" PATH_NAME="$path?node" STORE_PORT=$store PACKAGE="$PWD/wasm/dist" \
       timeout $((seconds + startup + 45)) node lab/quota/fleet.mjs >>"$dir/learnt" &
     pids+=($!)
   done
   for _ in $(seq "${counts[2]}"); do
-    env "${env[@]}" PATH_NAME="$path?py" STORE_PORT=$store \
+    begins
+    env "${env[@]}" "$at_env" PATH_NAME="$path?py" STORE_PORT=$store \
       timeout $((seconds + startup + 45)) "$venv/bin/python" lab/quota/fleet_py.py >>"$dir/learnt" &
     pids+=($!)
   done

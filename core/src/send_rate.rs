@@ -271,9 +271,6 @@ impl SendRate {
         let mut merged = *self;
         if alone.window.started {
             merged.tick(alone.now_ms);
-            // Counts from before the fleet's first reading (a key made after the process began)
-            // spread over the time since the process's.
-            merged.window.first_ms = merged.window.first_ms.min(alone.window.first_ms);
             merged.window.add_beyond(&since.window, &alone.window);
         }
         merged

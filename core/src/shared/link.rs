@@ -241,7 +241,10 @@ impl<P: SharedPart> StoreLink<P> {
     /// Notes a decision about to be made alone on the process's own state: the state the
     /// decisions made alone are counted from, unless one already is.
     pub(super) fn going_alone(&mut self) {
-        if self.since.is_none() {
+        // Before its first reply a process on the store's clock decides at its own readings
+        // (SPEC.md §19.3), which are no times of the fleet's: those decisions are not carried.
+        let on_fleet_clock = self.clock == FleetClock::Caller || self.fleet_base != 0;
+        if self.since.is_none() && on_fleet_clock {
             self.since = Some(self.local.clone());
         }
     }
