@@ -17,7 +17,8 @@
 #                  through Bottleneck's schedule.
 # Each process's requests go to /mixed-MODE?BINDING, so nginx's access log counts each mode and
 # each binding; every process of a mode begins at one agreed time (START_AT, STARTUP_S 8 after
-# the launch). lab/quota/fleet_table.py prints per mode the goodput (served over the quota nginx
+# the launch), or with STAGGER_MS its first requests spread over that many ms (a fleet started by
+# a rollout rather than at one instant; the first second's refusals are outside the figures). lab/quota/fleet_table.py prints per mode the goodput (served over the quota nginx
 # offered, the halved third at the halved rate), the refused share after the first second and the
 # time back within 5 % of the quota after each change, beside the goals (>= 98 %, <= 1 %, <= 3 s).
 # The Rust client is lab/quota (MODE=fleet), Node lab/quota/fleet.mjs (the built wasm/dist and
