@@ -72,7 +72,7 @@ fi
 # Only the modules compiled for the `std` feature and those implying it (tokio, tower, its send-rate layer and the pace
 # layer, retry-policies, http, reqwest, valkey's shared parts) may name std, and the shared parts'
 # unit tests (a store kept in a Vec).
-std_modules="std_support tokio_support tower_support tower_send_rate pace_layer retry_policies_support http_support reqwest_support shared/valkey shared/valkey/parts shared/tests"
+std_modules="std_support tokio_support tower_support tower_send_rate pace_layer retry_policies_support http_support reqwest_support shared/valkey shared/valkey/parts shared/tests shared/raw_tests"
 if grep -rnE 'extern crate (alloc|std)|\balloc::' core/src --include=*.rs |
   grep -vE "^core/src/(${std_modules// /|})\.rs"; then
   echo "FAIL (no alloc): core/src names alloc or std outside the std modules: $std_modules"
