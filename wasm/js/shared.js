@@ -3,10 +3,10 @@
 // part of the same configuration (its state is the cold start) and one key: every decision is the
 // local part's own, made on the words the store holds at the store's TIME and written back by the
 // core's compare-and-set script; a decision waits for the store at most 50 ms, all round trips
-// included, and is then made at once from this process's own copy; one late reply costs that
-// decision only, while a failure, two late decisions in a row or another configuration's value
-// make the process local: it decides alone and asks the store again a second later (then rejoins,
-// with no burst). One decision of a part goes to the store at a time per process; another waits
+// included, and is then made at once from this process's own copy; a late reply costs that
+// decision only, while a failure, three late decisions in a row or another configuration's value
+// make the process local: it decides alone and asks the store again 200 ms later (then rejoins,
+// with no burst, what it decided alone carried into the fleet's state). One decision of a part goes to the store at a time per process; another waits
 // its turn within the bound, else is made alone. The methods that decide return promises; retry() and fetchWithBackoff() take a
 // SharedSendRate as `sendRate` and a SharedBudget as `budget`, pace() a SharedPacer.
 import { STORE_BOUND_MS, STORE_ERRORS, STORE_SCRIPT } from '../pkg/tables.js';

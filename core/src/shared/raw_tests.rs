@@ -76,7 +76,7 @@ fn a_link_and_an_exchange_kept_raw_between_steps_decide_as_kept_whole() {
     // By hand (SPEC.md §19.3 to §19.6): the join reads at 4000 and publishes 95000, set at 4010;
     // the joined decision at caller 20 decides at 4020, conflicts with 85000 (another process's
     // timeout) and decides again at the conflict's 5000; the next, at caller 30 (4030), fails and
-    // is decided alone at the same reading on the process's own 80000; 1000 ms after the fall the
+    // is decided alone at the same reading on the process's own 80000; REJOIN_MS after the fall the
     // rejoin reads an absent key and publishes its own state.
     assert_eq!(
         raw,

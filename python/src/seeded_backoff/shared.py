@@ -5,8 +5,8 @@ the store holds at the store's TIME and written back by the library's compare-an
 decision waits for the store at most 50 ms, all round trips included, and is then made at once
 from this process's own copy; one late reply costs that decision only, while a failure (a
 refused or lost connection), LATE_LIMIT late decisions in a row or another configuration's value
-make the process local: it decides alone and asks the store again a second later (it then
-rejoins, with no burst). One decision of a part goes to the store at a time per process; another
+make the process local: it decides alone and asks the store again REJOIN_MS (200 ms) later (it
+then rejoins, with no burst, what it decided alone carried into the fleet's state). One decision of a part goes to the store at a time per process; another
 waits its turn within the bound, else is made alone.
 
 `SharedSendRate`, `SharedBudget` and `SharedPacer` take a sync client (`valkey.Valkey`,
