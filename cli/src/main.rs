@@ -17,6 +17,7 @@ mod vectors_run;
 mod vectors_run_send_rate;
 mod vectors_run_startup;
 mod vectors_send_rate;
+mod vectors_send_rate_errors;
 
 use std::process::ExitCode;
 

@@ -2,7 +2,7 @@
 //! some written by hand for the edges, some from a closed loop against a model server whose quota
 //! changes. The independent model (tests/model/send_rate_model.py) recomputes every answer.
 
-use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig, SendRateError};
+use seeded_backoff::send_rate::{Answer, Pace, SendRate, SendRateConfig};
 use serde_json::{json, Value};
 
 pub(crate) fn config_json(c: &SendRateConfig) -> Value {
@@ -103,111 +103,6 @@ fn closed_loop(config: SendRateConfig, until: u64, think: u64, quota: fn(u64) ->
         t = send_at + think;
     }
     events
-}
-
-fn errors() -> Value {
-    let d = SendRateConfig::DEFAULT;
-    let bad: Vec<(SendRateConfig, SendRateError)> = vec![
-        (
-            SendRateConfig {
-                max_rate_milli: 0,
-                ..d
-            },
-            SendRateError::MaxRate,
-        ),
-        (
-            SendRateConfig {
-                max_rate_milli: 1_000_000_001,
-                ..d
-            },
-            SendRateError::MaxRate,
-        ),
-        (
-            SendRateConfig {
-                min_rate_milli: 0,
-                ..d
-            },
-            SendRateError::MinRate,
-        ),
-        (
-            SendRateConfig {
-                min_rate_milli: 11,
-                max_rate_milli: 10,
-                ..d
-            },
-            SendRateError::MinRate,
-        ),
-        (
-            SendRateConfig {
-                margin_permille: 0,
-                ..d
-            },
-            SendRateError::Margin,
-        ),
-        (
-            SendRateConfig {
-                margin_permille: 501,
-                ..d
-            },
-            SendRateError::Margin,
-        ),
-        (SendRateConfig { probe_ms: 9, ..d }, SendRateError::ProbeMs),
-        (
-            SendRateConfig {
-                probe_ms: 60_001,
-                ..d
-            },
-            SendRateError::ProbeMs,
-        ),
-        (
-            SendRateConfig {
-                probe_first_permille: 0,
-                ..d
-            },
-            SendRateError::ProbeFirst,
-        ),
-        (
-            SendRateConfig {
-                probe_first_permille: 251,
-                ..d
-            },
-            SendRateError::ProbeFirst,
-        ),
-        (
-            SendRateConfig {
-                probe_max_permille: 1001,
-                probe_first_permille: 1001,
-                ..d
-            },
-            SendRateError::ProbeMax,
-        ),
-        (
-            SendRateConfig {
-                guard_ms: 60_001,
-                ..d
-            },
-            SendRateError::GuardMs,
-        ),
-        (SendRateConfig { burst: 0, ..d }, SendRateError::Burst),
-        (SendRateConfig { burst: 1001, ..d }, SendRateError::Burst),
-        (
-            SendRateConfig {
-                max_hold_ms: 3_600_001,
-                ..d
-            },
-            SendRateError::MaxHold,
-        ),
-    ];
-    bad.into_iter()
-        .map(|(c, e)| {
-            assert_eq!(
-                c.check().map_err(|refused| refused.error),
-                Err(e),
-                "vector error cases are what the core rejects"
-            );
-            json!({ "config": config_json(&c), "error": e.name() })
-        })
-        .collect()
 }
 
 /// The send-rate vector file.
@@ -474,6 +369,6 @@ pub fn file() -> Value {
         "kind": "send_rate",
         "description": "adaptive send rate (SPEC.md §17): asks answer send / wait ms / refuse ms; answers give the rate after them",
         "cases": cases,
-        "errors": errors(),
+        "errors": crate::vectors_send_rate_errors::errors(),
     })
 }
